@@ -1,0 +1,76 @@
+// Loads spec/openapi.yaml once. Everything that needs the contract (mock, checks,
+// contract suite, benchmarks) goes through here so there is exactly one copy of it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const SPEC_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+
+/** The parts of an OpenAPI 3.0 document this project reads; loose on purpose. */
+export interface OpenApiDoc {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers?: { url: string; description?: string }[];
+  paths: Record<string, Record<string, any>>;
+  components: {
+    schemas: Record<string, any>;
+    parameters?: Record<string, any>;
+    responses?: Record<string, any>;
+    headers?: Record<string, any>;
+    securitySchemes?: Record<string, any>;
+  };
+  [key: string]: unknown;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export function loadSpec(path: string = SPEC_PATH): OpenApiDoc {
+  return parse(readFileSync(path, 'utf8')) as OpenApiDoc;
+}
+
+/** Follows one local `$ref` (`#/a/b/c`) inside the document; returns other values unchanged. */
+export function deref<T = any>(doc: OpenApiDoc, value: any): T {
+  let current = value;
+  const seen = new Set<string>();
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    const ref: string = current.$ref;
+    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
+    seen.add(ref);
+    current = resolvePointer(doc, ref);
+  }
+  return current as T;
+}
+
+export function resolvePointer(doc: unknown, ref: string): any {
+  if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported, got ${ref}`);
+  let node: any = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = node?.[key];
+    if (node === undefined) throw new Error(`$ref ${ref} points nowhere`);
+  }
+  return node;
+}
+
+export interface Operation {
+  method: string;
+  path: string;
+  operationId: string;
+  op: Record<string, any>;
+  /** Path-level and operation-level parameters, `$ref`s followed. */
+  parameters: Record<string, any>[];
+}
+
+/** Every operation in the document, in document order. */
+export function operations(doc: OpenApiDoc): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
+      out.push({ method, path, operationId: op.operationId, op, parameters });
+    }
+  }
+  return out;
+}
