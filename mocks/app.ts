@@ -1,0 +1,243 @@
+// The mock as a Hono app: environment-neutral (request in, response out), so tests
+// can call `app.request()` without a socket and the same app runs on any runtime.
+// The pipeline for an API request, in order:
+//   CORS -> identify caller + rate limit -> body limit -> route (404 / 405)
+//   -> security (401 / 403) -> Prefer -> parameters and body (400 / 415) -> handler
+// Public and protected operations differ only in their spec-given security, applied
+// in one place (`authorize`), never in the handlers.
+import type { Context, MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/checks.ts';
+import { loadSpec, type OpenApiDoc } from '../spec/load.ts';
+import { describeErrors } from '../spec/validator.ts';
+import { Authenticator, schemeReaders, type Principal } from './auth.ts';
+import { handlers } from './handlers.ts';
+import { mountDevRoutes } from './dev-routes.ts';
+import { basePathOf, compileOperations, type CompiledOperation } from './operations.ts';
+import type { MockOptions } from './options.ts';
+import { ResponseChecker } from './self-check.ts';
+import { MockState } from './state.ts';
+import type { Tier } from './rate-limit.ts';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number } };
+
+export interface MockApp {
+  app: Hono<AppEnv>;
+  state: MockState;
+  doc: OpenApiDoc;
+  basePath: string;
+}
+
+/** `{success: false, message}` with the status's reason first, as the spec promises. */
+export function errorBody(status: number, detail?: string) {
+  const reason = REASONS[status] ?? 'Error';
+  return { success: false as const, message: detail ? `${reason}: ${detail}` : reason };
+}
+
+function originMatcher(patterns: string[]): (origin: string) => boolean {
+  const regexes = patterns.map(
+    (p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*')}$`, 'i'),
+  );
+  return (origin) => regexes.some((r) => r.test(origin));
+}
+
+/** The one way answers are written: JSON, with the spec's content type. */
+function sendJson(c: Context, status: number, body: unknown, headers?: Record<string, string>): Response {
+  c.header('Content-Type', 'application/json');
+  if (headers) for (const [k, v] of Object.entries(headers)) c.header(k, v);
+  return c.body(JSON.stringify(body), status as ContentfulStatusCode);
+}
+
+/** `Prefer: code=404, example=name` (Prism-compatible): which declared response to answer. */
+function parsePrefer(header: string | undefined): { code?: number; example?: string } | undefined {
+  if (!header) return undefined;
+  const out: { code?: number; example?: string } = {};
+  for (const part of header.split(/[,;]/)) {
+    const [k, v] = part.split('=').map((s) => s?.trim());
+    if (k === 'code' && v) out.code = Number(v);
+    if (k === 'example' && v) out.example = v.replace(/^"|"$/g, '');
+  }
+  return out.code === undefined && out.example === undefined ? undefined : out;
+}
+
+export function createApp(options: MockOptions, state = new MockState(options), doc = loadSpec()): MockApp {
+  const app = new Hono<AppEnv>();
+  const basePath = basePathOf(doc);
+  const ops = compileOperations(doc);
+  const auth = new Authenticator(schemeReaders(doc), () => state);
+  const checker = options.selfCheck ? new ResponseChecker(doc) : undefined;
+  const cookieName = Object.values<any>(doc.components.securitySchemes ?? {}).find((s) => s.in === 'cookie')?.name;
+  if (cookieName && cookieName !== state.fixtures.sessionCookieName) {
+    throw new Error(`fixtures say the session cookie is '${state.fixtures.sessionCookieName}', the spec says '${cookieName}'`);
+  }
+
+  /** Answers and, under self-check, refuses to let an answer that breaks the spec out. */
+  const reply = (c: Context, op: CompiledOperation | undefined, status: number, body: unknown, headers?: Record<string, string>) => {
+    const drift = checker?.check(op, status, body);
+    if (drift) {
+      console.error(`MOCK DRIFT: ${c.req.method} ${c.req.path} -> ${status}: ${drift}`);
+      return sendJson(c, 500, errorBody(500, `mock answer drifted from the spec: ${drift}`));
+    }
+    return sendJson(c, status, body, headers);
+  };
+  const fail = (c: Context, status: number, detail?: string, headers?: Record<string, string>) =>
+    reply(c, undefined, status, errorBody(status, detail), headers);
+
+  if (!options.quiet) {
+    app.use('*', async (c, next) => {
+      const start = performance.now();
+      await next();
+      const ms = (performance.now() - start).toFixed(1);
+      const url = new URL(c.req.url);
+      console.log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${ms}ms`);
+    });
+  }
+
+  // CORS only matters to browsers, which always send Origin; skipping it otherwise
+  // keeps the server-to-server hot path lean.
+  const allowed = originMatcher(options.corsOrigins);
+  const corsMiddleware = cors({
+    origin: (origin) => (allowed(origin) ? origin : null),
+    credentials: true,
+    allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Prefer'],
+    exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow'],
+    maxAge: 600,
+  });
+  app.use('*', (c, next) => (c.req.header('origin') ? corsMiddleware(c, next) : next()));
+
+  if (options.latency.max > 0) {
+    const { min, max } = options.latency;
+    app.use('*', async (_c, next) => {
+      await new Promise((r) => setTimeout(r, min + Math.random() * (max - min)));
+      await next();
+    });
+  }
+
+  // Who is calling (for rate limits and for authorization later) and how much they
+  // have left. Invalid credentials are simply not an identity here: public endpoints
+  // ignore them, protected ones answer 401 in `authorize`.
+  const identifyAndLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const now = state.now();
+    const identity = auth.identify(c.req.raw.headers, now);
+    c.set('identity', identity);
+    c.set('now', now);
+    const principal = identity.values().next().value as Principal | undefined;
+    const tier: Tier = principal?.kind ?? 'anonymous';
+    const key = principal?.id ?? `ip:${c.req.header('x-forwarded-for') ?? 'local'}`;
+    const decision = state.rates.hit(key, tier, c.req.path.startsWith(`${basePath}/metadata/`), now);
+    c.header('X-RateLimit-Limit', String(decision.limit));
+    c.header('X-RateLimit-Remaining', String(decision.remaining));
+    c.header('X-RateLimit-Reset', String(decision.reset));
+    if (decision.retryAfter !== undefined && options.rateLimit) {
+      return reply(c, undefined, 429, {
+        success: false,
+        message: `Rate limit exceeded. Try again in ${decision.retryAfter} seconds.`,
+      }, { 'Retry-After': String(decision.retryAfter) });
+    }
+    await next();
+  };
+  app.use('*', identifyAndLimit);
+
+  app.use(
+    '*',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => fail(c, 413, `the request body is over ${MAX_BODY_BYTES} bytes`) }),
+  );
+  app.use(
+    '*',
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        fail(c, 405, `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`, { Allow: methods.join(', ') }),
+    }),
+  );
+
+  mountDevRoutes(app, state, { cookieName: state.fixtures.sessionCookieName, reply: sendJson, fail });
+
+  for (const op of ops) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
+    app.on(op.method, op.routePath, async (c) => {
+      const now = c.get('now');
+      const decision = auth.authorize(op, c.get('identity'));
+      if (!decision.ok) {
+        return reply(c, op, decision.status, {
+          success: false,
+          message: decision.status === 401 ? UNAUTHORIZED_MESSAGE : FORBIDDEN_MESSAGE,
+        });
+      }
+
+      const prefer = parsePrefer(c.req.header('prefer'));
+      if (prefer) {
+        const code = prefer.code ?? op.responses.keys().next().value!;
+        const declared = op.responses.get(code);
+        if (!declared) {
+          return fail(c, 400, `Prefer code=${code} is not a declared response of ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`);
+        }
+        const example = declared.examples.get(prefer.example ?? 'default');
+        if (example === undefined) {
+          return fail(c, 400, `Prefer example=${prefer.example} is not an example of ${op.operationId}'s ${code} response (examples: ${[...declared.examples.keys()].filter((k) => k !== 'default').join(', ') || 'default'})`);
+        }
+        const headers = declared.headers['Retry-After'] ? { 'Retry-After': '45' } : undefined;
+        return reply(c, op, code, example, headers);
+      }
+
+      const url = c.req.url;
+      const q = url.indexOf('?');
+      const params = op.parseParams(q === -1 ? '' : url.slice(q + 1), c.req.param() as Record<string, string>);
+      if (!params.ok) return fail(c, 400, params.message);
+
+      let body: unknown;
+      if (op.body) {
+        const text = await c.req.text();
+        if (text.trim() === '') {
+          if (op.body.required) return fail(c, 400, 'a JSON request body is required');
+        } else {
+          const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+          if (!op.body.mediaTypes.includes(type)) {
+            return reply(c, op, 415, errorBody(415, `send the body as ${op.body.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
+          }
+          try {
+            body = JSON.parse(text);
+          } catch (err) {
+            return fail(c, 400, `the request body is not valid JSON: ${(err as Error).message}`);
+          }
+          if (!op.body.validate(body)) {
+            return fail(c, 400, describeErrors(op.body.validate.errors?.slice(0, 1), 'body'));
+          }
+        }
+      }
+
+      const result = handler({ query: params.query, path: params.path, body, principal: decision.principal, state, now });
+      return reply(c, op, result.status, result.body);
+    });
+  }
+
+  app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath}`));
+  app.onError((err, c) => {
+    // A bug, never a crash: say so in the log and answer the spec's error body.
+    console.error(`mock: ${c.req.method} ${c.req.path} failed:`, err);
+    return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));
+  });
+
+  return { app, state, doc, basePath };
+}

@@ -1,0 +1,102 @@
+// Who is calling, and may they? Credentials are read the way the spec's security
+// schemes say (bearer header, session cookie), then an operation's requirements are
+// evaluated with OpenAPI's semantics: the list is OR, the schemes inside one
+// requirement are AND. Missing or invalid credentials are 401; valid ones that
+// lack the operation's permission or use a scheme it does not allow are 403.
+import type { OpenApiDoc } from '../spec/load.ts';
+import type { KeyStore, SessionStore } from './credentials.ts';
+import type { FixtureUser } from './fixtures.ts';
+import type { CompiledOperation } from './operations.ts';
+
+export interface Principal {
+  user: FixtureUser;
+  /** The security scheme that authenticated it. */
+  scheme: string;
+  kind: 'apiKey' | 'session';
+  /** Rate-limit key: one bucket per key or session owner. */
+  id: string;
+}
+
+interface SchemeReader {
+  name: string;
+  kind: 'apiKey' | 'session';
+  read(headers: Headers): string | undefined;
+}
+
+export interface AuthStores {
+  keys: KeyStore;
+  sessions: SessionStore;
+  users: Map<string, FixtureUser>;
+}
+
+export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 | 403 };
+
+function cookieValue(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** Builds one reader per security scheme in the spec. */
+export function schemeReaders(doc: OpenApiDoc): SchemeReader[] {
+  return Object.entries<any>(doc.components.securitySchemes ?? {}).map(([name, s]) => {
+    if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') {
+      return {
+        name,
+        kind: 'apiKey' as const,
+        read(headers: Headers) {
+          // "Bearer <token>", case-insensitive scheme; anything else is no credential.
+          const m = /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '');
+          return m?.[1];
+        },
+      };
+    }
+    if (s.type === 'apiKey' && s.in === 'cookie') {
+      return { name, kind: 'session' as const, read: (headers: Headers) => cookieValue(headers.get('cookie'), s.name) };
+    }
+    throw new Error(`security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not supported by the mock`);
+  });
+}
+
+export class Authenticator {
+  constructor(
+    private readonly readers: SchemeReader[],
+    private readonly stores: () => AuthStores,
+  ) {}
+
+  /** Every scheme whose credential in this request is valid, with its principal. */
+  identify(headers: Headers, now: number): Map<string, Principal> {
+    const valid = new Map<string, Principal>();
+    const { keys, sessions, users } = this.stores();
+    for (const reader of this.readers) {
+      const secret = reader.read(headers);
+      if (!secret) continue;
+      const key = reader.kind === 'apiKey' ? keys.authenticate(secret, now) : undefined;
+      const record = key ?? (reader.kind === 'session' ? sessions.authenticate(secret, now) : undefined);
+      const user = record && users.get(record.userId);
+      if (!user) continue;
+      const id = key ? `key:${key.id}` : `user:${user.id}`;
+      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id });
+    }
+    return valid;
+  }
+
+  /** Evaluates the operation's security with OR-of-AND semantics, then its authorization. */
+  authorize(op: CompiledOperation, valid: Map<string, Principal>): AuthDecision {
+    const anyone = valid.values().next().value as Principal | undefined;
+    if (op.isPublic) return { ok: true, principal: anyone };
+    const satisfied = op.security.filter((req) => Object.keys(req).every((scheme) => valid.has(scheme)));
+    if (satisfied.length === 0) return { ok: false, status: 401 };
+    const allowed = op.allowedSchemes
+      ? satisfied.filter((req) => Object.keys(req).every((scheme) => op.allowedSchemes!.includes(scheme)))
+      : satisfied;
+    const chosen = allowed[0];
+    if (!chosen) return { ok: false, status: 403 };
+    const principal = valid.get(Object.keys(chosen)[0]!)!;
+    if (op.permission && !principal.user.permissions.includes(op.permission)) return { ok: false, status: 403 };
+    return { ok: true, principal };
+  }
+}

@@ -1,0 +1,161 @@
+// `npm run mock` as a user meets it: a real process, its banner, its flags, its log,
+// its curl lines run exactly as printed, and Ctrl-C.
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtures } from './test-helpers.ts';
+
+const run = promisify(execFile);
+const CLI = new URL('./cli.ts', import.meta.url).pathname;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  baseUrl: string;
+  output: () => string;
+}
+
+/** Starts the CLI and resolves once it printed its URL (and, unless quiet, the whole banner). */
+function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      const url = /Mock listening on (\S+)/.exec(out)?.[1];
+      const complete = args.includes('--quiet') || out.includes('Ctrl-C stops');
+      if (url && complete) resolve({ child, baseUrl: url, output: () => out });
+    };
+    child.stdout.on('data', (d) => {
+      out += d;
+      done();
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => reject(new Error(`mock exited ${code}: ${err}${out}`)));
+  });
+}
+
+function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+}
+
+async function runCli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('npm run mock', () => {
+  it('prints a banner whose curl lines work exactly as printed, logs each request and stops on Ctrl-C', async () => {
+    const { child, baseUrl, output } = await startCli(['--servers', '50']);
+    const banner = output();
+    expect(banner).toContain(`Mock listening on ${baseUrl}`);
+    expect(banner).toMatch(/servers: +50 \(generated, seed 1337\)/);
+    for (const cred of fixtures.credentials) {
+      const line = banner.split('\n').find((l) => l.trimStart().startsWith(`${cred.name} `));
+      expect(line, cred.name).toBeDefined();
+      const curl = line!.slice(line!.indexOf('curl '));
+      const { stdout } = await run('bash', ['-c', `${curl} -s -o /dev/null -w '%{http_code}'`]);
+      expect(Number(stdout), `${cred.name}: ${curl}`).toBe(cred.expect);
+    }
+    const tryIt = banner.split('\n').filter((l) => l.trim().startsWith("curl '"));
+    expect(tryIt.length).toBe(2);
+    for (const l of tryIt) {
+      const { stdout } = await run('bash', ['-c', `${l.trim()} -s -o /dev/null -w '%{http_code}'`]);
+      expect(stdout, l).toBe('200');
+    }
+    const login = banner.split('\n').find((l) => l.includes('/__mock/login'))!.trim();
+    const { stdout: loginOut } = await run('bash', ['-c', login]);
+    expect(loginOut).toMatch(/Set-Cookie: sls_session=sess_test_/i);
+
+    expect(output()).toMatch(/GET \/api\/v0\.1\/user\/apikeys 200 \d+\.\dms/);
+    expect(output()).toMatch(/GET \/api\/v0\.1\/servers\/find\?limit=2 200 \d+\.\dms/);
+    expect(output()).not.toContain(fixtures.credentials[0]!.value + '\nGET'); // keys are never in the request log
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(0);
+    expect(output()).toContain('SIGINT, stopping');
+  });
+
+  it('gives byte-identical answers for the same seed and --now, and different ones for another seed', async () => {
+    const args = ['--quiet', '--seed', '42', '--servers', '200', '--now', '2026-03-01T00:00:00Z'];
+    const paths = ['/servers/find?limit=20', '/servers/find?sort=users&favicon=true&relativeTime=true&limit=50', '/metadata/versions', '/metadata/countries', '/metadata/regions'];
+    const bodies = async (baseUrl: string) => Promise.all(paths.map(async (p) => (await fetch(baseUrl + p)).text()));
+    const a = await startCli(args);
+    const b = await startCli(args);
+    const c = await startCli(['--quiet', '--servers', '200', '--now', '2026-03-01T00:00:00Z'], { MOCK_SEED: '43' });
+    const [ba, bb, bc] = await Promise.all([bodies(a.baseUrl), bodies(b.baseUrl), bodies(c.baseUrl)]);
+    expect(ba).toEqual(bb);
+    expect(ba[0]).not.toEqual(bc[0]);
+    const ping = JSON.parse(ba[0]!).results[0];
+    const pa = await (await fetch(`${a.baseUrl}/status/ping/${ping.address}:${ping.port}`)).text();
+    const pb = await (await fetch(`${b.baseUrl}/status/ping/${ping.address}/${ping.port}`)).text();
+    expect(pa).toBe(pb);
+  });
+
+  it('serves a hand-edited --data file and names the bad record in one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-data-'));
+    const file = join(dir, 'db.json');
+    await run(process.execPath, ['--import', 'tsx', new URL('../scripts/export-fixtures.ts', import.meta.url).pathname, '--servers', '5', '--out', file]);
+    const { baseUrl, child } = await startCli(['--quiet', '--data', file]);
+    const found = await (await fetch(`${baseUrl}/servers/find?noFilter=true&maxAge=3650`)).json();
+    expect(found.total).toBe(5);
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+
+    const data = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8'));
+    data.servers[3].port = 'x';
+    writeFileSync(file, JSON.stringify(data));
+    const bad = await runCli(['--port', '0', '--data', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/servers\[3\].*port/);
+  });
+
+  it('--help lists every flag with its environment variable', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const flag of ['port', 'host', 'seed', 'now', 'servers', 'data', 'latency', 'rate-limit', 'cors-origin', 'quiet']) {
+      expect(stdout).toMatch(new RegExp(`--${flag}\\b.*\\[MOCK_${flag.toUpperCase().replace('-', '_')}\\]`));
+    }
+  });
+
+  it('refuses bad flags with a clear message and exit 2', async () => {
+    for (const [args, message] of [
+      [['--port', 'abc'], /--port must be an integer from 0 to 65535, got 'abc'/],
+      [['--latency', '50-10'], /--latency must be MS or MIN-MAX/],
+      [['--now', 'yesterday'], /--now must be an ISO 8601 time/],
+      [['--bogus'], /Unknown option '--bogus'/],
+    ] as const) {
+      const { code, stderr } = await runCli([...args]);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toMatch(message);
+    }
+  });
+
+  it('says which port is taken instead of crashing', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { code, stderr } = await runCli(['--port', String(port)]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
