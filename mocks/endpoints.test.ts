@@ -1,0 +1,227 @@
+// Every /servers/find filter and sort, the ping forms and the metadata lookups, over
+// HTTP. Each answer is checked against an oracle computed in the test from the whole
+// dataset (fetched once through the API), so the test does not lean on the mock's
+// own filter code.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, credential, json, PINNED_NOW, useMock } from './test-helpers.ts';
+
+const m = useMock({ servers: 400 });
+const NOW = Date.parse(PINNED_NOW);
+const DAY = 86_400_000;
+const paid = authHeaders(credential('valid-key')); // Alice pays: pages of up to 500 rows
+let all: any[] = [];
+
+const isTcpShield = (s: any) => /tcpshield/i.test(s.asn_name);
+const ageDays = (s: any) => (NOW - Date.parse(s.last_ping)) / DAY;
+
+async function find(query: string, headers: Record<string, string> = paid) {
+  const res = await fetch(m.url(`/servers/find?${query}`), { headers });
+  expect(res.status, query).toBe(200);
+  return json(res);
+}
+
+beforeAll(async () => {
+  all = (await find('noFilter=true&maxAge=3650&limit=500&favicon=true')).results;
+});
+
+describe('the dataset seen through the API', () => {
+  it('is the whole generated listing, realistic where a client can see it', () => {
+    expect(all).toHaveLength(400);
+    expect(all.some(isTcpShield)).toBe(true);
+    expect(all.some((s) => s.offline_mode === 1)).toBe(true);
+    expect(all.some((s) => s.detected_mod_pack !== null)).toBe(true);
+    expect(all.some((s) => s.favicon === null) && all.some((s) => s.favicon?.startsWith('data:image/png;base64,'))).toBe(true);
+    for (const s of all) {
+      expect(s.players_online).toBeLessThanOrEqual(s.players_limit);
+      expect(s.motd_stripped).toBe(s.motd.replace(/§./g, ''));
+      expect(typeof s.asn_number).toBe('string');
+      expect(ageDays(s)).toBeLessThanOrEqual(60);
+    }
+  });
+});
+
+// [query, predicate every row of the answer must meet, over the default-visible servers]
+const FILTERS: [string, (s: any) => boolean][] = [
+  ['version=1.20*', (s) => /^1\.20/i.test(s.version)],
+  ['version=paper*', (s) => /^paper/i.test(s.version)],
+  ['version=1.20.4', (s) => s.version.toLowerCase() === '1.20.4'],
+  ['minUsers=50', (s) => s.players_online >= 50],
+  ['maxUsers=3', (s) => s.players_online <= 3],
+  ['minAge=10&maxAge=20', (s) => ageDays(s) >= 10 && ageDays(s) <= 20],
+  ['maxAge=2', (s) => ageDays(s) <= 2],
+  ['region=EU', (s) => s.region === 'EU'],
+  ['country=Germany', (s) => s.country === 'Germany'],
+  ['country=united*', (s) => /^united/i.test(s.country)],
+  ['country=de', (s) => s.country_code === 'DE'],
+  ['country_code=us', (s) => s.country_code === 'US'],
+  ['city=an', (s) => s.city !== null && s.city.toLowerCase().includes('an')],
+  ['motd=server', (s) => s.motd_stripped.toLowerCase().includes('server')],
+  ['motd=s*r*v', (s) => /s.*r.*v/is.test(s.motd_stripped)],
+  ['org=hetzner', (s) => /hetzner/i.test(s.asn_name)],
+  ['asn=24940', (s) => s.asn_number === '24940'],
+  ['offlineOnly=true', (s) => s.offline_mode === 1],
+  ['offlineOnly=off', () => true],
+  ['region=NA&minUsers=5&sort=users', (s) => s.region === 'NA' && s.players_online >= 5],
+];
+
+describe('/servers/find filters', () => {
+  it.each(FILTERS)('%s', async (query, predicate) => {
+    const base = (s: any) => ageDays(s) <= 30 && predicate(s); // maxAge defaults to 30
+    const body = await find(`${query}&limit=500`);
+    const expected = all.filter((s) => (query.includes('Age') ? predicate(s) : base(s)));
+    const visible = expected.filter((s) => !isTcpShield(s));
+    expect(body.total, 'total').toBe(visible.length);
+    expect(body.filtered, 'filtered').toBe(expected.length - visible.length);
+    expect(body.displayed).toBe(body.results.length);
+    expect(body.results.length).toBe(visible.length);
+    // A filter that matched nothing would prove nothing: the seeded data must exercise it.
+    expect(body.total, 'rows matched').toBeGreaterThan(0);
+    for (const row of body.results) {
+      expect(predicate(row), `${row.address}:${row.port}`).toBe(true);
+      expect(isTcpShield(row)).toBe(false);
+    }
+  });
+
+  it('modpack matches the name or the short name, whole value', async () => {
+    const pack = all.find((s) => s.detected_mod_pack_short && ageDays(s) <= 30 && !isTcpShield(s));
+    expect(pack).toBeDefined();
+    for (const value of [pack.detected_mod_pack, pack.detected_mod_pack_short.toLowerCase()]) {
+      const body = await find(`modpack=${encodeURIComponent(value)}&limit=500`);
+      expect(body.total).toBeGreaterThan(0);
+      for (const row of body.results) expect(row.detected_mod_pack).toBe(pack.detected_mod_pack);
+    }
+  });
+
+  it('noFilter includes TCPShield servers and drops `filtered`', async () => {
+    const body = await find('noFilter=true&limit=500');
+    expect(body).not.toHaveProperty('filtered');
+    expect(body.total).toBe(all.filter((s) => ageDays(s) <= 30).length);
+    expect(body.results.some(isTcpShield)).toBe(true);
+  });
+
+  it('favicon and relativeTime change the rows as documented', async () => {
+    const plain = await find('limit=5');
+    for (const row of plain.results) expect(row).not.toHaveProperty('favicon');
+    const withIcons = await find('limit=5&favicon=true');
+    for (const row of withIcons.results) expect(row).toHaveProperty('favicon');
+    const relative = await find('limit=5&relativeTime=true');
+    for (const row of relative.results) expect(row.last_ping).toMatch(/^(just now|\d+ (second|minute|hour|day|month|year)s? ago)$/);
+    for (const row of plain.results) expect(row.last_ping).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});
+
+describe('/servers/find sorts', () => {
+  const key = (s: any) => `${s.address}:${s.port}`;
+  it.each([
+    ['users', (a: any, b: any) => b.players_online - a.players_online],
+    ['address', (a: any, b: any) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)],
+    ['port', (a: any, b: any) => a.port - b.port],
+    ['updated', (a: any, b: any) => Date.parse(b.last_ping) - Date.parse(a.last_ping)],
+  ] as const)('sort=%s orders the rows', async (sort, cmp) => {
+    const rows = (await find(`sort=${sort}&limit=500`)).results;
+    expect(rows.length).toBeGreaterThan(10);
+    for (let i = 1; i < rows.length; i++) expect(cmp(rows[i - 1], rows[i]), `${key(rows[i - 1])} before ${key(rows[i])}`).toBeLessThanOrEqual(0);
+  });
+
+  it('sort=version puts newer versions first, numerically (1.20.4 before 1.9)', async () => {
+    const rows = (await find('sort=version&limit=500')).results.map((s: any) => s.version);
+    const num = (v: string) => (/(\d+)\.(\d+)(?:\.(\d+))?/.exec(v) ?? []).slice(1).map((x) => Number(x ?? 0));
+    const vanilla = rows.filter((v: string) => /^\d/.test(v)).map(num);
+    for (let i = 1; i < vanilla.length; i++) {
+      const [a, b] = [vanilla[i - 1], vanilla[i]];
+      const diff = a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+      expect(diff).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('the default order is the last ping, newest first', async () => {
+    expect((await find('limit=50')).results).toEqual((await find('limit=50&sort=updated')).results);
+  });
+});
+
+describe('/servers/find pagination', () => {
+  it('pages are consecutive slices and displayed is the row count', async () => {
+    const [p1, p2, both] = await Promise.all([find('limit=10&page=1'), find('limit=10&page=2'), find('limit=20&page=1')]);
+    expect([...p1.results, ...p2.results]).toEqual(both.results);
+    expect(p1.total).toBe(both.total);
+    expect(p1.displayed).toBe(10);
+  });
+
+  it('a page past the end is empty, not an error', async () => {
+    const body = await find('limit=10&page=9999');
+    expect(body.results).toEqual([]);
+    expect(body.displayed).toBe(0);
+    expect(body.total).toBeGreaterThan(0);
+  });
+
+  it('anonymous and free callers get at most 20 rows, paying ones up to 500', async () => {
+    expect((await find('limit=100', {})).results).toHaveLength(20);
+    expect((await find('limit=100', authHeaders(credential('forbidden-key')))).results).toHaveLength(20);
+    expect((await find('limit=100')).results).toHaveLength(100);
+    expect((await find('', {})).results).toHaveLength(20);
+  });
+});
+
+describe('/status/ping', () => {
+  const fresh = () => all.find((s) => NOW - Date.parse(s.last_ping) < 30 * 60_000);
+  const stale = () => all.find((s) => NOW - Date.parse(s.last_ping) > 30 * 60_000);
+
+  it('answers every route form for an indexed server', async () => {
+    const s = all.find((x) => x.port === 25565)!;
+    const forms = [`${s.address}:${s.port}`, `${s.address}/${s.port}`, s.address, s.address.toUpperCase()];
+    const bodies = await Promise.all(forms.map(async (f) => json(await fetch(m.url(`/status/ping/${f}`)))));
+    for (const body of bodies) expect(body).toEqual(bodies[0]);
+    const server = bodies[0].server;
+    expect(server).toMatchObject({ address: s.address, port: s.port, version: s.version });
+    expect(server).toHaveProperty('favicon');
+    for (const absent of ['players', 'plugins', 'motd_stripped']) expect(server).not.toHaveProperty(absent);
+  });
+
+  it('is online for a recent ping and refreshing for one older than 30 minutes', async () => {
+    const a = await json(await fetch(m.url(`/status/ping/${fresh().address}:${fresh().port}`)));
+    expect(a).toMatchObject({ status: 'online', refresh: false });
+    const b = await json(await fetch(m.url(`/status/ping/${stale().address}/${stale().port}`)));
+    expect(b).toMatchObject({ status: 'refreshing', refresh: true });
+  });
+
+  it('is 404 "not indexed" for an unknown server', async () => {
+    const res = await fetch(m.url('/status/ping/unknown.example.org:25566'));
+    expect(res.status).toBe(404);
+    expect(await json(res)).toEqual({
+      success: false,
+      message: 'Not Found: server unknown.example.org:25566 is not indexed yet',
+      status: 'Server is not indexed yet, it will be shortly',
+    });
+  });
+});
+
+describe('/metadata', () => {
+  it('versions: counts per version, most first, filter and limit', async () => {
+    const body = await json(await fetch(m.url('/metadata/versions')));
+    expect(body.unique_versions).toBe(new Set(all.map((s) => s.version)).size);
+    expect(body.versions.reduce((n: number, v: any) => n + v.num_servers, 0)).toBe(all.length);
+    for (let i = 1; i < body.versions.length; i++) expect(body.versions[i - 1].num_servers).toBeGreaterThanOrEqual(body.versions[i].num_servers);
+    const top = body.versions[0];
+    expect(top.num_servers).toBe(all.filter((s) => s.version === top.version).length);
+    const filtered = await json(await fetch(m.url('/metadata/versions?version=1.20*&limit=2')));
+    expect(filtered.versions.length).toBeLessThanOrEqual(2);
+    expect(filtered.unique_versions).toBe(new Set(all.filter((s) => /^1\.20/i.test(s.version)).map((s) => s.version)).size);
+  });
+
+  it('countries: servers pinged in the last 30 days, most first, by name or code', async () => {
+    const body = await json(await fetch(m.url('/metadata/countries')));
+    const recent = all.filter((s) => ageDays(s) <= 30);
+    expect(body.countries.reduce((n: number, c: any) => n + c.num_servers, 0)).toBe(recent.length);
+    const de = await json(await fetch(m.url('/metadata/countries?country=de')));
+    expect(de.countries).toEqual([{ country: 'Germany', country_code: 'DE', num_servers: recent.filter((s) => s.country_code === 'DE').length }]);
+  });
+
+  it('regions: sorted by code, total_servers is their sum, filter by region', async () => {
+    const body = await json(await fetch(m.url('/metadata/regions')));
+    const codes = body.regions.map((r: any) => r.region);
+    expect(codes).toEqual([...codes].sort());
+    expect(body.total_servers).toBe(all.length);
+    const eu = await json(await fetch(m.url('/metadata/regions?region=EU')));
+    expect(eu).toEqual({ unique_regions: 1, total_servers: all.filter((s) => s.region === 'EU').length, regions: [{ region: 'EU', num_servers: all.filter((s) => s.region === 'EU').length }] });
+  });
+});
