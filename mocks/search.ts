@@ -1,0 +1,514 @@
+// `/servers/find` semantics over a precomputed index.
+//
+// buildIndex() runs once per dataset: it interns every text column (lower-cased),
+// keeps numbers in typed arrays and presorts the servers for every sort key, split
+// into TCPShield-visible and TCPShield-hidden lists. A query then walks one presorted
+// list, tests the filters (text filters are evaluated once per distinct value, not
+// once per row), counts matches and materialises only the page's rows. Rows are
+// cached frozen objects (and cached JSON text for searchJson), never copies.
+import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
+import { isTcpShield, serverKey, type StoredServer } from './dataset.ts';
+
+type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
+export type SortKey = NonNullable<FindParams['sort']>;
+export const SORT_KEYS: readonly SortKey[] = ['users', 'version', 'address', 'port', 'updated'];
+
+/**
+ * The coerced `/servers/find` query, defaults applied by the HTTP layer
+ * (see DEFAULT_FIND_QUERY). Empty strings count as "no filter".
+ * `order` is accepted by the API and ignored, so it is not here.
+ */
+export interface FindQuery {
+  limit: number;
+  page: number;
+  version: string;
+  minUsers?: number | undefined;
+  maxUsers?: number | undefined;
+  minAge?: number | undefined;
+  maxAge?: number | undefined;
+  region?: string | undefined;
+  country?: string | undefined;
+  country_code?: string | undefined;
+  city?: string | undefined;
+  motd?: string | undefined;
+  org?: string | undefined;
+  asn?: number | undefined;
+  modpack?: string | undefined;
+  sort: SortKey;
+  favicon: boolean;
+  relativeTime: boolean;
+  noFilter: boolean;
+  offlineOnly: string;
+}
+
+/** The spec's defaults for every defaulted parameter. */
+export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze({
+  limit: 50,
+  page: 1,
+  version: '*',
+  maxAge: 30,
+  sort: 'updated',
+  favicon: false,
+  relativeTime: false,
+  noFilter: false,
+  offlineOnly: 'off',
+});
+
+/** DEFAULT_FIND_QUERY with `q` on top (undefined values in `q` do not override defaults). */
+export function findQuery(q: Partial<FindQuery> = {}): FindQuery {
+  const out: FindQuery = { ...DEFAULT_FIND_QUERY };
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** A text column: one id per server into a table of distinct lower-cased values (null stays null). */
+interface Interned {
+  ids: Int32Array;
+  values: (string | null)[];
+}
+
+function intern(n: number, get: (i: number) => string | null | undefined): Interned {
+  const ids = new Int32Array(n);
+  const values: (string | null)[] = [];
+  const map = new Map<string | null, number>();
+  for (let i = 0; i < n; i++) {
+    const raw = get(i);
+    const v = typeof raw === 'string' ? raw.toLowerCase() : null;
+    let id = map.get(v);
+    if (id === undefined) {
+      id = values.length;
+      values.push(v);
+      map.set(v, id);
+    }
+    ids[i] = id;
+  }
+  return { ids, values };
+}
+
+interface Ordering {
+  /** Every server, in this sort order. */
+  all: Uint32Array;
+  /** Servers not behind TCPShield, in this sort order. */
+  visible: Uint32Array;
+}
+
+export interface ServerIndex {
+  readonly servers: readonly StoredServer[];
+  readonly size: number;
+  readonly lastPing: Float64Array;
+  readonly playersOnline: Float64Array;
+  readonly offline: Uint8Array;
+  readonly tcp: Uint8Array;
+  readonly asn: Float64Array;
+  readonly version: Interned;
+  readonly country: Interned;
+  readonly countryCode: Interned;
+  readonly region: Interned;
+  readonly city: Interned;
+  readonly motd: Interned;
+  readonly org: Interned;
+  readonly modpack: Interned;
+  readonly modpackShort: Interned;
+  readonly orders: Readonly<Record<SortKey, Ordering>>;
+  /** TCPShield servers, newest ping first (to count `filtered`). */
+  readonly hidden: Uint32Array;
+  /** `host:port` (host lower-cased) -> position. */
+  readonly byKey: ReadonlyMap<string, number>;
+  /** Lazily built frozen rows (no favicon / with favicon) and their JSON text. */
+  readonly rows: (Server | undefined)[];
+  readonly rowsWithFavicon: (Server | undefined)[];
+  readonly json: (string | undefined)[];
+  readonly jsonWithFavicon: (string | undefined)[];
+}
+
+// ---------------------------------------------------------------------------
+// Version ordering
+
+type Token = number | string;
+function tokens(v: string): Token[] {
+  const out: Token[] = [];
+  const re = /(\d+)|(\D+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(v))) out.push(m[1] !== undefined ? Number(m[1]) : (m[2] as string).toLowerCase());
+  return out;
+}
+
+/**
+ * Natural, numeric-aware comparison: digit runs compare as numbers (1.20.4 > 1.9),
+ * other runs case-insensitively; a number sorts before text; a prefix before a
+ * longer value; exact code-unit order breaks what is left.
+ */
+export function compareVersions(a: string, b: string): number {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  const n = Math.min(ta.length, tb.length);
+  for (let i = 0; i < n; i++) {
+    const x = ta[i] as Token;
+    const y = tb[i] as Token;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    if (typeof x === 'number') return -1;
+    if (typeof y === 'number') return 1;
+    return x < y ? -1 : 1;
+  }
+  if (ta.length !== tb.length) return ta.length - tb.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------
+// Index
+
+export function buildIndex(servers: StoredServer[]): ServerIndex {
+  const n = servers.length;
+  const s = (i: number): StoredServer => servers[i] as StoredServer;
+  const lastPing = new Float64Array(n);
+  const playersOnline = new Float64Array(n);
+  const offline = new Uint8Array(n);
+  const tcp = new Uint8Array(n);
+  const asn = new Float64Array(n);
+  const byKey = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const r = s(i);
+    lastPing[i] = Date.parse(r.last_ping);
+    playersOnline[i] = r.players_online;
+    offline[i] = r.offline_mode === 1 ? 1 : 0;
+    tcp[i] = isTcpShield(r) ? 1 : 0;
+    asn[i] = /^\d+$/.test(r.asn_number) ? Number(r.asn_number) : NaN;
+    byKey.set(serverKey(r.address, r.port), i);
+  }
+
+  // Address order is the tie-break of every other order: rank once, then sort by numbers.
+  const byAddress = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+    const x = s(a).address;
+    const y = s(b).address;
+    return x < y ? -1 : x > y ? 1 : s(a).port - s(b).port;
+  });
+  const addrRank = new Uint32Array(n);
+  byAddress.forEach((i, r) => (addrRank[i] = r));
+
+  const version = intern(n, (i) => s(i).version);
+  // Rank distinct (exact) version strings once; rows compare by rank.
+  const exactVersions = [...new Set(servers.map((r) => r.version))].sort(compareVersions);
+  const versionRankOf = new Map(exactVersions.map((v, r) => [v, r]));
+  const versionRank = new Float64Array(n);
+  for (let i = 0; i < n; i++) versionRank[i] = versionRankOf.get(s(i).version) as number;
+  const port = Float64Array.from(servers, (r) => r.port);
+
+  const sortBy = (cmp: (a: number, b: number) => number): Uint32Array => Uint32Array.from(byAddress).sort(cmp);
+  const tie = (a: number, b: number): number => (addrRank[a] as number) - (addrRank[b] as number);
+  const sorted: Record<SortKey, Uint32Array> = {
+    address: Uint32Array.from(byAddress),
+    users: sortBy((a, b) => (playersOnline[b] as number) - (playersOnline[a] as number) || tie(a, b)),
+    version: sortBy((a, b) => (versionRank[b] as number) - (versionRank[a] as number) || tie(a, b)),
+    port: sortBy((a, b) => (port[a] as number) - (port[b] as number) || tie(a, b)),
+    updated: sortBy((a, b) => (lastPing[b] as number) - (lastPing[a] as number) || tie(a, b)),
+  };
+  const orders = {} as Record<SortKey, Ordering>;
+  for (const key of SORT_KEYS) {
+    const all = sorted[key];
+    orders[key] = { all, visible: all.filter((i) => tcp[i] === 0) };
+  }
+
+  return {
+    servers,
+    size: n,
+    lastPing,
+    playersOnline,
+    offline,
+    tcp,
+    asn,
+    version,
+    country: intern(n, (i) => s(i).country),
+    countryCode: intern(n, (i) => s(i).country_code),
+    region: intern(n, (i) => s(i).region),
+    city: intern(n, (i) => s(i).city),
+    motd: intern(n, (i) => s(i).motd_stripped),
+    org: intern(n, (i) => s(i).asn_name),
+    modpack: intern(n, (i) => s(i).detected_mod_pack),
+    modpackShort: intern(n, (i) => s(i).detected_mod_pack_short),
+    orders,
+    hidden: orders.updated.all.filter((i) => tcp[i] === 1),
+    byKey,
+    rows: new Array(n),
+    rowsWithFavicon: new Array(n),
+    json: new Array(n),
+    jsonWithFavicon: new Array(n),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Text matching
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A matcher for lower-cased values. `*` is a wildcard for any run of characters;
+ * everything else is literal (regex metacharacters are escaped). `whole`: the
+ * pattern must match the entire value, else any substring.
+ */
+export function wildcardMatcher(pattern: string, whole: boolean): (value: string) => boolean {
+  const p = pattern.toLowerCase();
+  if (!p.includes('*')) return whole ? (v) => v === p : (v) => v.includes(p);
+  const body = p.split('*').map(escapeRegExp).join('.*');
+  const re = new RegExp(whole ? `^${body}$` : body, 's');
+  return (v) => re.test(v);
+}
+
+/** One flag per distinct value of the column: does it pass? */
+function mask(col: Interned, test: (v: string) => boolean): Uint8Array {
+  const out = new Uint8Array(col.values.length);
+  col.values.forEach((v, k) => {
+    if (v !== null && test(v)) out[k] = 1;
+  });
+  return out;
+}
+
+const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
+
+// ---------------------------------------------------------------------------
+// Query
+
+interface Plan {
+  ids: Int32Array[];
+  masks: Uint8Array[];
+  minUsers: number;
+  maxUsers: number;
+  asn: number | undefined;
+  offlineOnly: boolean;
+  /** lastPing must be within [pingFrom, pingTo]. */
+  pingFrom: number;
+  pingTo: number;
+  /** modpack: matches either column. */
+  modpack: { a: Int32Array; ma: Uint8Array; b: Int32Array; mb: Uint8Array } | undefined;
+}
+
+function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
+  const ids: Int32Array[] = [];
+  const masks: Uint8Array[] = [];
+  const add = (col: Interned, test: (v: string) => boolean): void => {
+    ids.push(col.ids);
+    masks.push(mask(col, test));
+  };
+  if (given(q.version) && q.version !== '*') add(ix.version, wildcardMatcher(q.version, true));
+  if (given(q.region)) {
+    const r = q.region.toLowerCase();
+    add(ix.region, (v) => v === r);
+  }
+  if (given(q.country)) {
+    if (/^[A-Za-z]{2}$/.test(q.country)) {
+      const c = q.country.toLowerCase();
+      add(ix.countryCode, (v) => v === c);
+    } else add(ix.country, wildcardMatcher(q.country, true));
+  }
+  if (given(q.country_code)) {
+    const c = q.country_code.toLowerCase();
+    add(ix.countryCode, (v) => v === c);
+  }
+  if (given(q.city)) add(ix.city, wildcardMatcher(q.city, false));
+  if (given(q.motd)) add(ix.motd, wildcardMatcher(q.motd, false));
+  if (given(q.org)) add(ix.org, wildcardMatcher(q.org, false));
+  let modpack: Plan['modpack'];
+  if (given(q.modpack)) {
+    const m = q.modpack.toLowerCase();
+    const test = (v: string): boolean => v === m;
+    modpack = { a: ix.modpack.ids, ma: mask(ix.modpack, test), b: ix.modpackShort.ids, mb: mask(ix.modpackShort, test) };
+  }
+  const num = (v: number | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+  return {
+    ids,
+    masks,
+    minUsers: num(q.minUsers) ? q.minUsers : -Infinity,
+    maxUsers: num(q.maxUsers) ? q.maxUsers : Infinity,
+    asn: num(q.asn) ? q.asn : undefined,
+    offlineOnly: given(q.offlineOnly) && q.offlineOnly !== 'off',
+    pingFrom: num(q.maxAge) ? now - q.maxAge * DAY : -Infinity,
+    pingTo: num(q.minAge) ? now - q.minAge * DAY : Infinity,
+    modpack,
+  };
+}
+
+/** Does server i pass every filter except the ping-age window? */
+function passes(ix: ServerIndex, p: Plan, i: number): boolean {
+  const users = ix.playersOnline[i] as number;
+  if (users < p.minUsers || users > p.maxUsers) return false;
+  if (p.offlineOnly && ix.offline[i] === 0) return false;
+  if (p.asn !== undefined && ix.asn[i] !== p.asn) return false;
+  for (let k = 0; k < p.ids.length; k++) {
+    if ((p.masks[k] as Uint8Array)[(p.ids[k] as Int32Array)[i] as number] === 0) return false;
+  }
+  const mp = p.modpack;
+  if (mp && mp.ma[mp.a[i] as number] === 0 && mp.mb[mp.b[i] as number] === 0) return false;
+  return true;
+}
+
+const hasRowFilters = (p: Plan): boolean =>
+  p.ids.length > 0 || p.minUsers !== -Infinity || p.maxUsers !== Infinity || p.asn !== undefined || p.offlineOnly || p.modpack !== undefined;
+
+/** In an order sorted by lastPing descending: the [start, end) range inside [from, to]. */
+function pingRange(ix: ServerIndex, order: Uint32Array, from: number, to: number): [number, number] {
+  const lp = ix.lastPing;
+  // first position with lastPing <= to
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((lp[order[mid] as number] as number) > to) lo = mid + 1;
+    else hi = mid;
+  }
+  const start = lo;
+  // first position with lastPing < from
+  hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((lp[order[mid] as number] as number) >= from) lo = mid + 1;
+    else hi = mid;
+  }
+  return [start, lo];
+}
+
+/** Runs the query: the matching total, the TCPShield-hidden count (undefined with noFilter) and the page's positions. */
+export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
+  const p = plan(ix, q, now);
+  const sort: SortKey = SORT_KEYS.includes(q.sort) ? q.sort : 'updated';
+  const limit = Math.max(0, Math.floor(q.limit ?? DEFAULT_FIND_QUERY.limit));
+  const page = Math.max(1, Math.floor(q.page ?? 1));
+  const offset = (page - 1) * limit;
+  const end = offset + limit;
+  const rowFilters = hasRowFilters(p);
+  const lp = ix.lastPing;
+  const from = p.pingFrom;
+  const to = p.pingTo;
+  const ordering = ix.orders[sort];
+  const order = q.noFilter ? ordering.all : ordering.visible;
+
+  let total = 0;
+  let out: ArrayLike<number>;
+  if (sort === 'updated') {
+    // The age window is a contiguous run of this order.
+    const [a, b] = pingRange(ix, order, from, to);
+    if (!rowFilters) {
+      total = b - a;
+      out = order.subarray(Math.min(a + offset, b), Math.min(a + end, b));
+    } else {
+      const acc: number[] = [];
+      for (let k = a; k < b; k++) {
+        const i = order[k] as number;
+        if (!passes(ix, p, i)) continue;
+        if (total >= offset && total < end) acc.push(i);
+        total++;
+      }
+      out = acc;
+    }
+  } else {
+    const acc: number[] = [];
+    const ageFilter = from !== -Infinity || to !== Infinity;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k] as number;
+      if (ageFilter) {
+        const t = lp[i] as number;
+        if (t < from || t > to) continue;
+      }
+      if (rowFilters && !passes(ix, p, i)) continue;
+      if (total >= offset && total < end) acc.push(i);
+      total++;
+    }
+    out = acc;
+  }
+
+  let filtered: number | undefined;
+  if (!q.noFilter) {
+    filtered = 0;
+    const [a, b] = pingRange(ix, ix.hidden, from, to);
+    if (!rowFilters) filtered = b - a;
+    else for (let k = a; k < b; k++) if (passes(ix, p, ix.hidden[k] as number)) filtered++;
+  }
+  return { total, filtered, page: out };
+}
+
+// ---------------------------------------------------------------------------
+// Rows
+
+/** English relative time: "just now", "1 minute ago", "5 hours ago", "3 days ago", "2 months ago", "1 year ago". */
+export function relativeTime(then: number, now: number): string {
+  const diff = now - then;
+  if (!(diff >= 45_000)) return 'just now';
+  const unit = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'} ago`;
+  if (diff < HOUR) return unit(Math.max(1, Math.floor(diff / MINUTE)), 'minute');
+  if (diff < DAY) return unit(Math.floor(diff / HOUR), 'hour');
+  if (diff < 30 * DAY) return unit(Math.floor(diff / DAY), 'day');
+  if (diff < 365 * DAY) return unit(Math.floor(diff / (30 * DAY)), 'month');
+  return unit(Math.floor(diff / (365 * DAY)), 'year');
+}
+
+/** A search row in spec order; `favicon` only when asked for. */
+function makeRow(s: StoredServer, lastPing: string, favicon: boolean): Server {
+  const row: Server = {
+    address: s.address,
+    port: s.port,
+    version: s.version,
+    offline_mode: s.offline_mode,
+    players_online: s.players_online,
+    players_limit: s.players_limit,
+    motd: s.motd,
+    motd_stripped: s.motd_stripped,
+    players: s.players,
+    plugins: s.plugins,
+    country: s.country,
+    country_code: s.country_code,
+    region: s.region,
+    city: s.city,
+    asn_number: s.asn_number,
+    asn_name: s.asn_name,
+    last_ping: lastPing,
+    ...(favicon ? { favicon: s.favicon ?? null } : {}),
+    detected_mod_pack: s.detected_mod_pack,
+    detected_mod_pack_short: s.detected_mod_pack_short,
+  };
+  return row;
+}
+
+function row(ix: ServerIndex, i: number, q: FindQuery, now: number): Server {
+  const s = ix.servers[i] as StoredServer;
+  if (q.relativeTime) return makeRow(s, relativeTime(ix.lastPing[i] as number, now), q.favicon);
+  const cache = q.favicon ? ix.rowsWithFavicon : ix.rows;
+  return (cache[i] ??= Object.freeze(makeRow(s, s.last_ping, q.favicon)));
+}
+
+/**
+ * `/servers/find`. Rows without relativeTime are shared frozen objects: serialise
+ * them, never mutate them.
+ */
+export function search(ix: ServerIndex, q: FindQuery, now: number): FindResponse {
+  const { total, filtered, page } = runQuery(ix, q, now);
+  const results: Server[] = new Array(page.length);
+  for (let k = 0; k < page.length; k++) results[k] = row(ix, page[k] as number, q, now);
+  return filtered === undefined
+    ? { displayed: results.length, total, results }
+    : { displayed: results.length, total, filtered, results };
+}
+
+const LAST_PING_KEY = '"last_ping":"';
+
+/** Exactly `JSON.stringify(search(ix, q, now))`, built from cached per-row JSON (the fast path for the HTTP layer). */
+export function searchJson(ix: ServerIndex, q: FindQuery, now: number): string {
+  const { total, filtered, page } = runQuery(ix, q, now);
+  let body = `{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`;
+  const cache = q.favicon ? ix.jsonWithFavicon : ix.json;
+  for (let k = 0; k < page.length; k++) {
+    const i = page[k] as number;
+    if (k > 0) body += ',';
+    const json = (cache[i] ??= JSON.stringify(row(ix, i, { ...q, relativeTime: false }, now)));
+    if (!q.relativeTime) body += json;
+    else {
+      // The first `"last_ping":"` is the row's own key: inside JSON string values quotes are escaped.
+      const at = json.indexOf(LAST_PING_KEY) + LAST_PING_KEY.length;
+      const close = json.indexOf('"', at);
+      body += json.slice(0, at) + relativeTime(ix.lastPing[i] as number, now) + json.slice(close);
+    }
+  }
+  return `${body}]}`;
+}
