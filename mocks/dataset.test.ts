@@ -73,7 +73,8 @@ describe('generateServers', () => {
 
   it('every record is valid against the spec Server schema', () => {
     for (const s of servers) {
-      if (!validateServer(s)) throw new Error(`${s.address}:${s.port}: ${describeErrors(validateServer.errors)}`);
+      const where = `${s.address}:${s.port}`;
+      if (!validateServer(s)) throw new Error(`${where}: ${describeErrors(validateServer.errors)}`);
     }
   });
 
