@@ -1,0 +1,54 @@
+// `/status/ping/...`: find one indexed server and answer its stored state.
+import type { PingResponse, PingServer } from '../spec/openapi.gen.ts';
+import { serverKey, type StoredServer } from './dataset.ts';
+import type { ServerIndex } from './search.ts';
+
+export const DEFAULT_PORT = 25565;
+/** A stored ping older than this is answered as `refreshing` (a re-ping is queued). */
+export const REFRESH_AFTER_MS = 30 * 60_000;
+
+/**
+ * Splits the `/status/ping/{address}` form: `host` or `host:port` (port defaults
+ * to 25565). Throws on an empty host or a port that is not an integer in 1-65535.
+ */
+export function parseAddress(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  const host = colon === -1 ? address : address.slice(0, colon);
+  if (host === '') throw new Error(`address ${JSON.stringify(address)} has no host`);
+  if (colon === -1) return { host, port: DEFAULT_PORT };
+  const text = address.slice(colon + 1);
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 1 && port <= 65535)) throw new Error(`port must be an integer from 1 to 65535, got ${JSON.stringify(text)}`);
+  return { host, port };
+}
+
+/** The indexed server at host:port (host case-insensitive), or undefined. TCPShield servers are found too. */
+export function findServer(index: ServerIndex, host: string, port: number = DEFAULT_PORT): StoredServer | undefined {
+  const i = index.byKey.get(serverKey(host, port));
+  return i === undefined ? undefined : index.servers[i];
+}
+
+/** The ping answer for a stored server: ServerCore fields in spec order, favicon always present. */
+export function pingAnswer(server: StoredServer, now: number): PingResponse {
+  const stale = now - Date.parse(server.last_ping) > REFRESH_AFTER_MS;
+  const row: PingServer = {
+    address: server.address,
+    port: server.port,
+    version: server.version,
+    offline_mode: server.offline_mode,
+    players_online: server.players_online,
+    players_limit: server.players_limit,
+    motd: server.motd,
+    country: server.country,
+    country_code: server.country_code,
+    region: server.region,
+    city: server.city,
+    asn_number: server.asn_number,
+    asn_name: server.asn_name,
+    last_ping: server.last_ping,
+    favicon: server.favicon ?? null,
+    detected_mod_pack: server.detected_mod_pack,
+    detected_mod_pack_short: server.detected_mod_pack_short,
+  } as PingServer;
+  return { status: stale ? 'refreshing' : 'online', refresh: stale, server: row };
+}
