@@ -1,0 +1,138 @@
+// `/metadata/versions`, `/metadata/countries`, `/metadata/regions`, computed from the index.
+//
+// Decision: metadata counts EVERY indexed server, TCPShield-proxied ones included.
+// The TCPShield filter is a property of search results (`noFilter`); the metadata
+// endpoints have no such switch and describe the whole listing. So the numbers here
+// can be higher than a default `/servers/find` total (which also applies maxAge=30).
+import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../spec/openapi.gen.ts';
+import type { StoredServer } from './dataset.ts';
+import { wildcardMatcher, type ServerIndex } from './search.ts';
+
+const DAY = 86_400_000;
+/** Countries count servers pinged within this window before `now`. */
+export const COUNTRY_WINDOW_MS = 30 * DAY;
+
+type VersionRow = VersionsResponse['versions'][number];
+type CountryRow = CountriesResponse['countries'][number];
+type RegionRow = RegionsResponse['regions'][number];
+
+interface CountryBucket {
+  country: string;
+  country_code: string;
+  /** last_ping epoch ms of its servers, ascending. */
+  pings: Float64Array;
+}
+
+interface Cache {
+  versions?: VersionRow[];
+  countries?: CountryBucket[];
+  regions?: RegionRow[];
+  versionQueries: Map<string, VersionRow[]>;
+}
+
+const caches = new WeakMap<ServerIndex, Cache>();
+function cache(ix: ServerIndex): Cache {
+  let c = caches.get(ix);
+  if (!c) {
+    c = { versionQueries: new Map() };
+    caches.set(ix, c);
+  }
+  return c;
+}
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
+
+function allVersions(ix: ServerIndex): VersionRow[] {
+  const c = cache(ix);
+  if (!c.versions) {
+    const counts = new Map<string, number>();
+    for (const s of ix.servers) counts.set(s.version, (counts.get(s.version) ?? 0) + 1);
+    c.versions = [...counts]
+      .map(([version, num_servers]) => ({ version, num_servers }))
+      .sort((a, b) => b.num_servers - a.num_servers || byName(a.version, b.version));
+  }
+  return c.versions;
+}
+
+/** Versions with server counts: most servers first, ties by version ascending. `version`: whole-value wildcard, case-insensitive. */
+export function versions(ix: ServerIndex, q: { version?: string | undefined; limit?: number | undefined } = {}): VersionsResponse {
+  const all = allVersions(ix);
+  let matching = all;
+  if (given(q.version) && q.version !== '*') {
+    const c = cache(ix);
+    const key = q.version.toLowerCase();
+    let hit = c.versionQueries.get(key);
+    if (!hit) {
+      const test = wildcardMatcher(key, true);
+      hit = all.filter((v) => test(v.version.toLowerCase()));
+      if (c.versionQueries.size >= 256) c.versionQueries.clear();
+      c.versionQueries.set(key, hit);
+    }
+    matching = hit;
+  }
+  const limit = typeof q.limit === 'number' && q.limit >= 0 ? Math.floor(q.limit) : matching.length;
+  return { unique_versions: matching.length, versions: matching.slice(0, limit) };
+}
+
+function countryBuckets(ix: ServerIndex): CountryBucket[] {
+  const c = cache(ix);
+  if (!c.countries) {
+    const groups = new Map<string, { country: string; country_code: string; pings: number[] }>();
+    ix.servers.forEach((s: StoredServer, i) => {
+      const key = `${s.country_code}\u0000${s.country}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { country: s.country, country_code: s.country_code, pings: [] }));
+      g.pings.push(ix.lastPing[i] as number);
+    });
+    c.countries = [...groups.values()].map((g) => ({ ...g, pings: Float64Array.from(g.pings).sort() }));
+  }
+  return c.countries;
+}
+
+/** Countries of servers pinged in the 30 days before `now`: most servers first, ties by name (then code). */
+export function countries(ix: ServerIndex, q: { country?: string | undefined } = {}, now: number): CountriesResponse {
+  let test: (b: CountryBucket) => boolean = () => true;
+  if (given(q.country)) {
+    if (/^[A-Za-z]{2}$/.test(q.country)) {
+      const code = q.country.toUpperCase();
+      test = (b) => b.country_code.toUpperCase() === code;
+    } else {
+      const m = wildcardMatcher(q.country, true);
+      test = (b) => m(b.country.toLowerCase());
+    }
+  }
+  const from = now - COUNTRY_WINDOW_MS;
+  const rows: CountryRow[] = [];
+  for (const b of countryBuckets(ix)) {
+    if (!test(b)) continue;
+    // pings ascending: count those >= from
+    let lo = 0;
+    let hi = b.pings.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((b.pings[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    // pings after `now` (clock skew in a hand-edited file) still count: they are recent.
+    const n = b.pings.length - lo;
+    if (n > 0) rows.push({ country: b.country, country_code: b.country_code, num_servers: n });
+  }
+  rows.sort((a, b) => b.num_servers - a.num_servers || byName(a.country, b.country) || byName(a.country_code, b.country_code));
+  return { unique_countries: rows.length, countries: rows };
+}
+
+/** Continents with server counts, sorted by region code; `total_servers` sums the listed ones. */
+export function regions(ix: ServerIndex, q: { region?: string | undefined } = {}): RegionsResponse {
+  const c = cache(ix);
+  if (!c.regions) {
+    const counts = new Map<string, number>();
+    for (const s of ix.servers) counts.set(s.region, (counts.get(s.region) ?? 0) + 1);
+    c.regions = [...counts]
+      .map(([region, num_servers]) => ({ region: region as Region, num_servers }))
+      .sort((a, b) => byName(a.region, b.region));
+  }
+  const want = given(q.region) ? q.region.toUpperCase() : undefined;
+  const rows = want === undefined ? c.regions.slice() : c.regions.filter((r) => r.region === want);
+  return { unique_regions: rows.length, total_servers: rows.reduce((n, r) => n + r.num_servers, 0), regions: rows };
+}
