@@ -7,7 +7,7 @@ import type { Principal } from './auth.ts';
 import { MAX_KEYS_PER_USER, type ApiKeyRecord } from './credentials.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
-import { search, type FindQuery } from './search.ts';
+import { searchJson, type FindQuery } from './search.ts';
 import type { MockState } from './state.ts';
 
 export interface HandlerInput {
@@ -21,7 +21,9 @@ export interface HandlerInput {
 
 export interface HandlerResult {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** The body already serialised, for hot paths that build JSON from cached rows. */
+  json?: string;
 }
 
 export type Handler = (input: HandlerInput) => HandlerResult;
@@ -63,7 +65,7 @@ function ping(host: string, port: number, state: MockState, now: number): Handle
 export const handlers: Record<string, Handler> = {
   findServers({ query, principal, state, now }) {
     const q = { ...query, limit: Math.min(query.limit as number, maxPageSize(principal)) } as FindQuery;
-    return { status: 200, body: search(state.index, q, now) };
+    return { status: 200, json: searchJson(state.index, q, now) };
   },
 
   pingServer({ path, state, now }) {
