@@ -165,10 +165,10 @@ export function createApp(options: MockOptions, state = new MockState(options), 
   };
   app.use('*', identifyAndLimit);
 
-  // Only methods that carry a body: touching a GET's body makes the node adapter
+  // Not on GET/HEAD: touching a GET's body makes the node adapter
   // build a full Request object, a cost the hot path does not need.
   const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => fail(c, 413, `the request body is over ${MAX_BODY_BYTES} bytes`) });
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', limitBody);
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use(
     '*',
     methodNotAllowed({
