@@ -1,0 +1,235 @@
+// Process plumbing for `npm run bench`: start the three servers under test (the mock,
+// Prism, the bare replay server), wait for their first 200, read their memory, stop
+// them. Every child is tracked so that an error or Ctrl-C never leaves one running.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+export type ServerKind = 'mock' | 'prism' | 'bare';
+
+export interface Running {
+  kind: ServerKind;
+  pid: number;
+  /** Where URLs are appended: `http://127.0.0.1:<port>` plus the path prefix this server uses. */
+  base: string;
+  /** Milliseconds from spawn to the first 200 on the probe URL. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+export const HOST = '127.0.0.1';
+export const API_PREFIX = '/api/v0.1';
+const PRISM_BIN = 'node_modules/@stoplight/prism-cli/dist/index.js';
+
+// Every child we start, so the exit and signal handlers can stop them all.
+const children = new Set<ChildProcess>();
+
+function killAll(): void {
+  for (const child of children) {
+    if (child.pid !== undefined && child.exitCode === null) {
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+process.on('exit', killAll);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    console.error(`\nbench: ${sig}, stopping every server it started`);
+    killAll();
+    process.exit(130);
+  });
+}
+
+/** Spawns a child we will stop ourselves; its stderr is kept (last 4 KB) to explain failures. */
+export function track(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  ipc = false,
+): ChildProcess & { errTail: () => string } {
+  const child = spawn(command, args, { stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'], env });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4096);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return Object.assign(child, { errTail: () => tail });
+}
+
+/** SIGTERM, then SIGKILL if the process has not left after 3 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(child.pid, 'SIGTERM');
+  const timer = setTimeout(() => {
+    if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+  }, 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A port nobody listens on right now (the OS picks it; a tiny race is acceptable here). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, HOST, () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** One GET with an explicit path (no URL normalisation), resolving with status, headers, body. */
+export function get(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname.replace(/\/$/, '') + path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${path}: no answer in 10 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Polls `path` every 5 ms until it answers 200; fails if the child dies or after `timeoutMs`. */
+async function waitFor200(child: ChildProcess & { errTail: () => string }, base: string, path: string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before answering 200:\n${child.errTail()}`);
+    }
+    try {
+      const res = await get(base, path);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) throw new Error(`no 200 from ${base}${path} within ${timeoutMs} ms:\n${child.errTail()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export interface StartOptions {
+  kind: ServerKind;
+  /** mock: folder holding cli.ts (default `mocks`). */
+  mockDir?: string;
+  /** mock: dataset flags. */
+  seed?: number;
+  servers?: number;
+  now?: string;
+  /** bare: the recorded answers file. */
+  recordFile?: string;
+  /** Extra flags for node itself, e.g. `--cpu-prof`. */
+  nodeFlags?: string[];
+  timeoutMs?: number;
+}
+
+/**
+ * Starts one server on a free port and waits for its first 200 on `/servers/find?limit=20`.
+ * All three run as one plain `node` process (no npm/npx wrapper), so the PID we hold is the
+ * process that serves, its RSS is the server's, and start-up times compare like for like.
+ * The mock and the bare server are TypeScript, run through tsx's loader (`node --import tsx`),
+ * which is what `npm run mock` costs too.
+ */
+export async function startServer(o: StartOptions): Promise<Running> {
+  const port = await freePort();
+  let args: string[];
+  let base: string;
+  // The mock reads MOCK_* variables as defaults for its flags (MOCK_LATENCY, MOCK_RATE_LIMIT...)
+  // and checks every answer against the spec under vitest or NODE_ENV=test: none of that
+  // belongs in a benchmark, so the servers get an environment without them.
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('MOCK_') || k === 'VITEST' || k === 'NODE_ENV') delete env[k];
+  switch (o.kind) {
+    case 'mock':
+      args = [...(o.nodeFlags ?? []), '--import', 'tsx', `${o.mockDir ?? 'mocks'}/cli.ts`, '--port', String(port), '--host', HOST, '--quiet'];
+      if (o.seed !== undefined) args.push('--seed', String(o.seed));
+      if (o.servers !== undefined) args.push('--servers', String(o.servers));
+      if (o.now !== undefined) args.push('--now', o.now);
+      base = `http://${HOST}:${port}${API_PREFIX}`;
+      break;
+    case 'prism':
+      // Prism serves the spec's paths WITHOUT the servers[0] prefix (/servers/find, not
+      // /api/v0.1/servers/find: the prefixed path is a 404 there). Static mode (examples,
+      // dynamic off) is its default. (NODE_ENV=production would split it into two processes.)
+      args = [PRISM_BIN, 'mock', '-h', HOST, '-p', String(port), '-v', 'silent', 'spec/openapi.yaml'];
+      base = `http://${HOST}:${port}`;
+      break;
+    case 'bare':
+      if (!o.recordFile) throw new Error('bare server needs the recorded answers file');
+      args = ['--import', 'tsx', 'scripts/bench-bare.ts', o.recordFile, String(port)];
+      base = `http://${HOST}:${port}${API_PREFIX}`;
+      break;
+  }
+  const t0 = performance.now();
+  const child = track(process.execPath, args, env);
+  try {
+    await waitFor200(child, base, '/servers/find?limit=20', o.timeoutMs ?? 120_000);
+  } catch (err) {
+    await stopChild(child);
+    throw new Error(`${o.kind}: ${(err as Error).message}`);
+  }
+  const startupMs = performance.now() - t0;
+  if (child.pid === undefined) throw new Error(`${o.kind}: no pid`);
+  return { kind: o.kind, pid: child.pid, base, startupMs, stop: () => stopChild(child) };
+}
+
+/** Resident set size of a process in MiB, from /proc/<pid>/status (VmRSS; VmHWM is the peak). */
+export function readMemory(pid: number): { rssMiB: number; peakRssMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMiB: kb('VmRSS') / 1024, peakRssMiB: kb('VmHWM') / 1024 };
+}
+
+/**
+ * The busiest functions of a V8 CPU profile (`node --cpu-prof`), by self time: where a
+ * server spends its CPU, summed per function and per source file, as shares of the profile.
+ */
+export function summarizeProfile(file: string, top = 12): { functions: [string, number][]; files: [string, number][] } {
+  const p = JSON.parse(readFileSync(file, 'utf8')) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const frames = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
+  const byFn = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  let total = 0;
+  p.samples.forEach((id, i) => {
+    const dt = p.timeDeltas[i] ?? 0;
+    const cf = frames.get(id);
+    if (!cf) return;
+    total += dt;
+    // file:///.../node_modules/hono/dist/x.js -> hono; file:///repo/mocks/app.ts -> mocks/app.ts
+    const file = (cf.url || cf.functionName).replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(`file://${process.cwd()}/`, '');
+    const fn = `${cf.functionName || '(anonymous)'} ${file}`;
+    byFn.set(fn, (byFn.get(fn) ?? 0) + dt);
+    byFile.set(file, (byFile.get(file) ?? 0) + dt);
+  });
+  const rank = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]): [string, number] => [k, Math.round((1000 * v) / total) / 10]);
+  return { functions: rank(byFn), files: rank(byFile) };
+}

@@ -1,0 +1,499 @@
+// `npm run bench`: how fast is the mock, next to Prism (the usual off-the-shelf mock) and
+// next to a bare node:http server replaying the mock's own answers (the ceiling)?
+// All on loopback, in one run, measured the same way for all three. Prints a markdown
+// table to stdout (progress goes to stderr) and writes every raw figure to reports/bench.json.
+//
+//   npm run bench                 full run (10 s per measurement; a few minutes)
+//   npm run bench -- --quick      2 s runs, fewer start-ups, smaller datasets (development)
+//   npm run bench -- --help       every option
+//
+// What is measured, and how, is written up in scripts/bench-README-section.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { GenJob, GenResult, LoadJob, LoadResult } from './bench-child.ts';
+import { replayKey, type Recorded } from './bench-bare.ts';
+import { get, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
+
+const HELP = `npm run bench -- [options]
+  --quick              2 s runs, 3 start-ups, datasets up to 100k (for development)
+  --servers <n>        dataset size of the mock under load (default 10000)
+  --seed <n>           seed of the mock's dataset and of the mixed queries (default 42)
+  --mock-dir <dir>     folder with the mock's cli.ts and dataset.ts (default mocks)
+  --skip-contract      do not time the contract suite
+  --out <file>         raw figures (default reports/bench.json)
+  --cpu-prof           profile the mock under load (node --cpu-prof) and print its busiest
+                       functions; slows the mock, so do not publish that run's figures
+  --readme             also replace the table between <!-- bench:start --> and <!-- bench:end --> in README.md`;
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    servers: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '42' },
+    'mock-dir': { type: 'string', default: 'mocks' },
+    'skip-contract': { type: 'boolean', default: false },
+    out: { type: 'string', default: 'reports/bench.json' },
+    readme: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const quick = args.quick;
+const SEED = Number(args.seed);
+const DATASET = Number(args.servers);
+// A fixed "now", so the dataset (ages, last pings) and every answer are the same on each run.
+const NOW = '2026-06-01T12:00:00.000Z';
+const MOCK_DIR = args['mock-dir'];
+const CONFIG = {
+  connections: 50,
+  durationSec: quick ? 2 : 10,
+  warmupSec: quick ? 1 : 3,
+  memoryRequests: 10_000,
+  startups: quick ? 3 : 5,
+  startupSizes: quick ? [1_000, 10_000] : [1_000, 100_000],
+  genSizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
+  mixedQueries: 1000,
+};
+const KINDS: ServerKind[] = ['mock', 'prism', 'bare'];
+
+const fixtures = JSON.parse(readFileSync('fixtures/auth.json', 'utf8')) as { credentials: { name: string; value: string }[] };
+const VALID_KEY = fixtures.credentials.find((c) => c.name === 'valid-key')?.value;
+if (!VALID_KEY) throw new Error('fixtures/auth.json has no valid-key credential');
+
+// ---------------------------------------------------------------------------------------
+// The workload. Paths are relative to each server's base: the mock and the bare server
+// serve them under /api/v0.1, Prism at the root (see bench-servers.ts).
+
+interface Scenario {
+  id: string;
+  title: string;
+  paths: string[];
+  headers: Record<string, string>;
+  expect: number;
+}
+
+/** mulberry32: a tiny seeded PRNG, so the mixed queries are the same on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` distinct /servers/find queries over the real filters. Every value is valid per the
+ * spec (Prism validates requests and would answer 422 otherwise) and `limit` stays within
+ * the anonymous maximum of 20.
+ */
+export function mixedQueries(seed: number, count: number): string[] {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const maybe = (p: number) => rnd() < p;
+  const versions = ['1.20*', '1.21*', '1.19*', '1.18*', '1.16*', '1.12*', '1.8*', '*1.20*', 'Paper*', 'Velocity*', '*'];
+  const regions = ['NA', 'EU', 'AS', 'SA', 'AF', 'OC'];
+  const countries = ['Germany', 'United States', 'France', 'Russia', 'Brazil', 'Poland', 'United*', 'DE', 'US', 'GB', 'NL', 'CA'];
+  const sorts = ['users', 'version', 'address', 'port', 'updated'];
+  const motds = ['survival', 'skyblock', 'pvp', 'welcome', 'smp'];
+  const seen = new Set<string>();
+  while (seen.size < count) {
+    const q: string[] = [];
+    if (maybe(0.6)) q.push(`version=${encodeURIComponent(pick(versions))}`);
+    if (maybe(0.5)) q.push(`minUsers=${Math.floor(rnd() * 40)}`);
+    if (maybe(0.15)) q.push(`maxUsers=${50 + Math.floor(rnd() * 450)}`);
+    if (maybe(0.3)) q.push(`region=${pick(regions)}`);
+    else if (maybe(0.25)) q.push(`country=${encodeURIComponent(pick(countries))}`);
+    if (maybe(0.15)) q.push(`maxAge=${1 + Math.floor(rnd() * 30)}`);
+    if (maybe(0.1)) q.push(`motd=${pick(motds)}`);
+    if (maybe(0.7)) q.push(`sort=${pick(sorts)}`);
+    if (maybe(0.4)) q.push(`page=${1 + Math.floor(rnd() * 5)}`);
+    q.push(`limit=${1 + Math.floor(rnd() * 20)}`);
+    seen.add(`/servers/find?${q.join('&')}`);
+  }
+  return [...seen];
+}
+
+const SCENARIOS: Scenario[] = [
+  { id: 'plain', title: 'plain `/servers/find?limit=20`', paths: ['/servers/find?limit=20'], headers: {}, expect: 200 },
+  {
+    id: 'filtered',
+    title: 'filtered `version=1.20*&minUsers=5&sort=users`',
+    paths: ['/servers/find?version=1.20*&minUsers=5&sort=users'],
+    headers: {},
+    expect: 200,
+  },
+  { id: 'mixed', title: `mixed: ${CONFIG.mixedQueries} distinct queries`, paths: mixedQueries(SEED, CONFIG.mixedQueries), headers: {}, expect: 200 },
+  { id: 'apikeys', title: '`GET /user/apikeys`, valid key', paths: ['/user/apikeys'], headers: { authorization: `Bearer ${VALID_KEY}` }, expect: 200 },
+  { id: 'unauthorized', title: '`GET /user/apikeys`, no credentials (401)', paths: ['/user/apikeys'], headers: {}, expect: 401 },
+];
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+const log = (msg: string) => console.error(`bench: ${msg}`);
+
+/** Runs one job in a fresh scripts/bench-child.ts process and returns its answer. */
+async function inChild<T>(job: LoadJob | GenJob, nodeFlags: string[] = []): Promise<T> {
+  const child = track(process.execPath, [...nodeFlags, '--import', 'tsx', 'scripts/bench-child.ts'], process.env, true);
+  try {
+    const answer = await new Promise<{ ok: boolean; result?: T; error?: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { ok: boolean; result?: T; error?: string }));
+      child.once('exit', (code) => reject(new Error(`bench-child exited (${code}) without an answer:\n${child.errTail()}`)));
+      child.send(job);
+    });
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.result as T;
+  } finally {
+    await stopChild(child);
+  }
+}
+
+function load(server: Running, s: Scenario, run: { durationSec?: number; amount?: number }): Promise<LoadResult> {
+  return inChild<LoadResult>({ kind: 'load', base: server.base, paths: s.paths, headers: s.headers, connections: CONFIG.connections, ...run });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** Share of answers with the scenario's expected status (a mock answering 429 or 404 fast is no win). */
+function expectedShare(r: LoadResult, expect: number): number {
+  const total = Object.values(r.statusCodes).reduce((a, b) => a + b, 0);
+  return total ? (r.statusCodes[String(expect)] ?? 0) / total : 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// The steps
+
+/**
+ * Asks a fresh mock every benchmarked request once and keeps the exact status, headers and
+ * body, for the bare server to replay. Headers that describe the connection or the moment
+ * (date, keep-alive) are left out; content-length is recomputed by the bare server.
+ */
+async function record(file: string): Promise<{ problems: string[] }> {
+  const mock = await startServer({ kind: 'mock', mockDir: MOCK_DIR, seed: SEED, servers: DATASET, now: NOW });
+  const problems: string[] = [];
+  try {
+    const out: Recorded[] = [];
+    const prefix = new URL(mock.base).pathname;
+    for (const s of SCENARIOS) {
+      for (const path of s.paths) {
+        const res = await get(mock.base, path, s.headers);
+        if (res.status !== s.expect && problems.length < 5) problems.push(`${s.id}: ${path} answered ${res.status}, expected ${s.expect}: ${res.body.toString().slice(0, 200)}`);
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === undefined || ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) continue;
+          headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        }
+        out.push({ key: replayKey(prefix + path, s.headers.authorization), status: res.status, headers, bodyBase64: res.body.toString('base64') });
+      }
+    }
+    writeFileSync(file, JSON.stringify(out));
+  } finally {
+    await mock.stop();
+  }
+  return { problems };
+}
+
+interface ScenarioFigures {
+  id: string;
+  title: string;
+  expectStatus: number;
+  servers: Partial<Record<ServerKind, LoadResult & { expectedShare: number }>>;
+}
+
+/** Runs a command, returning its wall time, or null when it cannot run. */
+function timeContract(base: string): Promise<{ ms: number; exitCode: number | null } | null> {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts?: Record<string, string> };
+  if (!pkg.scripts?.contract) {
+    log('no `contract` npm script yet: contract suite time recorded as null');
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn('npm', ['run', '--silent', 'contract', '--', '--base-url', base], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 10 * 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) log(`contract suite exited ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`);
+      resolve({ ms: performance.now() - t0, exitCode: code });
+    });
+    child.once('error', () => resolve(null));
+  });
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let gitCommit: string | null = null;
+  try {
+    gitCommit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout
+  }
+  return {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString(),
+    gitCommit,
+    loadAvgAtStart: os.loadavg(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// The report
+
+type Verdict = 'held' | 'missed' | 'n/a';
+const verdict = (v: number | null | undefined, ok: (v: number) => boolean): Verdict => (v == null || !Number.isFinite(v) ? 'n/a' : ok(v) ? 'held' : 'missed');
+const fmt = (v: number | null | undefined, digits = 0) => (v == null || !Number.isFinite(v) ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? a / b : null);
+
+interface Report {
+  machine: ReturnType<typeof machine> & { loadAvgAtEnd?: number[] };
+  mode: 'quick' | 'full';
+  config: typeof CONFIG & { seed: number; datasetUnderLoad: number; now: string };
+  notes: string[];
+  scenarios: ScenarioFigures[];
+  startup: { label: string; runsMs: number[]; medianMs: number | null }[];
+  memory: Partial<Record<ServerKind, { rssMiB: number; peakRssMiB: number; idleRssMiB: number }>>;
+  generation: { count: number; ms: number | null; rows: number | null; importMs?: number }[];
+  contract: { ms: number; exitCode: number | null } | null;
+  targets: { target: string; value: number | null; verdict: Verdict }[];
+  profile?: ReturnType<typeof summarizeProfile> & { file: string };
+}
+
+function targets(r: Report): Report['targets'] {
+  const rps = (id: string, k: ServerKind) => r.scenarios.find((s) => s.id === id)?.servers[k]?.reqPerSec;
+  const start = (label: string) => r.startup.find((s) => s.label === label)?.medianMs ?? undefined;
+  const small = `mock, ${CONFIG.startupSizes[0]?.toLocaleString('en-US')} servers`;
+  const gen100k = r.generation.find((g) => g.count === 100_000)?.ms ?? null;
+  const t = (target: string, value: number | null, ok: (v: number) => boolean) => ({ target, value, verdict: verdict(value, ok) });
+  return [
+    t('plain query: mock ≥ 6× Prism', ratio(rps('plain', 'mock'), rps('plain', 'prism')), (v) => v >= 6),
+    t('plain query: mock ≥ 70% of bare', ratio(rps('plain', 'mock'), rps('plain', 'bare')), (v) => v >= 0.7),
+    t('mixed workload: mock ≥ 5× Prism', ratio(rps('mixed', 'mock'), rps('mixed', 'prism')), (v) => v >= 5),
+    t('start-up (1k servers): mock ≤ ⅓ of Prism', ratio(start(small), start('Prism')), (v) => v <= 1 / 3),
+    t('memory: mock ≤ ⅔ of Prism', ratio(r.memory.mock?.rssMiB, r.memory.prism?.rssMiB), (v) => v <= 2 / 3),
+    t('100k servers generated in < 2 s', gen100k, (v) => v < 2000),
+  ];
+}
+
+export function renderTable(r: Report): string {
+  const m = r.machine;
+  const lines: string[] = [];
+  lines.push(
+    `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memGiB} GiB, Node ${m.node}, ${m.os}; ${r.mode} run of ${m.date.slice(0, 16).replace('T', ' ')} UTC` +
+      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; load average at start ${m.loadAvgAtStart.map((x) => x.toFixed(2)).join(' / ')}.`,
+    '',
+    `Throughput: autocannon, ${r.config.connections} connections, ${r.config.durationSec} s after a ${r.config.warmupSec} s warm-up, mock dataset of ${r.config.datasetUnderLoad.toLocaleString('en-US')} servers. req/s (p50 / p99 latency, ms).`,
+    '',
+    '| scenario | mock | Prism 5.14.2 | bare node:http | mock/Prism | mock/bare | bytes per answer, mock / Prism |',
+    '|---|---|---|---|---|---|---|',
+  );
+  const cell = (x: (LoadResult & { expectedShare: number }) | undefined) =>
+    x ? `${fmt(x.reqPerSec)} (${fmt(x.p50Ms)} / ${fmt(x.p99Ms)})${x.expectedShare < 0.999 ? ` ⚠ only ${fmt(x.expectedShare * 100, 1)}% expected status` : ''}` : '–';
+  const tgt = (id: string) => r.targets.find((t) => t.target.startsWith(id));
+  for (const s of r.scenarios) {
+    const vsPrism = ratio(s.servers.mock?.reqPerSec, s.servers.prism?.reqPerSec);
+    const vsBare = ratio(s.servers.mock?.reqPerSec, s.servers.bare?.reqPerSec);
+    const mark = (t: ReturnType<typeof tgt>) => (t ? ` (target ${t.target.match(/≥ [^ ]+/)?.[0]}: **${t.verdict}**)` : '');
+    const pT = s.id === 'plain' ? tgt('plain query: mock ≥ 6×') : s.id === 'mixed' ? tgt('mixed') : undefined;
+    const bT = s.id === 'plain' ? tgt('plain query: mock ≥ 70%') : undefined;
+    lines.push(
+      `| ${s.title} | ${cell(s.servers.mock)} | ${cell(s.servers.prism)} | ${cell(s.servers.bare)} | ${vsPrism == null ? '–' : `${fmt(vsPrism, 1)}×`}${mark(pT)} | ${vsBare == null ? '–' : `${fmt(vsBare * 100)}%`}${mark(bT)} | ${fmt(s.servers.mock?.bytesPerResponse)} / ${fmt(s.servers.prism?.bytesPerResponse)} |`,
+    );
+  }
+  lines.push('', '| measure | mock | Prism 5.14.2 | bare node:http | ratio | target |', '|---|---|---|---|---|---|');
+  const prismStart = r.startup.find((s) => s.label === 'Prism')?.medianMs;
+  for (const s of r.startup.filter((x) => x.label !== 'Prism')) {
+    const rt = ratio(s.medianMs ?? undefined, prismStart ?? undefined);
+    lines.push(
+      `| start-up to first 200, median of ${r.config.startups} (${s.label}) | ${fmt(s.medianMs)} ms | ${fmt(prismStart)} ms | – | ${rt == null ? '–' : `${fmt(rt * 100)}% of Prism`} | ≤ 33%: **${verdict(rt, (v) => v <= 1 / 3)}** |`,
+    );
+  }
+  const mem = r.memory;
+  const memRatio = ratio(mem.mock?.rssMiB, mem.prism?.rssMiB);
+  lines.push(
+    `| RSS after ${r.config.memoryRequests.toLocaleString('en-US')} requests (idle after start) | ${fmt(mem.mock?.rssMiB)} MiB (${fmt(mem.mock?.idleRssMiB)}) | ${fmt(mem.prism?.rssMiB)} MiB (${fmt(mem.prism?.idleRssMiB)}) | ${fmt(mem.bare?.rssMiB)} MiB (${fmt(mem.bare?.idleRssMiB)}) | ${memRatio == null ? '–' : `${fmt(memRatio * 100)}% of Prism`} | ≤ 67%: **${verdict(memRatio, (v) => v <= 2 / 3)}** |`,
+  );
+  for (const g of r.generation) {
+    const is100k = g.count === 100_000;
+    lines.push(
+      `| dataset generation, ${g.count.toLocaleString('en-US')} servers (seed ${r.config.seed}) | ${g.ms == null ? 'n/a' : `${fmt(g.ms)} ms`} | – | – | – | ${is100k ? `< 2 s: **${verdict(g.ms, (v) => v < 2000)}**` : ''} |`,
+    );
+  }
+  const c = r.contract;
+  lines.push(`| contract suite wall time against the mock | ${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} | – | – | – | |`);
+  if (r.notes.length) lines.push('', ...r.notes.map((n) => `Note: ${n}`));
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const report: Report = {
+    machine: machine(),
+    mode: quick ? 'quick' : 'full',
+    config: { ...CONFIG, seed: SEED, datasetUnderLoad: DATASET, now: NOW },
+    notes: [],
+    scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, expectStatus: s.expect, servers: {} })),
+    startup: [],
+    memory: {},
+    generation: [],
+    contract: null,
+    targets: [],
+  };
+  const haveMock = existsSync(`${MOCK_DIR}/cli.ts`);
+  if (!haveMock) report.notes.push(`${MOCK_DIR}/cli.ts does not exist yet: only Prism was measured.`);
+  mkdirSync('reports', { recursive: true });
+  const recordFile = 'reports/bench-recorded.json';
+  const kinds = KINDS.filter((k) => k === 'prism' || haveMock);
+
+  // 1. The bare server's answers: the mock's exact bytes for every benchmarked request.
+  if (haveMock) {
+    log(`recording the mock's answers for ${SCENARIOS.reduce((n, s) => n + s.paths.length, 0)} requests`);
+    const { problems } = await record(recordFile);
+    for (const p of problems) report.notes.push(`mock answered an unexpected status: ${p}`);
+  }
+
+  // 2. Memory, then throughput. Each server starts fresh, takes 10k requests of the mixed
+  //    workload, and its RSS is read; the same warm processes then serve the throughput
+  //    runs, one scenario at a time with the three servers back to back, so that drifting
+  //    background load on a shared machine hits all three alike.
+  const running: Partial<Record<ServerKind, Running>> = {};
+  const profileDir = `reports/profiles/${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  if (args['cpu-prof']) report.notes.push(`the mock ran under --cpu-prof (${profileDir}): its figures are slowed by the profiler.`);
+  try {
+    for (const kind of kinds) {
+      log(`starting ${kind}`);
+      const nodeFlags = kind === 'mock' && args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+      const srv = await startServer({ kind, mockDir: MOCK_DIR, seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags });
+      running[kind] = srv;
+      const idle = readMemory(srv.pid);
+      const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
+      await load(srv, mixed, { amount: CONFIG.memoryRequests });
+      report.memory[kind] = { ...readMemory(srv.pid), idleRssMiB: idle.rssMiB };
+      log(`${kind}: RSS ${report.memory[kind]?.rssMiB.toFixed(1)} MiB after ${CONFIG.memoryRequests} requests`);
+    }
+    for (const [i, s] of SCENARIOS.entries()) {
+      for (const kind of kinds) {
+        const srv = running[kind] as Running;
+        await load(srv, s, { durationSec: CONFIG.warmupSec });
+        const r = await load(srv, s, { durationSec: CONFIG.durationSec });
+        (report.scenarios[i] as ScenarioFigures).servers[kind] = { ...r, expectedShare: expectedShare(r, s.expect) };
+        log(`${s.id} on ${kind}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, statuses ${JSON.stringify(r.statusCodes)}`);
+      }
+    }
+  } finally {
+    for (const srv of Object.values(running)) await srv.stop();
+  }
+  if (args['cpu-prof'] && existsSync(profileDir)) {
+    // The main thread's profile is the big one (tsx's loader thread writes a small second one).
+    const file = readdirSync(profileDir)
+      .map((f) => `${profileDir}/${f}`)
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+    if (file) report.profile = { file, ...summarizeProfile(file) };
+  }
+
+  // 3. Start-up: spawn to first 200, interleaved so every variant sees the same conditions.
+  const startupRuns = new Map<string, number[]>();
+  const variants: { label: string; start: () => Promise<Running> }[] = [
+    ...(haveMock
+      ? CONFIG.startupSizes.map((n) => ({
+          label: `mock, ${n.toLocaleString('en-US')} servers`,
+          start: () => startServer({ kind: 'mock', mockDir: MOCK_DIR, seed: SEED, servers: n, now: NOW }),
+        }))
+      : []),
+    { label: 'Prism', start: () => startServer({ kind: 'prism' }) },
+  ];
+  for (let i = 0; i < CONFIG.startups; i++) {
+    for (const v of variants) {
+      const srv = await v.start();
+      await srv.stop();
+      startupRuns.set(v.label, [...(startupRuns.get(v.label) ?? []), srv.startupMs]);
+      log(`start-up ${i + 1}/${CONFIG.startups} ${v.label}: ${srv.startupMs.toFixed(0)} ms`);
+    }
+  }
+  report.startup = variants.map((v) => {
+    const runs = startupRuns.get(v.label) ?? [];
+    return { label: v.label, runsMs: runs, medianMs: runs.length ? median(runs) : null };
+  });
+
+  // 4. Dataset generation, each size in a fresh process (1M rows need a bigger heap).
+  const datasetModule = `${MOCK_DIR}/dataset.ts`;
+  for (const count of CONFIG.genSizes) {
+    if (!existsSync(datasetModule)) {
+      report.generation.push({ count, ms: null, rows: null });
+      continue;
+    }
+    try {
+      const g = await inChild<GenResult>({ kind: 'gen', module: datasetModule, seed: SEED, count, now: NOW }, ['--max-old-space-size=16384']);
+      report.generation.push({ count, ...g });
+      log(`generated ${g.rows} servers in ${g.ms.toFixed(0)} ms`);
+    } catch (err) {
+      report.notes.push(`dataset generation of ${count} failed: ${(err as Error).message.split('\n')[0]}`);
+      report.generation.push({ count, ms: null, rows: null });
+    }
+  }
+
+  // 5. The contract suite against a fresh mock.
+  if (haveMock && !args['skip-contract']) {
+    const mock = await startServer({ kind: 'mock', mockDir: MOCK_DIR });
+    try {
+      log('timing the contract suite');
+      report.contract = await timeContract(mock.base);
+    } finally {
+      await mock.stop();
+    }
+  }
+
+  report.machine.loadAvgAtEnd = os.loadavg();
+  report.targets = targets(report);
+  const table = renderTable(report);
+  writeFileSync(args.out, JSON.stringify({ ...report, table }, null, 2));
+  writeFileSync(args.out.replace(/\.json$/, '.md'), `${table}\n`);
+  console.log(table);
+  console.log(`\nTargets: ${report.targets.map((t) => `${t.target}: ${t.verdict}`).join('; ')}`);
+  if (report.profile) {
+    console.log(`\nThe mock's busiest functions under load, by self time (${report.profile.file}):`);
+    for (const [fn, pct] of report.profile.functions) console.log(`  ${pct.toFixed(1).padStart(5)}%  ${fn}`);
+    console.log('By source file:');
+    for (const [file, pct] of report.profile.files) console.log(`  ${pct.toFixed(1).padStart(5)}%  ${file}`);
+  }
+  log(`raw figures in ${args.out}`);
+  if (args.readme) updateReadme(table);
+}
+
+/** Replaces the text between the bench markers in README.md, if the markers are there. */
+function updateReadme(table: string): void {
+  const readme = readFileSync('README.md', 'utf8');
+  const re = /(<!-- bench:start -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
+  if (!re.test(readme)) {
+    log('README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left unchanged');
+    return;
+  }
+  writeFileSync('README.md', readme.replace(re, `$1${table}$2`));
+  log('README.md table updated');
+}
+
+main().catch((err: unknown) => {
+  console.error(`bench: failed: ${(err as Error)?.stack ?? String(err)}`);
+  process.exitCode = 1;
+});
