@@ -22,10 +22,25 @@ export function parseAddress(address: string): { host: string; port: number } {
   return { host, port };
 }
 
+/** `host:port` (host lower-cased) -> server, built on the first lookup of an index. */
+const lookups = new WeakMap<ServerIndex, Map<string, StoredServer>>();
+function lookup(index: ServerIndex): Map<string, StoredServer> {
+  let map = lookups.get(index);
+  if (!map) {
+    map = new Map();
+    // The first of duplicates wins (loadDataset rejects duplicates; the generator makes none).
+    for (const s of index.servers) {
+      const key = serverKey(s.address, s.port);
+      if (!map.has(key)) map.set(key, s);
+    }
+    lookups.set(index, map);
+  }
+  return map;
+}
+
 /** The indexed server at host:port (host case-insensitive), or undefined. TCPShield servers are found too. */
 export function findServer(index: ServerIndex, host: string, port: number = DEFAULT_PORT): StoredServer | undefined {
-  const i = index.byKey.get(serverKey(host, port));
-  return i === undefined ? undefined : index.servers[i];
+  return lookup(index).get(serverKey(host, port));
 }
 
 /** The ping answer for a stored server: ServerCore fields in spec order, favicon always present. */

@@ -7,7 +7,7 @@
 // once per row), counts matches and materialises only the page's rows. Rows are
 // cached frozen objects (and cached JSON text for searchJson), never copies.
 import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
-import { isTcpShield, serverKey, type StoredServer } from './dataset.ts';
+import { isTcpShield, type StoredServer } from './dataset.ts';
 
 type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 export type SortKey = NonNullable<FindParams['sort']>;
@@ -116,8 +116,6 @@ export interface ServerIndex {
   readonly orders: Readonly<Record<SortKey, Ordering>>;
   /** TCPShield servers, newest ping first (to count `filtered`). */
   readonly hidden: Uint32Array;
-  /** `host:port` (host lower-cased) -> position. */
-  readonly byKey: ReadonlyMap<string, number>;
   /** Lazily built frozen rows (no favicon / with favicon) and their JSON text. */
   readonly rows: (Server | undefined)[];
   readonly rowsWithFavicon: (Server | undefined)[];
@@ -162,6 +160,17 @@ export function compareVersions(a: string, b: string): number {
 // ---------------------------------------------------------------------------
 // Index
 
+/**
+ * The first 7 characters packed into a number (7 bits each, higher code units
+ * capped at 127, missing ones 0): ordered like the strings themselves, except
+ * that distinct strings may tie.
+ */
+function prefixKey(s: string): number {
+  let k = 0;
+  for (let j = 0; j < 7; j++) k = k * 128 + (j < s.length ? Math.min(s.charCodeAt(j), 127) : 0);
+  return k;
+}
+
 export function buildIndex(servers: StoredServer[]): ServerIndex {
   const n = servers.length;
   const s = (i: number): StoredServer => servers[i] as StoredServer;
@@ -170,7 +179,6 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
   const offline = new Uint8Array(n);
   const tcp = new Uint8Array(n);
   const asn = new Float64Array(n);
-  const byKey = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const r = s(i);
     lastPing[i] = Date.parse(r.last_ping);
@@ -178,14 +186,29 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
     offline[i] = r.offline_mode === 1 ? 1 : 0;
     tcp[i] = isTcpShield(r) ? 1 : 0;
     asn[i] = /^\d+$/.test(r.asn_number) ? Number(r.asn_number) : NaN;
-    byKey.set(serverKey(r.address, r.port), i);
   }
 
-  // Address order is the tie-break of every other order: rank once, then sort by numbers.
-  const byAddress = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
-    const x = s(a).address;
-    const y = s(b).address;
-    return x < y ? -1 : x > y ? 1 : s(a).port - s(b).port;
+  // Address order is the tie-break of every other order: rank once, then every sort
+  // compares numbers only. The address sort compares a numeric prefix key first and
+  // the strings only on a tie (string comparisons dominate otherwise).
+  const addresses = new Array<string>(n);
+  const port = new Float64Array(n);
+  const prefix = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = s(i).address;
+    addresses[i] = a;
+    port[i] = s(i).port;
+    prefix[i] = prefixKey(a);
+  }
+  const byAddress = new Uint32Array(n);
+  for (let i = 0; i < n; i++) byAddress[i] = i;
+  byAddress.sort((a, b) => {
+    const d = (prefix[a] as number) - (prefix[b] as number);
+    if (d !== 0) return d;
+    const x = addresses[a] as string;
+    const y = addresses[b] as string;
+    if (x !== y) return x < y ? -1 : 1;
+    return (port[a] as number) - (port[b] as number) || a - b;
   });
   const addrRank = new Uint32Array(n);
   byAddress.forEach((i, r) => (addrRank[i] = r));
@@ -196,12 +219,11 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
   const versionRankOf = new Map(exactVersions.map((v, r) => [v, r]));
   const versionRank = new Float64Array(n);
   for (let i = 0; i < n; i++) versionRank[i] = versionRankOf.get(s(i).version) as number;
-  const port = Float64Array.from(servers, (r) => r.port);
 
-  const sortBy = (cmp: (a: number, b: number) => number): Uint32Array => Uint32Array.from(byAddress).sort(cmp);
+  const sortBy = (cmp: (a: number, b: number) => number): Uint32Array => byAddress.slice().sort(cmp);
   const tie = (a: number, b: number): number => (addrRank[a] as number) - (addrRank[b] as number);
   const sorted: Record<SortKey, Uint32Array> = {
-    address: Uint32Array.from(byAddress),
+    address: byAddress,
     users: sortBy((a, b) => (playersOnline[b] as number) - (playersOnline[a] as number) || tie(a, b)),
     version: sortBy((a, b) => (versionRank[b] as number) - (versionRank[a] as number) || tie(a, b)),
     port: sortBy((a, b) => (port[a] as number) - (port[b] as number) || tie(a, b)),
@@ -232,7 +254,6 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
     modpackShort: intern(n, (i) => s(i).detected_mod_pack_short),
     orders,
     hidden: orders.updated.all.filter((i) => tcp[i] === 1),
-    byKey,
     rows: new Array(n),
     rowsWithFavicon: new Array(n),
     json: new Array(n),
