@@ -28,7 +28,7 @@ function cookieAttributes(c: Context, maxAgeSeconds: number): string {
       crossSite = false;
     }
   }
-  return `Path=/; HttpOnly; Max-Age=${maxAgeSeconds}; ${crossSite ? 'SameSite=None; Secure' : 'SameSite=Lax'}`;
+  return `Path=/; HttpOnly; Max-Age=${maxAgeSeconds}; ${crossSite ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'}`;
 }
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined | Error> {

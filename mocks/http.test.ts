@@ -207,8 +207,8 @@ describe('development login', () => {
     expect((await json(login)).user.id).toBe('usr_test_alice');
     const setCookie = login.headers.get('set-cookie')!;
     expect(setCookie).toMatch(new RegExp(`^${fixtures.sessionCookieName}=sess_test_[0-9a-f]+; Path=/; HttpOnly`));
-    // localhost page -> 127.0.0.1 API is cross-site: the cookie must be SameSite=None; Secure to be sent.
-    expect(setCookie).toContain('SameSite=None; Secure');
+    // localhost page -> 127.0.0.1 API is cross-site: only a partitioned SameSite=None; Secure cookie is sent.
+    expect(setCookie).toContain('SameSite=None; Secure; Partitioned');
     expect(login.headers.get('access-control-allow-credentials')).toBe('true');
     const cookie = setCookie.split(';')[0]!;
 
