@@ -206,7 +206,7 @@ export function readMemory(pid: number): { rssMiB: number; peakRssMiB: number } 
 
 /**
  * The busiest functions of a V8 CPU profile (`node --cpu-prof`), by self time: where a
- * server spends its CPU, summed per function and per source file, as shares of the profile.
+ * server spends its CPU, summed per function and per source file, as shares of its busy time.
  */
 export function summarizeProfile(file: string, top = 12): { functions: [string, number][]; files: [string, number][] } {
   const p = JSON.parse(readFileSync(file, 'utf8')) as {
@@ -221,7 +221,8 @@ export function summarizeProfile(file: string, top = 12): { functions: [string, 
   p.samples.forEach((id, i) => {
     const dt = p.timeDeltas[i] ?? 0;
     const cf = frames.get(id);
-    if (!cf) return;
+    // Idle time is when this server waited (e.g. while the others were under load): leave it out.
+    if (!cf || cf.functionName === '(idle)') return;
     total += dt;
     // file:///.../node_modules/hono/dist/x.js -> hono; file:///repo/mocks/app.ts -> mocks/app.ts
     const file = (cf.url || cf.functionName).replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(`file://${process.cwd()}/`, '');

@@ -8,7 +8,7 @@
 //   npm run bench -- --help       every option
 //
 // What is measured, and how, is written up in scripts/bench-README-section.md.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -215,26 +215,24 @@ interface ScenarioFigures {
   servers: Partial<Record<ServerKind, LoadResult & { expectedShare: number }>>;
 }
 
-/** Runs a command, returning its wall time, or null when it cannot run. */
-function timeContract(base: string): Promise<{ ms: number; exitCode: number | null } | null> {
+/** Wall time of `npm run contract -- --base-url <base>`, or null when the suite is not there. */
+async function timeContract(base: string): Promise<{ ms: number; exitCode: number | null } | null> {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts?: Record<string, string> };
   if (!pkg.scripts?.contract) {
     log('no `contract` npm script yet: contract suite time recorded as null');
-    return Promise.resolve(null);
+    return null;
   }
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn('npm', ['run', '--silent', 'contract', '--', '--base-url', base], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-2000)));
-    const timer = setTimeout(() => child.kill('SIGTERM'), 10 * 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) log(`contract suite exited ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`);
-      resolve({ ms: performance.now() - t0, exitCode: code });
-    });
+  const t0 = performance.now();
+  const child = track('npm', ['run', '--silent', 'contract', '--', '--base-url', base]);
+  const timer = setTimeout(() => void stopChild(child), 10 * 60_000);
+  const exitCode = await new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
     child.once('error', () => resolve(null));
   });
+  clearTimeout(timer);
+  const ms = performance.now() - t0;
+  if (exitCode !== 0) log(`contract suite exited ${exitCode}: ${child.errTail().trim().split('\n').slice(-5).join(' | ')}`);
+  return exitCode === null ? null : { ms, exitCode };
 }
 
 function machine() {
