@@ -69,6 +69,8 @@ const DAY = 24 * HOUR;
 interface Interned {
   ids: Int32Array;
   values: (string | null)[];
+  /** Per-filter masks already computed (bounded). */
+  masks: Map<string, Uint8Array>;
 }
 
 function intern(n: number, get: (i: number) => string | null | undefined): Interned {
@@ -86,7 +88,7 @@ function intern(n: number, get: (i: number) => string | null | undefined): Inter
     }
     ids[i] = id;
   }
-  return { ids, values };
+  return { ids, values, masks: new Map() };
 }
 
 interface Ordering {
@@ -279,14 +281,26 @@ export function wildcardMatcher(pattern: string, whole: boolean): (value: string
   return (v) => re.test(v);
 }
 
-/** One flag per distinct value of the column: does it pass? */
-function mask(col: Interned, test: (v: string) => boolean): Uint8Array {
+const MASK_CACHE_SIZE = 256;
+
+/** One flag per distinct value of the column: does it pass? Cached per column under `key`. */
+function mask(col: Interned, key: string, test: () => (v: string) => boolean): Uint8Array {
+  const hit = col.masks.get(key);
+  if (hit) return hit;
+  const t = test();
   const out = new Uint8Array(col.values.length);
   col.values.forEach((v, k) => {
-    if (v !== null && test(v)) out[k] = 1;
+    if (v !== null && t(v)) out[k] = 1;
   });
+  if (col.masks.size >= MASK_CACHE_SIZE) col.masks.clear();
+  col.masks.set(key, out);
   return out;
 }
+
+const equals = (value: string) => () => {
+  const v = value.toLowerCase();
+  return (x: string): boolean => x === v;
+};
 
 const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
 
@@ -310,33 +324,27 @@ interface Plan {
 function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
   const ids: Int32Array[] = [];
   const masks: Uint8Array[] = [];
-  const add = (col: Interned, test: (v: string) => boolean): void => {
+  const add = (col: Interned, key: string, test: () => (v: string) => boolean): void => {
     ids.push(col.ids);
-    masks.push(mask(col, test));
+    masks.push(mask(col, key, test));
   };
-  if (given(q.version) && q.version !== '*') add(ix.version, wildcardMatcher(q.version, true));
-  if (given(q.region)) {
-    const r = q.region.toLowerCase();
-    add(ix.region, (v) => v === r);
-  }
+  const whole = (pattern: string) => () => wildcardMatcher(pattern, true);
+  const part = (pattern: string) => () => wildcardMatcher(pattern, false);
+  if (given(q.version) && q.version !== '*') add(ix.version, `w:${q.version}`, whole(q.version));
+  if (given(q.region)) add(ix.region, `=:${q.region}`, equals(q.region));
   if (given(q.country)) {
-    if (/^[A-Za-z]{2}$/.test(q.country)) {
-      const c = q.country.toLowerCase();
-      add(ix.countryCode, (v) => v === c);
-    } else add(ix.country, wildcardMatcher(q.country, true));
+    if (/^[A-Za-z]{2}$/.test(q.country)) add(ix.countryCode, `=:${q.country}`, equals(q.country));
+    else add(ix.country, `w:${q.country}`, whole(q.country));
   }
-  if (given(q.country_code)) {
-    const c = q.country_code.toLowerCase();
-    add(ix.countryCode, (v) => v === c);
-  }
-  if (given(q.city)) add(ix.city, wildcardMatcher(q.city, false));
-  if (given(q.motd)) add(ix.motd, wildcardMatcher(q.motd, false));
-  if (given(q.org)) add(ix.org, wildcardMatcher(q.org, false));
+  if (given(q.country_code)) add(ix.countryCode, `=:${q.country_code}`, equals(q.country_code));
+  if (given(q.city)) add(ix.city, `s:${q.city}`, part(q.city));
+  if (given(q.motd)) add(ix.motd, `s:${q.motd}`, part(q.motd));
+  if (given(q.org)) add(ix.org, `s:${q.org}`, part(q.org));
   let modpack: Plan['modpack'];
   if (given(q.modpack)) {
-    const m = q.modpack.toLowerCase();
-    const test = (v: string): boolean => v === m;
-    modpack = { a: ix.modpack.ids, ma: mask(ix.modpack, test), b: ix.modpackShort.ids, mb: mask(ix.modpackShort, test) };
+    const key = `=:${q.modpack}`;
+    const test = equals(q.modpack);
+    modpack = { a: ix.modpack.ids, ma: mask(ix.modpack, key, test), b: ix.modpackShort.ids, mb: mask(ix.modpackShort, key, test) };
   }
   const num = (v: number | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
   return {
@@ -352,18 +360,49 @@ function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
   };
 }
 
-/** Does server i pass every filter except the ping-age window? */
-function passes(ix: ServerIndex, p: Plan, i: number): boolean {
-  const users = ix.playersOnline[i] as number;
-  if (users < p.minUsers || users > p.maxUsers) return false;
-  if (p.offlineOnly && ix.offline[i] === 0) return false;
-  if (p.asn !== undefined && ix.asn[i] !== p.asn) return false;
+/** Per-index scratch buffer for rowMatch (queries are synchronous, so one is enough). */
+const scratch = new WeakMap<ServerIndex, Uint8Array>();
+
+/**
+ * One flag per server: passes every row filter (everything but the ping-age window
+ * and TCPShield visibility). Column-at-a-time sequential scans over typed arrays,
+ * which is far cheaper than testing each filter per row in sort order.
+ */
+function rowMatch(ix: ServerIndex, p: Plan): Uint8Array {
+  const n = ix.size;
+  let m = scratch.get(ix);
+  if (!m) scratch.set(ix, (m = new Uint8Array(n)));
+  m.fill(1);
+  if (p.minUsers !== -Infinity || p.maxUsers !== Infinity) {
+    const pl = ix.playersOnline;
+    const lo = p.minUsers;
+    const hi = p.maxUsers;
+    // Branch-free: these loops run over every server.
+    for (let i = 0; i < n; i++) {
+      const u = pl[i] as number;
+      m[i] = (m[i] as number) & (Number(u >= lo) & Number(u <= hi));
+    }
+  }
+  if (p.offlineOnly) {
+    const off = ix.offline;
+    for (let i = 0; i < n; i++) m[i] = (m[i] as number) & (off[i] as number);
+  }
+  if (p.asn !== undefined) {
+    const asn = ix.asn;
+    const want = p.asn;
+    for (let i = 0; i < n; i++) m[i] = (m[i] as number) & Number(asn[i] === want);
+  }
   for (let k = 0; k < p.ids.length; k++) {
-    if ((p.masks[k] as Uint8Array)[(p.ids[k] as Int32Array)[i] as number] === 0) return false;
+    const ids = p.ids[k] as Int32Array;
+    const mk = p.masks[k] as Uint8Array;
+    for (let i = 0; i < n; i++) m[i] = (m[i] as number) & (mk[ids[i] as number] as number);
   }
   const mp = p.modpack;
-  if (mp && mp.ma[mp.a[i] as number] === 0 && mp.mb[mp.b[i] as number] === 0) return false;
-  return true;
+  if (mp) {
+    const { a, ma, b, mb } = mp;
+    for (let i = 0; i < n; i++) m[i] = (m[i] as number) & ((ma[a[i] as number] as number) | (mb[b[i] as number] as number));
+  }
+  return m;
 }
 
 const hasRowFilters = (p: Plan): boolean =>
@@ -400,6 +439,7 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: n
   const offset = (page - 1) * limit;
   const end = offset + limit;
   const rowFilters = hasRowFilters(p);
+  const match = rowFilters ? rowMatch(ix, p) : undefined;
   const lp = ix.lastPing;
   const from = p.pingFrom;
   const to = p.pingTo;
@@ -416,9 +456,10 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: n
       out = order.subarray(Math.min(a + offset, b), Math.min(a + end, b));
     } else {
       const acc: number[] = [];
+      const m = match as Uint8Array;
       for (let k = a; k < b; k++) {
         const i = order[k] as number;
-        if (!passes(ix, p, i)) continue;
+        if (m[i] === 0) continue;
         if (total >= offset && total < end) acc.push(i);
         total++;
       }
@@ -427,16 +468,29 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: n
   } else {
     const acc: number[] = [];
     const ageFilter = from !== -Infinity || to !== Infinity;
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k] as number;
-      if (ageFilter) {
-        const t = lp[i] as number;
-        if (t < from || t > to) continue;
-      }
-      if (rowFilters && !passes(ix, p, i)) continue;
-      if (total >= offset && total < end) acc.push(i);
-      total++;
+    // Without row filters the total is the age window's size in the by-ping order,
+    // so the walk can stop as soon as the page is full.
+    const early = !rowFilters;
+    if (early) {
+      const byPing = q.noFilter ? ix.orders.updated.all : ix.orders.updated.visible;
+      const [a, b] = pingRange(ix, byPing, from, to);
+      total = b - a;
     }
+    let count = 0;
+    if (!early || offset < total) {
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k] as number;
+        if (ageFilter) {
+          const t = lp[i] as number;
+          if (t < from || t > to) continue;
+        }
+        if (match && match[i] === 0) continue;
+        if (count >= offset && count < end) acc.push(i);
+        count++;
+        if (early && count >= end) break;
+      }
+    }
+    if (!early) total = count;
     out = acc;
   }
 
@@ -445,7 +499,7 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: n
     filtered = 0;
     const [a, b] = pingRange(ix, ix.hidden, from, to);
     if (!rowFilters) filtered = b - a;
-    else for (let k = a; k < b; k++) if (passes(ix, p, ix.hidden[k] as number)) filtered++;
+    else for (let k = a; k < b; k++) filtered += (match as Uint8Array)[ix.hidden[k] as number] as number;
   }
   return { total, filtered, page: out };
 }
