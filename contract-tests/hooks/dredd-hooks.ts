@@ -1,0 +1,171 @@
+// Dredd hook file (loaded with `--require tsx/cjs --hookfiles contract-tests/hooks/dredd-hooks.ts`).
+// Dredd makes one request per spec response; the suite keeps each operation's success
+// response, makes it with real credentials and real ids, gives Gavel the spec's JSON
+// Schema (closing Dredd's OpenAPI 3 type hole), and after it runs the checks a single
+// request cannot make. Every outcome goes to the results file the runner reads.
+import hooks, { type DreddTransaction } from 'hooks';
+import { SuiteContext, compactProblems, describeRequest, describeResponse } from '../lib/context.ts';
+import { parseJson, retryAfterSeconds, send, sleep } from '../lib/http.ts';
+import { runAuthMatrix } from '../lib/auth-matrix.ts';
+import { createKey, newKeyBody, noteCreatedKey, removeOpenKeys, revokePath } from '../lib/keys.ts';
+import type { CreatedKey } from '../lib/ledger.ts';
+import { checkCreatedKey, checkPaging, checkPublicWithCredentials, checkRevokedKey } from '../lib/semantics.ts';
+import type { ContractOperation } from '../lib/spec-model.ts';
+
+const raw = process.env.CONTRACT_RUN;
+if (!raw) throw new Error('CONTRACT_RUN is not set: run the suite through `npm run contract`');
+const ctx = new SuiteContext(JSON.parse(raw));
+
+interface Planned {
+  op: ContractOperation;
+  /** Why the success transaction is not made (recorded as skipped); undefined = it runs. */
+  skipReason?: string;
+  /** The key a revoke transaction aims at. */
+  victim?: CreatedKey;
+}
+const planned = new Map<string, Planned>();
+
+/** Dredd awaits a hook only if it takes `done`; an async function alone would be fire-and-forget. */
+function async(fn: (t: DreddTransaction) => Promise<void>) {
+  return (t: DreddTransaction, done: () => void) => {
+    fn(t)
+      .catch((err: Error) => {
+        const p = planned.get(t.name);
+        if (p) ctx.record(p.op, 'suite: hook error', 'interface', 'fail', undefined, undefined, `internal error in the contract hooks: ${err.stack ?? err.message}`);
+      })
+      .finally(done);
+  };
+}
+
+function operationOf(t: DreddTransaction): ContractOperation | undefined {
+  return ctx.model.operations.find((o) => o.path === t.origin.resourceName && o.method === t.request.method.toUpperCase());
+}
+
+function setUri(t: DreddTransaction, uri: string): void {
+  t.fullPath = t.fullPath.slice(0, t.fullPath.length - t.request.uri.length) + uri;
+  t.request.uri = uri;
+}
+
+let indexedServer: { address: string; port: number } | null | undefined;
+
+/** A server the target really has indexed: the spec's example address may not be. */
+async function realServer(): Promise<{ address: string; port: number } | null> {
+  if (indexedServer !== undefined) return indexedServer;
+  const find = ctx.model.byId.get('findServers');
+  const res = find ? await send({ method: 'GET', url: ctx.url(`${find.path}?limit=1`) }).catch(() => undefined) : undefined;
+  const row = (res?.json as { results?: { address?: unknown; port?: unknown }[] } | undefined)?.results?.[0];
+  indexedServer = typeof row?.address === 'string' && typeof row.port === 'number' ? { address: row.address, port: row.port } : null;
+  return indexedServer;
+}
+
+async function prepare(t: DreddTransaction, p: Planned): Promise<string | undefined> {
+  const { op } = p;
+  if (!ctx.wants(op.provenance)) return 'provenance';
+  const blocked = ctx.writesBlocked(op);
+  if (blocked) return blocked;
+  if (op.schemes.length) {
+    const principal = op.allowedSchemes.map((s) => ctx.principalForScheme(s)).find((pr) => pr && ctx.headersFor(pr));
+    if (!principal) return `no credentials for ${op.allowedSchemes.join(' or ')} (set CONTRACT_API_KEY / CONTRACT_SESSION_COOKIE)`;
+    Object.assign(t.request.headers, ctx.headersFor(principal));
+  }
+  if (op.method === 'POST') {
+    // Not the spec's example: a name that marks the key as ours and an expiry of a day.
+    t.request.body = JSON.stringify(newKeyBody(ctx));
+    t.request.headers['Content-Type'] = 'application/json';
+  }
+  if (op.path.includes('{id}')) {
+    p.victim = await createKey(ctx);
+    if (!p.victim) return 'could not create a key to revoke (the session cannot create keys)';
+    setUri(t, revokePath(ctx, p.victim.id));
+  }
+  if (/\{(address|host)\}/.test(op.path)) {
+    const server = await realServer();
+    if (server) {
+      setUri(t, op.path.replace('{address}', `${server.address}:${server.port}`).replace('{host}', server.address).replace('{port}', String(server.port)));
+    }
+  }
+  // The type hole: give Gavel the spec's schema instead of the example's key structure.
+  const schema = ctx.jsonSchemaFor(op, op.successStatus);
+  if (schema) t.expected.bodySchema = schema;
+  // Content-Type is checked by the suite (media type only: a charset parameter is fine).
+  for (const name of Object.keys(t.expected.headers ?? {})) if (name.toLowerCase() === 'content-type') delete t.expected.headers[name];
+  return undefined;
+}
+
+hooks.beforeEach(
+  async(async (t) => {
+    const op = operationOf(t);
+    // Dredd's OpenAPI 3 adapter turns every declared response into a transaction, but it
+    // cannot provoke a 401, 429 or 500; only the success response is replayed as is.
+    if (!op || Number(t.expected.statusCode) !== op.successStatus || !ctx.selected(op)) {
+      t.skip = true;
+      return;
+    }
+    const p: Planned = { op };
+    planned.set(t.name, p);
+    p.skipReason = await prepare(t, p);
+    if (p.skipReason) t.skip = true;
+  }),
+);
+
+hooks.beforeEachValidation(
+  async(async (t) => {
+    // A rate-limited answer says nothing about the contract: wait as told and ask again.
+    if (!planned.has(t.name) || t.real?.statusCode !== 429) return;
+    await sleep(retryAfterSeconds(t.real.headers['retry-after']) * 1000);
+    const res = await send({ method: t.request.method, url: ctx.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined });
+    t.real = { statusCode: res.status, headers: res.headers, body: res.text };
+  }),
+);
+
+hooks.afterEach(
+  async(async (t) => {
+    const p = planned.get(t.name);
+    if (!p) return;
+    const { op } = p;
+    const mainName = `Dredd: ${op.method} ${op.path} -> ${op.successStatus} as the spec says`;
+    const request = { method: t.request.method, url: ctx.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined };
+    const res = t.real ? { status: t.real.statusCode, headers: t.real.headers, text: t.real.body, json: parseJson(t.real.body) } : undefined;
+
+    if (p.skipReason && p.skipReason !== 'provenance') ctx.skip(op, mainName, op.provenance, p.skipReason);
+    else if (!p.skipReason) {
+      const problems = (t.test?.message ?? '').split('\n').filter(Boolean);
+      for (const e of t.errors ?? []) if (e.severity === 'error' && !problems.includes(e.message)) problems.push(e.message);
+      if (res) problems.push(...ctx.contentTypeProblems(op, res.status, res));
+      else if (!problems.length) problems.push('no answer from the target');
+      ctx.recorder.record({
+        operationId: op.operationId,
+        check: mainName,
+        provenance: op.provenance,
+        status: problems.length || t.test?.status === 'fail' ? 'fail' : 'pass',
+        request: describeRequest(ctx.config.baseUrl, request),
+        expected: ctx.expectedText(op, op.successStatus),
+        actual: res ? describeResponse(res) : 'no answer',
+        message: compactProblems(problems).join('; ') || undefined,
+        dredd: true,
+      });
+    }
+
+    const before = ctx.recorder.failures.get(op.operationId)?.length ?? 0;
+    if (op.schemes.length) await runAuthMatrix(ctx, op, t.request.uri);
+    else await checkPublicWithCredentials(ctx, op, t.request.uri);
+    if (op.operationId === 'findServers') await checkPaging(ctx, op);
+    if (op.operationId === 'createApiKey' && !p.skipReason) {
+      const created = res && res.status < 300 ? noteCreatedKey(ctx, res.json) : undefined;
+      await checkCreatedKey(ctx, op, created, res);
+    }
+    if (op.operationId === 'revokeApiKey' && !p.skipReason && p.victim) {
+      const ok = res?.status === op.successStatus;
+      if (ok) ctx.ledger.removed(p.victim.id);
+      await checkRevokedKey(ctx, op, p.victim, ok);
+    }
+    const failed = (ctx.recorder.failures.get(op.operationId) ?? []).slice(before);
+    // Keeps Dredd's own tally in line with the suite's.
+    if (failed.length && !t.skip) t.fail = `contract checks failed: ${failed.join(', ')}`;
+  }),
+);
+
+hooks.afterAll((_transactions, done) => {
+  // The suite removes what it created here; the runner sweeps the ledger again afterwards.
+  removeOpenKeys(ctx).catch(() => undefined).finally(done);
+});

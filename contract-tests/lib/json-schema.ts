@@ -1,0 +1,81 @@
+// Turns an OpenAPI 3.0 schema into a self-contained JSON Schema draft-07 document that
+// Dredd's validator (Gavel, ajv 6) understands. Dredd's OpenAPI 3 adapter only derives a
+// schema from the *example* (keys, not types), so without this a body with "port": "x"
+// passes. What changes on the way:
+// - every `$ref` is inlined (Gavel gets a lone schema, not the document);
+// - `nullable: true` becomes `type: [T, "null"]` (and `null` joins an `enum`): draft-07
+//   has no `nullable`, and ignoring it would reject every null the spec allows;
+// - OpenAPI-only keywords (`example`, `x-*`, ...) are dropped;
+// - with a provenance level, parts softer than it are cut (a property the spec marks
+//   `observed` is neither type-checked nor required when only `interface` is tested).
+import { deref, type OpenApiDoc } from '../../spec/load.ts';
+import { provenanceOf, within, type Provenance } from './provenance.ts';
+
+const OPENAPI_ONLY = new Set(['nullable', 'example', 'examples', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'deprecated']);
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+type Schema = Record<string, any>;
+
+export function toJsonSchema(doc: OpenApiDoc, schema: unknown, level: Provenance = 'assumed'): Schema {
+  // A node without x-provenance takes its parent's; a root without one (an inline wrapper
+  // such as the 401 response's allOf) promises nothing by itself, so it is never cut.
+  const out = convert(doc, schema, level, 'interface', []) ?? {};
+  return { $schema: DRAFT_07, ...out };
+}
+
+/** Returns undefined when the node is softer than `level` (the caller drops it). */
+function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: Provenance, stack: string[]): Schema | undefined {
+  if (!node || typeof node !== 'object') return {};
+  let current = node as Schema;
+  if (typeof current.$ref === 'string') {
+    if (stack.includes(current.$ref)) throw new Error(`recursive schema ${current.$ref} cannot be inlined`);
+    stack = [...stack, current.$ref];
+    current = deref<Schema>(doc, current);
+  }
+  const provenance = provenanceOf(current) ?? inherited;
+  if (!within(provenance, level)) return undefined;
+
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(current)) {
+    if (OPENAPI_ONLY.has(key) || key.startsWith('x-')) continue;
+    switch (key) {
+      case 'properties': {
+        const props: Schema = {};
+        for (const [name, prop] of Object.entries<any>(value)) {
+          const converted = convert(doc, prop, level, provenance, stack);
+          if (converted) props[name] = converted;
+        }
+        out.properties = props;
+        break;
+      }
+      case 'items':
+      case 'not':
+      case 'additionalProperties':
+        out[key] = typeof value === 'object' ? (convert(doc, value, level, provenance, stack) ?? {}) : value;
+        break;
+      case 'allOf':
+      case 'anyOf':
+      case 'oneOf':
+        out[key] = (value as unknown[]).map((s) => convert(doc, s, level, provenance, stack) ?? {});
+        break;
+      default:
+        out[key] = value;
+    }
+  }
+  // A property cut for its provenance is not promised to exist either.
+  if (Array.isArray(out.required) && out.properties && current.properties) {
+    out.required = out.required.filter((name: string) => !(name in current.properties) || name in out.properties);
+    if (out.required.length === 0) delete out.required;
+  }
+  if (current.nullable === true) return nullable(out);
+  return out;
+}
+
+function nullable(schema: Schema): Schema {
+  if (typeof schema.type === 'string') {
+    const out: Schema = { ...schema, type: [schema.type, 'null'] };
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    return out;
+  }
+  return { anyOf: [schema, { type: 'null' }] };
+}

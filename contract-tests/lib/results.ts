@@ -1,0 +1,43 @@
+// Every check's outcome, one JSON line each, appended as it happens: the runner reads the
+// file after Dredd exits, so a crash half-way still leaves what was checked so far.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { Provenance } from './provenance.ts';
+import { redact } from './mask.ts';
+
+export type Status = 'pass' | 'fail' | 'skip';
+
+export interface CheckResult {
+  operationId: string;
+  check: string;
+  provenance: Provenance;
+  status: Status;
+  /** e.g. `GET /api/v0.1/user/apikeys (Authorization: Bearer sls_test…)`. */
+  request?: string;
+  expected?: string;
+  actual?: string;
+  /** Why it failed or was skipped, naming the defect. */
+  message?: string;
+  /** Dredd's own transaction (true) or one of the hooks' extra checks. */
+  dredd?: boolean;
+}
+
+export class Recorder {
+  /** Failures per operation so far, so a hook can tell Dredd the transaction failed. */
+  readonly failures = new Map<string, string[]>();
+
+  constructor(private readonly file: string) {}
+
+  record(result: CheckResult): void {
+    if (result.status === 'fail') this.failures.set(result.operationId, [...(this.failures.get(result.operationId) ?? []), result.check]);
+    const clean = Object.fromEntries(Object.entries(result).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v]));
+    appendFileSync(this.file, `${JSON.stringify(clean)}\n`);
+  }
+}
+
+export function readResults(file: string): CheckResult[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CheckResult);
+}

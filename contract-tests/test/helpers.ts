@@ -1,0 +1,67 @@
+// Shared by the self-tests: run the suite's CLI as a real child process, find free ports.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const RUN = fileURLToPath(new URL('../run.ts', import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  junit: string;
+}
+
+/** `npm run contract -- <args>` without npm; the JUnit file goes to a fresh temp dir. */
+export function runContract(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  const junit = join(mkdtempSync(join(tmpdir(), 'contract-test-')), 'junit.xml');
+  const cleanEnv = { ...process.env };
+  for (const k of Object.keys(cleanEnv)) if (k.startsWith('CONTRACT_')) delete cleanEnv[k];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', RUN, ...args, '--junit', junit], { cwd: REPO, env: { ...cleanEnv, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, junit }));
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((r) => r.body?.cancel());
+      return;
+    } catch (err) {
+      if (Date.now() > until) throw new Error(`${url} did not come up: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** Stops a child we started, by its PID, and waits for it to be gone. */
+export function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

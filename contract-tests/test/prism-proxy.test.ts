@@ -1,0 +1,53 @@
+// Prism's validation proxy in front of the mock reports nothing; in front of a server
+// with a wrong type it reports the violation in its log.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, test } from 'vitest';
+import { startMock } from '../../mocks/server.ts';
+import { startReferenceServer } from '../broken/reference-server.ts';
+import { prismArgs } from '../prism/proxy.ts';
+import { freePort, stop, waitForHttp } from './helpers.ts';
+
+const children: ChildProcess[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(children.map(stop));
+  await Promise.all(closers.map((c) => c()));
+});
+
+async function proxy(upstream: string): Promise<{ origin: string; log: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, prismArgs(upstream, port), { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let log = '';
+  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${origin}/metadata/regions`);
+  return { origin, log: () => log };
+}
+
+async function get(url: string): Promise<number> {
+  const res = await fetch(url);
+  await res.text();
+  return res.status;
+}
+
+describe.concurrent('Prism validation proxy', () => {
+  test('in front of the mock: answers pass through, no violation', async ({ expect }) => {
+    const mock = await startMock({ port: 0, host: '127.0.0.1', quiet: true });
+    closers.push(() => mock.close());
+    const p = await proxy(mock.baseUrl);
+    expect(await get(`${p.origin}/servers/find?limit=3`)).toBe(200);
+    expect(await get(`${p.origin}/metadata/versions?limit=5`)).toBe(200);
+    await new Promise((r) => setTimeout(r, 300)); // let the log flush
+    expect(p.log()).not.toMatch(/Violation/);
+  }, 90_000);
+
+  test('in front of a broken server: the violation is logged', async ({ expect }) => {
+    const broken = await startReferenceServer('wrong-type');
+    closers.push(() => broken.close());
+    const p = await proxy(broken.baseUrl);
+    expect(await get(`${p.origin}/servers/find?limit=3`)).toBe(200);
+    await expect.poll(() => p.log(), { timeout: 10_000 }).toMatch(/Violation: response\.body\.results\.0\.port .*must be integer/);
+  }, 90_000);
+});

@@ -1,0 +1,135 @@
+// The suite's building blocks: the spec-to-JSON-Schema conversion that closes Dredd's
+// type hole, the auth matrix read from the spec, masking, the never-write rule, JUnit.
+import { createRequire } from 'node:module';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadSpec } from '../../spec/load.ts';
+import { runAuthMatrix, matrixCases } from '../lib/auth-matrix.ts';
+import { isLoopback, parseArgs, type RunConfig } from '../lib/config.ts';
+import { SuiteContext } from '../lib/context.ts';
+import { toJsonSchema } from '../lib/json-schema.ts';
+import { describeHeaders, redact, rememberSecret } from '../lib/mask.ts';
+import { junit } from '../lib/report.ts';
+import { readResults } from '../lib/results.ts';
+import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
+
+const doc = loadSpec();
+// Dredd's own validator, to show the hole and the fix on exactly what Dredd runs.
+const gavel = createRequire(import.meta.url)('gavel') as { validate(expected: object, real: object): { valid: boolean } };
+
+function config(overrides: Partial<RunConfig> = {}): RunConfig {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-unit-'));
+  return {
+    baseUrl: 'http://127.0.0.1:9/api/v0.1', only: [], provenance: 'assumed', allowWrites: true, writesReason: 'loopback target',
+    credentials: { apiKey: 'sls_test_valid0000000000000000000000000000000a11ce', session: 'sess_test_valid_alice_0000000000000001', forbiddenKey: 'sls_test_forbidden000000000000000000000000000000b0b', source: 'fixtures/auth.json' },
+    resultsFile: join(dir, 'r.jsonl'), ledgerFile: join(dir, 'l.jsonl'), runId: 'unit', ...overrides,
+  };
+}
+
+describe("closing Dredd's type hole", () => {
+  const row = { displayed: 1, total: 1, results: [{ port: 'x' }] };
+  const example = JSON.stringify({ displayed: 1, total: 1, results: [{ port: 25565 }] });
+  const real = { statusCode: '200', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) };
+
+  test('Gavel with only the example (what Dredd does for OpenAPI 3) lets "port": "x" through', () => {
+    expect(gavel.validate({ statusCode: '200', headers: { 'content-type': 'application/json' }, body: example }, real).valid).toBe(true);
+  });
+
+  test('with the spec schema as bodySchema, Gavel rejects it', () => {
+    const bodySchema = toJsonSchema(doc, { $ref: '#/components/schemas/FindResponse' });
+    expect(gavel.validate({ statusCode: '200', headers: {}, body: example, bodySchema }, real).valid).toBe(false);
+  });
+
+  test('$refs are inlined, nullable becomes a null type, OpenAPI-only keys go', () => {
+    const schema = toJsonSchema(doc, { $ref: '#/components/schemas/ServerCore' });
+    expect(JSON.stringify(schema)).not.toMatch(/\$ref|nullable|x-provenance|"example"/);
+    expect(schema.properties.city.type).toEqual(['string', 'null']);
+    expect(schema.properties.region.enum).toContain('EU');
+  });
+
+  test('--provenance interface cuts softer parts, and their required entries', () => {
+    const schema = toJsonSchema(doc, { $ref: '#/components/schemas/FindResponse' }, 'interface');
+    expect(schema.properties).toBeUndefined();
+    const unauthorized = toJsonSchema(doc, doc.components.responses!.Unauthorized.content['application/json'].schema, 'interface');
+    expect(JSON.stringify(unauthorized)).toContain('Unauthorized: Invalid API key or session');
+  });
+});
+
+describe('the auth matrix comes from the spec', () => {
+  const ctx = new SuiteContext(config());
+  test('createApiKey: x-credentials [session] makes a valid API key a 403', () => {
+    const cases = matrixCases(ctx, ctx.model.byId.get('createApiKey')!);
+    expect(cases.map((c) => `${c.principal}:${c.status}`)).toEqual([
+      'none:401', 'unknownKey:401', 'malformed:401', 'unknownSession:401', 'forbidden:403', 'apiKey:403', 'session:201',
+    ]);
+  });
+  test('a public operation has no matrix', () => {
+    expect(ctx.model.byId.get('findServers')!.schemes).toEqual([]);
+  });
+});
+
+describe('never writes to a target unless allowed', () => {
+  let server: RunningServer;
+  const methods: string[] = [];
+  const realFetch = globalThis.fetch;
+  beforeAll(async () => {
+    server = await startReferenceServer('none');
+    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+      methods.push(init?.method ?? 'GET');
+      return realFetch(input, init);
+    }) as typeof fetch;
+  });
+  afterAll(async () => {
+    globalThis.fetch = realFetch;
+    await server.close();
+  });
+
+  test('with writes off, POST and DELETE checks are skipped with the reason, and nothing is sent', async () => {
+    const cfg = config({ baseUrl: server.baseUrl, allowWrites: false, writesReason: 'not a loopback target' });
+    const ctx = new SuiteContext(cfg);
+    await runAuthMatrix(ctx, ctx.model.byId.get('createApiKey')!, '/user/apikeys');
+    await runAuthMatrix(ctx, ctx.model.byId.get('revokeApiKey')!, '/user/apikeys/key_2f9c1e7a4b');
+    expect(methods).toEqual([]);
+    const results = readResults(cfg.resultsFile);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => r.status === 'skip' && r.message?.includes('pass --allow-writes'))).toBe(true);
+  });
+
+  test('with writes on, the keys it made to aim at are removed again', async () => {
+    const cfg = config({ baseUrl: server.baseUrl });
+    const ctx = new SuiteContext(cfg);
+    await runAuthMatrix(ctx, ctx.model.byId.get('revokeApiKey')!, '/user/apikeys/key_2f9c1e7a4b');
+    const { removeOpenKeys } = await import('../lib/keys.ts');
+    expect(await removeOpenKeys(ctx)).toEqual([]);
+    expect(ctx.ledger.open()).toEqual([]);
+    expect(readResults(cfg.resultsFile).filter((r) => r.status !== 'pass')).toEqual([]);
+  });
+});
+
+describe('runner inputs and outputs', () => {
+  test('loopback targets', () => {
+    expect(isLoopback('http://127.0.0.1:4010/api/v0.1')).toBe(true);
+    expect(isLoopback('http://localhost:4010')).toBe(true);
+    expect(isLoopback('http://[::1]:4010')).toBe(true);
+    expect(isLoopback('https://api.breakblocks.com/api/v0.1')).toBe(false);
+  });
+  test('flags and environment', () => {
+    const o = parseArgs(['--only', 'findServers,listApiKeys', '--provenance=interface'], { CONTRACT_BASE_URL: 'http://x' });
+    expect(o).toMatchObject({ baseUrl: 'http://x', only: ['findServers', 'listApiKeys'], provenance: 'interface', allowWrites: false });
+    expect(() => parseArgs(['--provenance', 'maybe'])).toThrow(/interface, observed or assumed/);
+  });
+  test('secrets are masked to their first characters', () => {
+    rememberSecret('sls_live_0123456789abcdef0123456789abcdef01234567');
+    expect(redact('key sls_live_0123456789abcdef0123456789abcdef01234567 used')).toBe('key sls_live… used');
+    expect(redact('"secret":"sls_other_99999999999"')).toBe('"secret":"sls_othe…"');
+    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789', Cookie: 'sls_session=sess_abcdefghijkl' })).toBe('Authorization: Bearer sls_live…, Cookie: sls_session=sess_abc…');
+  });
+  test('JUnit escapes and carries request, expected and got', () => {
+    const xml = junit([{ operationId: 'op', results: [{ operationId: 'op', check: 'a <b>', provenance: 'interface', status: 'fail', request: 'GET /x', expected: '401 "m"', actual: '200 &', message: 'status 200' }] }]);
+    expect(xml).toContain('name="a &lt;b&gt; [interface]"');
+    expect(xml).toContain('expected: 401 &quot;m&quot;');
+    expect(xml).toContain('<failure message="status 200">');
+  });
+});
