@@ -298,7 +298,7 @@ export function renderTable(r: Report): string {
   const lines: string[] = [];
   lines.push(
     `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memGiB} GiB, Node ${m.node}, ${m.os}; ${r.mode} run of ${m.date.slice(0, 16).replace('T', ' ')} UTC` +
-      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; load average at start ${m.loadAvgAtStart.map((x) => x.toFixed(2)).join(' / ')}.`,
+      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; 1-minute load average ${m.loadAvgAtStart[0]?.toFixed(2)} at start, ${m.loadAvgAtEnd?.[0]?.toFixed(2) ?? '?'} at end.`,
     '',
     `Throughput: autocannon, ${r.config.connections} connections, ${r.config.durationSec} s after a ${r.config.warmupSec} s warm-up, mock dataset of ${r.config.datasetUnderLoad.toLocaleString('en-US')} servers. req/s (p50 / p99 latency, ms).`,
     '',
@@ -463,6 +463,12 @@ async function main(): Promise<void> {
   }
 
   report.machine.loadAvgAtEnd = os.loadavg();
+  // A benchmark on a busy machine measures the neighbours too: say so next to the figures.
+  // (Only the start counts: at the end the average includes this benchmark's own load.)
+  const before = report.machine.loadAvgAtStart[0] ?? 0;
+  if (before > report.machine.cores / 2) {
+    report.notes.push(`the machine was busy before the run (1-minute load average ${before.toFixed(1)} on ${report.machine.cores} cores): these figures are noisy.`);
+  }
   report.targets = targets(report);
   const table = renderTable(report);
   writeFileSync(args.out, JSON.stringify({ ...report, table }, null, 2));
