@@ -163,6 +163,48 @@ export function compareVersions(a: string, b: string): number {
 // Index
 
 /**
+ * Servers ordered by `primary` (ascending or descending), ties by address order.
+ * Packs (rank of primary value, address rank) into one exact float per server and
+ * uses the native comparator-free typed-array sort, several times faster than a
+ * comparator sort at 1M servers. NaN sorts last.
+ */
+function orderBy(primary: Float64Array, descending: boolean, byAddress: Uint32Array, addrRank: Uint32Array): Uint32Array {
+  const n = primary.length;
+  const nan = descending ? -Infinity : Infinity;
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = primary[i] as number;
+    values[i] = v === v ? v : nan;
+  }
+  values.sort();
+  // distinct values, ascending
+  let d = 0;
+  for (let k = 0; k < n; k++) if (k === 0 || values[k] !== values[d - 1]) values[d++] = values[k] as number;
+  const distinct = values.subarray(0, d);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const raw = primary[i] as number;
+    const v = raw === raw ? raw : nan;
+    let lo = 0;
+    let hi = d - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((distinct[mid] as number) < v) lo = mid + 1;
+      else hi = mid;
+    }
+    const rank = descending ? d - 1 - lo : lo;
+    keys[i] = rank * n + (addrRank[i] as number); // exact below 2^53: rank < n and n < 2^26
+  }
+  keys.sort();
+  const out = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    const key = keys[k] as number;
+    out[k] = byAddress[key - Math.floor(key / n) * n] as number;
+  }
+  return out;
+}
+
+/**
  * The first 7 characters packed into a number (7 bits each, higher code units
  * capped at 127, missing ones 0): ordered like the strings themselves, except
  * that distinct strings may tie.
@@ -222,14 +264,13 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
   const versionRank = new Float64Array(n);
   for (let i = 0; i < n; i++) versionRank[i] = versionRankOf.get(s(i).version) as number;
 
-  const sortBy = (cmp: (a: number, b: number) => number): Uint32Array => byAddress.slice().sort(cmp);
-  const tie = (a: number, b: number): number => (addrRank[a] as number) - (addrRank[b] as number);
+  const sortBy = (primary: Float64Array, descending: boolean): Uint32Array => orderBy(primary, descending, byAddress, addrRank);
   const sorted: Record<SortKey, Uint32Array> = {
     address: byAddress,
-    users: sortBy((a, b) => (playersOnline[b] as number) - (playersOnline[a] as number) || tie(a, b)),
-    version: sortBy((a, b) => (versionRank[b] as number) - (versionRank[a] as number) || tie(a, b)),
-    port: sortBy((a, b) => (port[a] as number) - (port[b] as number) || tie(a, b)),
-    updated: sortBy((a, b) => (lastPing[b] as number) - (lastPing[a] as number) || tie(a, b)),
+    users: sortBy(playersOnline, true),
+    version: sortBy(versionRank, true),
+    port: sortBy(port, false),
+    updated: sortBy(lastPing, true),
   };
   const orders = {} as Record<SortKey, Ordering>;
   for (const key of SORT_KEYS) {
