@@ -475,8 +475,8 @@ function pingRange(ix: ServerIndex, order: Uint32Array, from: number, to: number
 export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
   const p = plan(ix, q, now);
   const sort: SortKey = SORT_KEYS.includes(q.sort) ? q.sort : 'updated';
-  const limit = Math.max(0, Math.floor(q.limit ?? DEFAULT_FIND_QUERY.limit));
-  const page = Math.max(1, Math.floor(q.page ?? 1));
+  const limit = Number.isFinite(q.limit) ? Math.max(0, Math.floor(q.limit)) : DEFAULT_FIND_QUERY.limit;
+  const page = Number.isFinite(q.page) ? Math.max(1, Math.floor(q.page)) : 1;
   const offset = (page - 1) * limit;
   const end = offset + limit;
   const rowFilters = hasRowFilters(p);
