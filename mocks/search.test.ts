@@ -371,6 +371,43 @@ describe('search on a generated dataset', () => {
     }
   });
 
+  it('matches a brute-force reference on filtered queries, every sort, several pages', () => {
+    const tcp = (s: StoredServer): boolean => /tcpshield/i.test(s.asn_name);
+    const cmpAddr = (a: StoredServer, b: StoredServer): number => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port);
+    const sorts: Record<FindQuery['sort'], (a: StoredServer, b: StoredServer) => number> = {
+      users: (a, b) => b.players_online - a.players_online || cmpAddr(a, b),
+      version: (a, b) => compareVersions(b.version, a.version) || cmpAddr(a, b),
+      address: cmpAddr,
+      port: (a, b) => a.port - b.port || cmpAddr(a, b),
+      updated: (a, b) => Date.parse(b.last_ping) - Date.parse(a.last_ping) || cmpAddr(a, b),
+    };
+    const cases: [Partial<FindQuery>, (s: StoredServer) => boolean][] = [
+      [{ country: 'DE' }, (s) => s.country_code === 'DE'],
+      [{ version: '1.20*', minUsers: 1 }, (s) => s.version.startsWith('1.20') && s.players_online >= 1],
+      [{ motd: 'survival' }, (s) => (s.motd_stripped ?? '').toLowerCase().includes('survival')],
+      [{ region: 'EU', maxUsers: 5 }, (s) => s.region === 'EU' && s.players_online <= 5],
+      [{ org: 'ovh', offlineOnly: 'yes' }, (s) => s.asn_name.toLowerCase().includes('ovh') && s.offline_mode === 1],
+      [{ minUsers: 0 }, () => true],
+    ];
+    for (const [filters, pred] of cases) {
+      for (const sort of Object.keys(sorts) as FindQuery['sort'][]) {
+        for (const noFilter of [false, true]) {
+          const inAge = servers.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY && pred(s));
+          const expected = inAge.filter((s) => noFilter || !tcp(s)).sort(sorts[sort]);
+          for (const [limit, page] of [[50, 1], [7, 3], [500, 1]] as const) {
+            const res = search(ix, findQuery({ ...filters, sort, noFilter, limit, page }), NOW);
+            const label = JSON.stringify({ ...filters, sort, noFilter, limit, page });
+            expect(res.total, label).toBe(expected.length);
+            expect(res.filtered, label).toBe(noFilter ? undefined : inAge.filter(tcp).length);
+            expect(res.results.map((r) => `${r.address}:${r.port}`), label).toEqual(
+              expected.slice((page - 1) * limit, page * limit).map((s) => `${s.address}:${s.port}`),
+            );
+          }
+        }
+      }
+    }
+  });
+
   it('paging over everything visits every matching server once, in order', () => {
     const q = findQuery({ sort: 'users', limit: 500, noFilter: true, maxAge: 3650 });
     const seen: string[] = [];

@@ -94,6 +94,8 @@ function intern(n: number, get: (i: number) => string | null | undefined): Inter
 interface Ordering {
   /** Every server, in this sort order. */
   all: Uint32Array;
+  /** Position of each server in `all`. */
+  rank: Uint32Array;
   /** Servers not behind TCPShield, in this sort order. */
   visible: Uint32Array;
 }
@@ -275,7 +277,9 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
   const orders = {} as Record<SortKey, Ordering>;
   for (const key of SORT_KEYS) {
     const all = sorted[key];
-    orders[key] = { all, visible: all.filter((i) => tcp[i] === 0) };
+    const rank = new Uint32Array(n);
+    for (let k = 0; k < n; k++) rank[all[k] as number] = k;
+    orders[key] = { all, rank, visible: all.filter((i) => tcp[i] === 0) };
   }
 
   return {
@@ -401,19 +405,32 @@ function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
   };
 }
 
-/** Per-index scratch buffer for rowMatch (queries are synchronous, so one is enough). */
-const scratch = new WeakMap<ServerIndex, Uint8Array>();
+/** Per-index scratch buffers (queries are synchronous, so one set is enough). */
+const scratch = new WeakMap<ServerIndex, { match: Uint8Array; picked: Uint32Array }>();
+function buffers(ix: ServerIndex): { match: Uint8Array; picked: Uint32Array } {
+  let b = scratch.get(ix);
+  if (!b) scratch.set(ix, (b = { match: new Uint8Array(ix.size), picked: new Uint32Array(ix.size) }));
+  return b;
+}
 
 /**
- * One flag per server: passes every row filter (everything but the ping-age window
- * and TCPShield visibility). Column-at-a-time sequential scans over typed arrays,
- * which is far cheaper than testing each filter per row in sort order.
+ * One flag per server: passes every filter, the ping-age window included (not
+ * TCPShield visibility). Column-at-a-time sequential scans over typed arrays,
+ * far cheaper than testing each filter per row in sort order.
  */
 function rowMatch(ix: ServerIndex, p: Plan): Uint8Array {
   const n = ix.size;
-  let m = scratch.get(ix);
-  if (!m) scratch.set(ix, (m = new Uint8Array(n)));
+  const m = buffers(ix).match;
   m.fill(1);
+  if (p.pingFrom !== -Infinity || p.pingTo !== Infinity) {
+    const lp = ix.lastPing;
+    const from = p.pingFrom;
+    const to = p.pingTo;
+    for (let i = 0; i < n; i++) {
+      const t = lp[i] as number;
+      m[i] = Number(t >= from) & Number(t <= to);
+    }
+  }
   if (p.minUsers !== -Infinity || p.maxUsers !== Infinity) {
     const pl = ix.playersOnline;
     const lo = p.minUsers;
@@ -480,69 +497,71 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: n
   const offset = (page - 1) * limit;
   const end = offset + limit;
   const rowFilters = hasRowFilters(p);
-  const match = rowFilters ? rowMatch(ix, p) : undefined;
-  const lp = ix.lastPing;
   const from = p.pingFrom;
   const to = p.pingTo;
   const ordering = ix.orders[sort];
   const order = q.noFilter ? ordering.all : ordering.visible;
 
-  let total = 0;
-  let out: ArrayLike<number>;
-  if (sort === 'updated') {
-    // The age window is a contiguous run of this order.
-    const [a, b] = pingRange(ix, order, from, to);
-    if (!rowFilters) {
-      total = b - a;
-      out = order.subarray(Math.min(a + offset, b), Math.min(a + end, b));
-    } else {
-      const acc: number[] = [];
-      const m = match as Uint8Array;
-      for (let k = a; k < b; k++) {
-        const i = order[k] as number;
-        if (m[i] === 0) continue;
-        if (total >= offset && total < end) acc.push(i);
-        total++;
-      }
-      out = acc;
+  if (!rowFilters) {
+    // Only the age window: counts come from binary searches in the by-ping orders.
+    const byPing = q.noFilter ? ix.orders.updated.all : ix.orders.updated.visible;
+    const [a, b] = pingRange(ix, byPing, from, to);
+    const total = b - a;
+    let filtered: number | undefined;
+    if (!q.noFilter) {
+      const [ha, hb] = pingRange(ix, ix.hidden, from, to);
+      filtered = hb - ha;
     }
-  } else {
+    if (sort === 'updated') return { total, filtered, page: order.subarray(Math.min(a + offset, b), Math.min(a + end, b)) };
+    // Walk this sort order until the page is full.
     const acc: number[] = [];
-    const ageFilter = from !== -Infinity || to !== Infinity;
-    // Without row filters the total is the age window's size in the by-ping order,
-    // so the walk can stop as soon as the page is full.
-    const early = !rowFilters;
-    if (early) {
-      const byPing = q.noFilter ? ix.orders.updated.all : ix.orders.updated.visible;
-      const [a, b] = pingRange(ix, byPing, from, to);
-      total = b - a;
-    }
-    let count = 0;
-    if (!early || offset < total) {
-      for (let k = 0; k < order.length; k++) {
+    const lp = ix.lastPing;
+    if (offset < total) {
+      let count = 0;
+      for (let k = 0; k < order.length && count < end; k++) {
         const i = order[k] as number;
-        if (ageFilter) {
-          const t = lp[i] as number;
-          if (t < from || t > to) continue;
-        }
-        if (match && match[i] === 0) continue;
-        if (count >= offset && count < end) acc.push(i);
+        const t = lp[i] as number;
+        if (t < from || t > to) continue;
+        if (count >= offset) acc.push(i);
         count++;
-        if (early && count >= end) break;
       }
     }
-    if (!early) total = count;
-    out = acc;
+    return { total, filtered, page: acc };
   }
 
-  let filtered: number | undefined;
-  if (!q.noFilter) {
-    filtered = 0;
-    const [a, b] = pingRange(ix, ix.hidden, from, to);
-    if (!rowFilters) filtered = b - a;
-    else for (let k = a; k < b; k++) filtered += (match as Uint8Array)[ix.hidden[k] as number] as number;
+  // Row filters: flag the matches column by column, then count them in one scan.
+  const m = rowMatch(ix, p);
+  const { picked } = buffers(ix);
+  const tcp = ix.tcp;
+  const n = ix.size;
+  let total = 0;
+  let hidden = 0;
+  for (let i = 0; i < n; i++) {
+    if (m[i] === 0) continue;
+    if (!q.noFilter && tcp[i] === 1) hidden++;
+    else picked[total++] = i;
   }
-  return { total, filtered, page: out };
+  const filtered = q.noFilter ? undefined : hidden;
+  const acc: number[] = [];
+  if (offset >= total) return { total, filtered, page: acc };
+  // Few matches: sort them by their position in this order (native sort of ranks).
+  // Many: walk the order, which fills the page quickly.
+  if (total * 8 < Math.min(order.length, (end * n) / total)) {
+    const rank = ordering.rank;
+    const ranks = new Uint32Array(total);
+    for (let k = 0; k < total; k++) ranks[k] = rank[picked[k] as number] as number;
+    ranks.sort();
+    for (let k = offset; k < Math.min(end, total); k++) acc.push(ordering.all[ranks[k] as number] as number);
+    return { total, filtered, page: acc };
+  }
+  let count = 0;
+  for (let k = 0; k < order.length && count < end; k++) {
+    const i = order[k] as number;
+    if (m[i] === 0) continue;
+    if (count >= offset) acc.push(i);
+    count++;
+  }
+  return { total, filtered, page: acc };
 }
 
 // ---------------------------------------------------------------------------
