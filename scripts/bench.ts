@@ -298,7 +298,7 @@ export function renderTable(r: Report): string {
   const lines: string[] = [];
   lines.push(
     `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memGiB} GiB, Node ${m.node}, ${m.os}; ${r.mode} run of ${m.date.slice(0, 16).replace('T', ' ')} UTC` +
-      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; 1-minute load average ${m.loadAvgAtStart[0]?.toFixed(2)} at start, ${m.loadAvgAtEnd?.[0]?.toFixed(2) ?? '?'} at end.`,
+      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; 1-minute load average before the run ${m.loadAvgAtStart[0]?.toFixed(2)}.`,
     '',
     `Throughput: autocannon, ${r.config.connections} connections, ${r.config.durationSec} s after a ${r.config.warmupSec} s warm-up, mock dataset of ${r.config.datasetUnderLoad.toLocaleString('en-US')} servers. req/s (p50 / p99 latency, ms).`,
     '',
