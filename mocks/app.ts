@@ -102,9 +102,12 @@ export function createApp(options: MockOptions, state = new MockState(options), 
   /** A handler's answer; a pre-serialised one (the search fast path) is parsed only to self-check it. */
   const answer = (c: Context, op: CompiledOperation, result: HandlerResult) => {
     if (result.json === undefined) return reply(c, op, result.status, result.body);
-    if (checker) return reply(c, op, result.status, JSON.parse(result.json));
+    if (checker) {
+      const text = typeof result.json === 'string' ? result.json : Buffer.from(result.json).toString('utf8');
+      return reply(c, op, result.status, JSON.parse(text));
+    }
     c.header('Content-Type', 'application/json');
-    return c.body(result.json, result.status as ContentfulStatusCode);
+    return c.body(result.json as string | Uint8Array<ArrayBuffer>, result.status as ContentfulStatusCode);
   };
   const fail = (c: Context, status: number, detail?: string, headers?: Record<string, string>) =>
     reply(c, undefined, status, errorBody(status, detail), headers);

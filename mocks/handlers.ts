@@ -7,7 +7,7 @@ import type { Principal } from './auth.ts';
 import { MAX_KEYS_PER_USER, type ApiKeyRecord } from './credentials.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
-import { searchJson, type FindQuery } from './search.ts';
+import { searchBuffer, type FindQuery } from './search.ts';
 import type { MockState } from './state.ts';
 
 export interface HandlerInput {
@@ -22,8 +22,8 @@ export interface HandlerInput {
 export interface HandlerResult {
   status: number;
   body?: unknown;
-  /** The body already serialised, for hot paths that build JSON from cached rows. */
-  json?: string;
+  /** The body already serialised (UTF-8 bytes or text), for hot paths that build JSON from cached rows. */
+  json?: string | Uint8Array;
 }
 
 export type Handler = (input: HandlerInput) => HandlerResult;
@@ -65,7 +65,7 @@ function ping(host: string, port: number, state: MockState, now: number): Handle
 export const handlers: Record<string, Handler> = {
   findServers({ query, principal, state, now }) {
     const q = { ...query, limit: Math.min(query.limit as number, maxPageSize(principal)) } as FindQuery;
-    return { status: 200, json: searchJson(state.index, q, now) };
+    return { status: 200, json: searchBuffer(state.index, q, now) };
   },
 
   pingServer({ path, state, now }) {

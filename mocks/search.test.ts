@@ -3,7 +3,7 @@ import type { FindResponse } from '../spec/openapi.gen.ts';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
 import { FAVICONS, generateServers, type StoredServer } from './dataset.ts';
-import { buildIndex, compareVersions, findQuery, relativeTime, search, searchJson, type FindQuery } from './search.ts';
+import { buildIndex, compareVersions, findQuery, relativeTime, search, searchBuffer, searchJson, type FindQuery } from './search.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const MIN = 60_000;
@@ -362,11 +362,12 @@ describe('search on a generated dataset', () => {
     expect(withHidden.total).toBe(visible.length + hidden.length);
   });
 
-  it('searchJson is exactly JSON.stringify(search) for every query, also on repeat (cached rows)', () => {
+  it('searchJson and searchBuffer are exactly JSON.stringify(search) for every query, also on repeat (cached rows)', () => {
     for (let round = 0; round < 2; round++) {
       for (const q of queries) {
         const fq = findQuery(q);
         expect(searchJson(ix, fq, NOW)).toBe(JSON.stringify(search(ix, fq, NOW)));
+        expect(searchBuffer(ix, fq, NOW).toString('utf8')).toBe(JSON.stringify(search(ix, fq, NOW)));
       }
     }
   });
