@@ -14,7 +14,14 @@ const CLI = new URL('./cli.ts', import.meta.url).pathname;
 const children: ChildProcessWithoutNullStreams[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      process.kill(-child.pid!, 'SIGKILL'); // a detached npm group
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
 });
 
 interface Started {
@@ -23,11 +30,15 @@ interface Started {
   output: () => string;
 }
 
-/** Starts the CLI and resolves once it printed its URL (and, unless quiet, the whole banner). */
-function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
-    env: { ...process.env, ...env },
-  });
+/**
+ * Starts the CLI and resolves once it printed its URL (and, unless quiet, the whole banner).
+ * `viaNpm` runs it exactly as a user does, `npm run mock` (build, then the bundle), in its
+ * own process group so a test can Ctrl-C the group like a terminal does.
+ */
+function startCli(args: string[], env: Record<string, string> = {}, viaNpm = false): Promise<Started> {
+  const child = viaNpm
+    ? spawn('npm', ['run', 'mock', '--silent', '--', '--port', '0', ...args], { env: { ...process.env, ...env }, detached: true })
+    : spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
   children.push(child);
   let out = '';
   let err = '';
@@ -62,7 +73,7 @@ async function runCli(args: string[], env: Record<string, string> = {}) {
 
 describe('npm run mock', () => {
   it('prints a banner whose curl lines work exactly as printed, logs each request and stops on Ctrl-C', async () => {
-    const { child, baseUrl, output } = await startCli(['--servers', '50']);
+    const { child, baseUrl, output } = await startCli(['--servers', '50'], {}, true);
     const banner = output();
     expect(banner).toContain(`Mock listening on ${baseUrl}`);
     expect(banner).toMatch(/servers: +50 \(generated, seed 1337\)/);
@@ -86,9 +97,10 @@ describe('npm run mock', () => {
     expect(output()).toMatch(/GET \/api\/v0\.1\/user\/apikeys 200 \d+\.\dms/);
     expect(output()).toMatch(/GET \/api\/v0\.1\/servers\/find\?limit=2 200 \d+\.\dms/);
     expect(output()).not.toContain(fixtures.credentials[0]!.value + '\nGET'); // keys are never in the request log
-    child.kill('SIGINT');
-    expect(await exitOf(child)).toBe(0);
+    process.kill(-child.pid!, 'SIGINT'); // Ctrl-C: the whole foreground group gets it
+    await exitOf(child);
     expect(output()).toContain('SIGINT, stopping');
+    await expect(fetch(`${baseUrl}/servers/find?limit=1`)).rejects.toThrow();
   });
 
   it('gives byte-identical answers for the same seed and --now, and different ones for another seed', async () => {

@@ -319,7 +319,7 @@ interface Pools {
 
 const EMPTY: readonly string[] = Object.freeze([]);
 const EMPTY_PLAYERS: readonly Player[] = Object.freeze([]);
-const poolCache = new Map<number, Pools>();
+const poolCache = new Map<string, Pools>();
 
 const capitalise = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 const lettersOnly = (s: string): string => s.replace(/[^A-Za-z]/g, '');
@@ -374,15 +374,21 @@ function makeMotd(rng: Rng, name: string, tagline: string): string {
   }
 }
 
-function buildPools(seed: number): Pools {
-  const cached = poolCache.get(seed);
+/**
+ * Pools grow with the dataset up to their full size: a small dataset needs few
+ * distinct names and MOTDs, and building them is most of a 1000-server start-up.
+ */
+function buildPools(seed: number, count: number): Pools {
+  const size = Math.min(4096, 512 + count);
+  const key = `${seed}:${size}`;
+  const cached = poolCache.get(key);
   if (cached) return cached;
   const f = faker;
   f.seed(seed);
   const rng = createRng(seed ^ 0x5bd1e995);
 
   const players: Player[] = [...FAMOUS_PLAYERS];
-  while (players.length < 4096) players.push(Object.freeze({ uuid: uuidV4(rng), name: playerName(f, rng) }));
+  while (players.length < size) players.push(Object.freeze({ uuid: uuidV4(rng), name: playerName(f, rng) }));
 
   const serverWords: string[] = [];
   for (let i = 0; i < 400; i++) {
@@ -393,7 +399,7 @@ function buildPools(seed: number): Pools {
   for (let i = 0; i < 60; i++) taglines.push(i % 3 === 0 ? f.company.catchPhrase() : `${capitalise(f.word.adjective())} ${f.word.noun()} ${pick(rng, ['every day', 'for everyone', 'since 2015', 'reborn', 'awaits'])}`);
 
   const motds: Motd[] = [];
-  for (let i = 0; i < 4000; i++) {
+  for (let i = 0; i < size; i++) {
     const name = `${pick(rng, serverWords)}${pick(rng, SERVER_SUFFIXES)}`;
     const motd = makeMotd(rng, name, pick(rng, taglines));
     motds.push({ motd, stripped: stripMotd(motd) });
@@ -413,7 +419,7 @@ function buildPools(seed: number): Pools {
 
   const pools: Pools = { players, motds, serverWords, bukkitPluginSets, proxyPluginSets };
   if (poolCache.size > 16) poolCache.clear();
-  poolCache.set(seed, pools);
+  poolCache.set(key, pools);
   return pools;
 }
 
@@ -487,7 +493,7 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
   const now = opts.now.getTime();
   if (!Number.isInteger(count) || count < 0) throw new Error(`count must be a non-negative integer, got ${count}`);
   if (!Number.isFinite(now)) throw new Error('now must be a valid Date');
-  const pools = buildPools(seed);
+  const pools = buildPools(seed, count);
   const rng = createRng(seed);
   const ipKey = mix32(seed ^ 0xa5a5a5a5);
   let ipCounter = 0;

@@ -1,5 +1,6 @@
 // The mock's settings: one table drives the command-line flags, their environment
 // variables and `--help`, so a flag is declared exactly once.
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export interface MockOptions {
@@ -31,7 +32,8 @@ export const DEFAULT_OPTIONS: MockOptions = {
   quiet: false,
   // Under vitest (or NODE_ENV=test) every answer is checked against the spec.
   selfCheck: process.env.VITEST !== undefined || process.env.NODE_ENV === 'test',
-  fixtures: new URL('../fixtures/auth.json', import.meta.url).pathname,
+  // Resolves the same from mocks/options.ts and from the bundle in dist/.
+  fixtures: fileURLToPath(new URL('../fixtures/auth.json', import.meta.url)),
 };
 
 interface Flag {

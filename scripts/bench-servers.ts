@@ -134,8 +134,8 @@ async function waitFor200(child: ChildProcess & { errTail: () => string }, base:
 
 export interface StartOptions {
   kind: ServerKind;
-  /** mock: folder holding cli.ts (default `mocks`). */
-  mockDir?: string;
+  /** mock: the built entry point `npm run mock` runs (default `dist/mock.mjs`). */
+  mockEntry?: string;
   /** mock: dataset flags. */
   seed?: number;
   servers?: number;
@@ -151,8 +151,8 @@ export interface StartOptions {
  * Starts one server on a free port and waits for its first 200 on `/servers/find?limit=20`.
  * All three run as one plain `node` process (no npm/npx wrapper), so the PID we hold is the
  * process that serves, its RSS is the server's, and start-up times compare like for like.
- * The mock and the bare server are TypeScript, run through tsx's loader (`node --import tsx`),
- * which is what `npm run mock` costs too.
+ * The mock runs as `npm run mock` runs it: `node dist/mock.mjs`, the esbuild bundle of
+ * mocks/cli.ts (bench.ts builds it first). The bare server runs through tsx's loader.
  */
 export async function startServer(o: StartOptions): Promise<Running> {
   const port = await freePort();
@@ -165,7 +165,7 @@ export async function startServer(o: StartOptions): Promise<Running> {
   for (const k of Object.keys(env)) if (k.startsWith('MOCK_') || k === 'VITEST' || k === 'NODE_ENV') delete env[k];
   switch (o.kind) {
     case 'mock':
-      args = [...(o.nodeFlags ?? []), '--import', 'tsx', `${o.mockDir ?? 'mocks'}/cli.ts`, '--port', String(port), '--host', HOST, '--quiet'];
+      args = [...(o.nodeFlags ?? []), o.mockEntry ?? 'dist/mock.mjs', '--port', String(port), '--host', HOST, '--quiet'];
       if (o.seed !== undefined) args.push('--seed', String(o.seed));
       if (o.servers !== undefined) args.push('--servers', String(o.servers));
       if (o.now !== undefined) args.push('--now', o.now);

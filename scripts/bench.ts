@@ -19,9 +19,9 @@ import { get, readMemory, startServer, stopChild, summarizeProfile, track, type 
 
 const HELP = `npm run bench -- [options]
   --quick              2 s runs, 3 start-ups, datasets up to 100k (for development)
-  --servers <n>        dataset size of the mock under load (default 10000)
+  --servers <n>        dataset size of the mock under load (default 1000, the mock's own default)
   --seed <n>           seed of the mock's dataset and of the mixed queries (default 42)
-  --mock-dir <dir>     folder with the mock's cli.ts and dataset.ts (default mocks)
+  --mock <file>        the built mock to run (default dist/mock.mjs, built first by npm run build)
   --skip-contract      do not time the contract suite
   --out <file>         raw figures (default reports/bench.json)
   --cpu-prof           profile the mock under load (node --cpu-prof) and print its busiest
@@ -31,9 +31,9 @@ const HELP = `npm run bench -- [options]
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    servers: { type: 'string', default: '10000' },
+    servers: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '42' },
-    'mock-dir': { type: 'string', default: 'mocks' },
+    mock: { type: 'string', default: 'dist/mock.mjs' },
     'skip-contract': { type: 'boolean', default: false },
     out: { type: 'string', default: 'reports/bench.json' },
     readme: { type: 'boolean', default: false },
@@ -51,7 +51,7 @@ const SEED = Number(args.seed);
 const DATASET = Number(args.servers);
 // A fixed "now", so the dataset (ages, last pings) and every answer are the same on each run.
 const NOW = '2026-06-01T12:00:00.000Z';
-const MOCK_DIR = args['mock-dir'];
+const MOCK_ENTRY = args.mock;
 const CONFIG = {
   connections: 50,
   durationSec: quick ? 2 : 10,
@@ -184,7 +184,7 @@ function expectedShare(r: LoadResult, expect: number): number {
  * (date, keep-alive) are left out; content-length is recomputed by the bare server.
  */
 async function record(file: string): Promise<{ problems: string[] }> {
-  const mock = await startServer({ kind: 'mock', mockDir: MOCK_DIR, seed: SEED, servers: DATASET, now: NOW });
+  const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW });
   const problems: string[] = [];
   try {
     const out: Recorded[] = [];
@@ -358,8 +358,9 @@ async function main(): Promise<void> {
     contract: null,
     targets: [],
   };
-  const haveMock = existsSync(`${MOCK_DIR}/cli.ts`);
-  if (!haveMock) report.notes.push(`${MOCK_DIR}/cli.ts does not exist yet: only Prism was measured.`);
+  if (MOCK_ENTRY === 'dist/mock.mjs') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+  const haveMock = existsSync(MOCK_ENTRY);
+  if (!haveMock) report.notes.push(`${MOCK_ENTRY} does not exist: only Prism was measured.`);
   mkdirSync('reports', { recursive: true });
   const recordFile = 'reports/bench-recorded.json';
   const kinds = KINDS.filter((k) => k === 'prism' || haveMock);
@@ -382,7 +383,7 @@ async function main(): Promise<void> {
     for (const kind of kinds) {
       log(`starting ${kind}`);
       const nodeFlags = kind === 'mock' && args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-      const srv = await startServer({ kind, mockDir: MOCK_DIR, seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags });
+      const srv = await startServer({ kind, mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags });
       running[kind] = srv;
       const idle = readMemory(srv.pid);
       const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
@@ -416,7 +417,7 @@ async function main(): Promise<void> {
     ...(haveMock
       ? CONFIG.startupSizes.map((n) => ({
           label: `mock, ${n.toLocaleString('en-US')} servers`,
-          start: () => startServer({ kind: 'mock', mockDir: MOCK_DIR, seed: SEED, servers: n, now: NOW }),
+          start: () => startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, now: NOW }),
         }))
       : []),
     { label: 'Prism', start: () => startServer({ kind: 'prism' }) },
@@ -453,7 +454,7 @@ async function main(): Promise<void> {
 
   // 5. The contract suite against a fresh mock.
   if (haveMock && !args['skip-contract']) {
-    const mock = await startServer({ kind: 'mock', mockDir: MOCK_DIR });
+    const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY });
     try {
       log('timing the contract suite');
       report.contract = await timeContract(mock.base);
