@@ -436,7 +436,7 @@ async function main(): Promise<void> {
   });
 
   // 4. Dataset generation, each size in a fresh process (1M rows need a bigger heap).
-  const datasetModule = `${MOCK_DIR}/dataset.ts`;
+  const datasetModule = "mocks/dataset.ts";
   for (const count of CONFIG.genSizes) {
     if (!existsSync(datasetModule)) {
       report.generation.push({ count, ms: null, rows: null });
