@@ -132,6 +132,16 @@ async function waitFor200(child: ChildProcess & { errTail: () => string }, base:
   }
 }
 
+/**
+ * The node flags `npm run mock` gives the mock (e.g. a smaller young generation), read from
+ * package.json so the benchmark measures exactly what users run.
+ */
+export function mockNodeFlags(): string[] {
+  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.mock;
+  const run = /\bnode((?: --[^\s]+)*) dist\/mock\.mjs/.exec(script);
+  return run?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
 export interface StartOptions {
   kind: ServerKind;
   /** mock: the built entry point `npm run mock` runs (default `dist/mock.mjs`). */
@@ -165,7 +175,7 @@ export async function startServer(o: StartOptions): Promise<Running> {
   for (const k of Object.keys(env)) if (k.startsWith('MOCK_') || k === 'VITEST' || k === 'NODE_ENV') delete env[k];
   switch (o.kind) {
     case 'mock':
-      args = [...(o.nodeFlags ?? []), o.mockEntry ?? 'dist/mock.mjs', '--port', String(port), '--host', HOST, '--quiet'];
+      args = [...(o.nodeFlags ?? []), ...mockNodeFlags(), o.mockEntry ?? 'dist/mock.mjs', '--port', String(port), '--host', HOST, '--quiet'];
       if (o.seed !== undefined) args.push('--seed', String(o.seed));
       if (o.servers !== undefined) args.push('--servers', String(o.servers));
       if (o.now !== undefined) args.push('--now', o.now);

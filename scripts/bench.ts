@@ -7,7 +7,7 @@
 //   npm run bench -- --quick      2 s runs, fewer start-ups, smaller datasets (development)
 //   npm run bench -- --help       every option
 //
-// What is measured, and how, is written up in scripts/bench-README-section.md.
+// What is measured, and how, is written up in the README, section "Benchmarks".
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
