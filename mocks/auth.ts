@@ -31,7 +31,8 @@ export interface AuthStores {
 
 export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 | 403 };
 
-function cookieValue(header: string | null, name: string): string | undefined {
+/** The value of cookie `name` in a Cookie header, or undefined. */
+export function cookieValue(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');

@@ -3,6 +3,7 @@
 // seeded state between test runs.
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app.ts';
+import { cookieValue } from './auth.ts';
 import type { MockState } from './state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -65,9 +66,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   });
 
   app.post('/__mock/logout', (c) => {
-    const cookie = c.req.header('cookie') ?? '';
-    const value = cookie.split(';').map((p) => p.trim()).find((p) => p.startsWith(`${cookieName}=`))?.slice(cookieName.length + 1);
-    const ended = value ? state.sessions.end(decodeURIComponent(value)) : false;
+    const value = cookieValue(c.req.header('cookie'), cookieName);
+    const ended = value ? state.sessions.end(value) : false;
     return reply(
       c,
       200,

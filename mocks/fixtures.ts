@@ -52,8 +52,3 @@ export function loadFixtures(path: string): Fixtures {
   });
   return data;
 }
-
-/** Shows enough of a secret to recognise it, never all of it. */
-export function mask(secret: string): string {
-  return secret.length <= 14 ? `${secret.slice(0, 4)}…` : `${secret.slice(0, 13)}…${secret.slice(-2)}`;
-}

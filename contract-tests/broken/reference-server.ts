@@ -5,9 +5,9 @@
 import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { loadFixtures } from '../../mocks/fixtures.ts';
+import { DEFAULT_OPTIONS } from '../../mocks/options.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/checks.ts';
 
 export const DEFECTS = {
@@ -22,14 +22,9 @@ export const DEFECTS = {
 } as const;
 export type Defect = keyof typeof DEFECTS;
 
-interface Fixture { type: 'apiKey' | 'session'; value: string; user?: string; keyId?: string; keyName?: string; createdAt?: string; expiresAt?: string | null; revoked?: boolean; expect: number }
 interface Key { id: string; user: string; name: string | null; secret: string; created_at: string; expires_at: string | null; last_used_at: string | null; revoked: boolean }
 
-const fixtures = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/auth.json', import.meta.url)), 'utf8')) as {
-  sessionCookieName: string;
-  users: { id: string; permissions: string[] }[];
-  credentials: Fixture[];
-};
+const fixtures = loadFixtures(DEFAULT_OPTIONS.fixtures);
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const SERVERS = ['94.19.15.232', '51.77.1.10', 'play.example.org'].map((address, i) => ({

@@ -1,17 +1,9 @@
 // Which credentials the suite uses, and the deliberately bad ones the auth matrix sends.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadFixtures, type FixtureCredential } from '../../mocks/fixtures.ts';
+import { DEFAULT_OPTIONS } from '../../mocks/options.ts';
 import type { Credentials } from './config.ts';
 import { securityScheme, type ContractModel } from './spec-model.ts';
-
-const FIXTURES = fileURLToPath(new URL('../../fixtures/auth.json', import.meta.url));
-
-interface FixtureCredential {
-  type: 'apiKey' | 'session';
-  value: string;
-  expect: number;
-}
 
 /** Environment first; the fixture credentials only for a loopback target with none set. */
 export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, cookieName: string): Credentials {
@@ -23,7 +15,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, co
   };
   if (fromEnv.apiKey || fromEnv.session || fromEnv.forbiddenKey) return fromEnv;
   if (!loopback) return { source: 'none' };
-  const fixtures = JSON.parse(readFileSync(FIXTURES, 'utf8')) as { credentials: FixtureCredential[] };
+  const fixtures = loadFixtures(DEFAULT_OPTIONS.fixtures);
   const pick = (type: FixtureCredential['type'], expect: number) => fixtures.credentials.find((c) => c.type === type && c.expect === expect)?.value;
   return { apiKey: pick('apiKey', 200), session: pick('session', 200), forbiddenKey: pick('apiKey', 403), source: 'fixtures/auth.json' };
 }
