@@ -113,10 +113,9 @@ export function compileOperations(doc: OpenApiDoc): CompiledOperation[] {
   const paramValidator = new SchemaValidator(doc, { coerceTypes: true, useDefaults: true, allErrors: false });
   const bodyValidator = new SchemaValidator(doc, { allErrors: false });
   const base = basePathOf(doc);
-  return operations(doc).map(({ method, path, operationId, op, parameters }) => {
+  return operations(doc).map(({ method, path, operationId, op, parameters, security, isPublic }) => {
     const query = compileGroup(paramValidator, 'query', parameters);
     const pathGroup = compileGroup(paramValidator, 'path', parameters);
-    const security: SecurityRequirement[] = op.security ?? (doc.security as SecurityRequirement[] | undefined) ?? [];
     const requestBody = op.requestBody ? deref<any>(doc, op.requestBody) : undefined;
     const mediaTypes = Object.keys(requestBody?.content ?? {});
     const bodySchema = requestBody?.content?.['application/json']?.schema;
@@ -126,7 +125,7 @@ export function compileOperations(doc: OpenApiDoc): CompiledOperation[] {
       specPath: path,
       routePath: base + path.replace(/\{([^}]+)\}/g, ':$1'),
       security,
-      isPublic: security.length === 0 || security.some((req) => Object.keys(req).length === 0),
+      isPublic,
       permission: op['x-permission'],
       allowedSchemes: op['x-credentials'],
       body: requestBody

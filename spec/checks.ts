@@ -133,10 +133,8 @@ function messagesOf(doc: OpenApiDoc, response: unknown): unknown[] {
 /** Protected operations declare 401 and 403 whose examples are exactly the promised bodies. */
 export function checkAuthResponses(doc: OpenApiDoc): string[] {
   const problems: string[] = [];
-  for (const { method, path, op } of operations(doc)) {
+  for (const { method, path, op, isPublic } of operations(doc)) {
     const at = `${method.toUpperCase()} ${path}`;
-    const security = op.security ?? (doc.security as unknown[] | undefined) ?? [];
-    const isPublic = security.length === 0 || security.some((req: object) => Object.keys(req).length === 0);
     if (isPublic) continue;
     for (const [status, expected] of [['401', UNAUTHORIZED_MESSAGE], ['403', FORBIDDEN_MESSAGE]] as const) {
       const response = op.responses?.[status];

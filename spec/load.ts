@@ -61,6 +61,10 @@ export interface Operation {
   op: Record<string, any>;
   /** Path-level and operation-level parameters, `$ref`s followed. */
   parameters: Record<string, any>[];
+  /** The operation's security requirements (OR of AND), falling back to the document's. */
+  security: Record<string, string[]>[];
+  /** No requirement, or an empty one (`{}`): anyone may call it. */
+  isPublic: boolean;
 }
 
 /** Every operation in the document, in document order. */
@@ -71,7 +75,9 @@ export function operations(doc: OpenApiDoc): Operation[] {
       const op = item[method];
       if (!op) continue;
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
-      out.push({ method, path, operationId: op.operationId, op, parameters });
+      const security: Record<string, string[]>[] = op.security ?? (doc.security as Record<string, string[]>[] | undefined) ?? [];
+      const isPublic = security.length === 0 || security.some((req) => Object.keys(req).length === 0);
+      out.push({ method, path, operationId: op.operationId, op, parameters, security, isPublic });
     }
   }
   return out;

@@ -31,9 +31,7 @@ export interface ContractModel {
 }
 
 export function buildModel(doc: OpenApiDoc = loadSpec()): ContractModel {
-  const ops = operations(doc).map(({ method, path, operationId, op, parameters }): ContractOperation => {
-    const security: Record<string, unknown>[] = op.security ?? (doc.security as Record<string, unknown>[] | undefined) ?? [];
-    const isPublic = security.length === 0 || security.some((req) => Object.keys(req).length === 0);
+  const ops = operations(doc).map(({ method, path, operationId, op, parameters, security, isPublic }): ContractOperation => {
     const schemes = isPublic ? [] : [...new Set(security.flatMap((req) => Object.keys(req)))];
     const success = Object.keys(op.responses ?? {}).find((s) => /^2\d\d$/.test(s));
     if (!success) throw new Error(`${operationId} declares no 2xx response`);
