@@ -14,6 +14,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/checks.ts';
 import { loadSpec, type OpenApiDoc } from '../spec/load.ts';
 import { describeErrors } from '../spec/validator.ts';
+import { errorBody } from './errors.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
 import { handlers, type HandlerResult } from './handlers.ts';
 import { mountDevRoutes } from './dev-routes.ts';
@@ -25,18 +26,6 @@ import type { Tier } from './rate-limit.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
 
 export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number } };
 
@@ -47,11 +36,6 @@ export interface MockApp {
   basePath: string;
 }
 
-/** `{success: false, message}` with the status's reason first, as the spec promises. */
-export function errorBody(status: number, detail?: string) {
-  const reason = REASONS[status] ?? 'Error';
-  return { success: false as const, message: detail ? `${reason}: ${detail}` : reason };
-}
 
 function originMatcher(patterns: string[]): (origin: string) => boolean {
   const regexes = patterns.map(

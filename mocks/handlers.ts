@@ -5,6 +5,7 @@
 import type { ApiKey, ApiKeyList, CreatedApiKey, NewApiKey, Revoked } from '../spec/openapi.gen.ts';
 import type { Principal } from './auth.ts';
 import { MAX_KEYS_PER_USER, type ApiKeyRecord } from './credentials.ts';
+import { errorBody } from './errors.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
 import { searchBuffer, type FindQuery } from './search.ts';
@@ -50,8 +51,7 @@ function notIndexed(host: string, port: number): HandlerResult {
   return {
     status: 404,
     body: {
-      success: false,
-      message: `Not Found: server ${host}:${port} is not indexed yet`,
+      ...errorBody(404, `server ${host}:${port} is not indexed yet`),
       status: 'Server is not indexed yet, it will be shortly',
     },
   };
@@ -98,7 +98,7 @@ export const handlers: Record<string, Handler> = {
     const input = (body ?? {}) as NewApiKey;
     const userId = principal!.user.id;
     if (state.keys.list(userId).length >= MAX_KEYS_PER_USER) {
-      return { status: 409, body: { success: false, message: `Conflict: at most ${MAX_KEYS_PER_USER} API keys per user; revoke one first` } };
+      return { status: 409, body: errorBody(409, `at most ${MAX_KEYS_PER_USER} API keys per user; revoke one first`) };
     }
     const { record, secret } = state.keys.create(userId, input.name ?? null, input.expires_in_days ?? null, now);
     const answer: CreatedApiKey = { success: true, key: { ...keyView(record), secret } };
@@ -108,7 +108,7 @@ export const handlers: Record<string, Handler> = {
   revokeApiKey({ path, principal, state }) {
     const id = path.id as string;
     if (!state.keys.revoke(principal!.user.id, id)) {
-      return { status: 404, body: { success: false, message: `Not Found: no API key with id '${id}'` } };
+      return { status: 404, body: errorBody(404, `no API key with id '${id}'`) };
     }
     const answer: Revoked = { success: true, id, message: 'API key revoked' };
     return { status: 200, body: answer };
