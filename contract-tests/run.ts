@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SuiteContext } from './lib/context.ts';
 import { USAGE, UsageError, isLoopback, normaliseBaseUrl, parseArgs, type CliOptions, type RunConfig } from './lib/config.ts';
-import { resolveCredentials, sessionCookieName } from './lib/credentials.ts';
+import { resolveCredentials } from './lib/credentials.ts';
 import { REPO_ROOT, runDredd } from './lib/dredd-process.ts';
 import { removeOpenKeys } from './lib/keys.ts';
 import { mask, redact, rememberSecret } from './lib/mask.ts';
 import { groupByOperation, junit, summary } from './lib/report.ts';
 import { readResults, type CheckResult } from './lib/results.ts';
-import { buildModel } from './lib/spec-model.ts';
+import { loadModel } from '../spec/model.ts';
 
 const EXIT = { passed: 0, failed: 1, refused: 2 } as const;
 
@@ -44,11 +44,11 @@ async function assertReachable(baseUrl: string): Promise<void> {
 }
 
 function buildConfig(opts: CliOptions, baseUrl: string, workDir: string): RunConfig {
-  const model = buildModel();
+  const model = loadModel();
   const unknown = opts.only.filter((id) => !model.byId.has(id));
   if (unknown.length) throw new Refusal(`--only: no operation ${unknown.join(', ')} in the spec; known: ${[...model.byId.keys()].join(', ')}`);
   const loopback = isLoopback(baseUrl);
-  const credentials = resolveCredentials(process.env, loopback, sessionCookieName(model));
+  const credentials = resolveCredentials(process.env, loopback, model);
   const selected = model.operations.filter((o) => !opts.only.length || opts.only.includes(o.operationId));
   if (!loopback && selected.some((o) => o.schemes.length) && !credentials.apiKey && !credentials.session) {
     throw new Refusal(

@@ -11,29 +11,33 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/checks.ts';
-import { loadSpec, type OpenApiDoc } from '../spec/load.ts';
+import { errorBody, FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
+import type { Operation, SpecModel } from '../spec/model.ts';
 import { describeErrors } from '../spec/validator.ts';
-import { errorBody } from './errors.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
-import { handlers, type HandlerResult } from './handlers.ts';
+import type { HandlerResult, Handlers } from './handlers.ts';
 import { mountDevRoutes } from './dev-routes.ts';
-import { basePathOf, compileOperations, type CompiledOperation } from './operations.ts';
+import { compileOperations } from './operations.ts';
 import type { MockOptions } from './options.ts';
 import { ResponseChecker } from './self-check.ts';
-import { MockState } from './state.ts';
-import type { Tier } from './rate-limit.ts';
-
-export const MAX_BODY_BYTES = 16 * 1024;
-
+import type { MockState } from './state.ts';
 
 export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number } };
 
 export interface MockApp {
   app: Hono<AppEnv>;
   state: MockState;
-  doc: OpenApiDoc;
+  model: SpecModel;
   basePath: string;
+}
+
+/** What an app is made of: nothing is read from disk or from module state in here. */
+export interface AppParts {
+  options: MockOptions;
+  /** The loaded inputs (spec model, fixtures, dataset) and what changes at run time. */
+  state: MockState;
+  /** One handler per operationId of the spec (createHandlers, or a test's own). */
+  handlers: Handlers;
 }
 
 
@@ -63,19 +67,17 @@ function parsePrefer(header: string | undefined): { code?: number; example?: str
   return out.code === undefined && out.example === undefined ? undefined : out;
 }
 
-export function createApp(options: MockOptions, state = new MockState(options), doc = loadSpec()): MockApp {
+export function createApp({ options, state, handlers }: AppParts): MockApp {
+  const { model } = state;
   const app = new Hono<AppEnv>();
-  const basePath = basePathOf(doc);
-  const ops = compileOperations(doc);
-  const auth = new Authenticator(schemeReaders(doc), () => state);
-  const checker = options.selfCheck ? new ResponseChecker(doc) : undefined;
-  const cookieName = Object.values<any>(doc.components.securitySchemes ?? {}).find((s) => s.in === 'cookie')?.name;
-  if (cookieName && cookieName !== state.fixtures.sessionCookieName) {
-    throw new Error(`fixtures say the session cookie is '${state.fixtures.sessionCookieName}', the spec says '${cookieName}'`);
-  }
+  const basePath = model.basePath;
+  const ops = compileOperations(model);
+  const auth = new Authenticator(schemeReaders(model), () => state);
+  const checker = options.selfCheck ? new ResponseChecker(model) : undefined;
+  const maxBodyBytes = model.limits.maxBodyBytes;
 
   /** Answers and, under self-check, refuses to let an answer that breaks the spec out. */
-  const reply = (c: Context, op: CompiledOperation | undefined, status: number, body: unknown, headers?: Record<string, string>) => {
+  const reply = (c: Context, op: Operation | undefined, status: number, body: unknown, headers?: Record<string, string>) => {
     const drift = checker?.check(op, status, body);
     if (drift) {
       console.error(`MOCK DRIFT: ${c.req.method} ${c.req.path} -> ${status}: ${drift}`);
@@ -84,7 +86,7 @@ export function createApp(options: MockOptions, state = new MockState(options), 
     return sendJson(c, status, body, headers);
   };
   /** A handler's answer; a pre-serialised one (the search fast path) is parsed only to self-check it. */
-  const answer = (c: Context, op: CompiledOperation, result: HandlerResult) => {
+  const answer = (c: Context, op: Operation, result: HandlerResult) => {
     if (result.json === undefined) return reply(c, op, result.status, result.body);
     if (checker) {
       const text = typeof result.json === 'string' ? result.json : Buffer.from(result.json).toString('utf8');
@@ -136,9 +138,9 @@ export function createApp(options: MockOptions, state = new MockState(options), 
     c.set('identity', identity);
     c.set('now', now);
     const principal = identity.values().next().value as Principal | undefined;
-    const tier: Tier = principal?.kind ?? 'anonymous';
     const key = principal?.id ?? `ip:${c.req.header('x-forwarded-for') ?? 'local'}`;
-    const decision = state.rates.hit(key, tier, c.req.path.startsWith(`${basePath}/metadata/`), now);
+    const path = c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) : c.req.path;
+    const decision = state.rates.hit(key, principal?.scheme ?? 'anonymous', path, now);
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
@@ -154,7 +156,7 @@ export function createApp(options: MockOptions, state = new MockState(options), 
 
   // Not on GET/HEAD: touching a GET's body makes the node adapter
   // build a full Request object, a cost the hot path does not need.
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => fail(c, 413, `the request body is over ${MAX_BODY_BYTES} bytes`) });
+  const limitBody = bodyLimit({ maxSize: maxBodyBytes, onError: (c) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`) });
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use(
     '*',
@@ -165,12 +167,12 @@ export function createApp(options: MockOptions, state = new MockState(options), 
     }),
   );
 
-  mountDevRoutes(app, state, { cookieName: state.fixtures.sessionCookieName, reply: sendJson, fail });
+  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail });
 
-  for (const op of ops) {
+  for (const { op, routePath, parseParams, validateBody } of ops) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
-    app.on(op.method, op.routePath, async (c) => {
+    app.on(op.method, routePath, async (c) => {
       const now = c.get('now');
       const decision = auth.authorize(op, c.get('identity'));
       if (!decision.ok) {
@@ -191,32 +193,32 @@ export function createApp(options: MockOptions, state = new MockState(options), 
         if (example === undefined) {
           return fail(c, 400, `Prefer example=${prefer.example} is not an example of ${op.operationId}'s ${code} response (examples: ${[...declared.examples.keys()].filter((k) => k !== 'default').join(', ') || 'default'})`);
         }
-        const headers = declared.headers['Retry-After'] ? { 'Retry-After': '45' } : undefined;
+        const headers = declared.headers.has('Retry-After') ? { 'Retry-After': '45' } : undefined;
         return reply(c, op, code, example, headers);
       }
 
       const url = c.req.url;
       const q = url.indexOf('?');
-      const params = op.parseParams(q === -1 ? '' : url.slice(q + 1), c.req.param() as Record<string, string>);
+      const params = parseParams(q === -1 ? '' : url.slice(q + 1), c.req.param() as Record<string, string>);
       if (!params.ok) return fail(c, 400, params.message);
 
       let body: unknown;
-      if (op.body) {
+      if (op.requestBody && validateBody) {
         const text = await c.req.text();
         if (text.trim() === '') {
-          if (op.body.required) return fail(c, 400, 'a JSON request body is required');
+          if (op.requestBody.required) return fail(c, 400, 'a JSON request body is required');
         } else {
           const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-          if (!op.body.mediaTypes.includes(type)) {
-            return reply(c, op, 415, errorBody(415, `send the body as ${op.body.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
+          if (!op.requestBody.mediaTypes.includes(type)) {
+            return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
           }
           try {
             body = JSON.parse(text);
           } catch (err) {
             return fail(c, 400, `the request body is not valid JSON: ${(err as Error).message}`);
           }
-          if (!op.body.validate(body)) {
-            return fail(c, 400, describeErrors(op.body.validate.errors?.slice(0, 1), 'body'));
+          if (!validateBody(body)) {
+            return fail(c, 400, describeErrors(validateBody.errors?.slice(0, 1), 'body'));
           }
         }
       }
@@ -233,5 +235,5 @@ export function createApp(options: MockOptions, state = new MockState(options), 
     return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));
   });
 
-  return { app, state, doc, basePath };
+  return { app, state, model, basePath };
 }

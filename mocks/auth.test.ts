@@ -1,20 +1,25 @@
-// Authentication and authorization over HTTP: every fixture credential, the
-// public/protected split, and the API-key lifecycle (create, use, revoke).
+// Authentication and authorization: the Authenticator's rules as tables (OpenAPI's
+// OR-of-AND security requirements, `x-credentials`, `x-permission`, how credentials
+// are read), then over HTTP every fixture credential and the public/protected split.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/checks.ts';
-import { authHeaders, credential, fixtures, json, useMock } from './test-helpers.ts';
+import type { FixtureUser } from '../fixtures/load.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
+import type { Operation, SecurityRequirement } from '../spec/model.ts';
+import { Authenticator, cookieValue, schemeReaders, type Principal } from './auth.ts';
+import { KeyStore, SessionStore } from './credentials.ts';
+import { authHeaders, credential, fixtures, json, model, PINNED_NOW, useApp } from './test-helpers.ts';
 
-const m = useMock();
+const m = useApp();
 const UNAUTHORIZED = { success: false, message: UNAUTHORIZED_MESSAGE };
 const FORBIDDEN = { success: false, message: FORBIDDEN_MESSAGE };
 
 beforeEach(async () => {
-  await fetch(`${m.origin()}/__mock/reset`, { method: 'POST' });
+  await m.fetch(`${m.origin()}/__mock/reset`, { method: 'POST' });
 });
 
 describe('every fixture credential on GET /user/apikeys', () => {
   it.each(fixtures.credentials.map((c) => [c.name, c] as const))('%s answers its expected status and body', async (_name, c) => {
-    const res = await fetch(m.url('/user/apikeys'), { headers: authHeaders(c) });
+    const res = await m.fetch(m.url('/user/apikeys'), { headers: authHeaders(c) });
     expect(res.status).toBe(c.expect);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await json(res);
@@ -30,7 +35,7 @@ describe('every fixture credential on GET /user/apikeys', () => {
 describe('protected endpoints', () => {
   it('answer 401 with the exact body without credentials', async () => {
     for (const [method, path] of [['GET', '/user/apikeys'], ['POST', '/user/apikeys'], ['DELETE', '/user/apikeys/key_testvalid01']] as const) {
-      const res = await fetch(m.url(path), { method });
+      const res = await m.fetch(m.url(path), { method });
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(await json(res)).toEqual(UNAUTHORIZED);
     }
@@ -38,14 +43,14 @@ describe('protected endpoints', () => {
 
   it('answer 401 to a malformed Authorization header', async () => {
     for (const value of ['Basic dGVzdDp0ZXN0', 'Bearer', 'Bearer  ', credential('valid-key').value]) {
-      const res = await fetch(m.url('/user/apikeys'), { headers: { Authorization: value } });
+      const res = await m.fetch(m.url('/user/apikeys'), { headers: { Authorization: value } });
       expect(res.status, value.slice(0, 12)).toBe(401);
       expect(await json(res)).toEqual(UNAUTHORIZED);
     }
   });
 
   it('accept a valid session even beside an invalid key (security requirements are OR)', async () => {
-    const res = await fetch(m.url('/user/apikeys'), {
+    const res = await m.fetch(m.url('/user/apikeys'), {
       headers: { Authorization: 'Bearer sls_test_nope', ...authHeaders(credential('valid-session')) },
     });
     expect(res.status).toBe(200);
@@ -54,9 +59,9 @@ describe('protected endpoints', () => {
   it('answer 403 to the forbidden user on every operation, key or session', async () => {
     for (const name of ['forbidden-key', 'forbidden-session']) {
       const headers = authHeaders(credential(name));
-      const list = await fetch(m.url('/user/apikeys'), { headers });
-      const create = await fetch(m.url('/user/apikeys'), { method: 'POST', headers });
-      const revoke = await fetch(m.url('/user/apikeys/key_testforbid01'), { method: 'DELETE', headers });
+      const list = await m.fetch(m.url('/user/apikeys'), { headers });
+      const create = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers });
+      const revoke = await m.fetch(m.url('/user/apikeys/key_testforbid01'), { method: 'DELETE', headers });
       for (const res of [list, create, revoke]) {
         expect(res.status, name).toBe(403);
         expect(await json(res)).toEqual(FORBIDDEN);
@@ -65,7 +70,7 @@ describe('protected endpoints', () => {
   });
 
   it('answer 403 to creating a key with an API key: only a logged-in user creates keys', async () => {
-    const res = await fetch(m.url('/user/apikeys'), { method: 'POST', headers: authHeaders(credential('valid-key')) });
+    const res = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: authHeaders(credential('valid-key')) });
     expect(res.status).toBe(403);
     expect(await json(res)).toEqual(FORBIDDEN);
   });
@@ -75,8 +80,8 @@ describe('public endpoints', () => {
   const paths = ['/servers/find?limit=1', '/metadata/versions', '/metadata/countries', '/metadata/regions', '/status/ping/unknown.example'];
   it.each(fixtures.credentials.map((c) => [c.name, c] as const))('answer as usual with the %s credential', async (_n, c) => {
     for (const path of paths) {
-      const anonymous = await fetch(m.url(path));
-      const withCredential = await fetch(m.url(path), { headers: authHeaders(c) });
+      const anonymous = await m.fetch(m.url(path));
+      const withCredential = await m.fetch(m.url(path), { headers: authHeaders(c) });
       expect(withCredential.status, path).toBe(anonymous.status);
       expect(withCredential.status, path).toBeLessThan(500);
       expect(withCredential.status === 401 || withCredential.status === 403).toBe(false);
@@ -84,81 +89,69 @@ describe('public endpoints', () => {
   });
 });
 
-describe('API key lifecycle', () => {
-  const session = () => authHeaders(credential('valid-session'));
+describe('authorize: security requirements as a table', () => {
+  const user = (id: string, permissions: string[]): FixtureUser => ({ id, name: id, email: `${id}@example.test`, plan: 'free', permissions });
+  const alice = user('alice', ['apikeys']);
+  const bob = user('bob', []);
+  const as = (scheme: string, who: FixtureUser): [string, Principal] => [scheme, { user: who, scheme, kind: scheme === 'session' ? 'cookie' : 'bearer', id: `${scheme}:${who.id}` }];
+  const op = (security: SecurityRequirement[], extra: Partial<Operation> = {}): Operation => {
+    const isPublic = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
+    const schemes = isPublic ? [] : [...new Set(security.flatMap((r) => Object.keys(r)))];
+    return { operationId: 'op', method: 'GET', path: '/x', provenance: 'assumed', parameters: [], security, isPublic, schemes, allowedSchemes: schemes, responses: new Map(), successStatus: 200, isWrite: false, raw: {}, ...extra };
+  };
+  const auth = new Authenticator([], () => { throw new Error('authorize reads no store'); });
+  const OR: SecurityRequirement[] = [{ apiKey: [] }, { session: [] }];
+  const AND: SecurityRequirement[] = [{ apiKey: [], session: [] }];
 
-  it('creates a key whose secret is shown once, works at once, and stops working when revoked', async () => {
-    const created = await fetch(m.url('/user/apikeys'), {
-      method: 'POST',
-      headers: { ...session(), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'ci-pipeline', expires_in_days: 30 }),
-    });
-    expect(created.status).toBe(201);
-    const { key } = await json(created);
-    expect(key.secret).toMatch(/^sls_test_[0-9a-f]{40}$/);
-    expect(key.secret.startsWith(key.prefix)).toBe(true);
-    expect(key.name).toBe('ci-pipeline');
-    expect(Date.parse(key.expires_at) - Date.parse(key.created_at)).toBe(30 * 86_400_000);
+  it.each([
+    ['public, no credentials', op([]), [], { ok: true }],
+    ['public (empty requirement), any credential', op([{}, { apiKey: [] }]), [as('apiKey', bob)], { ok: true, principal: 'apiKey:bob' }],
+    ['OR: no credentials', op(OR), [], { ok: false, status: 401 }],
+    ['OR: the key alone', op(OR), [as('apiKey', alice)], { ok: true, principal: 'apiKey:alice' }],
+    ['OR: the session alone', op(OR), [as('session', alice)], { ok: true, principal: 'session:alice' }],
+    ['AND: one of two', op(AND), [as('apiKey', alice)], { ok: false, status: 401 }],
+    ['AND: both', op(AND), [as('apiKey', alice), as('session', alice)], { ok: true, principal: 'apiKey:alice' }],
+    ['AND or session: the session', op([{ apiKey: [], session: [] }, { session: [] }]), [as('session', alice)], { ok: true, principal: 'session:alice' }],
+    ['x-credentials [session]: a valid key', op(OR, { allowedSchemes: ['session'] }), [as('apiKey', alice)], { ok: false, status: 403 }],
+    ['x-credentials [session]: key and session', op(OR, { allowedSchemes: ['session'] }), [as('apiKey', alice), as('session', alice)], { ok: true, principal: 'session:alice' }],
+    ['x-permission: a user without it', op(OR, { permission: 'apikeys' }), [as('apiKey', bob)], { ok: false, status: 403 }],
+    ['x-permission: a user with it', op(OR, { permission: 'apikeys' }), [as('session', alice)], { ok: true, principal: 'session:alice' }],
+    ['x-credentials allowed, permission missing', op(OR, { allowedSchemes: ['session'], permission: 'apikeys' }), [as('session', bob)], { ok: false, status: 403 }],
+  ] as const)('%s', (_name, operation, valid, expected) => {
+    const decision = auth.authorize(operation, new Map(valid as readonly [string, Principal][]));
+    const seen = decision.ok ? { ok: true, ...(decision.principal ? { principal: decision.principal.id } : {}) } : decision;
+    expect(seen).toEqual(expected);
+  });
+});
 
-    const bearer = { Authorization: `Bearer ${key.secret}` };
-    const listed = await fetch(m.url('/user/apikeys'), { headers: bearer });
-    expect(listed.status).toBe(200);
-    const listText = await listed.text();
-    expect(listText).not.toContain(key.secret);
-    const mine = JSON.parse(listText).keys.find((k: { id: string }) => k.id === key.id);
-    expect(mine).toMatchObject({ id: key.id, name: 'ci-pipeline', prefix: key.prefix });
-    expect(mine.last_used_at).not.toBeNull();
-    expect(mine).not.toHaveProperty('secret');
+describe('identify: reading credentials the way the spec\'s schemes say', () => {
+  const now = Date.parse(PINNED_NOW);
+  const ofKind = (kind: string) => fixtures.credentials.filter((c) => model.schemes.get(c.type)?.kind === kind);
+  const stores = { keys: new KeyStore(ofKind('bearer')), sessions: new SessionStore(ofKind('cookie')), users: new Map(fixtures.users.map((u) => [u.id, u])) };
+  const auth = new Authenticator(schemeReaders(model), () => stores);
+  const key = credential('valid-key').value;
+  const session = credential('valid-session').value;
+  const cookie = model.cookieName!;
 
-    const revoked = await fetch(m.url(`/user/apikeys/${key.id}`), { method: 'DELETE', headers: session() });
-    expect(revoked.status).toBe(200);
-    expect(await json(revoked)).toEqual({ success: true, id: key.id, message: 'API key revoked' });
-
-    const after = await fetch(m.url('/user/apikeys'), { headers: bearer });
-    expect(after.status).toBe(401);
-    expect(await json(after)).toEqual(UNAUTHORIZED);
-    const list = await json(await fetch(m.url('/user/apikeys'), { headers: session() }));
-    expect(list.keys.map((k: { id: string }) => k.id)).not.toContain(key.id);
+  it.each([
+    ['Bearer <key>', { Authorization: `Bearer ${key}` }, ['apiKey']],
+    ['bearer <key> (scheme is case-insensitive)', { Authorization: `bearer ${key}` }, ['apiKey']],
+    ['the key without Bearer', { Authorization: key }, []],
+    ['Basic credentials', { Authorization: 'Basic dGVzdDp0ZXN0' }, []],
+    ['an unknown key', { Authorization: 'Bearer sls_test_unknown0000000000000000000000000000000' }, []],
+    ['an expired key', { Authorization: `Bearer ${credential('expired-key').value}` }, []],
+    ['the session cookie', { Cookie: `${cookie}=${session}` }, ['session']],
+    ['the session among other cookies', { Cookie: `theme=dark; ${cookie}=${session}; lang=en` }, ['session']],
+    ['a cookie whose name only ends like it', { Cookie: `x${cookie}=${session}` }, []],
+    ['an expired session', { Cookie: `${cookie}=${credential('expired-session').value}` }, []],
+    ['key and session', { Authorization: `Bearer ${key}`, Cookie: `${cookie}=${session}` }, ['apiKey', 'session']],
+  ] as const)('%s', (_name, headers, schemes) => {
+    expect([...auth.identify(new Headers(headers), now).keys()]).toEqual(schemes);
   });
 
-  it('creates an unnamed key without expiry from an empty body', async () => {
-    const res = await fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() });
-    expect(res.status).toBe(201);
-    expect((await json(res)).key).toMatchObject({ name: null, expires_at: null, last_used_at: null });
-  });
-
-  it('lets a key revoke itself', async () => {
-    const res = await fetch(m.url('/user/apikeys/key_testvalid01'), { method: 'DELETE', headers: authHeaders(credential('valid-key')) });
-    expect(res.status).toBe(200);
-    const again = await fetch(m.url('/user/apikeys'), { headers: authHeaders(credential('valid-key')) });
-    expect(again.status).toBe(401);
-  });
-
-  it("answers 404 for another user's key and for an unknown id, without telling which", async () => {
-    const other = await fetch(m.url('/user/apikeys/key_testforbid01'), { method: 'DELETE', headers: session() });
-    const unknown = await fetch(m.url('/user/apikeys/key_doesnotexist'), { method: 'DELETE', headers: session() });
-    for (const [res, id] of [[other, 'key_testforbid01'], [unknown, 'key_doesnotexist']] as const) {
-      expect(res.status).toBe(404);
-      expect(await json(res)).toEqual({ success: false, message: `Not Found: no API key with id '${id}'` });
-    }
-  });
-
-  it('refuses a 26th key with 409 and keeps the existing ones', async () => {
-    const headers = session();
-    const before = (await json(await fetch(m.url('/user/apikeys'), { headers }))).keys.length;
-    for (let i = before; i < 25; i++) {
-      expect((await fetch(m.url('/user/apikeys'), { method: 'POST', headers })).status).toBe(201);
-    }
-    const res = await fetch(m.url('/user/apikeys'), { method: 'POST', headers });
-    expect(res.status).toBe(409);
-    expect((await json(res)).message).toMatch(/^Conflict: at most 25 API keys/);
-    expect((await json(await fetch(m.url('/user/apikeys'), { headers }))).keys).toHaveLength(25);
-  });
-
-  it('reset restores the seeded keys', async () => {
-    await fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() });
-    await fetch(`${m.origin()}/__mock/reset`, { method: 'POST' });
-    const list = await json(await fetch(m.url('/user/apikeys'), { headers: session() }));
-    expect(list.keys.map((k: { id: string }) => k.id).sort()).toEqual(['key_testexpired01', 'key_testvalid01']);
+  it('cookieValue finds a cookie by its exact name and decodes it', () => {
+    expect(cookieValue('a=1; sls_session=x%20y; b=2', 'sls_session')).toBe('x y');
+    expect(cookieValue('sls_session_old=1', 'sls_session')).toBeUndefined();
+    expect(cookieValue(undefined, 'sls_session')).toBeUndefined();
   });
 });

@@ -3,23 +3,22 @@
 // evaluated with OpenAPI's semantics: the list is OR, the schemes inside one
 // requirement are AND. Missing or invalid credentials are 401; valid ones that
 // lack the operation's permission or use a scheme it does not allow are 403.
-import type { OpenApiDoc } from '../spec/load.ts';
+import type { FixtureUser } from '../fixtures/load.ts';
+import type { Operation, SchemeKind, SpecModel } from '../spec/model.ts';
 import type { KeyStore, SessionStore } from './credentials.ts';
-import type { FixtureUser } from './fixtures.ts';
-import type { CompiledOperation } from './operations.ts';
 
 export interface Principal {
   user: FixtureUser;
-  /** The security scheme that authenticated it. */
+  /** The security scheme that authenticated it (also its rate-limit tier). */
   scheme: string;
-  kind: 'apiKey' | 'session';
+  kind: SchemeKind;
   /** Rate-limit key: one bucket per key or session owner. */
   id: string;
 }
 
-interface SchemeReader {
+export interface SchemeReader {
   name: string;
-  kind: 'apiKey' | 'session';
+  kind: SchemeKind;
   read(headers: Headers): string | undefined;
 }
 
@@ -41,25 +40,16 @@ export function cookieValue(header: string | null | undefined, name: string): st
   return undefined;
 }
 
-/** Builds one reader per security scheme in the spec. */
-export function schemeReaders(doc: OpenApiDoc): SchemeReader[] {
-  return Object.entries<any>(doc.components.securitySchemes ?? {}).map(([name, s]) => {
-    if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') {
-      return {
-        name,
-        kind: 'apiKey' as const,
-        read(headers: Headers) {
-          // "Bearer <token>", case-insensitive scheme; anything else is no credential.
-          const m = /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '');
-          return m?.[1];
-        },
-      };
-    }
-    if (s.type === 'apiKey' && s.in === 'cookie') {
-      return { name, kind: 'session' as const, read: (headers: Headers) => cookieValue(headers.get('cookie'), s.name) };
-    }
-    throw new Error(`security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not supported by the mock`);
-  });
+/** One reader per security scheme of the spec: a bearer header or a named cookie. */
+export function schemeReaders(model: SpecModel): SchemeReader[] {
+  return [...model.schemes.values()].map(({ name, kind, cookieName }) => ({
+    name,
+    kind,
+    read:
+      kind === 'bearer'
+        ? (headers: Headers) => /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '')?.[1]
+        : (headers: Headers) => cookieValue(headers.get('cookie'), cookieName!),
+  }));
 }
 
 export class Authenticator {
@@ -75,8 +65,8 @@ export class Authenticator {
     for (const reader of this.readers) {
       const secret = reader.read(headers);
       if (!secret) continue;
-      const key = reader.kind === 'apiKey' ? keys.authenticate(secret, now) : undefined;
-      const record = key ?? (reader.kind === 'session' ? sessions.authenticate(secret, now) : undefined);
+      const key = reader.kind === 'bearer' ? keys.authenticate(secret, now) : undefined;
+      const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
       const user = record && users.get(record.userId);
       if (!user) continue;
       const id = key ? `key:${key.id}` : `user:${user.id}`;
@@ -86,14 +76,12 @@ export class Authenticator {
   }
 
   /** Evaluates the operation's security with OR-of-AND semantics, then its authorization. */
-  authorize(op: CompiledOperation, valid: Map<string, Principal>): AuthDecision {
+  authorize(op: Operation, valid: Map<string, Principal>): AuthDecision {
     const anyone = valid.values().next().value as Principal | undefined;
     if (op.isPublic) return { ok: true, principal: anyone };
     const satisfied = op.security.filter((req) => Object.keys(req).every((scheme) => valid.has(scheme)));
     if (satisfied.length === 0) return { ok: false, status: 401 };
-    const allowed = op.allowedSchemes
-      ? satisfied.filter((req) => Object.keys(req).every((scheme) => op.allowedSchemes!.includes(scheme)))
-      : satisfied;
+    const allowed = satisfied.filter((req) => Object.keys(req).every((scheme) => op.allowedSchemes.includes(scheme)));
     const chosen = allowed[0];
     if (!chosen) return { ok: false, status: 403 };
     const principal = valid.get(Object.keys(chosen)[0]!)!;

@@ -1,13 +1,13 @@
 // `npm run mock`: parse flags, start the server, print where it is and how to call
 // it, log one line per request, stop cleanly on Ctrl-C.
 import { relative } from 'node:path';
+import { credentialHeaders } from '../spec/model.ts';
 import { helpText, OptionsError, parseOptions, type MockOptions } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
 
 function banner(running: RunningMock, options: MockOptions, ms: number): string {
   const { origin, baseUrl, mock } = running;
-  const { fixtures, servers } = mock.state;
-  const cookie = fixtures.sessionCookieName;
+  const { fixtures, servers, model } = mock.state;
   const clock = options.now !== undefined ? `pinned at ${new Date(options.now).toISOString()}` : 'real time';
   const source = options.data ? `loaded from ${options.data}` : `generated, seed ${options.seed}`;
   const lines = [
@@ -23,7 +23,7 @@ function banner(running: RunningMock, options: MockOptions, ms: number): string 
     `Fixture credentials (${relative(process.cwd(), options.fixtures)}; fake, for this mock only) and what GET /user/apikeys answers:`,
   ];
   for (const cred of fixtures.credentials) {
-    const auth = cred.type === 'apiKey' ? `-H 'Authorization: Bearer ${cred.value}'` : `--cookie '${cookie}=${cred.value}'`;
+    const auth = Object.entries(credentialHeaders(model.schemes.get(cred.type)!, cred.value)).map(([k, v]) => `-H '${k}: ${v}'`).join(' ');
     lines.push(`  ${cred.name.padEnd(18)} ${String(cred.expect)}  curl ${auth} ${baseUrl}/user/apikeys`);
   }
   lines.push(

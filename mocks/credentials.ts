@@ -2,7 +2,7 @@
 // SHA-256 hash is stored, found by a short non-secret prefix, and compared in
 // constant time, so neither a memory dump nor response timing gives a secret away.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FixtureCredential } from './fixtures.ts';
+import type { FixtureCredential } from '../fixtures/load.ts';
 
 const PREFIX_LENGTH = 13; // "sls_test_" + 4 characters
 
@@ -57,15 +57,14 @@ export interface SessionRecord extends Stored {
   expiresAt: number | null;
 }
 
-export const MAX_KEYS_PER_USER = 25;
-
 export class KeyStore {
   private readonly index = new SecretIndex<ApiKeyRecord>();
   private readonly records: ApiKeyRecord[] = [];
 
+  /** `fixtures`: the credentials of the spec's bearer scheme; the ones nobody issued are skipped. */
   constructor(fixtures: FixtureCredential[]) {
     for (const c of fixtures) {
-      if (c.type !== 'apiKey' || !c.user || !c.keyId) continue;
+      if (!c.user || !c.keyId) continue;
       this.insert(c.value, {
         id: c.keyId,
         userId: c.user,
@@ -126,9 +125,10 @@ export class KeyStore {
 export class SessionStore {
   private readonly index = new SecretIndex<SessionRecord>();
 
+  /** `fixtures`: the credentials of the spec's cookie scheme; the ones nobody issued are skipped. */
   constructor(fixtures: FixtureCredential[]) {
     for (const c of fixtures) {
-      if (c.type === 'session' && c.user) this.add(c.value, c.user, c.expiresAt ? Date.parse(c.expiresAt) : null);
+      if (c.user) this.add(c.value, c.user, c.expiresAt ? Date.parse(c.expiresAt) : null);
     }
   }
 

@@ -9,7 +9,8 @@ import type { MockState } from './state.ts';
 const SESSION_TTL_MS = 7 * 86_400_000;
 
 interface DevRouteDeps {
-  cookieName: string;
+  /** The spec's session cookie; without a cookie scheme there is no login to offer. */
+  cookieName: string | undefined;
   reply: (c: Context, status: number, body: unknown, headers?: Record<string, string>) => Response;
   fail: (c: Context, status: number, detail?: string) => Response;
 }
@@ -46,6 +47,12 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
 export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRouteDeps): void {
   const { cookieName, reply, fail } = deps;
 
+  app.post('/__mock/reset', (c) => {
+    state.reset();
+    return reply(c, 200, { success: true, message: 'Mock state reset to the seeded fixtures' });
+  });
+  if (!cookieName) return;
+
   // Body: {"user": "<user id or email>"}; without one, the first fixture user.
   app.post('/__mock/login', async (c) => {
     const body = await jsonBody(c);
@@ -74,10 +81,5 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       { success: true, message: ended ? 'Logged out' : 'No session to end' },
       { 'Set-Cookie': `${cookieName}=; ${cookieAttributes(c, 0)}` },
     );
-  });
-
-  app.post('/__mock/reset', (c) => {
-    state.reset();
-    return reply(c, 200, { success: true, message: 'Mock state reset to the seeded fixtures' });
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
+import { loadModel } from '../spec/model.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
 import { generateServers, type StoredServer } from './dataset.ts';
 import { countries, regions, versions } from './metadata.ts';
@@ -7,6 +8,8 @@ import { buildIndex } from './search.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const DAY = 86_400_000;
+/** The spec's x-window-days on the countries lookup. */
+const WINDOW = loadModel().limits.countryWindowMs;
 const validator = new SchemaValidator(loadSpec());
 const schemas = {
   versions: validator.compileRef('#/components/schemas/VersionsResponse'),
@@ -86,7 +89,8 @@ describe('countries', () => {
   const ix = buildIndex(data);
 
   it('counts servers pinged in the last 30 days, most first, ties by country name', () => {
-    expect(valid('countries', countries(ix, {}, NOW))).toEqual({
+    expect(WINDOW).toBe(30 * DAY);
+    expect(valid('countries', countries(ix, {}, NOW, WINDOW))).toEqual({
       unique_countries: 3,
       countries: [
         { country: 'United Kingdom', country_code: 'GB', num_servers: 3 },
@@ -97,19 +101,19 @@ describe('countries', () => {
   });
 
   it('depends on now', () => {
-    const later = countries(ix, {}, NOW + 2 * DAY);
+    const later = countries(ix, {}, NOW + 2 * DAY, WINDOW);
     expect(later.countries.find((c) => c.country_code === 'GB')?.num_servers).toBe(2);
-    expect(countries(ix, {}, NOW + 365 * DAY)).toEqual({ unique_countries: 0, countries: [] });
+    expect(countries(ix, {}, NOW + 365 * DAY, WINDOW)).toEqual({ unique_countries: 0, countries: [] });
   });
 
   it('filters by two-letter code or whole name with wildcard, case-insensitive', () => {
-    expect(countries(ix, { country: 'us' }, NOW).countries.map((c) => c.country_code)).toEqual(['US']);
-    expect(countries(ix, { country: 'United*' }, NOW).countries.map((c) => c.country_code)).toEqual(['GB', 'US']);
-    expect(countries(ix, { country: 'germany' }, NOW).unique_countries).toBe(1);
-    expect(countries(ix, { country: 'United' }, NOW).unique_countries).toBe(0);
-    expect(countries(ix, { country: 'JP' }, NOW).unique_countries).toBe(0);
-    expect(countries(ix, { country: '' }, NOW).unique_countries).toBe(3);
-    expect(countries(ix, { country: '[x' }, NOW).unique_countries).toBe(0);
+    expect(countries(ix, { country: 'us' }, NOW, WINDOW).countries.map((c) => c.country_code)).toEqual(['US']);
+    expect(countries(ix, { country: 'United*' }, NOW, WINDOW).countries.map((c) => c.country_code)).toEqual(['GB', 'US']);
+    expect(countries(ix, { country: 'germany' }, NOW, WINDOW).unique_countries).toBe(1);
+    expect(countries(ix, { country: 'United' }, NOW, WINDOW).unique_countries).toBe(0);
+    expect(countries(ix, { country: 'JP' }, NOW, WINDOW).unique_countries).toBe(0);
+    expect(countries(ix, { country: '' }, NOW, WINDOW).unique_countries).toBe(3);
+    expect(countries(ix, { country: '[x' }, NOW, WINDOW).unique_countries).toBe(0);
   });
 });
 
@@ -146,7 +150,7 @@ describe('metadata on a generated dataset', () => {
     expect(v.versions.reduce((s, r) => s + r.num_servers, 0)).toBe(servers.length);
     const r = valid('regions', regions(ix));
     expect(r.total_servers).toBe(servers.length);
-    const c = valid('countries', countries(ix, {}, NOW));
+    const c = valid('countries', countries(ix, {}, NOW, WINDOW));
     const recent = servers.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY).length;
     expect(c.countries.reduce((s, x) => s + x.num_servers, 0)).toBe(recent);
     for (let i = 1; i < c.countries.length; i++) expect(c.countries[i - 1]!.num_servers).toBeGreaterThanOrEqual(c.countries[i]!.num_servers);

@@ -8,10 +8,6 @@ import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } fro
 import type { StoredServer } from './dataset.ts';
 import { wildcardMatcher, type ServerIndex } from './search.ts';
 
-const DAY = 86_400_000;
-/** Countries count servers pinged within this window before `now`. */
-export const COUNTRY_WINDOW_MS = 30 * DAY;
-
 type VersionRow = VersionsResponse['versions'][number];
 type CountryRow = CountriesResponse['countries'][number];
 type RegionRow = RegionsResponse['regions'][number];
@@ -90,8 +86,11 @@ function countryBuckets(ix: ServerIndex): CountryBucket[] {
   return c.countries;
 }
 
-/** Countries of servers pinged in the 30 days before `now`: most servers first, ties by name (then code). */
-export function countries(ix: ServerIndex, q: { country?: string | undefined } = {}, now: number): CountriesResponse {
+/**
+ * Countries of servers pinged within `windowMs` before `now` (the spec's `x-window-days`):
+ * most servers first, ties by name (then code).
+ */
+export function countries(ix: ServerIndex, q: { country?: string | undefined }, now: number, windowMs: number): CountriesResponse {
   let test: (b: CountryBucket) => boolean = () => true;
   if (given(q.country)) {
     if (/^[A-Za-z]{2}$/.test(q.country)) {
@@ -102,7 +101,7 @@ export function countries(ix: ServerIndex, q: { country?: string | undefined } =
       test = (b) => m(b.country.toLowerCase());
     }
   }
-  const from = now - COUNTRY_WINDOW_MS;
+  const from = now - windowMs;
   const rows: CountryRow[] = [];
   for (const b of countryBuckets(ix)) {
     if (!test(b)) continue;

@@ -1,38 +1,17 @@
-// Compiles spec/openapi.yaml into what the HTTP layer needs per operation: its route,
-// a parameter parser (ajv, compiled once, with coercion and defaults), its security
-// requirements and authorization extensions, its body validator and its declared
-// responses (for `Prefer`). Nothing here is written twice: add a parameter to the
-// spec and it is parsed, coerced and validated without a code change.
+// What the HTTP layer adds to each operation of the spec model: its Hono route, a
+// parameter parser (ajv, compiled once, with coercion and the schemas' defaults) and
+// its body validator. Add a parameter to the spec and it is parsed, coerced and
+// validated without a code change; what the operation means stays in spec/model.ts.
 import type { ValidateFunction } from 'ajv';
-import { deref, operations, type OpenApiDoc } from '../spec/load.ts';
+import type { Operation, Parameter, SpecModel } from '../spec/model.ts';
 import { describeErrors, SchemaValidator } from '../spec/validator.ts';
 
-export type SecurityRequirement = Record<string, string[]>;
-
-export interface DeclaredResponse {
-  status: number;
-  headers: Record<string, any>;
-  /** Example bodies by name; `default` is the first one. */
-  examples: Map<string, unknown>;
-  schema?: unknown;
-}
-
 export interface CompiledOperation {
-  operationId: string;
-  method: string;
-  /** Path in the spec, e.g. `/status/ping/{address}`. */
-  specPath: string;
+  op: Operation;
   /** Full path with the base and Hono's `:param` syntax. */
   routePath: string;
-  security: SecurityRequirement[];
-  isPublic: boolean;
-  /** `x-permission`: the account permission the caller's user needs. */
-  permission?: string;
-  /** `x-credentials`: the only security schemes allowed to perform it. */
-  allowedSchemes?: string[];
   parseParams(rawQuery: string, pathParams: Record<string, string>): ParamResult;
-  body?: { required: boolean; mediaTypes: string[]; validate: ValidateFunction };
-  responses: Map<number, DeclaredResponse>;
+  validateBody?: ValidateFunction;
 }
 
 export type ParamResult =
@@ -41,21 +20,15 @@ export type ParamResult =
 
 interface ParamGroup {
   where: 'query' | 'path';
-  params: Map<string, any>;
+  params: Map<string, Parameter>;
   validate: ValidateFunction;
 }
 
-/** `/api/v0.1` from the first server URL: the spec says where the API lives. */
-export function basePathOf(doc: OpenApiDoc): string {
-  const url = doc.servers?.[0]?.url ?? '/';
-  return new URL(url, 'http://localhost').pathname.replace(/\/$/, '');
-}
-
-function compileGroup(validator: SchemaValidator, where: 'query' | 'path', params: any[]): ParamGroup {
+function compileGroup(validator: SchemaValidator, where: 'query' | 'path', params: Parameter[]): ParamGroup {
   const own = params.filter((p) => p.in === where);
   const schema = {
     type: 'object',
-    properties: Object.fromEntries(own.map((p) => [p.name, p.schema ?? {}])),
+    properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
     required: own.filter((p) => p.required).map((p) => p.name),
   };
   // Most operations have no path (or no query) parameters: nothing to compile.
@@ -90,48 +63,17 @@ function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unk
   }
 }
 
-function declaredResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, DeclaredResponse> {
-  const out = new Map<number, DeclaredResponse>();
-  for (const [status, ref] of Object.entries<any>(op.responses ?? {})) {
-    if (!/^\d{3}$/.test(status)) continue;
-    const response = deref<any>(doc, ref);
-    const media = response.content?.['application/json'];
-    const examples = new Map<string, unknown>();
-    if (media && 'example' in media) examples.set('default', media.example);
-    for (const [name, ex] of Object.entries<any>(media?.examples ?? {})) {
-      const value = deref<any>(doc, ex).value;
-      if (!examples.has('default')) examples.set('default', value);
-      examples.set(name, value);
-    }
-    out.set(Number(status), { status: Number(status), headers: response.headers ?? {}, examples, schema: media?.schema });
-  }
-  return out;
-}
-
-export function compileOperations(doc: OpenApiDoc): CompiledOperation[] {
+export function compileOperations(model: SpecModel): CompiledOperation[] {
   // One ajv per option set; answers name only the first error, so stop at it.
-  const paramValidator = new SchemaValidator(doc, { coerceTypes: true, useDefaults: true, allErrors: false });
-  const bodyValidator = new SchemaValidator(doc, { allErrors: false });
-  const base = basePathOf(doc);
-  return operations(doc).map(({ method, path, operationId, op, parameters, security, isPublic }) => {
-    const query = compileGroup(paramValidator, 'query', parameters);
-    const pathGroup = compileGroup(paramValidator, 'path', parameters);
-    const requestBody = op.requestBody ? deref<any>(doc, op.requestBody) : undefined;
-    const mediaTypes = Object.keys(requestBody?.content ?? {});
-    const bodySchema = requestBody?.content?.['application/json']?.schema;
+  const paramValidator = new SchemaValidator(model.doc, { coerceTypes: true, useDefaults: true, allErrors: false });
+  const bodyValidator = new SchemaValidator(model.doc, { allErrors: false });
+  return model.operations.map((op) => {
+    const query = compileGroup(paramValidator, 'query', op.parameters);
+    const pathGroup = compileGroup(paramValidator, 'path', op.parameters);
     return {
-      operationId,
-      method: method.toUpperCase(),
-      specPath: path,
-      routePath: base + path.replace(/\{([^}]+)\}/g, ':$1'),
-      security,
-      isPublic,
-      permission: op['x-permission'],
-      allowedSchemes: op['x-credentials'],
-      body: requestBody
-        ? { required: Boolean(requestBody.required), mediaTypes, validate: bodyValidator.compile(bodySchema ?? {}) }
-        : undefined,
-      responses: declaredResponses(doc, op),
+      op,
+      routePath: model.basePath + op.path.replace(/\{([^}]+)\}/g, ':$1'),
+      ...(op.requestBody ? { validateBody: bodyValidator.compile(op.requestBody.schema ?? {}) } : {}),
       parseParams(rawQuery, pathParams) {
         const q: Record<string, unknown> = {};
         parseQuery(query, rawQuery, q);

@@ -1,7 +1,7 @@
 // The mock's settings: one table drives the command-line flags, their environment
 // variables and `--help`, so a flag is declared exactly once.
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { FIXTURES_PATH } from '../fixtures/load.ts';
 
 export interface MockOptions {
   port: number;
@@ -32,8 +32,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   quiet: false,
   // Under vitest (or NODE_ENV=test) every answer is checked against the spec.
   selfCheck: process.env.VITEST !== undefined || process.env.NODE_ENV === 'test',
-  // Resolves the same from mocks/options.ts and from the bundle in dist/.
-  fixtures: fileURLToPath(new URL('../fixtures/auth.json', import.meta.url)),
+  fixtures: FIXTURES_PATH,
 };
 
 interface Flag {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
+import { loadModel } from '../spec/model.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
 import { FAVICONS, generateServers, type StoredServer } from './dataset.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
@@ -7,6 +8,7 @@ import { buildIndex } from './search.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const MIN = 60_000;
+const { limits } = loadModel();
 const validatePing = new SchemaValidator(loadSpec()).compileRef('#/components/schemas/PingResponse');
 
 function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
@@ -23,16 +25,17 @@ function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
 
 describe('parseAddress', () => {
   it('reads host and host:port, the port defaulting to 25565', () => {
-    expect(parseAddress('94.19.15.232:25566')).toEqual({ host: '94.19.15.232', port: 25566 });
-    expect(parseAddress('94.19.15.232')).toEqual({ host: '94.19.15.232', port: 25565 });
-    expect(parseAddress('Play.Example.NET')).toEqual({ host: 'Play.Example.NET', port: 25565 });
-    expect(parseAddress('play.example.net:1')).toEqual({ host: 'play.example.net', port: 1 });
-    expect(parseAddress('play.example.net:65535')).toEqual({ host: 'play.example.net', port: 65535 });
+    expect(limits.defaultPort).toBe(25565);
+    expect(parseAddress('94.19.15.232:25566', limits.defaultPort)).toEqual({ host: '94.19.15.232', port: 25566 });
+    expect(parseAddress('94.19.15.232', limits.defaultPort)).toEqual({ host: '94.19.15.232', port: 25565 });
+    expect(parseAddress('Play.Example.NET', limits.defaultPort)).toEqual({ host: 'Play.Example.NET', port: 25565 });
+    expect(parseAddress('play.example.net:1', limits.defaultPort)).toEqual({ host: 'play.example.net', port: 1 });
+    expect(parseAddress('play.example.net:65535', limits.defaultPort)).toEqual({ host: 'play.example.net', port: 65535 });
   });
 
   it('rejects a bad port or an empty host', () => {
     for (const bad of ['a:0', 'a:65536', 'a:', 'a:x', 'a:12.5', 'a:-1', 'a:123456', ':25565', '']) {
-      expect(() => parseAddress(bad), bad).toThrow();
+      expect(() => parseAddress(bad, limits.defaultPort), bad).toThrow();
     }
   });
 });
@@ -44,7 +47,7 @@ describe('findServer', () => {
   it('finds by host and port, host case-insensitive, port defaulting to 25565', () => {
     expect(findServer(ix, '94.19.15.232', 25565)).toBe(data[0]);
     expect(findServer(ix, '94.19.15.232', 25566)).toBe(data[1]);
-    expect(findServer(ix, '94.19.15.232')).toBe(data[0]);
+    expect(findServer(ix, '94.19.15.232', limits.defaultPort)).toBe(data[0]);
     expect(findServer(ix, 'PLAY.Example.Net', 25565)).toBe(data[2]);
   });
 
@@ -54,28 +57,29 @@ describe('findServer', () => {
   });
 
   it('works with parseAddress for the host:port path form', () => {
-    const { host, port } = parseAddress('94.19.15.232:25566');
+    const { host, port } = parseAddress('94.19.15.232:25566', limits.defaultPort);
     expect(findServer(ix, host, port)?.version).toBe('1.8.8');
   });
 });
 
 describe('pingAnswer', () => {
   it('is online while the stored ping is at most 30 minutes old, refreshing after', () => {
-    expect(pingAnswer(mk({ ago: 0 }), NOW)).toMatchObject({ status: 'online', refresh: false });
-    expect(pingAnswer(mk({ ago: 30 * MIN }), NOW)).toMatchObject({ status: 'online', refresh: false });
-    expect(pingAnswer(mk({ ago: 30 * MIN + 1000 }), NOW)).toMatchObject({ status: 'refreshing', refresh: true });
-    expect(pingAnswer(mk({ ago: 40 * 86_400_000 }), NOW)).toMatchObject({ status: 'refreshing', refresh: true });
+    expect(limits.refreshAfterMs).toBe(30 * MIN);
+    expect(pingAnswer(mk({ ago: 0 }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'online', refresh: false });
+    expect(pingAnswer(mk({ ago: 30 * MIN }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'online', refresh: false });
+    expect(pingAnswer(mk({ ago: 30 * MIN + 1000 }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'refreshing', refresh: true });
+    expect(pingAnswer(mk({ ago: 40 * 86_400_000 }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'refreshing', refresh: true });
   });
 
   it('answers the ServerCore fields in spec order, favicon always present, without players, plugins, motd_stripped', () => {
-    const a = pingAnswer(mk(), NOW);
+    const a = pingAnswer(mk(), NOW, limits.refreshAfterMs);
     expect(Object.keys(a)).toEqual(['status', 'refresh', 'server']);
     expect(Object.keys(a.server)).toEqual([
       'address', 'port', 'version', 'offline_mode', 'players_online', 'players_limit', 'motd', 'country', 'country_code',
       'region', 'city', 'asn_number', 'asn_name', 'last_ping', 'favicon', 'detected_mod_pack', 'detected_mod_pack_short',
     ]);
     expect(a.server.favicon).toBeNull();
-    expect(pingAnswer(mk({ favicon: FAVICONS[2]! }), NOW).server.favicon).toBe(FAVICONS[2]);
+    expect(pingAnswer(mk({ favicon: FAVICONS[2]! }), NOW, limits.refreshAfterMs).server.favicon).toBe(FAVICONS[2]);
     expect(a.server.last_ping).toBe(mk().last_ping);
   });
 
@@ -83,7 +87,7 @@ describe('pingAnswer', () => {
     const servers = generateServers({ seed: 5, count: 500, now: new Date(NOW) });
     let refreshing = 0;
     for (const s of servers) {
-      const a = pingAnswer(s, NOW);
+      const a = pingAnswer(s, NOW, limits.refreshAfterMs);
       if (!validatePing(a)) throw new Error(describeErrors(validatePing.errors, 'ping'));
       if (a.refresh) refreshing++;
     }

@@ -3,19 +3,16 @@ import type { PingResponse, PingServer } from '../spec/openapi.gen.ts';
 import { serverKey, type StoredServer } from './dataset.ts';
 import type { ServerIndex } from './search.ts';
 
-export const DEFAULT_PORT = 25565;
-/** A stored ping older than this is answered as `refreshing` (a re-ping is queued). */
-export const REFRESH_AFTER_MS = 30 * 60_000;
-
 /**
- * Splits the `/status/ping/{address}` form: `host` or `host:port` (port defaults
- * to 25565). Throws on an empty host or a port that is not an integer in 1-65535.
+ * Splits the `/status/ping/{address}` form: `host` or `host:port` (the port defaults
+ * to the spec's `x-default-port`). Throws on an empty host or a port that is not an
+ * integer in 1-65535.
  */
-export function parseAddress(address: string): { host: string; port: number } {
+export function parseAddress(address: string, defaultPort: number): { host: string; port: number } {
   const colon = address.lastIndexOf(':');
   const host = colon === -1 ? address : address.slice(0, colon);
   if (host === '') throw new Error(`address ${JSON.stringify(address)} has no host`);
-  if (colon === -1) return { host, port: DEFAULT_PORT };
+  if (colon === -1) return { host, port: defaultPort };
   const text = address.slice(colon + 1);
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 1 && port <= 65535)) throw new Error(`port must be an integer from 1 to 65535, got ${JSON.stringify(text)}`);
@@ -39,13 +36,17 @@ function lookup(index: ServerIndex): Map<string, StoredServer> {
 }
 
 /** The indexed server at host:port (host case-insensitive), or undefined. TCPShield servers are found too. */
-export function findServer(index: ServerIndex, host: string, port: number = DEFAULT_PORT): StoredServer | undefined {
+export function findServer(index: ServerIndex, host: string, port: number): StoredServer | undefined {
   return lookup(index).get(serverKey(host, port));
 }
 
-/** The ping answer for a stored server: ServerCore fields in spec order, favicon always present. */
-export function pingAnswer(server: StoredServer, now: number): PingResponse {
-  const stale = now - Date.parse(server.last_ping) > REFRESH_AFTER_MS;
+/**
+ * The ping answer for a stored server: ServerCore fields in spec order, favicon always
+ * present; `refreshing` when the stored ping is older than `refreshAfterMs` (the spec's
+ * `x-refresh-after-minutes`).
+ */
+export function pingAnswer(server: StoredServer, now: number, refreshAfterMs: number): PingResponse {
+  const stale = now - Date.parse(server.last_ping) > refreshAfterMs;
   const row: PingServer = {
     address: server.address,
     port: server.port,

@@ -1,18 +1,10 @@
-// The real service's rate limits (api-facts.md): per minute / hour / day by tier,
-// and one request per second for /metadata/*. Windows are fixed and aligned to the
-// clock, so a pinned clock gives the same headers every run. Counting always happens
-// (every answer carries the headers); refusing with 429 only when enforcement is on.
-
-export type Tier = 'anonymous' | 'session' | 'apiKey';
-
-const LIMITS: Record<Tier, [perMinute: number, perHour: number, perDay: number]> = {
-  anonymous: [20, 600, 5000],
-  session: [60, 2000, 20000],
-  apiKey: [100, 3000, 50000],
-};
-const WINDOWS = [60_000, 3_600_000, 86_400_000] as const;
-const METADATA_LIMIT = 1;
-const METADATA_WINDOW = 1000;
+// The service's rate limits, as the spec's `x-rate-limits` states them: limits per
+// window by tier (the security scheme that authenticated the caller, or anonymous),
+// and paths with a window of their own (`/metadata/*`: one request per second).
+// Windows are fixed and aligned to the clock, so a pinned clock gives the same headers
+// every run. Counting always happens (every answer carries the headers); refusing with
+// 429 is the caller's choice (`--rate-limit`).
+import type { RateLimits } from '../spec/model.ts';
 
 export interface RateDecision {
   limit: number;
@@ -31,10 +23,14 @@ interface Counter {
 export class RateLimiter {
   private readonly counters = new Map<string, Counter[]>();
 
-  hit(key: string, tier: Tier, metadata: boolean, now: number): RateDecision {
-    const limits = metadata ? [METADATA_LIMIT] : LIMITS[tier];
-    const windows = metadata ? [METADATA_WINDOW] : WINDOWS;
-    const bucket = metadata ? `${key}|metadata` : key;
+  constructor(private readonly rules: RateLimits) {}
+
+  /** Counts one request of `key` in `tier` to `path` (relative to the API base). */
+  hit(key: string, tier: string, path: string, now: number): RateDecision {
+    const group = this.rules.groups.find((g) => path.startsWith(g.pathPrefix));
+    const limits = group ? [group.limit] : (this.rules.tiers[tier] ?? this.rules.tiers.anonymous!);
+    const windows = (group ? [group.windowSeconds] : this.rules.windowsSeconds).map((s) => s * 1000);
+    const bucket = group ? `${key}|${group.pathPrefix}` : key;
     let counters = this.counters.get(bucket);
     if (!counters) {
       counters = windows.map(() => ({ start: 0, count: 0 }));

@@ -6,6 +6,7 @@
 // list, tests the filters (text filters are evaluated once per distinct value, not
 // once per row), counts matches and materialises only the page's rows. Rows are
 // cached frozen objects (and cached JSON text for searchJson), never copies.
+import { loadModel, parameterDefaults } from '../spec/model.ts';
 import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
 import { isTcpShield, type StoredServer } from './dataset.ts';
 
@@ -14,9 +15,9 @@ export type SortKey = NonNullable<FindParams['sort']>;
 export const SORT_KEYS: readonly SortKey[] = ['users', 'version', 'address', 'port', 'updated'];
 
 /**
- * The coerced `/servers/find` query, defaults applied by the HTTP layer
- * (see DEFAULT_FIND_QUERY). Empty strings count as "no filter".
- * `order` is accepted by the API and ignored, so it is not here.
+ * The coerced `/servers/find` query, defaults applied by the HTTP layer (the
+ * parameter schemas' `default`s, see DEFAULT_FIND_QUERY). Empty strings count as
+ * "no filter". `order` is accepted by the API and ignored, so it is not here.
  */
 export interface FindQuery {
   limit: number;
@@ -41,18 +42,8 @@ export interface FindQuery {
   offlineOnly: string;
 }
 
-/** The spec's defaults for every defaulted parameter. */
-export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze({
-  limit: 50,
-  page: 1,
-  version: '*',
-  maxAge: 30,
-  sort: 'updated',
-  favicon: false,
-  relativeTime: false,
-  noFilter: false,
-  offlineOnly: 'off',
-});
+/** What each left-out parameter means: the defaults of findServers' parameter schemas in the spec. */
+export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze(parameterDefaults(loadModel().byId.get('findServers')!) as unknown as FindQuery);
 
 /** DEFAULT_FIND_QUERY with `q` on top (undefined values in `q` do not override defaults). */
 export function findQuery(q: Partial<FindQuery> = {}): FindQuery {

@@ -1,25 +1,31 @@
-// The mock refuses to drift from the spec under test. Uses the environment-neutral
-// app directly (`app.request()`, no socket), as any runtime adapter would.
+// The mock refuses to drift from the spec under test. createApp takes its handlers as
+// a parameter, so a test hands it deliberately broken ones (no monkeypatching) and
+// drives the environment-neutral app with `app.request()`, as any runtime adapter would.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from './app.ts';
-import { handlers, type Handler } from './handlers.ts';
-import { DEFAULT_OPTIONS } from './options.ts';
+import { loadInputs } from './build.ts';
+import { createHandlers, type Handler, type Handlers } from './handlers.ts';
+import { MockState } from './state.ts';
+import { testOptions } from './test-helpers.ts';
 
-const original = { ...handlers };
 afterEach(() => {
-  Object.assign(handlers, original);
   vi.restoreAllMocks();
 });
 
-function mock(selfCheck: boolean) {
-  return createApp({ ...DEFAULT_OPTIONS, servers: 50, quiet: true, selfCheck, now: Date.parse('2026-06-01T00:00:00Z') }).app;
+const options = testOptions({ servers: 50 });
+const inputs = loadInputs(options);
+const honest = createHandlers(inputs.model.limits);
+
+function mock(selfCheck: boolean, replaced: Partial<Handlers> = {}) {
+  const handlers = { ...honest, ...replaced } as Handlers;
+  return createApp({ options: { ...options, selfCheck }, state: new MockState(inputs, options.now), handlers }).app;
 }
 
 describe('self-check', () => {
   it('answers 500 and logs loudly when a handler breaks the schema', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    handlers.listRegions = (() => ({ status: 200, body: { unique_regions: '7', regions: [] } })) as Handler;
-    const res = await mock(true).request('/api/v0.1/metadata/regions');
+    const app = mock(true, { listRegions: (() => ({ status: 200, body: { unique_regions: '7', regions: [] } })) as Handler });
+    const res = await app.request('/api/v0.1/metadata/regions');
     expect(res.status).toBe(500);
     const body = (await res.json()) as { success: boolean; message: string };
     expect(body.success).toBe(false);
@@ -29,9 +35,10 @@ describe('self-check', () => {
 
   it('catches a drift in the pre-serialised search answer and an undeclared status', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    handlers.findServers = (() => ({ status: 200, json: '{"displayed":1,"total":1,"results":[{"port":"x"}]}' })) as Handler;
-    handlers.listVersions = (() => ({ status: 418, body: { success: false, message: 'teapot' } })) as Handler;
-    const app = mock(true);
+    const app = mock(true, {
+      findServers: (() => ({ status: 200, json: '{"displayed":1,"total":1,"results":[{"port":"x"}]}' })) as Handler,
+      listVersions: (() => ({ status: 418, body: { success: false, message: 'teapot' } })) as Handler,
+    });
     const find = await app.request('/api/v0.1/servers/find');
     expect(find.status).toBe(500);
     expect(((await find.json()) as { message: string }).message).toContain('body.results.0.port must be integer');
@@ -42,7 +49,12 @@ describe('self-check', () => {
   it('passes honest answers through untouched, and is off outside tests unless asked', async () => {
     const res = await mock(true).request('/api/v0.1/metadata/regions');
     expect(res.status).toBe(200);
-    handlers.listRegions = (() => ({ status: 200, body: { drifted: true } })) as Handler;
-    expect((await mock(false).request('/api/v0.1/metadata/regions')).status).toBe(200);
+    const drifted = { listRegions: (() => ({ status: 200, body: { drifted: true } })) as Handler };
+    expect((await mock(false, drifted).request('/api/v0.1/metadata/regions')).status).toBe(200);
+  });
+
+  it('refuses to build an app missing a handler for an operation of the spec', () => {
+    const { listRegions: _dropped, ...rest } = honest;
+    expect(() => createApp({ options, state: new MockState(inputs, options.now), handlers: rest })).toThrow("no handler for operationId 'listRegions'");
   });
 });

@@ -1,7 +1,8 @@
 // The node:http adapter: binds the environment-neutral app to a socket.
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createApp, type MockApp } from './app.ts';
+import type { MockApp } from './app.ts';
+import { buildMock } from './build.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
 
 export interface RunningMock {
@@ -13,7 +14,7 @@ export interface RunningMock {
 
 export async function startMock(overrides: Partial<MockOptions> = {}): Promise<RunningMock> {
   const options: MockOptions = { ...DEFAULT_OPTIONS, quiet: true, ...overrides };
-  const mock = createApp(options);
+  const mock = buildMock(options);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: mock.app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
     s.once('error', reject);

@@ -1,46 +1,52 @@
 // Everything the mock remembers. The dataset is immutable (generated or loaded once);
 // keys, sessions and rate-limit counters change and are restored by `reset()`.
+import type { FixtureUser, Fixtures } from '../fixtures/load.ts';
+import type { SpecModel } from '../spec/model.ts';
 import { KeyStore, SessionStore } from './credentials.ts';
-import { generateServers, loadDataset, type StoredServer } from './dataset.ts';
-import { loadFixtures, type Fixtures, type FixtureUser } from './fixtures.ts';
-import type { MockOptions } from './options.ts';
+import type { StoredServer } from './dataset.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { buildIndex, type ServerIndex } from './search.ts';
 
+/** What a mock is built from, loaded before it starts (see mocks/build.ts). */
+export interface MockInputs {
+  model: SpecModel;
+  fixtures: Fixtures;
+  servers: StoredServer[];
+}
+
 export class MockState {
+  readonly model: SpecModel;
   readonly fixtures: Fixtures;
   readonly users: Map<string, FixtureUser>;
   readonly servers: StoredServer[];
   readonly index: ServerIndex;
-  /** When the mock started: generated timestamps are relative to it. */
-  readonly startedAt: number;
   keys!: KeyStore;
   sessions!: SessionStore;
   rates!: RateLimiter;
 
+  /** `pinnedNow`: the clock of `--now` (ms since epoch); undefined for the real clock. */
   constructor(
-    readonly options: MockOptions,
-    fixtures?: Fixtures,
+    inputs: MockInputs,
+    private readonly pinnedNow?: number,
   ) {
-    this.startedAt = options.now ?? Date.now();
-    this.fixtures = fixtures ?? loadFixtures(options.fixtures);
+    this.model = inputs.model;
+    this.fixtures = inputs.fixtures;
     this.users = new Map(this.fixtures.users.map((u) => [u.id, u]));
-    this.servers = options.data
-      ? loadDataset(options.data)
-      : generateServers({ seed: options.seed, count: options.servers, now: new Date(this.startedAt) });
+    this.servers = inputs.servers;
     this.index = buildIndex(this.servers);
     this.reset();
   }
 
   /** The clock: pinned with --now, else real time. */
   now(): number {
-    return this.options.now ?? Date.now();
+    return this.pinnedNow ?? Date.now();
   }
 
   /** Back to the seeded state: fixture keys and sessions only, fresh counters. */
   reset(): void {
-    this.keys = new KeyStore(this.fixtures.credentials);
-    this.sessions = new SessionStore(this.fixtures.credentials);
-    this.rates = new RateLimiter();
+    const ofKind = (kind: string) => this.fixtures.credentials.filter((c) => this.model.schemes.get(c.type)?.kind === kind);
+    this.keys = new KeyStore(ofKind('bearer'));
+    this.sessions = new SessionStore(ofKind('cookie'));
+    this.rates = new RateLimiter(this.model.limits.rateLimits);
   }
 }

@@ -1,11 +1,16 @@
-// Shared by the mock's HTTP tests: a real server on a free loopback port per suite.
-import { afterAll, beforeAll } from 'vitest';
-import { loadFixtures, type FixtureCredential } from './fixtures.ts';
+// Shared by the mock's tests: an app built in memory and driven with `app.request()`
+// (no socket: the HTTP behaviour is the app's), and the fixture credentials.
+import { loadFixtures, type FixtureCredential } from '../fixtures/load.ts';
+import { credentialHeaders, loadModel } from '../spec/model.ts';
+import type { MockApp } from './app.ts';
+import { buildMock } from './build.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
-import { startMock, type RunningMock } from './server.ts';
 
-export const fixtures = loadFixtures(DEFAULT_OPTIONS.fixtures);
+export const model = loadModel();
+export const fixtures = loadFixtures();
 export const PINNED_NOW = '2026-06-01T12:00:00.000Z';
+/** The origin of the URLs handed to `app.request()`: a loopback mock on its default port. */
+export const ORIGIN = 'http://127.0.0.1:4010';
 
 export function credential(name: string): FixtureCredential {
   const c = fixtures.credentials.find((x) => x.name === name);
@@ -15,23 +20,32 @@ export function credential(name: string): FixtureCredential {
 
 /** Request headers that present a fixture credential the way real clients do. */
 export function authHeaders(c: FixtureCredential): Record<string, string> {
-  return c.type === 'apiKey' ? { Authorization: `Bearer ${c.value}` } : { Cookie: `${fixtures.sessionCookieName}=${c.value}` };
+  return credentialHeaders(model.schemes.get(c.type)!, c.value);
 }
 
-/** Starts a mock on port 0 before the suite and stops it after; `m.url(path)` builds API URLs. */
-export function useMock(overrides: Partial<MockOptions> = {}) {
-  const m = {
-    running: undefined as unknown as RunningMock,
-    url: (path: string) => `${m.running.baseUrl}${path}`,
-    origin: () => m.running.origin,
+/** The options tests run with: a small dataset, a pinned clock, every answer self-checked. */
+export function testOptions(overrides: Partial<MockOptions> = {}): MockOptions {
+  return { ...DEFAULT_OPTIONS, port: 0, servers: 300, now: Date.parse(PINNED_NOW), selfCheck: true, quiet: true, ...overrides };
+}
+
+export interface TestApp {
+  mock: MockApp;
+  /** `app.request()` with fetch's signature. */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+  /** An API URL: `url('/servers/find')`. */
+  url(path: string): string;
+  origin(): string;
+}
+
+/** A mock app in memory, built from `overrides` on top of testOptions(). */
+export function useApp(overrides: Partial<MockOptions> = {}): TestApp {
+  const mock = buildMock(testOptions(overrides));
+  return {
+    mock,
+    fetch: async (url, init) => mock.app.request(url, init),
+    url: (path) => `${ORIGIN}${mock.basePath}${path}`,
+    origin: () => ORIGIN,
   };
-  beforeAll(async () => {
-    m.running = await startMock({ port: 0, servers: 300, now: Date.parse(PINNED_NOW), selfCheck: true, ...overrides });
-  });
-  afterAll(async () => {
-    await m.running?.close();
-  });
-  return m;
 }
 
 export async function json(res: Response): Promise<any> {

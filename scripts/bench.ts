@@ -13,8 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { loadFixtures } from '../mocks/fixtures.ts';
-import { DEFAULT_OPTIONS } from '../mocks/options.ts';
+import { loadFixtures } from '../fixtures/load.ts';
 import type { GenJob, GenResult, LoadJob, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
 import { get, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
@@ -66,7 +65,7 @@ const CONFIG = {
 };
 const KINDS: ServerKind[] = ['mock', 'prism', 'bare'];
 
-const fixtures = loadFixtures(DEFAULT_OPTIONS.fixtures);
+const fixtures = loadFixtures();
 const VALID_KEY = fixtures.credentials.find((c) => c.name === 'valid-key')?.value;
 if (!VALID_KEY) throw new Error('fixtures/auth.json has no valid-key credential');
 

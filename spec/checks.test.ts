@@ -1,14 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import {
-  checkAuthResponses,
-  checkExamples,
-  checkParameterExamples,
-  checkProvenance,
-  FORBIDDEN_MESSAGE,
-  UNAUTHORIZED_MESSAGE,
-} from './checks.ts';
-import { loadSpec, operations, SPEC_PATH } from './load.ts';
+import { checkAll, checkAuthResponses, checkExamples, checkLimits, checkParameterExamples, checkProvenance } from './checks.ts';
+import { loadSpec, SPEC_PATH } from './load.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
 
 // Each check must pass on the real document and fail on a copy broken on purpose,
 // so a check that silently stopped checking would be caught here.
@@ -20,36 +14,8 @@ describe('spec/openapi.yaml', () => {
     expect((api as { openapi: string }).openapi).toBe('3.0.3');
   });
 
-  it('covers every operation the service has', () => {
-    const ids = operations(fresh()).map((o) => `${o.method.toUpperCase()} ${o.path} ${o.operationId}`);
-    expect(ids).toEqual([
-      'GET /servers/find findServers',
-      'GET /status/ping/{address} pingServer',
-      'GET /status/ping/{host}/{port} pingServerHostPort',
-      'GET /metadata/versions listVersions',
-      'GET /metadata/countries listCountries',
-      'GET /metadata/regions listRegions',
-      'GET /user/apikeys listApiKeys',
-      'POST /user/apikeys createApiKey',
-      'DELETE /user/apikeys/{id} revokeApiKey',
-    ]);
-  });
-
-  it('lists every /servers/find parameter of api-facts.md', () => {
-    const find = operations(fresh()).find((o) => o.operationId === 'findServers')!;
-    expect(find.parameters.map((p) => p.name).sort()).toEqual(
-      ['limit', 'page', 'version', 'minUsers', 'maxUsers', 'minAge', 'maxAge', 'region', 'country', 'country_code', 'city', 'motd', 'org', 'asn', 'modpack', 'sort', 'order', 'favicon', 'relativeTime', 'noFilter', 'offlineOnly'].sort(),
-    );
-  });
-
-  it('marks public operations public and protected ones with bearer OR cookie', () => {
-    const doc = fresh();
-    for (const { operationId, op, path } of operations(doc)) {
-      if (path.startsWith('/user/')) expect(op.security, operationId).toEqual([{ apiKey: [] }, { session: [] }]);
-      else expect(op.security, operationId).toEqual([]);
-    }
-    expect(doc.components.securitySchemes?.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.components.securitySchemes?.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
+  it('passes every check', () => {
+    expect(checkAll(fresh())).toEqual([]);
   });
 });
 
@@ -118,5 +84,29 @@ describe('checkAuthResponses', () => {
     const problems = checkAuthResponses(doc);
     expect(problems).toContain('DELETE /user/apikeys/{id} is protected but declares no 403');
     expect(problems).toContain(`GET /user/apikeys 401 example message is "Unauthorized", expected "${UNAUTHORIZED_MESSAGE}"`);
+  });
+});
+
+describe('checkLimits', () => {
+  it('finds the prose and examples agreeing with the x- limits', () => {
+    expect(checkLimits(fresh())).toEqual([]);
+  });
+  it('reports prose that states another number than the extension', () => {
+    const doc = fresh();
+    doc.paths['/user/apikeys']!.post['x-max-keys-per-user'] = 30;
+    doc['x-max-body-bytes'] = 8192;
+    const problems = checkLimits(doc);
+    expect(problems).toContain('createApiKey 409 description does not mention the limit 30: "The user already has the maximum number of keys (25); revoke one first."');
+    expect(problems.join('\n')).toMatch(/PayloadTooLarge example message does not mention the limit 8192/);
+  });
+  it('reports a page cap above the parameter\'s own maximum', () => {
+    const doc = fresh();
+    doc.components.parameters!.limit['x-max-by-plan'].paid = 1000;
+    expect(checkLimits(doc).join('\n')).toMatch(/x-max-by-plan allows more than the schema's maximum 500/);
+  });
+  it('reports a limit the model cannot read instead of throwing', () => {
+    const doc = fresh();
+    delete doc['x-rate-limits'];
+    expect(checkAll(doc)).toContain('the document has no x-rate-limits');
   });
 });

@@ -1,30 +1,42 @@
 // Checks a schema validator cannot make on the document itself: that every example
-// is valid, every part says where it comes from, every parameter has an example and
-// the 401/403 bodies are exactly the promised ones. Each returns a list of problems
-// (empty when all is well) so the CLI can print them and the tests can assert them.
-import { deref, operations, type OpenApiDoc } from './load.ts';
+// is valid, every part says where it comes from, every parameter has an example, the
+// 401/403 bodies are exactly the promised ones and the limits the prose states agree
+// with their `x-` values. Each returns a list of problems (empty when all is well) so
+// the CLI can print them and the tests can assert them.
+import { deref, type OpenApiDoc } from './load.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
+import { buildModel, examplesOf as namedExamples, SpecError, type SpecModel } from './model.ts';
+import { LEVELS } from './provenance.ts';
 import { SchemaValidator, describeErrors } from './validator.ts';
-
-export const UNAUTHORIZED_MESSAGE = 'Unauthorized: Invalid API key or session';
-export const FORBIDDEN_MESSAGE = "Forbidden: You don't have permission to access this resource";
-export const PROVENANCE = ['interface', 'observed', 'assumed'] as const;
 
 interface Example {
   where: string;
   value: unknown;
 }
 
+/** Every example of a node, each named where it stands (`... example`, `... examples.page`). */
 function examplesOf(where: string, node: Record<string, any>, doc: OpenApiDoc): Example[] {
+  const named = namedExamples(doc, node);
   const out: Example[] = [];
   if ('example' in node) out.push({ where: `${where} example`, value: node.example });
-  for (const [name, ex] of Object.entries(node.examples ?? {})) {
-    out.push({ where: `${where} examples.${name}`, value: deref<any>(doc, ex).value });
-  }
+  for (const name of Object.keys(node.examples ?? {})) out.push({ where: `${where} examples.${name}`, value: named.get(name) });
   return out;
+}
+
+/** The model, or the reason the document cannot be read as one. */
+function modelOf(doc: OpenApiDoc): SpecModel | string {
+  try {
+    return buildModel(doc);
+  } catch (err) {
+    if (err instanceof SpecError) return err.message;
+    throw err;
+  }
 }
 
 /** Every response, request body, parameter and header example validates against its schema. */
 export function checkExamples(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
   const validator = new SchemaValidator(doc);
   const problems: string[] = [];
   const check = (where: string, schema: unknown, examples: Example[]) => {
@@ -34,9 +46,9 @@ export function checkExamples(doc: OpenApiDoc): string[] {
       if (!validate(ex.value)) problems.push(`${ex.where} is invalid: ${describeErrors(validate.errors)}`);
     }
   };
-  for (const { method, path, op, parameters } of operations(doc)) {
-    const at = `${method.toUpperCase()} ${path}`;
-    for (const p of parameters) check(`${at} parameter '${p.name}'`, p.schema, examplesOf(`${at} parameter '${p.name}'`, p, doc));
+  for (const { method, path, raw: op, parameters } of model.operations) {
+    const at = `${method} ${path}`;
+    for (const p of parameters) check(`${at} parameter '${p.name}'`, p.schema, examplesOf(`${at} parameter '${p.name}'`, p.raw, doc));
     const body = op.requestBody && deref(doc, op.requestBody);
     for (const [type, media] of Object.entries<any>(body?.content ?? {})) {
       check(`${at} request body ${type}`, media.schema, examplesOf(`${at} request body ${type}`, media, doc));
@@ -62,10 +74,12 @@ export function checkExamples(doc: OpenApiDoc): string[] {
 
 /** Every parameter has an example (Dredd refuses one without). */
 export function checkParameterExamples(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
   const problems: string[] = [];
-  for (const { method, path, parameters } of operations(doc)) {
+  for (const { method, path, parameters } of model.operations) {
     for (const p of parameters) {
-      if (!('example' in p) && !p.examples) problems.push(`${method.toUpperCase()} ${path} parameter '${p.name}' has no example`);
+      if (!('example' in p.raw) && !p.raw.examples) problems.push(`${method} ${path} parameter '${p.name}' has no example`);
     }
   }
   return problems;
@@ -74,7 +88,7 @@ export function checkParameterExamples(doc: OpenApiDoc): string[] {
 function provenanceProblem(where: string, node: Record<string, any>): string | undefined {
   const value = node['x-provenance'];
   if (value === undefined) return `${where} has no x-provenance`;
-  if (!PROVENANCE.includes(value)) return `${where} has x-provenance '${value}', not one of ${PROVENANCE.join(', ')}`;
+  if (!LEVELS.includes(value)) return `${where} has x-provenance '${value}', not one of ${LEVELS.join(', ')}`;
   return undefined;
 }
 
@@ -99,14 +113,16 @@ function schemaProvenance(doc: OpenApiDoc, where: string, schema: any, problems:
 
 /** Every operation, parameter and schema property carries a valid x-provenance. */
 export function checkProvenance(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
   const problems: string[] = [];
   const seen = new Set<unknown>();
-  for (const { method, path, op, parameters } of operations(doc)) {
-    const at = `${method.toUpperCase()} ${path}`;
+  for (const { method, path, raw: op, parameters } of model.operations) {
+    const at = `${method} ${path}`;
     const opProblem = provenanceProblem(at, op);
     if (opProblem) problems.push(opProblem);
     for (const p of parameters) {
-      const problem = provenanceProblem(`${at} parameter '${p.name}'`, p);
+      const problem = provenanceProblem(`${at} parameter '${p.name}'`, p.raw);
       if (problem) problems.push(problem);
     }
   }
@@ -132,9 +148,11 @@ function messagesOf(doc: OpenApiDoc, response: unknown): unknown[] {
 
 /** Protected operations declare 401 and 403 whose examples are exactly the promised bodies. */
 export function checkAuthResponses(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
   const problems: string[] = [];
-  for (const { method, path, op, isPublic } of operations(doc)) {
-    const at = `${method.toUpperCase()} ${path}`;
+  for (const { method, path, raw: op, isPublic } of model.operations) {
+    const at = `${method} ${path}`;
     if (isPublic) continue;
     for (const [status, expected] of [['401', UNAUTHORIZED_MESSAGE], ['403', FORBIDDEN_MESSAGE]] as const) {
       const response = op.responses?.[status];
@@ -152,6 +170,40 @@ export function checkAuthResponses(doc: OpenApiDoc): string[] {
   return problems;
 }
 
+/**
+ * Limits live in `x-` extensions, which the code reads; the prose and the examples that
+ * repeat a limit for people must say the same number, so neither can drift alone.
+ */
+export function checkLimits(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
+  const { limits } = model;
+  const problems: string[] = [];
+  const says = (where: string, text: unknown, value: number | string) => {
+    if (typeof text !== 'string' || !text.includes(String(value))) problems.push(`${where} does not mention the limit ${value}: ${JSON.stringify(text)}`);
+  };
+  const tooLarge = deref<any>(doc, doc.components.responses?.PayloadTooLarge);
+  says('response PayloadTooLarge example message', tooLarge?.content?.['application/json']?.example?.message, limits.maxBodyBytes);
+  says('response PayloadTooLarge description', tooLarge?.description, `${limits.maxBodyBytes / 1024} KiB`);
+  for (const op of model.operations.filter((o) => o.raw['x-max-keys-per-user'] !== undefined)) {
+    const conflict = op.responses.get(409);
+    says(`${op.operationId} 409 description`, conflict?.description, limits.maxKeysPerUser);
+    says(`${op.operationId} 409 example message`, (conflict?.examples.get('default') as { message?: unknown } | undefined)?.message, limits.maxKeysPerUser);
+  }
+  for (const op of model.operations) {
+    for (const p of op.parameters.filter((x) => x.raw['x-max-by-plan'])) {
+      for (const n of new Set(Object.values(limits.pageSizeByPlan))) says(`${op.operationId} parameter '${p.name}' description`, p.description, n);
+      const max = p.schema.maximum;
+      if (typeof max === 'number' && Math.max(...Object.values(limits.pageSizeByPlan)) > max) {
+        problems.push(`${op.operationId} parameter '${p.name}': x-max-by-plan allows more than the schema's maximum ${max}`);
+      }
+    }
+  }
+  const tiers = Object.entries(limits.rateLimits.tiers).map(([tier, l]) => `${tier === 'apiKey' ? 'API key' : tier === 'session' ? 'signed-in user' : tier} ${l.join('/')}`);
+  for (const t of tiers) says('info.description (Rate limits)', doc.info.description, t);
+  return problems;
+}
+
 export function checkAll(doc: OpenApiDoc): string[] {
-  return [...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc)];
+  return [...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc), ...checkLimits(doc)];
 }

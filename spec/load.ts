@@ -1,5 +1,5 @@
-// Loads spec/openapi.yaml once. Everything that needs the contract (mock, checks,
-// contract suite, benchmarks) goes through here so there is exactly one copy of it.
+// Reads spec/openapi.yaml and follows its local `$ref`s. What the document means
+// (operations, security, limits) is worked out once, in spec/model.ts.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 // js-yaml parses this document in ~15 ms where `yaml` takes ~95 ms: it is on the mock's start-up path.
@@ -52,33 +52,4 @@ export function resolvePointer(doc: unknown, ref: string): any {
     if (node === undefined) throw new Error(`$ref ${ref} points nowhere`);
   }
   return node;
-}
-
-export interface Operation {
-  method: string;
-  path: string;
-  operationId: string;
-  op: Record<string, any>;
-  /** Path-level and operation-level parameters, `$ref`s followed. */
-  parameters: Record<string, any>[];
-  /** The operation's security requirements (OR of AND), falling back to the document's. */
-  security: Record<string, string[]>[];
-  /** No requirement, or an empty one (`{}`): anyone may call it. */
-  isPublic: boolean;
-}
-
-/** Every operation in the document, in document order. */
-export function operations(doc: OpenApiDoc): Operation[] {
-  const out: Operation[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(doc, p));
-      const security: Record<string, string[]>[] = op.security ?? (doc.security as Record<string, string[]>[] | undefined) ?? [];
-      const isPublic = security.length === 0 || security.some((req) => Object.keys(req).length === 0);
-      out.push({ method, path, operationId: op.operationId, op, parameters, security, isPublic });
-    }
-  }
-  return out;
 }

@@ -6,9 +6,8 @@ import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { loadFixtures } from '../../mocks/fixtures.ts';
-import { DEFAULT_OPTIONS } from '../../mocks/options.ts';
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/checks.ts';
+import { loadFixtures } from '../../fixtures/load.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
 
 export const DEFECTS = {
   none: 'a correct implementation',
@@ -24,7 +23,10 @@ export type Defect = keyof typeof DEFECTS;
 
 interface Key { id: string; user: string; name: string | null; secret: string; created_at: string; expires_at: string | null; last_used_at: string | null; revoked: boolean }
 
-const fixtures = loadFixtures(DEFAULT_OPTIONS.fixtures);
+const fixtures = loadFixtures();
+// Its own choice, written down here rather than read from the spec: an oracle that
+// derived its behaviour from the spec model could not catch the model's mistakes.
+const SESSION_COOKIE = 'sls_session';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const SERVERS = ['94.19.15.232', '51.77.1.10', 'play.example.org'].map((address, i) => ({
@@ -65,7 +67,7 @@ export function createReferenceApp(defect: Defect = 'none'): Hono {
       const key = m && keys.find((k) => k.secret === m[1] && !k.revoked && (!k.expires_at || k.expires_at > NOW));
       return key ? { user: key.user, scheme: 'apiKey' } : undefined;
     }
-    const cookie = c.req.header('cookie')?.split(/;\s*/).find((p) => p.startsWith(`${fixtures.sessionCookieName}=`))?.split('=')[1];
+    const cookie = c.req.header('cookie')?.split(/;\s*/).find((p) => p.startsWith(`${SESSION_COOKIE}=`))?.split('=')[1];
     const user = cookie ? sessions.get(cookie) : undefined;
     return user ? { user, scheme: 'session' } : undefined;
   };

@@ -10,14 +10,14 @@ import { runAuthMatrix } from '../lib/auth-matrix.ts';
 import { createKey, newKeyBody, noteCreatedKey, removeOpenKeys, revokePath } from '../lib/keys.ts';
 import type { CreatedKey } from '../lib/ledger.ts';
 import { checkCreatedKey, checkPaging, checkPublicWithCredentials, checkRevokedKey } from '../lib/semantics.ts';
-import type { ContractOperation } from '../lib/spec-model.ts';
+import type { Operation } from '../../spec/model.ts';
 
 const raw = process.env.CONTRACT_RUN;
 if (!raw) throw new Error('CONTRACT_RUN is not set: run the suite through `npm run contract`');
 const ctx = new SuiteContext(JSON.parse(raw));
 
 interface Planned {
-  op: ContractOperation;
+  op: Operation;
   /** Why the success transaction is not made (recorded as skipped); undefined = it runs. */
   skipReason?: string;
   /** The key a revoke transaction aims at. */
@@ -37,7 +37,7 @@ function async(fn: (t: DreddTransaction) => Promise<void>) {
   };
 }
 
-function operationOf(t: DreddTransaction): ContractOperation | undefined {
+function operationOf(t: DreddTransaction): Operation | undefined {
   return ctx.model.operations.find((o) => o.path === t.origin.resourceName && o.method === t.request.method.toUpperCase());
 }
 

@@ -2,13 +2,18 @@
 // unknown key, a malformed Authorization header and an unknown session cookie get 401; the
 // forbidden principal gets 403; each valid credential succeeds, or gets 403 when the
 // operation's `x-credentials` excludes its scheme.
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/checks.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
+import type { Operation, SpecModel } from '../../spec/model.ts';
+import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
 import type { Principal, SuiteContext } from './context.ts';
 import type { HttpResponse } from './http.ts';
 import { createKey, newKeyBody, noteCreatedKey, revokePath } from './keys.ts';
 import type { CreatedKey } from './ledger.ts';
-import { provenanceOf, weakest, type Provenance } from './provenance.ts';
-import { schemesProvenance, type ContractOperation } from './spec-model.ts';
+
+/** The softest provenance of the security schemes an operation relies on. */
+function schemesProvenance(model: SpecModel, op: Operation): Provenance {
+  return weakest(...op.schemes.map((name) => model.schemes.get(name)?.provenance));
+}
 
 interface Case {
   principal: Principal;
@@ -21,7 +26,7 @@ interface Case {
 
 const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<number, string>;
 
-export function matrixCases(ctx: SuiteContext, op: ContractOperation): Case[] {
+export function matrixCases(ctx: SuiteContext, op: Operation): Case[] {
   const { model } = ctx;
   const errorBody = provenanceOf(model.doc.components.schemas.ErrorBody);
   const authRules = weakest(schemesProvenance(model, op), errorBody);
@@ -75,7 +80,7 @@ function errorBodyProblems(status: number, res: HttpResponse): string[] {
  * Runs every case against the operation. `relativePath` is the request Dredd made (a
  * spec example); an operation on one key gets a key of the suite's own to aim at.
  */
-export async function runAuthMatrix(ctx: SuiteContext, op: ContractOperation, relativePath: string): Promise<void> {
+export async function runAuthMatrix(ctx: SuiteContext, op: Operation, relativePath: string): Promise<void> {
   const blocked = ctx.writesBlocked(op);
   let victim: CreatedKey | undefined;
   for (const c of matrixCases(ctx, op)) {

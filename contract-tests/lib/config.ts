@@ -1,6 +1,6 @@
 // One run's settings: parsed once by the runner from flags and environment, handed to the
 // Dredd hooks (a separate process) as JSON in CONTRACT_RUN.
-import { isProvenance, type Provenance } from './provenance.ts';
+import { isProvenance, type Provenance } from '../../spec/provenance.ts';
 
 export interface Credentials {
   apiKey?: string;

@@ -2,16 +2,16 @@
 // settings, and the primitives every check uses (send a request, judge the answer against
 // the spec, record the outcome, write down what was created).
 import type { ValidateFunction } from 'ajv';
+import { credentialHeaders, loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
+import { within, type Provenance } from '../../spec/provenance.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import type { RunConfig } from './config.ts';
-import { schemeKind, sessionCookieName, unknownKeyLike, unknownSessionLike } from './credentials.ts';
+import { unknownKeyLike, unknownSessionLike } from './credentials.ts';
 import { excerpt, mediaType, send, type HttpRequest, type HttpResponse } from './http.ts';
 import { toJsonSchema } from './json-schema.ts';
 import { Ledger } from './ledger.ts';
 import { describeHeaders, rememberSecret } from './mask.ts';
-import { within, type Provenance } from './provenance.ts';
 import { Recorder, type Status } from './results.ts';
-import { buildModel, responseExample, responseOf, responseSchema, type ContractModel, type ContractOperation } from './spec-model.ts';
 
 /** The credential variants the auth matrix sends. */
 export type Principal = 'none' | 'apiKey' | 'session' | 'forbidden' | 'unknownKey' | 'malformed' | 'unknownSession';
@@ -26,13 +26,13 @@ export interface Exchange {
 export interface Expectation {
   status: number;
   /** The operation whose spec response the answer is judged by, when not the one recorded under. */
-  against?: ContractOperation;
+  against?: Operation;
   /** Extra problems a schema cannot express; each names the defect. */
   extra?: (res: HttpResponse) => string[];
 }
 
 export class SuiteContext {
-  readonly model: ContractModel;
+  readonly model: SpecModel;
   readonly recorder: Recorder;
   readonly ledger: Ledger;
   readonly cookieName: string;
@@ -42,10 +42,10 @@ export class SuiteContext {
   private readonly unknownSession: string;
 
   constructor(readonly config: RunConfig) {
-    this.model = buildModel();
+    this.model = loadModel();
     this.recorder = new Recorder(config.resultsFile);
     this.ledger = new Ledger(config.ledgerFile);
-    this.cookieName = sessionCookieName(this.model);
+    this.cookieName = this.model.cookieName ?? '';
     this.validator = new SchemaValidator(this.model.doc);
     const { apiKey, session, forbiddenKey } = config.credentials;
     for (const s of [apiKey, session, forbiddenKey]) rememberSecret(s);
@@ -53,7 +53,7 @@ export class SuiteContext {
     this.unknownSession = unknownSessionLike(session);
   }
 
-  selected(op: ContractOperation): boolean {
+  selected(op: Operation): boolean {
     return this.config.only.length === 0 || this.config.only.includes(op.operationId);
   }
 
@@ -68,21 +68,28 @@ export class SuiteContext {
   /** Headers for one principal; undefined when the run has no such credential. */
   headersFor(principal: Principal): Record<string, string> | undefined {
     const { apiKey, session, forbiddenKey } = this.config.credentials;
+    const bearer = this.schemeOfKind('bearer');
+    const cookie = this.schemeOfKind('cookie');
+    const present = (scheme: typeof bearer, secret: string | undefined) => (scheme && secret ? credentialHeaders(scheme, secret) : undefined);
     switch (principal) {
       case 'none': return {};
-      case 'apiKey': return apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined;
-      case 'session': return session ? { Cookie: `${this.cookieName}=${session}` } : undefined;
-      case 'forbidden': return forbiddenKey ? { Authorization: `Bearer ${forbiddenKey}` } : undefined;
-      case 'unknownKey': return { Authorization: `Bearer ${this.unknownKey}` };
+      case 'apiKey': return present(bearer, apiKey);
+      case 'session': return present(cookie, session);
+      case 'forbidden': return present(bearer, forbiddenKey);
+      case 'unknownKey': return present(bearer, this.unknownKey);
       // The valid key without its scheme: a server that accepts it parses the header too loosely.
       case 'malformed': return { Authorization: apiKey ?? this.unknownKey };
-      case 'unknownSession': return { Cookie: `${this.cookieName}=${this.unknownSession}` };
+      case 'unknownSession': return present(cookie, this.unknownSession);
     }
+  }
+
+  private schemeOfKind(kind: 'bearer' | 'cookie') {
+    return [...this.model.schemes.values()].find((s) => s.kind === kind);
   }
 
   /** The principal whose valid credential authenticates with a spec security scheme. */
   principalForScheme(scheme: string): 'apiKey' | 'session' | undefined {
-    const kind = schemeKind(this.model, scheme);
+    const kind = this.model.schemes.get(scheme)?.kind;
     return kind === 'bearer' ? 'apiKey' : kind === 'cookie' ? 'session' : undefined;
   }
 
@@ -95,7 +102,7 @@ export class SuiteContext {
   }
 
   /** Judges one exchange against the spec's response for `expect.status` and records it. */
-  verify(op: ContractOperation, check: string, provenance: Provenance, ex: Exchange, expect: Expectation): boolean {
+  verify(op: Operation, check: string, provenance: Provenance, ex: Exchange, expect: Expectation): boolean {
     const problems: string[] = [];
     const res = ex.response;
     const target = expect.against ?? op;
@@ -113,15 +120,15 @@ export class SuiteContext {
   }
 
   /** Every answer the spec gives a JSON body must say so in Content-Type. */
-  contentTypeProblems(op: ContractOperation, status: number, res: { headers: Record<string, string>; text: string }): string[] {
-    const declared = responseOf(this.model, op, status)?.content;
-    const isJson = declared ? 'application/json' in declared : res.text.trim().startsWith('{');
+  contentTypeProblems(op: Operation, status: number, res: { headers: Record<string, string>; text: string }): string[] {
+    const declared = op.responses.get(status);
+    const isJson = declared ? declared.schema !== undefined : res.text.trim().startsWith('{');
     if (!isJson || !this.wants(this.model.documentProvenance)) return [];
     const got = res.headers['content-type'];
     return mediaType(got) === 'application/json' ? [] : [`Content-Type is ${got ? `'${got}'` : 'missing'}, expected application/json`];
   }
 
-  bodyProblems(op: ContractOperation, status: number, res: HttpResponse): string[] {
+  bodyProblems(op: Operation, status: number, res: HttpResponse): string[] {
     const validate = this.validatorFor(op, status);
     if (!validate) return [];
     if (res.json === undefined) return [`body is not JSON: ${excerpt(res.text, 120)}`];
@@ -129,12 +136,12 @@ export class SuiteContext {
   }
 
   /** The draft-07 schema of a response, cut to the selected provenance; undefined without a JSON body. */
-  jsonSchemaFor(op: ContractOperation, status: number): Record<string, unknown> | undefined {
-    const schema = responseSchema(this.model, op, status);
+  jsonSchemaFor(op: Operation, status: number): Record<string, unknown> | undefined {
+    const schema = op.responses.get(status)?.schema;
     return schema ? toJsonSchema(this.model.doc, schema, this.config.provenance) : undefined;
   }
 
-  private validatorFor(op: ContractOperation, status: number): ValidateFunction | undefined {
+  private validatorFor(op: Operation, status: number): ValidateFunction | undefined {
     const key = `${op.operationId} ${status}`;
     if (!this.compiled.has(key)) {
       const schema = this.jsonSchemaFor(op, status);
@@ -145,15 +152,16 @@ export class SuiteContext {
     return this.compiled.get(key);
   }
 
-  expectedText(op: ContractOperation, status: number): string {
-    const example = responseExample(this.model, op, status) as { success?: unknown; message?: unknown } | undefined;
+  expectedText(op: Operation, status: number): string {
+    const declared = op.responses.get(status);
+    const example = declared?.examples.get('default') as { success?: unknown; message?: unknown } | undefined;
     // Error bodies are fixed texts: show the exact one. Success bodies: name the schema.
     if (example && example.success === false) return `${status} ${JSON.stringify(example)}`;
-    const ref = (responseSchema(this.model, op, status) as { $ref?: string } | undefined)?.$ref?.split('/').pop();
+    const ref = (declared?.schema as { $ref?: string } | undefined)?.$ref?.split('/').pop();
     return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
   }
 
-  record(op: ContractOperation, check: string, provenance: Provenance, status: Status, ex: Exchange | undefined, expected?: string, message?: string): void {
+  record(op: Operation, check: string, provenance: Provenance, status: Status, ex: Exchange | undefined, expected?: string, message?: string): void {
     this.recorder.record({
       operationId: op.operationId,
       check,
@@ -166,12 +174,12 @@ export class SuiteContext {
     });
   }
 
-  skip(op: ContractOperation, check: string, provenance: Provenance, reason: string): void {
+  skip(op: Operation, check: string, provenance: Provenance, reason: string): void {
     if (this.wants(provenance)) this.record(op, check, provenance, 'skip', undefined, undefined, reason);
   }
 
   /** Writes happen only on a loopback target or with --allow-writes. */
-  writesBlocked(op: ContractOperation): string | undefined {
+  writesBlocked(op: Operation): string | undefined {
     return op.isWrite && !this.config.allowWrites ? `writes are off (${this.config.writesReason}); pass --allow-writes to test ${op.method} ${op.path}` : undefined;
   }
 }

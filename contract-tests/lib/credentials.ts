@@ -1,12 +1,12 @@
 // Which credentials the suite uses, and the deliberately bad ones the auth matrix sends.
 import { randomBytes } from 'node:crypto';
-import { loadFixtures, type FixtureCredential } from '../../mocks/fixtures.ts';
-import { DEFAULT_OPTIONS } from '../../mocks/options.ts';
+import { fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
+import type { SpecModel } from '../../spec/model.ts';
 import type { Credentials } from './config.ts';
-import { securityScheme, type ContractModel } from './spec-model.ts';
 
 /** Environment first; the fixture credentials only for a loopback target with none set. */
-export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, cookieName: string): Credentials {
+export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, model: SpecModel): Credentials {
+  const cookieName = model.cookieName ?? '';
   const fromEnv: Credentials = {
     apiKey: env.CONTRACT_API_KEY || undefined,
     session: stripCookieName(env.CONTRACT_SESSION_COOKIE || undefined, cookieName),
@@ -15,31 +15,19 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, co
   };
   if (fromEnv.apiKey || fromEnv.session || fromEnv.forbiddenKey) return fromEnv;
   if (!loopback) return { source: 'none' };
-  const fixtures = loadFixtures(DEFAULT_OPTIONS.fixtures);
-  const pick = (type: FixtureCredential['type'], expect: number) => fixtures.credentials.find((c) => c.type === type && c.expect === expect)?.value;
-  return { apiKey: pick('apiKey', 200), session: pick('session', 200), forbiddenKey: pick('apiKey', 403), source: 'fixtures/auth.json' };
+  const fixtures = loadFixtures(undefined, model);
+  const [bearer, cookie] = (['bearer', 'cookie'] as const).map((kind) => [...model.schemes.values()].find((s) => s.kind === kind)?.name as 'apiKey' | 'session');
+  return {
+    apiKey: bearer && fixtureCredential(fixtures, bearer, 200)?.value,
+    session: cookie && fixtureCredential(fixtures, cookie, 200)?.value,
+    forbiddenKey: bearer && fixtureCredential(fixtures, bearer, 403)?.value,
+    source: 'fixtures/auth.json',
+  };
 }
 
 /** CONTRACT_SESSION_COOKIE may be the bare value or `name=value` as copied from a browser. */
 function stripCookieName(value: string | undefined, cookieName: string): string | undefined {
-  return value?.startsWith(`${cookieName}=`) ? value.slice(cookieName.length + 1) : value;
-}
-
-/** The cookie the spec's cookie security scheme names (`sls_session`). */
-export function sessionCookieName(model: ContractModel): string {
-  for (const name of Object.keys(model.doc.components.securitySchemes ?? {})) {
-    const scheme = securityScheme(model, name);
-    if (scheme?.type === 'apiKey' && scheme.in === 'cookie') return scheme.name;
-  }
-  throw new Error('the spec declares no cookie security scheme');
-}
-
-/** Which spec security scheme is a bearer API key and which is the session cookie. */
-export function schemeKind(model: ContractModel, name: string): 'bearer' | 'cookie' | 'other' {
-  const scheme = securityScheme(model, name);
-  if (scheme?.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return 'bearer';
-  if (scheme?.type === 'apiKey' && scheme.in === 'cookie') return 'cookie';
-  return 'other';
+  return cookieName && value?.startsWith(`${cookieName}=`) ? value.slice(cookieName.length + 1) : value;
 }
 
 /** A key of the same shape as a real one that nobody issued. */

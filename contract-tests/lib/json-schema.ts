@@ -9,7 +9,7 @@
 // - with a provenance level, parts softer than it are cut (a property the spec marks
 //   `observed` is neither type-checked nor required when only `interface` is tested).
 import { deref, type OpenApiDoc } from '../../spec/load.ts';
-import { provenanceOf, within, type Provenance } from './provenance.ts';
+import { provenanceOf, within, type Provenance } from '../../spec/provenance.ts';
 
 const OPENAPI_ONLY = new Set(['nullable', 'example', 'examples', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'deprecated']);
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';

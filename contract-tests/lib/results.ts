@@ -1,7 +1,7 @@
 // Every check's outcome, one JSON line each, appended as it happens: the runner reads the
 // file after Dredd exits, so a crash half-way still leaves what was checked so far.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { Provenance } from './provenance.ts';
+import type { Provenance } from '../../spec/provenance.ts';
 import { redact } from './mask.ts';
 
 export type Status = 'pass' | 'fail' | 'skip';

@@ -4,8 +4,8 @@
 import type { SuiteContext } from './context.ts';
 import type { HttpResponse } from './http.ts';
 import type { CreatedKey } from './ledger.ts';
-import { weakest } from './provenance.ts';
-import { parameter, propertyProvenance, type ContractOperation } from './spec-model.ts';
+import { propertyProvenance, type Operation } from '../../spec/model.ts';
+import { weakest } from '../../spec/provenance.ts';
 
 interface Page {
   displayed?: unknown;
@@ -15,14 +15,14 @@ interface Page {
 
 const SMALL_LIMIT = 3;
 
-export async function checkPaging(ctx: SuiteContext, op: ContractOperation): Promise<void> {
-  const limitParam = parameter(op, 'limit');
-  const pageParam = parameter(op, 'page');
+export async function checkPaging(ctx: SuiteContext, op: Operation): Promise<void> {
+  const limitParam = op.parameters.find((p) => p.in === 'query' && p.name === 'limit');
+  const pageParam = op.parameters.find((p) => p.in === 'query' && p.name === 'page');
   if (!limitParam || !pageParam) return;
   const displayedProv = propertyProvenance(ctx.model, 'FindResponse', 'displayed');
   const resultsProv = propertyProvenance(ctx.model, 'FindResponse', 'results');
-  const limitProv = weakest(limitParam['x-provenance'], resultsProv);
-  const pageProv = weakest(pageParam['x-provenance'], resultsProv);
+  const limitProv = weakest(limitParam.provenance, resultsProv);
+  const pageProv = weakest(pageParam.provenance, resultsProv);
 
   const first = await ctx.exchange({ method: 'GET', url: ctx.url(`${op.path}?limit=${SMALL_LIMIT}`) });
   const page = first.response?.json as Page | undefined;
@@ -59,7 +59,7 @@ export async function checkPaging(ctx: SuiteContext, op: ContractOperation): Pro
       },
     });
   }
-  const badProv = weakest(limitParam['x-provenance'], ctx.model.doc.components.schemas.ErrorBody?.['x-provenance']);
+  const badProv = weakest(limitParam.provenance, ctx.model.doc.components.schemas.ErrorBody?.['x-provenance']);
   if (ctx.wants(badProv)) {
     const ex = await ctx.exchange({ method: 'GET', url: ctx.url(`${op.path}?limit=abc`) });
     ctx.verify(op, 'validation: limit=abc -> 400 with the error body', badProv, ex, {
@@ -76,7 +76,7 @@ export async function checkPaging(ctx: SuiteContext, op: ContractOperation): Pro
 }
 
 /** Public endpoints accept credentials (rate limits are per account): the answer must not change. */
-export async function checkPublicWithCredentials(ctx: SuiteContext, op: ContractOperation, relativePath: string): Promise<void> {
+export async function checkPublicWithCredentials(ctx: SuiteContext, op: Operation, relativePath: string): Promise<void> {
   if (!ctx.wants(op.provenance)) return;
   for (const principal of ['apiKey', 'session'] as const) {
     const name = `public: a request with a valid ${principal === 'apiKey' ? 'API key' : 'session'} still succeeds`;
@@ -91,7 +91,7 @@ export async function checkPublicWithCredentials(ctx: SuiteContext, op: Contract
 }
 
 /** After a key was created: its secret was in the create answer, is never listed, and works. */
-export async function checkCreatedKey(ctx: SuiteContext, op: ContractOperation, created: CreatedKey | undefined, createAnswer: HttpResponse | undefined): Promise<void> {
+export async function checkCreatedKey(ctx: SuiteContext, op: Operation, created: CreatedKey | undefined, createAnswer: HttpResponse | undefined): Promise<void> {
   const list = ctx.model.byId.get('listApiKeys');
   if (!list || !ctx.wants(op.provenance)) return;
   const name = 'keys: the secret is in the create answer';
@@ -123,7 +123,7 @@ export async function checkCreatedKey(ctx: SuiteContext, op: ContractOperation, 
 }
 
 /** After a key was revoked: it gets 401 and is gone from the list. */
-export async function checkRevokedKey(ctx: SuiteContext, op: ContractOperation, revoked: CreatedKey | undefined, ok: boolean): Promise<void> {
+export async function checkRevokedKey(ctx: SuiteContext, op: Operation, revoked: CreatedKey | undefined, ok: boolean): Promise<void> {
   const list = ctx.model.byId.get('listApiKeys');
   if (!list || !ctx.wants(op.provenance)) return;
   const name = 'keys: a revoked key stops working (401)';

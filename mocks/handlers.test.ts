@@ -1,11 +1,12 @@
-// Every /servers/find filter and sort, the ping forms and the metadata lookups, over
-// HTTP. Each answer is checked against an oracle computed in the test from the whole
-// dataset (fetched once through the API), so the test does not lean on the mock's
-// own filter code.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, credential, json, PINNED_NOW, useMock } from './test-helpers.ts';
+// Each operation's answers through the HTTP layer: every /servers/find filter and
+// sort, the ping forms, the metadata lookups and the API-key lifecycle. Search answers
+// are checked against an oracle computed in the test from the whole dataset (fetched
+// once through the API), so the test does not lean on the mock's own filter code.
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
+import { authHeaders, credential, json, PINNED_NOW, useApp } from './test-helpers.ts';
 
-const m = useMock({ servers: 400 });
+const m = useApp({ servers: 400 });
 const NOW = Date.parse(PINNED_NOW);
 const DAY = 86_400_000;
 const paid = authHeaders(credential('valid-key')); // Alice pays: pages of up to 500 rows
@@ -15,7 +16,7 @@ const isTcpShield = (s: any) => /tcpshield/i.test(s.asn_name);
 const ageDays = (s: any) => (NOW - Date.parse(s.last_ping)) / DAY;
 
 async function find(query: string, headers: Record<string, string> = paid) {
-  const res = await fetch(m.url(`/servers/find?${query}`), { headers });
+  const res = await m.fetch(m.url(`/servers/find?${query}`), { headers });
   expect(res.status, query).toBe(200);
   return json(res);
 }
@@ -169,7 +170,7 @@ describe('/status/ping', () => {
   it('answers every route form for an indexed server', async () => {
     const s = all.find((x) => x.port === 25565)!;
     const forms = [`${s.address}:${s.port}`, `${s.address}/${s.port}`, s.address, s.address.toUpperCase()];
-    const bodies = await Promise.all(forms.map(async (f) => json(await fetch(m.url(`/status/ping/${f}`)))));
+    const bodies = await Promise.all(forms.map(async (f) => json(await m.fetch(m.url(`/status/ping/${f}`)))));
     for (const body of bodies) expect(body).toEqual(bodies[0]);
     const server = bodies[0].server;
     expect(server).toMatchObject({ address: s.address, port: s.port, version: s.version });
@@ -178,14 +179,14 @@ describe('/status/ping', () => {
   });
 
   it('is online for a recent ping and refreshing for one older than 30 minutes', async () => {
-    const a = await json(await fetch(m.url(`/status/ping/${fresh().address}:${fresh().port}`)));
+    const a = await json(await m.fetch(m.url(`/status/ping/${fresh().address}:${fresh().port}`)));
     expect(a).toMatchObject({ status: 'online', refresh: false });
-    const b = await json(await fetch(m.url(`/status/ping/${stale().address}/${stale().port}`)));
+    const b = await json(await m.fetch(m.url(`/status/ping/${stale().address}/${stale().port}`)));
     expect(b).toMatchObject({ status: 'refreshing', refresh: true });
   });
 
   it('is 404 "not indexed" for an unknown server', async () => {
-    const res = await fetch(m.url('/status/ping/unknown.example.org:25566'));
+    const res = await m.fetch(m.url('/status/ping/unknown.example.org:25566'));
     expect(res.status).toBe(404);
     expect(await json(res)).toEqual({
       success: false,
@@ -197,31 +198,112 @@ describe('/status/ping', () => {
 
 describe('/metadata', () => {
   it('versions: counts per version, most first, filter and limit', async () => {
-    const body = await json(await fetch(m.url('/metadata/versions')));
+    const body = await json(await m.fetch(m.url('/metadata/versions')));
     expect(body.unique_versions).toBe(new Set(all.map((s) => s.version)).size);
     expect(body.versions.reduce((n: number, v: any) => n + v.num_servers, 0)).toBe(all.length);
     for (let i = 1; i < body.versions.length; i++) expect(body.versions[i - 1].num_servers).toBeGreaterThanOrEqual(body.versions[i].num_servers);
     const top = body.versions[0];
     expect(top.num_servers).toBe(all.filter((s) => s.version === top.version).length);
-    const filtered = await json(await fetch(m.url('/metadata/versions?version=1.20*&limit=2')));
+    const filtered = await json(await m.fetch(m.url('/metadata/versions?version=1.20*&limit=2')));
     expect(filtered.versions.length).toBeLessThanOrEqual(2);
     expect(filtered.unique_versions).toBe(new Set(all.filter((s) => /^1\.20/i.test(s.version)).map((s) => s.version)).size);
   });
 
   it('countries: servers pinged in the last 30 days, most first, by name or code', async () => {
-    const body = await json(await fetch(m.url('/metadata/countries')));
+    const body = await json(await m.fetch(m.url('/metadata/countries')));
     const recent = all.filter((s) => ageDays(s) <= 30);
     expect(body.countries.reduce((n: number, c: any) => n + c.num_servers, 0)).toBe(recent.length);
-    const de = await json(await fetch(m.url('/metadata/countries?country=de')));
+    const de = await json(await m.fetch(m.url('/metadata/countries?country=de')));
     expect(de.countries).toEqual([{ country: 'Germany', country_code: 'DE', num_servers: recent.filter((s) => s.country_code === 'DE').length }]);
   });
 
   it('regions: sorted by code, total_servers is their sum, filter by region', async () => {
-    const body = await json(await fetch(m.url('/metadata/regions')));
+    const body = await json(await m.fetch(m.url('/metadata/regions')));
     const codes = body.regions.map((r: any) => r.region);
     expect(codes).toEqual([...codes].sort());
     expect(body.total_servers).toBe(all.length);
-    const eu = await json(await fetch(m.url('/metadata/regions?region=EU')));
+    const eu = await json(await m.fetch(m.url('/metadata/regions?region=EU')));
     expect(eu).toEqual({ unique_regions: 1, total_servers: all.filter((s) => s.region === 'EU').length, regions: [{ region: 'EU', num_servers: all.filter((s) => s.region === 'EU').length }] });
+  });
+});
+
+describe('API key lifecycle', () => {
+  const session = () => authHeaders(credential('valid-session'));
+  const UNAUTHORIZED = { success: false, message: UNAUTHORIZED_MESSAGE };
+  beforeEach(() => m.mock.state.reset());
+
+  it('creates a key whose secret is shown once, works at once, and stops working when revoked', async () => {
+    const created = await m.fetch(m.url('/user/apikeys'), {
+      method: 'POST',
+      headers: { ...session(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'ci-pipeline', expires_in_days: 30 }),
+    });
+    expect(created.status).toBe(201);
+    const { key } = await json(created);
+    expect(key.secret).toMatch(/^sls_test_[0-9a-f]{40}$/);
+    expect(key.secret.startsWith(key.prefix)).toBe(true);
+    expect(key.name).toBe('ci-pipeline');
+    expect(Date.parse(key.expires_at) - Date.parse(key.created_at)).toBe(30 * 86_400_000);
+
+    const bearer = { Authorization: `Bearer ${key.secret}` };
+    const listed = await m.fetch(m.url('/user/apikeys'), { headers: bearer });
+    expect(listed.status).toBe(200);
+    const listText = await listed.text();
+    expect(listText).not.toContain(key.secret);
+    const mine = JSON.parse(listText).keys.find((k: { id: string }) => k.id === key.id);
+    expect(mine).toMatchObject({ id: key.id, name: 'ci-pipeline', prefix: key.prefix });
+    expect(mine.last_used_at).not.toBeNull();
+    expect(mine).not.toHaveProperty('secret');
+
+    const revoked = await m.fetch(m.url(`/user/apikeys/${key.id}`), { method: 'DELETE', headers: session() });
+    expect(revoked.status).toBe(200);
+    expect(await json(revoked)).toEqual({ success: true, id: key.id, message: 'API key revoked' });
+
+    const after = await m.fetch(m.url('/user/apikeys'), { headers: bearer });
+    expect(after.status).toBe(401);
+    expect(await json(after)).toEqual(UNAUTHORIZED);
+    const list = await json(await m.fetch(m.url('/user/apikeys'), { headers: session() }));
+    expect(list.keys.map((k: { id: string }) => k.id)).not.toContain(key.id);
+  });
+
+  it('creates an unnamed key without expiry from an empty body', async () => {
+    const res = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() });
+    expect(res.status).toBe(201);
+    expect((await json(res)).key).toMatchObject({ name: null, expires_at: null, last_used_at: null });
+  });
+
+  it('lets a key revoke itself', async () => {
+    const res = await m.fetch(m.url('/user/apikeys/key_testvalid01'), { method: 'DELETE', headers: authHeaders(credential('valid-key')) });
+    expect(res.status).toBe(200);
+    const again = await m.fetch(m.url('/user/apikeys'), { headers: authHeaders(credential('valid-key')) });
+    expect(again.status).toBe(401);
+  });
+
+  it("answers 404 for another user's key and for an unknown id, without telling which", async () => {
+    const other = await m.fetch(m.url('/user/apikeys/key_testforbid01'), { method: 'DELETE', headers: session() });
+    const unknown = await m.fetch(m.url('/user/apikeys/key_doesnotexist'), { method: 'DELETE', headers: session() });
+    for (const [res, id] of [[other, 'key_testforbid01'], [unknown, 'key_doesnotexist']] as const) {
+      expect(res.status).toBe(404);
+      expect(await json(res)).toEqual({ success: false, message: `Not Found: no API key with id '${id}'` });
+    }
+  });
+
+  it('refuses a 26th key with 409 and keeps the existing ones', async () => {
+    const headers = session();
+    const before = (await json(await m.fetch(m.url('/user/apikeys'), { headers }))).keys.length;
+    for (let i = before; i < 25; i++) {
+      expect((await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers })).status).toBe(201);
+    }
+    const res = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers });
+    expect(res.status).toBe(409);
+    expect((await json(res)).message).toMatch(/^Conflict: at most 25 API keys/);
+    expect((await json(await m.fetch(m.url('/user/apikeys'), { headers }))).keys).toHaveLength(25);
+  });
+
+  it('reset restores the seeded keys', async () => {
+    await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() });
+    await m.fetch(`${m.origin()}/__mock/reset`, { method: 'POST' });
+    const list = await json(await m.fetch(m.url('/user/apikeys'), { headers: session() }));
+    expect(list.keys.map((k: { id: string }) => k.id).sort()).toEqual(['key_testexpired01', 'key_testvalid01']);
   });
 });

@@ -1,10 +1,10 @@
-// What every client meets regardless of endpoint: bad input, unknown routes and
-// methods, Prefer, rate limits, CORS from a browser on another origin, the
-// development login, latency.
+// The HTTP pipeline every client meets regardless of endpoint, through app.request():
+// bad input, unknown routes and methods, Prefer, rate limits, CORS from a browser on
+// another origin, latency.
 import { describe, expect, it } from 'vitest';
-import { authHeaders, credential, fixtures, json, useMock } from './test-helpers.ts';
+import { authHeaders, credential, json, useApp } from './test-helpers.ts';
 
-const m = useMock();
+const m = useApp();
 
 async function expectError(res: Response, status: number, message: RegExp) {
   expect(res.status).toBe(status);
@@ -26,24 +26,24 @@ describe('bad input gets a clear answer', () => {
     ['minUsers=1.5', /^Bad Request: query parameter 'minUsers' must be integer$/],
     ['version=' + 'x'.repeat(65), /^Bad Request: query parameter 'version' must NOT have more than 64 characters$/],
   ])('/servers/find?%s is 400 naming the parameter and the rule', async (query, message) => {
-    await expectError(await fetch(m.url(`/servers/find?${query}`)), 400, message);
+    await expectError(await m.fetch(m.url(`/servers/find?${query}`)), 400, message);
   });
 
   it('an address that cannot be one is 400, naming the parameter', async () => {
-    await expectError(await fetch(m.url('/status/ping/not_a*host')), 400, /^Bad Request: path parameter 'address' is not valid: "not_a\*host" is not A hostname or IPv4 address/);
-    await expectError(await fetch(m.url('/status/ping/example.org:70000')), 400, /path parameter 'address'/);
-    await expectError(await fetch(m.url('/status/ping/example.org/0')), 400, /^Bad Request: path parameter 'port' must be >= 1$/);
+    await expectError(await m.fetch(m.url('/status/ping/not_a*host')), 400, /^Bad Request: path parameter 'address' is not valid: "not_a\*host" is not A hostname or IPv4 address/);
+    await expectError(await m.fetch(m.url('/status/ping/example.org:70000')), 400, /path parameter 'address'/);
+    await expectError(await m.fetch(m.url('/status/ping/example.org/0')), 400, /^Bad Request: path parameter 'port' must be >= 1$/);
   });
 
   it('empty values mean no filter and unknown parameters are ignored', async () => {
-    const plain = await json(await fetch(m.url('/servers/find?limit=5')));
-    const empties = await json(await fetch(m.url('/servers/find?limit=5&motd=&version=&region=&page=&sort%3Dupdated=1&whatever=x')));
+    const plain = await json(await m.fetch(m.url('/servers/find?limit=5')));
+    const empties = await json(await m.fetch(m.url('/servers/find?limit=5&motd=&version=&region=&page=&sort%3Dupdated=1&whatever=x')));
     expect(empties).toEqual(plain);
   });
 
   it('malformed JSON, a wrong body, a non-JSON body and an oversized body are refused clearly', async () => {
     const headers = { ...authHeaders(credential('valid-session')), 'Content-Type': 'application/json' };
-    const post = (body: string, h: Record<string, string> = headers) => fetch(m.url('/user/apikeys'), { method: 'POST', headers: h, body });
+    const post = (body: string, h: Record<string, string> = headers) => m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: h, body });
     await expectError(await post('{"name": '), 400, /^Bad Request: the request body is not valid JSON/);
     await expectError(await post('{"expires_in_days": 9999}'), 400, /^Bad Request: body\.expires_in_days must be <= 365$/);
     await expectError(await post('{"colour": "red"}'), 400, /^Bad Request: body has unknown property 'colour'$/);
@@ -53,12 +53,12 @@ describe('bad input gets a clear answer', () => {
   });
 
   it('an unknown path is a JSON 404 and a wrong method a 405 with Allow', async () => {
-    await expectError(await fetch(m.url('/nope')), 404, /^Not Found: no route for GET \/api\/v0\.1\/nope/);
-    await expectError(await fetch(`${m.origin()}/`), 404, /^Not Found/);
-    const res = await fetch(m.url('/servers/find'), { method: 'DELETE' });
+    await expectError(await m.fetch(m.url('/nope')), 404, /^Not Found: no route for GET \/api\/v0\.1\/nope/);
+    await expectError(await m.fetch(`${m.origin()}/`), 404, /^Not Found/);
+    const res = await m.fetch(m.url('/servers/find'), { method: 'DELETE' });
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     await expectError(res, 405, /^Method Not Allowed: DELETE is not allowed on \/api\/v0\.1\/servers\/find/);
-    const keys = await fetch(m.url('/user/apikeys'), { method: 'PUT' });
+    const keys = await m.fetch(m.url('/user/apikeys'), { method: 'PUT' });
     expect(keys.headers.get('allow')).toBe('GET, HEAD, POST');
     expect(keys.status).toBe(405);
   });
@@ -75,55 +75,55 @@ describe('bad input gets a clear answer', () => {
       '/user/apikeys/..%2F..%2Fetc',
     ];
     for (const path of paths) {
-      const res = await fetch(m.url(path));
+      const res = await m.fetch(m.url(path));
       expect(res.status, path).toBeLessThan(500);
       const body = await json(res);
       // Either a real answer or the error body, never anything else.
       if (res.status === 200) expect(Array.isArray(body.results), path).toBe(true);
       else expect(body, path).toEqual({ success: false, message: expect.any(String) });
     }
-    expect((await fetch(m.url('/servers/find?limit=1'))).status).toBe(200);
+    expect((await m.fetch(m.url('/servers/find?limit=1'))).status).toBe(200);
   });
 });
 
 describe('Prefer: code=<status>', () => {
   it("returns the operation's declared example for that status", async () => {
-    const res = await fetch(m.url('/servers/find'), { headers: { Prefer: 'code=429' } });
+    const res = await m.fetch(m.url('/servers/find'), { headers: { Prefer: 'code=429' } });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await json(res)).toEqual({ success: false, message: 'Rate limit exceeded. Try again in 45 seconds.' });
-    const named = await fetch(m.url('/servers/find'), { headers: { Prefer: 'code=200, example=empty' } });
+    const named = await m.fetch(m.url('/servers/find'), { headers: { Prefer: 'code=200, example=empty' } });
     expect((await json(named)).results).toEqual([]);
-    const internal = await fetch(m.url('/metadata/regions'), { headers: { Prefer: 'code=500' } });
+    const internal = await m.fetch(m.url('/metadata/regions'), { headers: { Prefer: 'code=500' } });
     expect(internal.status).toBe(500);
     expect((await json(internal)).success).toBe(false);
   });
 
   it('never lets a request past authentication', async () => {
-    const res = await fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200' } });
+    const res = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200' } });
     expect(res.status).toBe(401);
-    const forbidden = await fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200', ...authHeaders(credential('forbidden-key')) } });
+    const forbidden = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200', ...authHeaders(credential('forbidden-key')) } });
     expect(forbidden.status).toBe(403);
-    const allowed = await fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=403', ...authHeaders(credential('valid-key')) } });
+    const allowed = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=403', ...authHeaders(credential('valid-key')) } });
     expect(allowed.status).toBe(403);
   });
 
   it('says so when the status is not declared', async () => {
-    await expectError(await fetch(m.url('/metadata/regions'), { headers: { Prefer: 'code=418' } }), 400, /^Bad Request: Prefer code=418 is not a declared response of listRegions \(declared: 200, 400, 429, 500\)$/);
+    await expectError(await m.fetch(m.url('/metadata/regions'), { headers: { Prefer: 'code=418' } }), 400, /^Bad Request: Prefer code=418 is not a declared response of listRegions \(declared: 200, 400, 429, 500\)$/);
   });
 });
 
 describe('rate-limit headers', () => {
   it('are on every answer with the real tier numbers', async () => {
-    const anon = await fetch(m.url('/servers/find?limit=1'));
+    const anon = await m.fetch(m.url('/servers/find?limit=1'));
     expect(anon.headers.get('x-ratelimit-limit')).toBe('20');
-    const key = await fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) });
+    const key = await m.fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) });
     expect(key.headers.get('x-ratelimit-limit')).toBe('100');
-    const session = await fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-session')) });
+    const session = await m.fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-session')) });
     expect(session.headers.get('x-ratelimit-limit')).toBe('60');
-    const meta = await fetch(m.url('/metadata/regions'));
+    const meta = await m.fetch(m.url('/metadata/regions'));
     expect(meta.headers.get('x-ratelimit-limit')).toBe('1');
-    const missing = await fetch(m.url('/nope'));
+    const missing = await m.fetch(m.url('/nope'));
     for (const res of [anon, key, session, meta, missing]) {
       expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
       // Unix seconds, within the next minute of the pinned clock.
@@ -135,12 +135,12 @@ describe('rate-limit headers', () => {
 });
 
 describe('with --rate-limit', () => {
-  const limited = useMock({ rateLimit: true });
+  const limited = useApp({ rateLimit: true });
   it('answers 429 with Retry-After and the real message past the tier limit', async () => {
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 21; i++) {
-      last = await fetch(limited.url('/servers/find?limit=1'));
+      last = await limited.fetch(limited.url('/servers/find?limit=1'));
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
@@ -150,7 +150,7 @@ describe('with --rate-limit', () => {
     expect(retry).toBeGreaterThan(0);
     expect(await json(last!)).toEqual({ success: false, message: `Rate limit exceeded. Try again in ${retry} seconds.` });
     // Another tier has its own bucket.
-    expect((await fetch(limited.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) })).status).toBe(200);
+    expect((await limited.fetch(limited.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) })).status).toBe(200);
   });
 });
 
@@ -158,7 +158,7 @@ describe('CORS for browser apps on another origin', () => {
   const origin = 'http://localhost:5173';
 
   it('answers a preflight for a credentialed request', async () => {
-    const res = await fetch(m.url('/user/apikeys'), {
+    const res = await m.fetch(m.url('/user/apikeys'), {
       method: 'OPTIONS',
       headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
     });
@@ -172,7 +172,7 @@ describe('CORS for browser apps on another origin', () => {
 
   it('echoes the origin (never *) with credentials on real answers, errors included', async () => {
     for (const path of ['/servers/find?limit=1', '/user/apikeys']) {
-      const res = await fetch(m.url(path), { headers: { Origin: 'http://127.0.0.1:3000' } });
+      const res = await m.fetch(m.url(path), { headers: { Origin: 'http://127.0.0.1:3000' } });
       expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');
       expect(res.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
@@ -181,65 +181,26 @@ describe('CORS for browser apps on another origin', () => {
   });
 
   it('gives a foreign origin no allow-origin header', async () => {
-    const res = await fetch(m.url('/servers/find?limit=1'), { headers: { Origin: 'https://evil.example' } });
+    const res = await m.fetch(m.url('/servers/find?limit=1'), { headers: { Origin: 'https://evil.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   describe('with --cors-origin', () => {
-    const custom = useMock({ corsOrigins: ['https://app.example.test'] });
+    const custom = useApp({ corsOrigins: ['https://app.example.test'] });
     it('allows only the listed origins', async () => {
-      const ok = await fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: 'https://app.example.test' } });
+      const ok = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: 'https://app.example.test' } });
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.test');
-      const other = await fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: origin } });
+      const other = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: origin } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     });
   });
 });
 
-describe('development login', () => {
-  it('sets a session cookie that works on protected endpoints, and logout ends it', async () => {
-    const login = await fetch(`${m.origin()}/__mock/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: 'http://localhost:5173' },
-      body: JSON.stringify({ user: 'alice@example.test' }),
-    });
-    expect(login.status).toBe(200);
-    expect((await json(login)).user.id).toBe('usr_test_alice');
-    const setCookie = login.headers.get('set-cookie')!;
-    expect(setCookie).toMatch(new RegExp(`^${fixtures.sessionCookieName}=sess_test_[0-9a-f]+; Path=/; HttpOnly`));
-    // localhost page -> 127.0.0.1 API is cross-site: only a partitioned SameSite=None; Secure cookie is sent.
-    expect(setCookie).toContain('SameSite=None; Secure; Partitioned');
-    expect(login.headers.get('access-control-allow-credentials')).toBe('true');
-    const cookie = setCookie.split(';')[0]!;
-
-    const keys = await fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } });
-    expect(keys.status).toBe(200);
-    const created = await fetch(m.url('/user/apikeys'), { method: 'POST', headers: { Cookie: cookie } });
-    expect(created.status).toBe(201);
-
-    const logout = await fetch(`${m.origin()}/__mock/logout`, { method: 'POST', headers: { Cookie: cookie } });
-    expect(logout.headers.get('set-cookie')).toContain('Max-Age=0');
-    expect((await fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } })).status).toBe(401);
-  });
-
-  it('logs in the user without the permission, who then gets 403', async () => {
-    const login = await fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'usr_test_bob' }) });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    expect(login.headers.get('set-cookie')).toContain('SameSite=Lax');
-    expect((await fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } })).status).toBe(403);
-  });
-
-  it('names the known users when asked for an unknown one', async () => {
-    const res = await fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: '{"user":"mallory"}' });
-    await expectError(res, 400, /^Bad Request: unknown fixture user "mallory"; use one of usr_test_alice/);
-  });
-});
-
 describe('--latency', () => {
-  const slow = useMock({ latency: { min: 150, max: 200 } });
+  const slow = useApp({ latency: { min: 150, max: 200 } });
   it('delays answers', async () => {
     const start = Date.now();
-    const res = await fetch(slow.url('/metadata/regions'));
+    const res = await slow.fetch(slow.url('/metadata/regions'));
     expect(res.status).toBe(200);
     expect(Date.now() - start).toBeGreaterThanOrEqual(140);
   });

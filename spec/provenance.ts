@@ -1,6 +1,7 @@
-// Provenance levels from the spec's `x-provenance`, ordered from the hardest promise
-// (interface) to the softest (assumed). `--provenance <level>` keeps every check whose
-// provenance is that level or harder, so `interface` tests the hard promises alone.
+// Where each part of the spec comes from (`x-provenance`), ordered from the hardest
+// promise to the softest: `interface` (the interface document promises it), `observed`
+// (seen in the production service), `assumed` (this project's choice). A check, or a
+// reading of the spec, is only as hard a promise as the softest part it relies on.
 export const LEVELS = ['interface', 'observed', 'assumed'] as const;
 export type Provenance = (typeof LEVELS)[number];
 
@@ -8,13 +9,14 @@ export function isProvenance(value: unknown): value is Provenance {
   return typeof value === 'string' && (LEVELS as readonly string[]).includes(value);
 }
 
-/** A check is only as hard a promise as the softest spec part it relies on. */
+/** The softest of the given levels; undefined entries (parts without a level) are ignored. */
 export function weakest(...levels: (Provenance | undefined)[]): Provenance {
   let worst = 0;
   for (const level of levels) if (level) worst = Math.max(worst, LEVELS.indexOf(level));
   return LEVELS[worst] ?? 'assumed';
 }
 
+/** True when `level` is `selected` or a harder promise. */
 export function within(level: Provenance, selected: Provenance): boolean {
   return LEVELS.indexOf(level) <= LEVELS.indexOf(selected);
 }

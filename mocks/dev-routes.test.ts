@@ -1,0 +1,52 @@
+// The development helpers under /__mock: log in as a fixture user (the cookie a
+// browser on another origin keeps), log out, reset.
+import { describe, expect, it } from 'vitest';
+import { json, model, useApp } from './test-helpers.ts';
+
+const m = useApp();
+
+async function expectError(res: Response, status: number, message: RegExp) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = await json(res);
+  expect(body).toEqual({ success: false, message: expect.stringMatching(message) });
+}
+
+describe('development login', () => {
+  it('sets a session cookie that works on protected endpoints, and logout ends it', async () => {
+    const login = await m.fetch(`${m.origin()}/__mock/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'http://localhost:5173' },
+      body: JSON.stringify({ user: 'alice@example.test' }),
+    });
+    expect(login.status).toBe(200);
+    expect((await json(login)).user.id).toBe('usr_test_alice');
+    const setCookie = login.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(new RegExp(`^${model.cookieName}=sess_test_[0-9a-f]+; Path=/; HttpOnly`));
+    // localhost page -> 127.0.0.1 API is cross-site: only a partitioned SameSite=None; Secure cookie is sent.
+    expect(setCookie).toContain('SameSite=None; Secure; Partitioned');
+    expect(login.headers.get('access-control-allow-credentials')).toBe('true');
+    const cookie = setCookie.split(';')[0]!;
+
+    const keys = await m.fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } });
+    expect(keys.status).toBe(200);
+    const created = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: { Cookie: cookie } });
+    expect(created.status).toBe(201);
+
+    const logout = await m.fetch(`${m.origin()}/__mock/logout`, { method: 'POST', headers: { Cookie: cookie } });
+    expect(logout.headers.get('set-cookie')).toContain('Max-Age=0');
+    expect((await m.fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+
+  it('logs in the user without the permission, who then gets 403', async () => {
+    const login = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'usr_test_bob' }) });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    expect(login.headers.get('set-cookie')).toContain('SameSite=Lax');
+    expect((await m.fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } })).status).toBe(403);
+  });
+
+  it('names the known users when asked for an unknown one', async () => {
+    const res = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: '{"user":"mallory"}' });
+    await expectError(res, 400, /^Bad Request: unknown fixture user "mallory"; use one of usr_test_alice/);
+  });
+});

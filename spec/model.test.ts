@@ -1,0 +1,125 @@
+// The one reading of spec/openapi.yaml: operations, security, extensions, limits and
+// defaults as the mock and the contract suite consume them.
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from './load.ts';
+import { buildModel, credentialHeaders, examplesOf, loadModel, operationFor, parameterDefaults, SpecError } from './model.ts';
+
+const model = loadModel();
+const fresh = () => loadSpec();
+
+describe('operations', () => {
+  it('covers every operation the service has, in document order', () => {
+    expect(model.operations.map((o) => `${o.method} ${o.path} ${o.operationId}`)).toEqual([
+      'GET /servers/find findServers',
+      'GET /status/ping/{address} pingServer',
+      'GET /status/ping/{host}/{port} pingServerHostPort',
+      'GET /metadata/versions listVersions',
+      'GET /metadata/countries listCountries',
+      'GET /metadata/regions listRegions',
+      'GET /user/apikeys listApiKeys',
+      'POST /user/apikeys createApiKey',
+      'DELETE /user/apikeys/{id} revokeApiKey',
+    ]);
+  });
+
+  it('lists every /servers/find parameter the real service documents', () => {
+    expect(model.byId.get('findServers')!.parameters.map((p) => p.name).sort()).toEqual(
+      ['limit', 'page', 'version', 'minUsers', 'maxUsers', 'minAge', 'maxAge', 'region', 'country', 'country_code', 'city', 'motd', 'org', 'asn', 'modpack', 'sort', 'order', 'favicon', 'relativeTime', 'noFilter', 'offlineOnly'].sort(),
+    );
+  });
+
+  it('reads security: public operations, protected ones with a bearer key OR the session cookie', () => {
+    for (const op of model.operations) {
+      if (op.path.startsWith('/user/')) {
+        expect(op.security, op.operationId).toEqual([{ apiKey: [] }, { session: [] }]);
+        expect(op.isPublic).toBe(false);
+        expect(op.schemes).toEqual(['apiKey', 'session']);
+        expect(op.permission).toBe('apikeys');
+      } else {
+        expect(op.isPublic, op.operationId).toBe(true);
+        expect(op.schemes).toEqual([]);
+      }
+    }
+    expect(model.schemes.get('apiKey')).toMatchObject({ kind: 'bearer' });
+    expect(model.schemes.get('session')).toMatchObject({ kind: 'cookie', cookieName: 'sls_session' });
+    expect(model.cookieName).toBe('sls_session');
+  });
+
+  it('reads x-credentials, falling back to every scheme the operation names', () => {
+    expect(model.byId.get('createApiKey')!.allowedSchemes).toEqual(['session']);
+    expect(model.byId.get('listApiKeys')!.allowedSchemes).toEqual(['apiKey', 'session']);
+  });
+
+  it('knows each operation\'s success status, writes and body', () => {
+    expect(model.byId.get('createApiKey')).toMatchObject({ successStatus: 201, isWrite: true, requestBody: { required: false, mediaTypes: ['application/json'] } });
+    expect(model.byId.get('revokeApiKey')).toMatchObject({ successStatus: 200, isWrite: true });
+    expect(model.byId.get('findServers')).toMatchObject({ successStatus: 200, isWrite: false });
+  });
+
+  it('reads a response\'s examples by name, `default` first', () => {
+    const ok = model.byId.get('findServers')!.responses.get(200)!;
+    expect([...ok.examples.keys()]).toEqual(['default', 'page', 'empty']);
+    expect(ok.examples.get('default')).toBe(ok.examples.get('page'));
+    expect((ok.examples.get('empty') as { results: unknown[] }).results).toEqual([]);
+    expect([...examplesOf(model.doc, { example: 1, examples: { a: { value: 2 } } })]).toEqual([['default', 1], ['a', 2]]);
+  });
+
+  it('maps a request path to its operation', () => {
+    expect(operationFor(model, 'GET', '/status/ping/a.example:25565?x=1')?.operationId).toBe('pingServer');
+    expect(operationFor(model, 'get', '/status/ping/a.example/25565')?.operationId).toBe('pingServerHostPort');
+    expect(operationFor(model, 'DELETE', '/user/apikeys/key_1')?.operationId).toBe('revokeApiKey');
+    expect(operationFor(model, 'DELETE', '/user/apikeys/')).toBeUndefined();
+    expect(operationFor(model, 'PUT', '/servers/find')).toBeUndefined();
+  });
+});
+
+describe('limits and defaults come from the spec', () => {
+  it('reads every x- limit', () => {
+    expect(model.limits).toEqual({
+      maxBodyBytes: 16384,
+      rateLimits: {
+        windowsSeconds: [60, 3600, 86400],
+        tiers: { anonymous: [20, 600, 5000], session: [60, 2000, 20000], apiKey: [100, 3000, 50000] },
+        groups: [{ pathPrefix: '/metadata/', windowSeconds: 1, limit: 1 }],
+        provenance: 'observed',
+      },
+      maxKeysPerUser: 25,
+      pageSizeByPlan: { anonymous: 20, free: 20, paid: 500 },
+      defaultPort: 25565,
+      refreshAfterMs: 30 * 60_000,
+      countryWindowMs: 30 * 86_400_000,
+    });
+  });
+
+  it('gives the parameters\' schema defaults', () => {
+    expect(parameterDefaults(model.byId.get('findServers')!)).toEqual({
+      limit: 50, page: 1, version: '*', maxAge: 30, sort: 'updated', favicon: false, relativeTime: false, noFilter: false, offlineOnly: 'off',
+    });
+  });
+
+  it('names the limit that is missing or malformed', () => {
+    const missing = fresh();
+    delete missing.paths['/user/apikeys']!.post['x-max-keys-per-user'];
+    expect(() => buildModel(missing)).toThrow(new SpecError('expected exactly one x-max-keys-per-user in the spec (on findServers or pingServer or pingServerHostPort or listVersions or listCountries or listRegions or listApiKeys or createApiKey or revokeApiKey), found 0'));
+    const bad = fresh();
+    (bad['x-rate-limits'] as { tiers: Record<string, number[]> }).tiers.session = [60, 2000];
+    expect(() => buildModel(bad)).toThrow('x-rate-limits.tiers.session must list one limit per window (3)');
+    const negative = fresh();
+    negative['x-max-body-bytes'] = -1;
+    expect(() => buildModel(negative)).toThrow('x-max-body-bytes must be a positive number, got -1');
+  });
+
+  it('refuses a security scheme it cannot present, or one an operation names without declaring it', () => {
+    const oauth = fresh();
+    oauth.components.securitySchemes!.oauth = { type: 'oauth2', flows: {} };
+    expect(() => buildModel(oauth)).toThrow(/security scheme 'oauth' \(oauth2\/undefined\) is not one this project understands/);
+    const undeclared = fresh();
+    undeclared.paths['/user/apikeys']!.get.security = [{ token: [] }];
+    expect(() => buildModel(undeclared)).toThrow("listApiKeys names security scheme 'token', which components.securitySchemes does not declare");
+  });
+
+  it('presents a credential the way its scheme says', () => {
+    expect(credentialHeaders(model.schemes.get('apiKey')!, 'k')).toEqual({ Authorization: 'Bearer k' });
+    expect(credentialHeaders(model.schemes.get('session')!, 's')).toEqual({ Cookie: 'sls_session=s' });
+  });
+});

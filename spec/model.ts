@@ -1,0 +1,360 @@
+// Every reading of spec/openapi.yaml that the mock, the contract suite and the spec
+// checks rely on, worked out once: each operation with its security (OR of AND),
+// the security schemes and what kind each is, `x-permission` / `x-credentials`, the
+// parameters with their defaults, the declared responses with their examples, the
+// provenance of each part, and the limits the spec states as `x-` extensions.
+// Nothing else in the project interprets the document's structure.
+import { HTTP_METHODS, deref, loadSpec, SPEC_PATH, type OpenApiDoc } from './load.ts';
+import { provenanceOf, weakest, type Provenance } from './provenance.ts';
+
+export type SecurityRequirement = Record<string, string[]>;
+
+/** How a security scheme presents its credential. */
+export type SchemeKind = 'bearer' | 'cookie';
+
+export interface SecurityScheme {
+  name: string;
+  kind: SchemeKind;
+  /** The cookie's name, for a cookie scheme. */
+  cookieName?: string;
+  provenance: Provenance;
+}
+
+export interface Parameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required: boolean;
+  /** The schema, `$ref` followed. */
+  schema: Record<string, any>;
+  /** The schema's `default`, if it has one. */
+  default?: unknown;
+  example: unknown;
+  description?: string;
+  provenance: Provenance;
+  /** The parameter object as written (for its `x-` extensions). */
+  raw: Record<string, any>;
+}
+
+export interface ResponseHeader {
+  name: string;
+  schema: Record<string, any>;
+  provenance: Provenance | undefined;
+}
+
+export interface DeclaredResponse {
+  status: number;
+  description: string;
+  /** Schema of the JSON body; undefined when the response has none. */
+  schema?: unknown;
+  /** Example bodies by name; `default` is the `example`, else the first of `examples`. */
+  examples: Map<string, unknown>;
+  headers: Map<string, ResponseHeader>;
+}
+
+export interface RequestBody {
+  required: boolean;
+  mediaTypes: string[];
+  /** Schema of the JSON body. */
+  schema?: unknown;
+}
+
+export interface Operation {
+  operationId: string;
+  /** Upper case. */
+  method: string;
+  /** The spec's path template, e.g. `/status/ping/{address}`. */
+  path: string;
+  provenance: Provenance;
+  /** Path-level and operation-level parameters. */
+  parameters: Parameter[];
+  /** The operation's security requirements (OR of AND), falling back to the document's. */
+  security: SecurityRequirement[];
+  /** No requirement, or an empty one (`{}`): anyone may call it. */
+  isPublic: boolean;
+  /** Every scheme any requirement names; empty for a public operation. */
+  schemes: string[];
+  /** `x-permission`: the account permission the caller's user needs. */
+  permission?: string;
+  /** `x-credentials`: the schemes whose valid credentials may perform it (default: all of `schemes`). */
+  allowedSchemes: string[];
+  requestBody?: RequestBody;
+  responses: Map<number, DeclaredResponse>;
+  /** The first 2xx status it declares. */
+  successStatus: number;
+  /** Creates, changes or deletes data. */
+  isWrite: boolean;
+  /** The operation object as written (for its `x-` extensions). */
+  raw: Record<string, any>;
+}
+
+/** The rate limits of `x-rate-limits`. */
+export interface RateLimits {
+  /** Window lengths in seconds, shortest first. */
+  windowsSeconds: number[];
+  /** Limits per window, by tier: a security scheme's name, or `anonymous`. */
+  tiers: Record<string, number[]>;
+  /** Paths with a window and limit of their own. */
+  groups: { pathPrefix: string; windowSeconds: number; limit: number }[];
+  provenance: Provenance | undefined;
+}
+
+/** Limits the spec states as `x-` extensions; the code reads them here, never a copy. */
+export interface Limits {
+  /** `x-max-body-bytes` (document). */
+  maxBodyBytes: number;
+  /** `x-rate-limits` (document). */
+  rateLimits: RateLimits;
+  /** `x-max-keys-per-user` (the operation that creates keys). */
+  maxKeysPerUser: number;
+  /** `x-max-by-plan` on `findServers`' `limit`: the page size cap per caller plan (`anonymous` without credentials). */
+  pageSizeByPlan: Record<string, number>;
+  /** `x-default-port` on the ping address. */
+  defaultPort: number;
+  /** `x-refresh-after-minutes` on PingResponse, in ms: an older stored ping answers `refreshing`. */
+  refreshAfterMs: number;
+  /** `x-window-days` on the countries lookup, in ms. */
+  countryWindowMs: number;
+}
+
+export interface SpecModel {
+  doc: OpenApiDoc;
+  /** `/api/v0.1`: the path of the first server URL. */
+  basePath: string;
+  operations: Operation[];
+  byId: Map<string, Operation>;
+  schemes: Map<string, SecurityScheme>;
+  /** The cookie the session scheme reads (`sls_session`). */
+  cookieName: string | undefined;
+  limits: Limits;
+  /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
+  documentProvenance: Provenance;
+}
+
+export class SpecError extends Error {}
+
+/**
+ * A part's `x-provenance`; a part that does not say where it comes from promises
+ * nothing, so it counts as `assumed` (and `npm run spec:check` reports it).
+ */
+const levelOf = (node: unknown): Provenance => provenanceOf(node) ?? 'assumed';
+
+/** Named examples of a media type, parameter or header: `example` as `default`, then `examples` by name. */
+export function examplesOf(doc: OpenApiDoc, node: Record<string, any> | undefined): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (!node) return out;
+  if ('example' in node) out.set('default', node.example);
+  for (const [name, ex] of Object.entries<any>(node.examples ?? {})) {
+    const value = deref<any>(doc, ex).value;
+    if (!out.has('default')) out.set('default', value);
+    out.set(name, value);
+  }
+  return out;
+}
+
+function readParameter(doc: OpenApiDoc, ref: unknown): Parameter {
+  const p = deref<Record<string, any>>(doc, ref);
+  const schema = deref<Record<string, any>>(doc, p.schema ?? {});
+  return {
+    name: p.name,
+    in: p.in,
+    required: Boolean(p.required),
+    schema: p.schema ?? {},
+    ...('default' in schema ? { default: schema.default } : {}),
+    example: p.example ?? examplesOf(doc, p).get('default'),
+    description: p.description,
+    provenance: levelOf(p),
+    raw: p,
+  };
+}
+
+function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, DeclaredResponse> {
+  const out = new Map<number, DeclaredResponse>();
+  for (const [status, ref] of Object.entries<any>(op.responses ?? {})) {
+    if (!/^\d{3}$/.test(status)) continue;
+    const response = deref<Record<string, any>>(doc, ref);
+    const media = response.content?.['application/json'];
+    const headers = new Map<string, ResponseHeader>();
+    for (const [name, h] of Object.entries<any>(response.headers ?? {})) {
+      const header = deref<Record<string, any>>(doc, h);
+      headers.set(name, { name, schema: header.schema ?? {}, provenance: provenanceOf(header) });
+    }
+    out.set(Number(status), {
+      status: Number(status),
+      description: response.description ?? '',
+      schema: media?.schema,
+      examples: examplesOf(doc, media),
+      headers,
+    });
+  }
+  return out;
+}
+
+function readSchemes(doc: OpenApiDoc): Map<string, SecurityScheme> {
+  const out = new Map<string, SecurityScheme>();
+  for (const [name, s] of Object.entries<any>(doc.components.securitySchemes ?? {})) {
+    if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') {
+      out.set(name, { name, kind: 'bearer', provenance: levelOf(s) });
+    } else if (s.type === 'apiKey' && s.in === 'cookie') {
+      out.set(name, { name, kind: 'cookie', cookieName: s.name, provenance: levelOf(s) });
+    } else {
+      throw new SpecError(`security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands (bearer, or apiKey in a cookie)`);
+    }
+  }
+  return out;
+}
+
+function readOperations(doc: OpenApiDoc): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const security: SecurityRequirement[] = op.security ?? (doc.security as SecurityRequirement[] | undefined) ?? [];
+      const isPublic = security.length === 0 || security.some((req) => Object.keys(req).length === 0);
+      const schemes = isPublic ? [] : [...new Set(security.flatMap((req) => Object.keys(req)))];
+      const responses = readResponses(doc, op);
+      const successStatus = [...responses.keys()].find((s) => s >= 200 && s < 300);
+      if (successStatus === undefined) throw new SpecError(`${op.operationId} declares no 2xx response`);
+      const body = op.requestBody ? deref<Record<string, any>>(doc, op.requestBody) : undefined;
+      out.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        provenance: levelOf(op),
+        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => readParameter(doc, p)),
+        security,
+        isPublic,
+        schemes,
+        ...(typeof op['x-permission'] === 'string' ? { permission: op['x-permission'] } : {}),
+        allowedSchemes: Array.isArray(op['x-credentials']) ? op['x-credentials'] : schemes,
+        ...(body
+          ? { requestBody: { required: Boolean(body.required), mediaTypes: Object.keys(body.content ?? {}), schema: body.content?.['application/json']?.schema } }
+          : {}),
+        responses,
+        successStatus,
+        isWrite: !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()),
+        raw: op,
+      });
+    }
+  }
+  return out;
+}
+
+/** `/api/v0.1` from the first server URL: the spec says where the API lives. */
+function basePathOf(doc: OpenApiDoc): string {
+  const url = doc.servers?.[0]?.url ?? '/';
+  return new URL(url, 'http://localhost').pathname.replace(/\/$/, '');
+}
+
+const positive = (where: string, value: unknown): number => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new SpecError(`${where} must be a positive number, got ${JSON.stringify(value)}`);
+  return value;
+};
+
+/** The one node that carries extension `name`, read and checked. */
+function extensionOn<T>(nodes: { where: string; node: Record<string, any> | undefined }[], name: string): { where: string; value: T } {
+  const found = nodes.filter((n) => n.node && name in n.node);
+  if (found.length !== 1) throw new SpecError(`expected exactly one ${name} in the spec (on ${nodes.map((n) => n.where).join(' or ')}), found ${found.length}`);
+  return { where: `${found[0]!.where} ${name}`, value: found[0]!.node![name] as T };
+}
+
+function readRateLimits(doc: OpenApiDoc): RateLimits {
+  const raw = doc['x-rate-limits'] as Record<string, any> | undefined;
+  if (!raw || typeof raw !== 'object') throw new SpecError('the document has no x-rate-limits');
+  const windowsSeconds = (raw.windowsSeconds as unknown[] | undefined ?? []).map((w, i) => positive(`x-rate-limits.windowsSeconds[${i}]`, w));
+  if (windowsSeconds.length === 0) throw new SpecError('x-rate-limits.windowsSeconds is empty');
+  const tiers: Record<string, number[]> = {};
+  for (const [tier, limits] of Object.entries<any>(raw.tiers ?? {})) {
+    if (!Array.isArray(limits) || limits.length !== windowsSeconds.length) {
+      throw new SpecError(`x-rate-limits.tiers.${tier} must list one limit per window (${windowsSeconds.length})`);
+    }
+    tiers[tier] = limits.map((l, i) => positive(`x-rate-limits.tiers.${tier}[${i}]`, l));
+  }
+  if (!tiers.anonymous) throw new SpecError('x-rate-limits.tiers has no anonymous tier');
+  const groups = (raw.groups as any[] | undefined ?? []).map((g, i) => ({
+    pathPrefix: String(g.pathPrefix),
+    windowSeconds: positive(`x-rate-limits.groups[${i}].windowSeconds`, g.windowSeconds),
+    limit: positive(`x-rate-limits.groups[${i}].limit`, g.limit),
+  }));
+  return { windowsSeconds, tiers, groups, provenance: provenanceOf(raw) };
+}
+
+function readLimits(doc: OpenApiDoc, operations: Operation[]): Limits {
+  const params = operations.flatMap((o) => o.parameters.map((p) => ({ where: `${o.operationId} parameter '${p.name}'`, node: p.raw })));
+  const ops = operations.map((o) => ({ where: o.operationId, node: o.raw }));
+  const byPlan = extensionOn<Record<string, unknown>>(params, 'x-max-by-plan');
+  const pageSizeByPlan: Record<string, number> = {};
+  for (const [plan, n] of Object.entries(byPlan.value ?? {})) pageSizeByPlan[plan] = positive(`${byPlan.where}.${plan}`, n);
+  if (pageSizeByPlan.anonymous === undefined) throw new SpecError(`${byPlan.where} has no anonymous entry`);
+  const schemas = Object.entries(doc.components.schemas).map(([name, node]) => ({ where: `schema ${name}`, node }));
+  const keys = extensionOn<unknown>(ops, 'x-max-keys-per-user');
+  const port = extensionOn<unknown>(params, 'x-default-port');
+  const refresh = extensionOn<unknown>(schemas, 'x-refresh-after-minutes');
+  const window = extensionOn<unknown>(ops, 'x-window-days');
+  return {
+    maxBodyBytes: positive('x-max-body-bytes', doc['x-max-body-bytes']),
+    rateLimits: readRateLimits(doc),
+    maxKeysPerUser: positive(keys.where, keys.value),
+    pageSizeByPlan,
+    defaultPort: positive(port.where, port.value),
+    refreshAfterMs: positive(refresh.where, refresh.value) * 60_000,
+    countryWindowMs: positive(window.where, window.value) * 86_400_000,
+  };
+}
+
+export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
+  const operations = readOperations(doc);
+  const schemes = readSchemes(doc);
+  for (const op of operations) {
+    for (const name of [...op.schemes, ...op.allowedSchemes]) {
+      if (!schemes.has(name)) throw new SpecError(`${op.operationId} names security scheme '${name}', which components.securitySchemes does not declare`);
+    }
+  }
+  const cookies = [...schemes.values()].filter((s) => s.kind === 'cookie');
+  return {
+    doc,
+    basePath: basePathOf(doc),
+    operations,
+    byId: new Map(operations.map((o) => [o.operationId, o])),
+    schemes,
+    cookieName: cookies[0]?.cookieName,
+    limits: readLimits(doc, operations),
+    documentProvenance: provenanceOf(doc.info) ?? levelOf(doc),
+  };
+}
+
+const cache = new Map<string, SpecModel>();
+
+/** The model of the spec at `path` (default spec/openapi.yaml), read once per process. */
+export function loadModel(path: string = SPEC_PATH): SpecModel {
+  let model = cache.get(path);
+  if (!model) cache.set(path, (model = buildModel(loadSpec(path))));
+  return model;
+}
+
+/** The schema defaults of an operation's parameters in `where` (the values a missing parameter means). */
+export function parameterDefaults(op: Operation, where: Parameter['in'] = 'query'): Record<string, unknown> {
+  return Object.fromEntries(op.parameters.filter((p) => p.in === where && 'default' in p).map((p) => [p.name, p.default]));
+}
+
+/** The operation a request path (relative to the base path, query allowed) belongs to. */
+export function operationFor(model: SpecModel, method: string, relativePath: string): Operation | undefined {
+  const pathname = relativePath.split('?')[0] ?? '';
+  const segments = pathname.split('/');
+  return model.operations.find((o) => {
+    if (o.method !== method.toUpperCase()) return false;
+    const template = o.path.split('/');
+    return template.length === segments.length && template.every((t, i) => /^\{[^}]+\}$/.test(t) ? segments[i] !== '' : t === segments[i]);
+  });
+}
+
+/** Provenance of a named property of a components schema (e.g. FindResponse.displayed): the weaker of the two. */
+export function propertyProvenance(model: SpecModel, schema: string, property: string): Provenance {
+  const s = model.doc.components.schemas[schema];
+  return weakest(provenanceOf(s), provenanceOf(s?.properties?.[property]));
+}
+
+/** The request headers that present `secret` with this security scheme, as real clients send it. */
+export function credentialHeaders(scheme: SecurityScheme, secret: string): Record<string, string> {
+  return scheme.kind === 'bearer' ? { Authorization: `Bearer ${secret}` } : { Cookie: `${scheme.cookieName}=${secret}` };
+}
