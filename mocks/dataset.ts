@@ -13,6 +13,7 @@ import { faker } from '@faker-js/faker/locale/en';
 import type { Player, Region, Server } from '../spec/openapi.gen.ts';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
+import { createRng, int, pick, weighted, type Rng } from './rng.ts';
 
 /** A full search row plus its favicon (null when the server has none). `last_ping` is ISO 8601 with ms and Z. */
 export type StoredServer = Server & { favicon: string | null };
@@ -35,64 +36,6 @@ export function isTcpShield(s: Pick<Server, 'asn_name'>): boolean {
 /** `motd` without `§x` colour/format codes. */
 export function stripMotd(motd: string): string {
   return motd.replace(/§[\s\S]/g, '');
-}
-
-// ---------------------------------------------------------------------------
-// PRNG
-
-/** sfc32, seeded through splitmix32. Returns floats in [0, 1). */
-export function createRng(seed: number): () => number {
-  let s = seed >>> 0;
-  const split = (): number => {
-    s = (s + 0x9e3779b9) | 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  let a = split();
-  let b = split();
-  let c = split();
-  let d = split();
-  const next = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
-    let t = (a + b) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    d = (d + 1) | 0;
-    t = (t + d) | 0;
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-  for (let i = 0; i < 12; i++) next();
-  return next;
-}
-
-type Rng = () => number;
-const int = (rng: Rng, n: number): number => Math.floor(rng() * n);
-const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
-
-/** Weighted picker over `[value, weight]` pairs; built once, O(log n) per draw. */
-function weighted<T>(entries: readonly (readonly [T, number])[]): (rng: Rng) => T {
-  const values = entries.map((e) => e[0]);
-  const cum = new Float64Array(entries.length);
-  let sum = 0;
-  entries.forEach((e, i) => {
-    sum += e[1];
-    cum[i] = sum;
-  });
-  return (rng) => {
-    const x = rng() * sum;
-    let lo = 0;
-    let hi = cum.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((cum[mid] as number) > x) hi = mid;
-      else lo = mid + 1;
-    }
-    return values[lo] as T;
-  };
 }
 
 // ---------------------------------------------------------------------------
