@@ -10,13 +10,11 @@ import { deflateSync } from 'node:zlib';
 // The English locale alone: the main entry loads every locale (~150 ms, ~30 MB at start).
 import type { Faker } from '@faker-js/faker';
 import { faker } from '@faker-js/faker/locale/en';
-import type { Player, Region, Server } from '../spec/openapi.gen.ts';
+import type { Player, Region } from '../spec/openapi.gen.ts';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
 import { createRng, int, pick, weighted, type Rng } from './rng.ts';
-
-/** A full search row plus its favicon (null when the server has none). `last_ping` is ISO 8601 with ms and Z. */
-export type StoredServer = Server & { favicon: string | null };
+import { serverKey, stripMotd, type StoredServer } from './server-row.ts';
 
 export interface GenerateOptions {
   seed: number;
@@ -27,16 +25,6 @@ export interface GenerateOptions {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** TCPShield-proxied servers are recognised by their ASN organisation. */
-export function isTcpShield(s: Pick<Server, 'asn_name'>): boolean {
-  return typeof s.asn_name === 'string' && /tcpshield/i.test(s.asn_name);
-}
-
-/** `motd` without `§x` colour/format codes. */
-export function stripMotd(motd: string): string {
-  return motd.replace(/§[\s\S]/g, '');
-}
 
 // ---------------------------------------------------------------------------
 // Static world data
@@ -564,9 +552,6 @@ function validateServer(): ReturnType<SchemaValidator['compileRef']> {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 const FAVICON = /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/;
-
-/** The key `findServer` and the uniqueness rule use. */
-export const serverKey = (host: string, port: number): string => `${host.toLowerCase()}:${port}`;
 
 /**
  * Reads `{"servers": [...]}` (json-server db.json layout), checks every record and

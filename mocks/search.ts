@@ -7,7 +7,7 @@
 // once per row), counts matches and materialises only the page's rows. Rows are
 // cached frozen objects (and cached JSON text for searchJson), never copies.
 import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
-import { isTcpShield, type StoredServer } from './dataset.ts';
+import { isTcpShield, type StoredServer } from './server-row.ts';
 
 type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 export type SortKey = NonNullable<FindParams['sort']>;

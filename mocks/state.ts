@@ -1,11 +1,12 @@
 // Everything the mock remembers. The dataset is immutable (generated or loaded once);
 // keys, sessions and rate-limit counters change and are restored by `reset()`.
 import { KeyStore, SessionStore } from './credentials.ts';
-import { generateServers, loadDataset, type StoredServer } from './dataset.ts';
+import { generateServers, loadDataset } from './dataset.ts';
 import { loadFixtures, type Fixtures, type FixtureUser } from './fixtures.ts';
 import type { MockOptions } from './options.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { buildIndex, type ServerIndex } from './search.ts';
+import type { StoredServer } from './server-row.ts';
 
 export class MockState {
   readonly fixtures: Fixtures;
