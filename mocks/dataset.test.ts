@@ -5,7 +5,8 @@ import { crc32, inflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { FAVICONS, generateServers, loadDataset } from './dataset.ts';
+import { generateServers, loadDataset } from './dataset.ts';
+import { FAVICONS } from './favicons.ts';
 import { isTcpShield, stripMotd, type StoredServer } from './server-row.ts';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
