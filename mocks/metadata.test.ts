@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { generateServers } from './dataset.ts';
+import { generateServers } from './generator.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { buildIndex } from './search.ts';
 import type { StoredServer } from './server-row.ts';

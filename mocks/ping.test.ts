@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { generateServers } from './dataset.ts';
 import { FAVICONS } from './favicons.ts';
+import { generateServers } from './generator.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
 import { buildIndex } from './search.ts';
 import type { StoredServer } from './server-row.ts';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FindResponse } from '../spec/openapi.gen.ts';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { generateServers } from './dataset.ts';
 import { FAVICONS } from './favicons.ts';
+import { generateServers } from './generator.ts';
 import { buildIndex, compareVersions, findQuery, relativeTime, search, searchBuffer, searchJson, type FindQuery } from './search.ts';
 import type { StoredServer } from './server-row.ts';
 

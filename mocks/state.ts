@@ -1,8 +1,9 @@
 // Everything the mock remembers. The dataset is immutable (generated or loaded once);
 // keys, sessions and rate-limit counters change and are restored by `reset()`.
 import { KeyStore, SessionStore } from './credentials.ts';
-import { generateServers, loadDataset } from './dataset.ts';
+import { loadDataset } from './data-file.ts';
 import { loadFixtures, type Fixtures, type FixtureUser } from './fixtures.ts';
+import { generateServers } from './generator.ts';
 import type { MockOptions } from './options.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { buildIndex, type ServerIndex } from './search.ts';

@@ -438,14 +438,14 @@ async function main(): Promise<void> {
   });
 
   // 4. Dataset generation, each size in a fresh process (1M rows need a bigger heap).
-  const datasetModule = "mocks/dataset.ts";
+  const generatorModule = 'mocks/generator.ts';
   for (const count of CONFIG.genSizes) {
-    if (!existsSync(datasetModule)) {
+    if (!existsSync(generatorModule)) {
       report.generation.push({ count, ms: null, rows: null });
       continue;
     }
     try {
-      const g = await inChild<GenResult>({ kind: 'gen', module: datasetModule, seed: SEED, count, now: NOW }, ['--max-old-space-size=16384']);
+      const g = await inChild<GenResult>({ kind: 'gen', module: generatorModule, seed: SEED, count, now: NOW }, ['--max-old-space-size=16384']);
       report.generation.push({ count, ...g });
       log(`generated ${g.rows} servers in ${g.ms.toFixed(0)} ms`);
     } catch (err) {
