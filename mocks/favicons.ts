@@ -27,7 +27,7 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-/** A 16x16 RGB PNG with a two-colour pattern. */
+/** A size×size RGB PNG with a two-colour pattern (the patterns are drawn for 16x16). */
 export function makePng(size: number, a: readonly [number, number, number], b: readonly [number, number, number], pattern: number): Buffer {
   const raw = Buffer.alloc(size * (1 + size * 3));
   for (let y = 0; y < size; y++) {

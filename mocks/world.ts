@@ -1,5 +1,5 @@
 // The world the generated servers live in: versions, mod packs, plugins, hosters,
-// countries and the names and numbers servers use, each with a rough real-world share.
+// countries and the names and numbers servers use; weights are rough real-world shares.
 // Data only; mocks/generator.ts draws from it.
 import type { Player, Region } from '../spec/openapi.gen.ts';
 
