@@ -5,7 +5,8 @@
 import { loadFixtures } from '../fixtures/load.ts';
 import { loadModel, type SpecModel } from '../spec/model.ts';
 import { createApp, type MockApp } from './app.ts';
-import { generateServers, loadDataset } from './dataset.ts';
+import { loadDataset } from './data-file.ts';
+import { generateServers } from './generator.ts';
 import { createHandlers } from './handlers.ts';
 import type { MockOptions } from './options.ts';
 import { MockState, type MockInputs } from './state.ts';

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
 import { loadModel } from '../spec/model.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { generateServers, type StoredServer } from './dataset.ts';
+import { generateServers } from './generator.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { buildIndex } from './search.ts';
+import type { StoredServer } from './server-row.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const DAY = 86_400_000;

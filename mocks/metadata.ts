@@ -5,7 +5,7 @@
 // endpoints have no such switch and describe the whole listing. So the numbers here
 // can be higher than a default `/servers/find` total (which also applies maxAge=30).
 import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../spec/openapi.gen.ts';
-import type { StoredServer } from './dataset.ts';
+import type { StoredServer } from './server-row.ts';
 import { wildcardMatcher, type ServerIndex } from './search.ts';
 
 type VersionRow = VersionsResponse['versions'][number];

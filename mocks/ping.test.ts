@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../spec/load.ts';
 import { loadModel } from '../spec/model.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { FAVICONS, generateServers, type StoredServer } from './dataset.ts';
+import { FAVICONS } from './favicons.ts';
+import { generateServers } from './generator.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
 import { buildIndex } from './search.ts';
+import type { StoredServer } from './server-row.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const MIN = 60_000;

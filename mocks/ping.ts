@@ -1,6 +1,6 @@
 // `/status/ping/...`: find one indexed server and answer its stored state.
 import type { PingResponse, PingServer } from '../spec/openapi.gen.ts';
-import { serverKey, type StoredServer } from './dataset.ts';
+import { serverKey, type StoredServer } from './server-row.ts';
 import type { ServerIndex } from './search.ts';
 
 /**

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { FindResponse } from '../spec/openapi.gen.ts';
 import { loadSpec } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
-import { FAVICONS, generateServers, type StoredServer } from './dataset.ts';
+import { FAVICONS } from './favicons.ts';
+import { generateServers } from './generator.ts';
 import { buildIndex, compareVersions, findQuery, relativeTime, search, searchBuffer, searchJson, type FindQuery } from './search.ts';
+import type { StoredServer } from './server-row.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const MIN = 60_000;

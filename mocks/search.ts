@@ -8,7 +8,7 @@
 // cached frozen objects (and cached JSON text for searchJson), never copies.
 import { loadModel, parameterDefaults } from '../spec/model.ts';
 import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
-import { isTcpShield, type StoredServer } from './dataset.ts';
+import { isTcpShield, type StoredServer } from './server-row.ts';
 
 type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 export type SortKey = NonNullable<FindParams['sort']>;

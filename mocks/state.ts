@@ -3,9 +3,9 @@
 import type { FixtureUser, Fixtures } from '../fixtures/load.ts';
 import type { SpecModel } from '../spec/model.ts';
 import { KeyStore, SessionStore } from './credentials.ts';
-import type { StoredServer } from './dataset.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { buildIndex, type ServerIndex } from './search.ts';
+import type { StoredServer } from './server-row.ts';
 
 /** What a mock is built from, loaded before it starts (see mocks/build.ts). */
 export interface MockInputs {

@@ -14,6 +14,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadFixtures } from '../fixtures/load.ts';
+import { createRng, int, pick } from '../mocks/rng.ts';
 import type { GenJob, GenResult, LoadJob, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
 import { get, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
@@ -81,26 +82,13 @@ interface Scenario {
   expect: number;
 }
 
-/** mulberry32: a tiny seeded PRNG, so the mixed queries are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `count` distinct /servers/find queries over the real filters. Every value is valid per the
  * spec (Prism validates requests and would answer 422 otherwise) and `limit` stays within
- * the anonymous maximum of 20.
+ * the anonymous maximum of 20. Seeded, so the mixed queries are the same on every run.
  */
 export function mixedQueries(seed: number, count: number): string[] {
-  const rnd = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const rnd = createRng(seed);
   const maybe = (p: number) => rnd() < p;
   const versions = ['1.20*', '1.21*', '1.19*', '1.18*', '1.16*', '1.12*', '1.8*', '*1.20*', 'Paper*', 'Velocity*', '*'];
   const regions = ['NA', 'EU', 'AS', 'SA', 'AF', 'OC'];
@@ -110,16 +98,16 @@ export function mixedQueries(seed: number, count: number): string[] {
   const seen = new Set<string>();
   while (seen.size < count) {
     const q: string[] = [];
-    if (maybe(0.6)) q.push(`version=${encodeURIComponent(pick(versions))}`);
-    if (maybe(0.5)) q.push(`minUsers=${Math.floor(rnd() * 40)}`);
-    if (maybe(0.15)) q.push(`maxUsers=${50 + Math.floor(rnd() * 450)}`);
-    if (maybe(0.3)) q.push(`region=${pick(regions)}`);
-    else if (maybe(0.25)) q.push(`country=${encodeURIComponent(pick(countries))}`);
-    if (maybe(0.15)) q.push(`maxAge=${1 + Math.floor(rnd() * 30)}`);
-    if (maybe(0.1)) q.push(`motd=${pick(motds)}`);
-    if (maybe(0.7)) q.push(`sort=${pick(sorts)}`);
-    if (maybe(0.4)) q.push(`page=${1 + Math.floor(rnd() * 5)}`);
-    q.push(`limit=${1 + Math.floor(rnd() * 20)}`);
+    if (maybe(0.6)) q.push(`version=${encodeURIComponent(pick(rnd, versions))}`);
+    if (maybe(0.5)) q.push(`minUsers=${int(rnd, 40)}`);
+    if (maybe(0.15)) q.push(`maxUsers=${50 + int(rnd, 450)}`);
+    if (maybe(0.3)) q.push(`region=${pick(rnd, regions)}`);
+    else if (maybe(0.25)) q.push(`country=${encodeURIComponent(pick(rnd, countries))}`);
+    if (maybe(0.15)) q.push(`maxAge=${1 + int(rnd, 30)}`);
+    if (maybe(0.1)) q.push(`motd=${pick(rnd, motds)}`);
+    if (maybe(0.7)) q.push(`sort=${pick(rnd, sorts)}`);
+    if (maybe(0.4)) q.push(`page=${1 + int(rnd, 5)}`);
+    q.push(`limit=${1 + int(rnd, 20)}`);
     seen.add(`/servers/find?${q.join('&')}`);
   }
   return [...seen];
@@ -437,14 +425,14 @@ async function main(): Promise<void> {
   });
 
   // 4. Dataset generation, each size in a fresh process (1M rows need a bigger heap).
-  const datasetModule = "mocks/dataset.ts";
+  const generatorModule = 'mocks/generator.ts';
   for (const count of CONFIG.genSizes) {
-    if (!existsSync(datasetModule)) {
+    if (!existsSync(generatorModule)) {
       report.generation.push({ count, ms: null, rows: null });
       continue;
     }
     try {
-      const g = await inChild<GenResult>({ kind: 'gen', module: datasetModule, seed: SEED, count, now: NOW }, ['--max-old-space-size=16384']);
+      const g = await inChild<GenResult>({ kind: 'gen', module: generatorModule, seed: SEED, count, now: NOW }, ['--max-old-space-size=16384']);
       report.generation.push({ count, ...g });
       log(`generated ${g.rows} servers in ${g.ms.toFixed(0)} ms`);
     } catch (err) {
