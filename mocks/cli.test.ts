@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { generateServers } from './generator.ts';
 import { fixtures } from './test-helpers.ts';
 
 const run = promisify(execFile);
@@ -122,7 +123,7 @@ describe('npm run mock', () => {
   it('serves a hand-edited --data file and names the bad record in one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slm-data-'));
     const file = join(dir, 'db.json');
-    await run(process.execPath, ['--import', 'tsx', new URL('../scripts/export-fixtures.ts', import.meta.url).pathname, '--servers', '5', '--out', file]);
+    writeFileSync(file, JSON.stringify({ servers: generateServers({ seed: 7, count: 5, now: new Date() }) }));
     const { baseUrl, child } = await startCli(['--quiet', '--data', file]);
     const found = await (await fetch(`${baseUrl}/servers/find?noFilter=true&maxAge=3650`)).json();
     expect(found.total).toBe(5);

@@ -2,13 +2,12 @@
 // check must pass. Also the runner's own promises: --only, --provenance, exit 2.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock } from '../../mocks/server.ts';
-import { freePort, runContract } from './helpers.ts';
+import { freePort, runContract, startMockProcess, type MockProcess } from './helpers.ts';
 
-let mock: Awaited<ReturnType<typeof startMock>>;
+let mock: MockProcess;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, host: '127.0.0.1', quiet: true });
+  mock = await startMockProcess();
 });
 afterAll(async () => {
   await mock?.close();

@@ -57,6 +57,33 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
   }
 }
 
+export interface MockProcess {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the mock as its own program (`mocks/cli.ts`, as `npm run mock` does) on a free
+ * port and resolves with its base URL. The suite meets the mock only over HTTP, like
+ * any other target: it runs the program, it does not import the mock's code.
+ */
+export function startMockProcess(args: string[] = []): Promise<MockProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mocks/cli.ts', '--port', '0', '--host', '127.0.0.1', '--quiet', ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /Mock listening on (\S+)/.exec(out)?.[1];
+      if (url) resolve({ baseUrl: url, close: () => stop(child) });
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`the mock exited (${code}) before listening: ${out}`)));
+  });
+}
+
 /** Stops a child we started, by its PID, and waits for it to be gone. */
 export function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

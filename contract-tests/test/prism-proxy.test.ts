@@ -2,10 +2,9 @@
 // with a wrong type it reports the violation in its log.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, test } from 'vitest';
-import { startMock } from '../../mocks/server.ts';
 import { startReferenceServer } from '../broken/reference-server.ts';
 import { prismArgs } from '../prism/proxy.ts';
-import { freePort, stop, waitForHttp } from './helpers.ts';
+import { freePort, startMockProcess, stop, waitForHttp } from './helpers.ts';
 
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -34,7 +33,7 @@ async function get(url: string): Promise<number> {
 
 describe.concurrent('Prism validation proxy', () => {
   test('in front of the mock: answers pass through, no violation', async ({ expect }) => {
-    const mock = await startMock({ port: 0, host: '127.0.0.1', quiet: true });
+    const mock = await startMockProcess();
     closers.push(() => mock.close());
     const p = await proxy(mock.baseUrl);
     expect(await get(`${p.origin}/servers/find?limit=3`)).toBe(200);

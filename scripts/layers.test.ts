@@ -1,0 +1,54 @@
+// `npm test` fails on a wrong-way import between the project's layers.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { layerViolations, references } from './layers.ts';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'layers-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts', () => {
+  it('holds in this repository', () => {
+    expect(layerViolations(REPO).map((v) => v.message)).toEqual([]);
+  });
+
+  it('reports each wrong-way import with its file and line', () => {
+    const root = tree({
+      'spec/model.ts': "import { x } from '../fixtures/load.ts';\n",
+      'fixtures/load.ts': "import { loadModel } from '../spec/model.ts';\n",
+      'contract-tests/lib/a.ts': "// reads the mock\nimport type { MockApp } from '../../mocks/app.ts';\nexport * from '../../mocks/search.ts';\n",
+      'contract-tests/lib/b.ts': "const m = await import('../../mocks/server.ts');\nconst u = new URL('../../mocks/cli.ts', import.meta.url);\n",
+      'mocks/app.ts': "import { run } from '../contract-tests/run.ts';\nimport { sh } from '../scripts/bench.ts';\n",
+      'scripts/bench.ts': "import '../mocks/app.ts';\nimport '../contract-tests/run.ts';\n",
+    });
+    expect(layerViolations(root).map((v) => v.message)).toEqual([
+      'spec/model.ts:1 imports fixtures/load.ts: spec may import only from spec',
+      'mocks/app.ts:1 imports contract-tests/run.ts: mocks may import only from spec, fixtures, mocks',
+      'mocks/app.ts:2 imports scripts/bench.ts: mocks may import only from spec, fixtures, mocks',
+      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from spec, fixtures, contract-tests',
+      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from spec, fixtures, contract-tests',
+    ]);
+  });
+
+  it('allows only the opt-in --start-mock import of the mock from the suite', () => {
+    const root = tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" });
+    expect(layerViolations(root)).toEqual([]);
+  });
+
+  it('reads imports, not words that look like them', () => {
+    expect(references("// import x from '../mocks/app.ts'\nconst s = \"from '../mocks/app.ts'\";\n")).toEqual([]);
+    expect(references("import a from 'hono';\nimport b from './b.ts';\n")).toEqual([{ specifier: './b.ts', line: 2 }]);
+  });
+});

@@ -1,0 +1,76 @@
+// The project's layers run one way: spec <- fixtures <- {mocks, contract-tests} <- scripts.
+// A module may import only from its own layer and the ones to its left, so the mock
+// and the contract suite never lean on each other (the suite judges a server it does
+// not share code with) and the spec never depends on what reads it. Imports are read
+// with TypeScript's own pre-processor (static, re-exports and dynamic `import()`),
+// plus `new URL('<module>.ts', import.meta.url)` references, which load code too.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+
+export const LAYERS: Record<string, readonly string[]> = {
+  spec: ['spec'],
+  fixtures: ['spec', 'fixtures'],
+  mocks: ['spec', 'fixtures', 'mocks'],
+  'contract-tests': ['spec', 'fixtures', 'contract-tests'],
+  scripts: ['spec', 'fixtures', 'mocks', 'contract-tests', 'scripts'],
+};
+
+/** The one sanctioned exception, and why. */
+export const ALLOWED: readonly { from: string; to: string; why: string }[] = [
+  { from: 'contract-tests/run.ts', to: 'mocks/server.ts', why: 'the opt-in --start-mock flag starts the local mock' },
+];
+
+export interface Violation {
+  from: string;
+  to: string;
+  line: number;
+  message: string;
+}
+
+function sourceFiles(root: string, folder: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.(m|c)?tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(full);
+    }
+  };
+  try {
+    walk(join(root, folder));
+  } catch {
+    // a layer folder that does not exist has nothing to check
+  }
+  return out;
+}
+
+/** Relative module references in a source text, with their 1-based lines. */
+export function references(text: string): { specifier: string; line: number }[] {
+  const lineOf = (pos: number) => text.slice(0, pos).split('\n').length;
+  const info = ts.preProcessFile(text, true, true);
+  const out = info.importedFiles.map((f) => ({ specifier: f.fileName, line: lineOf(f.pos) }));
+  for (const m of text.matchAll(/new URL\(\s*(['"`])([^'"`]+\.(?:m|c)?ts)\1\s*,\s*import\.meta\.url\s*\)/g)) {
+    out.push({ specifier: m[2]!, line: lineOf(m.index ?? 0) });
+  }
+  return out.filter((r) => r.specifier.startsWith('.'));
+}
+
+/** Every import in the tree that runs against the layers. */
+export function layerViolations(root: string): Violation[] {
+  const violations: Violation[] = [];
+  for (const [layer, allowed] of Object.entries(LAYERS)) {
+    for (const file of sourceFiles(root, layer)) {
+      const from = relative(root, file).split(sep).join('/');
+      for (const { specifier, line } of references(readFileSync(file, 'utf8'))) {
+        const to = relative(root, resolve(dirname(file), specifier)).split(sep).join('/');
+        const target = to.split('/')[0]!;
+        if (!(target in LAYERS) || allowed.includes(target)) continue;
+        if (ALLOWED.some((a) => a.from === from && a.to === to)) continue;
+        violations.push({ from, to, line, message: `${from}:${line} imports ${to}: ${layer} may import only from ${allowed.join(', ')}` });
+      }
+    }
+  }
+  return violations;
+}
