@@ -5,7 +5,7 @@ export interface FixtureUser {
   id: string;
   name: string;
   email: string;
-  /** `paid` callers may page up to 500 rows, everyone else 20 (api-facts.md). */
+  /** `paid` callers may page up to 500 rows, everyone else 20 (the spec's `limit` parameter). */
   plan: 'free' | 'paid';
   permissions: string[];
 }

@@ -29,7 +29,7 @@ export interface HandlerResult {
 
 export type Handler = (input: HandlerInput) => HandlerResult;
 
-/** api-facts.md: 20 rows a page for anonymous and free callers, 500 for paying ones. */
+/** The spec's `limit` parameter: 20 rows a page for anonymous and free callers, 500 for paying ones. */
 export function maxPageSize(principal?: Principal): number {
   return principal?.user.plan === 'paid' ? 500 : 20;
 }

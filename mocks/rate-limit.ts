@@ -1,4 +1,4 @@
-// The real service's rate limits (api-facts.md): per minute / hour / day by tier,
+// The real service's rate limits (the spec's "Rate limits" section): per minute / hour / day by tier,
 // and one request per second for /metadata/*. Windows are fixed and aligned to the
 // clock, so a pinned clock gives the same headers every run. Counting always happens
 // (every answer carries the headers); refusing with 429 only when enforcement is on.
