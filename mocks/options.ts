@@ -13,7 +13,7 @@ export interface MockOptions {
   data?: string;
   latency: { min: number; max: number };
   rateLimit: boolean;
-  /** Allowed CORS origins; `*` in an entry matches any run of characters. */
+  /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
   corsOrigins: string[];
   quiet: boolean;
   /** Validate every answer against the spec and fail loudly on drift. */
