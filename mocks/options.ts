@@ -13,7 +13,7 @@ export interface MockOptions {
   data?: string;
   latency: { min: number; max: number };
   rateLimit: boolean;
-  /** Allowed CORS origins; `*` in an entry matches any run of characters. */
+  /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
   corsOrigins: string[];
   quiet: boolean;
   /** Validate every answer against the spec and fail loudly on drift. */
@@ -38,32 +38,51 @@ export const DEFAULT_OPTIONS: MockOptions = {
 interface Flag {
   env: string;
   type: 'string' | 'boolean';
+  /** The value's placeholder in `--help` and the README (`--port N`). */
   value?: string;
+  /** The default as people read it; derived from DEFAULT_OPTIONS where it can be. */
+  default?: string;
   help: string;
 }
 
+// The one flag table: `parseOptions`, `--help` and the table in mocks/README.md
+// (`npm run docs:flags`) all read it.
 const FLAGS: Record<string, Flag> = {
-  port: { env: 'MOCK_PORT', type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (default 4010)' },
-  host: { env: 'MOCK_HOST', type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
-  seed: { env: 'MOCK_SEED', type: 'string', value: 'N', help: 'dataset seed; the same seed gives the same servers (default 1337)' },
-  now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z) for byte-identical answers' },
-  servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', help: 'how many servers to generate (default 1000)' },
+  port: { env: 'MOCK_PORT', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.port), help: 'port to listen on; 0 picks a free one' },
+  host: { env: 'MOCK_HOST', type: 'string', value: 'HOST', default: DEFAULT_OPTIONS.host, help: 'address to listen on' },
+  seed: { env: 'MOCK_SEED', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.seed), help: 'dataset seed; the same seed gives the same servers' },
+  now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', default: 'real clock', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
+  servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
-  latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', help: 'delay every answer by MS, or a random MIN-MAX ms' },
-  'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', help: 'enforce the real rate limits (429 with Retry-After)' },
-  'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', help: 'comma-separated allowed origins, * as wildcard (default http://localhost:*,http://127.0.0.1:*)' },
-  quiet: { env: 'MOCK_QUIET', type: 'boolean', help: 'no banner details and no request log' },
-  'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
-  fixtures: { env: 'MOCK_FIXTURES', type: 'string', value: 'FILE', help: 'fixture credentials file (default fixtures/auth.json)' },
+  latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
+  'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
+  'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard' },
+  quiet: { env: 'MOCK_QUIET', type: 'boolean', default: 'off', help: 'no banner details and no request log' },
+  'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', default: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
+  fixtures: { env: 'MOCK_FIXTURES', type: 'string', value: 'FILE', default: 'fixtures/auth.json', help: 'fixture credentials file' },
   help: { env: '', type: 'boolean', help: 'show this help' },
 };
+
+const flagName = (name: string, f: Flag) => `--${name}${f.value ? ` ${f.value}` : ''}`;
+
+/** The flag table of mocks/README.md (between its flags markers), rendered from FLAGS. */
+export function flagsMarkdown(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const code = (text: string) => (text ? `\`${cell(text)}\`` : '');
+  // A default without spaces is a literal value (`4010`, a path, origins with `*`): set as code.
+  const fallback = (f: Flag) => (f.default === undefined ? '' : f.type === 'string' && !f.default.includes(' ') ? code(f.default) : cell(f.default));
+  const rows = Object.entries(FLAGS)
+    .filter(([name]) => name !== 'help')
+    .map(([name, f]) => `| ${code(flagName(name, f))} | ${code(f.env)} | ${fallback(f)} | ${cell(f.help)} |`);
+  return ['| flag | env | default | what |', '|---|---|---|---|', ...rows].join('\n');
+}
 
 export class OptionsError extends Error {}
 
 export function helpText(): string {
   const rows = Object.entries(FLAGS).map(([name, f]) => {
-    const flag = `--${name}${f.value ? ` ${f.value}` : ''}`;
-    return `  ${flag.padEnd(26)} ${f.help}${f.env ? ` [${f.env}]` : ''}`;
+    const fallback = f.default !== undefined && f.default !== 'off' ? ` (default ${f.default})` : '';
+    return `  ${flagName(name, f).padEnd(26)} ${f.help}${fallback}${f.env ? ` [${f.env}]` : ''}`;
   });
   return ['Usage: npm run mock -- [options]', '', 'Options (each also an environment variable):', ...rows].join('\n');
 }

@@ -7,11 +7,12 @@
 //   npm run bench -- --quick      2 s runs, fewer start-ups, smaller datasets (development)
 //   npm run bench -- --help       every option
 //
-// What is measured, and how, is written up in the README, section "Benchmarks".
+// What is measured, and how, is written up in scripts/README.md, with the latest figures.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadFixtures } from '../fixtures/load.ts';
 import { createRng, int, pick } from '../mocks/rng.ts';
@@ -28,7 +29,8 @@ const HELP = `npm run bench -- [options]
   --out <file>         raw figures (default reports/bench.json)
   --cpu-prof           profile the mock under load (node --cpu-prof) and print its busiest
                        functions; slows the mock, so do not publish that run's figures
-  --readme             also replace the table between <!-- bench:start --> and <!-- bench:end --> in README.md`;
+  --readme             also replace the figures between <!-- bench:start --> and <!-- bench:end -->
+                       in scripts/README.md`;
 
 const { values: args } = parseArgs({
   options: {
@@ -475,16 +477,17 @@ async function main(): Promise<void> {
   if (args.readme) updateReadme(table);
 }
 
-/** Replaces the text between the bench markers in README.md, if the markers are there. */
+/** Replaces the text between the bench markers in scripts/README.md, if the markers are there. */
 function updateReadme(table: string): void {
-  const readme = readFileSync('README.md', 'utf8');
+  const path = fileURLToPath(new URL('./README.md', import.meta.url));
+  const readme = readFileSync(path, 'utf8');
   const re = /(<!-- bench:start -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
   if (!re.test(readme)) {
-    log('README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left unchanged');
+    log('scripts/README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left unchanged');
     return;
   }
-  writeFileSync('README.md', readme.replace(re, `$1${table}$2`));
-  log('README.md table updated');
+  writeFileSync(path, readme.replace(re, (_m, start: string, end: string) => `${start}${table}${end}`));
+  log('scripts/README.md figures updated');
 }
 
 main().catch((err: unknown) => {
