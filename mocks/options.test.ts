@@ -2,7 +2,7 @@
 // definitions as `--help` and the parser, never written by hand.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, flagsMarkdown, helpText } from './options.ts';
+import { DEFAULT_OPTIONS, flagsMarkdown, helpText, OptionsError, parseOptions } from './options.ts';
 
 const README = new URL('./README.md', import.meta.url);
 
@@ -30,5 +30,46 @@ describe('the flag table', () => {
     const tableFlags = [...flagsMarkdown().matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]);
     expect(tableFlags).toEqual(helpFlags.filter((f) => f !== '--help'));
     expect(helpText()).toContain(`(default ${DEFAULT_OPTIONS.port}) [MOCK_PORT]`);
+  });
+});
+
+describe('parseOptions', () => {
+  it('starts from the defaults', () => {
+    const { help, ...opts } = parseOptions([], {});
+    expect(help).toBe(false);
+    expect(opts).toEqual({ ...DEFAULT_OPTIONS, selfCheck: DEFAULT_OPTIONS.selfCheck });
+  });
+
+  it('reads every flag, and flags win over environment variables', () => {
+    const opts = parseOptions(
+      ['--port', '0', '--host', '::1', '--seed', '7', '--now', '2026-01-01T00:00:00Z', '--servers', '10', '--data', 'db.json', '--latency', '5-10', '--rate-limit', '--cors-origin', 'https://a.test, https://b.test', '--quiet', '--self-check', '--fixtures', 'f.json'],
+      { MOCK_PORT: '9999', MOCK_SEED: '1' },
+    );
+    expect(opts).toMatchObject({
+      port: 0, host: '::1', seed: 7, now: Date.parse('2026-01-01T00:00:00Z'), servers: 10, data: 'db.json', latency: { min: 5, max: 10 },
+      rateLimit: true, corsOrigins: ['https://a.test', 'https://b.test'], quiet: true, selfCheck: true, fixtures: 'f.json',
+    });
+  });
+
+  it('reads environment variables, booleans included', () => {
+    expect(parseOptions([], { MOCK_PORT: '4011', MOCK_RATE_LIMIT: '1', MOCK_QUIET: 'no', MOCK_LATENCY: '20' })).toMatchObject({
+      port: 4011, rateLimit: true, quiet: false, latency: { min: 20, max: 20 },
+    });
+    expect(parseOptions([], { MOCK_SELF_CHECK: 'off' }).selfCheck).toBe(false);
+    expect(parseOptions([], { MOCK_PORT: '' }).port).toBe(DEFAULT_OPTIONS.port);
+  });
+
+  it.each([
+    [['--port', '65536'], "--port must be an integer from 0 to 65535, got '65536'"],
+    [['--seed=-1'], "--seed must be an integer from 0 to 4294967295, got '-1'"],
+    [['--servers', '1e3'], "--servers must be an integer from 0 to 5000000, got '1e3'"],
+    [['--now', 'soon'], "--now must be an ISO 8601 time, got 'soon'"],
+    [['--latency', '9-3'], "--latency must be MS or MIN-MAX with MIN <= MAX <= 60000, got '9-3'"],
+    [['--latency', '70000'], "--latency must be MS or MIN-MAX with MIN <= MAX <= 60000, got '70000'"],
+    [['--nope'], "Unknown option '--nope'"],
+    [['stray'], 'Unexpected argument'],
+  ])('refuses %j with a message naming it', (argv, message) => {
+    expect(() => parseOptions(argv, {})).toThrow(OptionsError);
+    expect(() => parseOptions(argv, {})).toThrow(message);
   });
 });

@@ -83,6 +83,13 @@ export class SuiteContext {
     }
   }
 
+  /** Headers presenting a key the suite holds (one it created), the way the spec's bearer scheme says. */
+  bearer(secret: string): Record<string, string> {
+    const scheme = this.schemeOfKind('bearer');
+    if (!scheme) throw new Error('the spec declares no bearer security scheme');
+    return credentialHeaders(scheme, secret);
+  }
+
   private schemeOfKind(kind: 'bearer' | 'cookie') {
     return [...this.model.schemes.values()].find((s) => s.kind === kind);
   }

@@ -42,7 +42,7 @@ export function revokePath(ctx: SuiteContext, id: string): string {
 
 /** Removes a key: with the session, else with the key itself. True once it is gone. */
 export async function removeKey(ctx: SuiteContext, key: CreatedKey): Promise<boolean> {
-  const attempts = [ctx.headersFor('session'), key.secret ? { Authorization: `Bearer ${key.secret}` } : undefined].filter(Boolean);
+  const attempts = [ctx.headersFor('session'), key.secret ? ctx.bearer(key.secret) : undefined].filter(Boolean);
   for (const headers of attempts) {
     const ex = await ctx.exchange({ method: 'DELETE', url: ctx.url(revokePath(ctx, key.id)), headers });
     const status = ex.response?.status;

@@ -5,7 +5,7 @@ import type { SuiteContext } from './context.ts';
 import type { HttpResponse } from './http.ts';
 import type { CreatedKey } from './ledger.ts';
 import { propertyProvenance, type Operation } from '../../spec/model.ts';
-import { weakest } from '../../spec/provenance.ts';
+import { provenanceOf, weakest } from '../../spec/provenance.ts';
 
 interface Page {
   displayed?: unknown;
@@ -59,7 +59,7 @@ export async function checkPaging(ctx: SuiteContext, op: Operation): Promise<voi
       },
     });
   }
-  const badProv = weakest(limitParam.provenance, ctx.model.doc.components.schemas.ErrorBody?.['x-provenance']);
+  const badProv = weakest(limitParam.provenance, provenanceOf(ctx.model.doc.components.schemas.ErrorBody));
   if (ctx.wants(badProv)) {
     const ex = await ctx.exchange({ method: 'GET', url: ctx.url(`${op.path}?limit=abc`) });
     ctx.verify(op, 'validation: limit=abc -> 400 with the error body', badProv, ex, {
@@ -117,7 +117,7 @@ export async function checkCreatedKey(ctx: SuiteContext, op: Operation, created:
     },
   });
   if (created.secret) {
-    const use = await ctx.exchange({ method: 'GET', url: ctx.url(list.path), headers: { Authorization: `Bearer ${created.secret}` } });
+    const use = await ctx.exchange({ method: 'GET', url: ctx.url(list.path), headers: ctx.bearer(created.secret) });
     ctx.verify(op, 'keys: a created key authenticates', op.provenance, use, { status: list.successStatus, against: list });
   }
 }
@@ -131,7 +131,7 @@ export async function checkRevokedKey(ctx: SuiteContext, op: Operation, revoked:
     ctx.skip(op, name, op.provenance, 'no key was revoked (see the Dredd check above)');
     return;
   }
-  const use = await ctx.exchange({ method: 'GET', url: ctx.url(list.path), headers: { Authorization: `Bearer ${revoked.secret}` } });
+  const use = await ctx.exchange({ method: 'GET', url: ctx.url(list.path), headers: ctx.bearer(revoked.secret) });
   ctx.verify(op, name, op.provenance, use, { status: 401, against: list });
   const ex = await ctx.exchange({ method: 'GET', url: ctx.url(list.path), headers: ctx.headersFor('session') });
   ctx.verify(op, 'keys: a revoked key is gone from the list', op.provenance, ex, {
