@@ -20,25 +20,38 @@ interface Counter {
   count: number;
 }
 
+/** One rule the counters run by: a limit per window (ms). */
+interface Rule {
+  limits: number[];
+  windowsMs: number[];
+}
+
 export class RateLimiter {
   private readonly counters = new Map<string, Counter[]>();
+  // Worked out once from the spec's rules: hit() runs on every request.
+  private readonly tiers = new Map<string, Rule>();
+  private readonly groups: (Rule & { pathPrefix: string })[];
 
-  constructor(private readonly rules: RateLimits) {}
+  constructor(rules: RateLimits) {
+    const windowsMs = rules.windowsSeconds.map((s) => s * 1000);
+    for (const [tier, limits] of Object.entries(rules.tiers)) this.tiers.set(tier, { limits, windowsMs });
+    this.groups = rules.groups.map((g) => ({ pathPrefix: g.pathPrefix, limits: [g.limit], windowsMs: [g.windowSeconds * 1000] }));
+  }
 
   /** Counts one request of `key` in `tier` to `path` (relative to the API base). */
   hit(key: string, tier: string, path: string, now: number): RateDecision {
-    const group = this.rules.groups.find((g) => path.startsWith(g.pathPrefix));
-    const limits = group ? [group.limit] : (this.rules.tiers[tier] ?? this.rules.tiers.anonymous!);
-    const windows = (group ? [group.windowSeconds] : this.rules.windowsSeconds).map((s) => s * 1000);
+    const group = this.groups.find((g) => path.startsWith(g.pathPrefix));
+    const { limits, windowsMs } = group ?? this.tiers.get(tier) ?? this.tiers.get('anonymous')!;
     const bucket = group ? `${key}|${group.pathPrefix}` : key;
     let counters = this.counters.get(bucket);
     if (!counters) {
-      counters = windows.map(() => ({ start: 0, count: 0 }));
+      counters = windowsMs.map(() => ({ start: 0, count: 0 }));
       this.counters.set(bucket, counters);
     }
     let retryAfter: number | undefined;
-    windows.forEach((size, i) => {
-      const c = counters![i]!;
+    for (let i = 0; i < windowsMs.length; i++) {
+      const size = windowsMs[i]!;
+      const c = counters[i]!;
       const start = now - (now % size);
       if (c.start !== start) {
         c.start = start;
@@ -46,12 +59,12 @@ export class RateLimiter {
       }
       c.count++;
       if (c.count > limits[i]! && retryAfter === undefined) retryAfter = Math.max(1, Math.ceil((start + size - now) / 1000));
-    });
+    }
     const first = counters[0]!;
     return {
       limit: limits[0]!,
       remaining: Math.max(0, limits[0]! - first.count),
-      reset: Math.ceil((first.start + windows[0]!) / 1000),
+      reset: Math.ceil((first.start + windowsMs[0]!) / 1000),
       retryAfter,
     };
   }
