@@ -2,16 +2,9 @@
 // bad input, unknown routes and methods, Prefer, rate limits, CORS from a browser on
 // another origin, latency.
 import { describe, expect, it } from 'vitest';
-import { authHeaders, credential, json, useApp } from './test-helpers.ts';
+import { authHeaders, credential, expectError, json, useApp } from './test-helpers.ts';
 
 const m = useApp();
-
-async function expectError(res: Response, status: number, message: RegExp) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await json(res);
-  expect(body).toEqual({ success: false, message: expect.stringMatching(message) });
-}
 
 describe('bad input gets a clear answer', () => {
   it.each([

@@ -1,16 +1,9 @@
 // The development helpers under /__mock: log in as a fixture user (the cookie a
 // browser on another origin keeps), log out, reset.
 import { describe, expect, it } from 'vitest';
-import { json, model, useApp } from './test-helpers.ts';
+import { expectError, json, model, useApp } from './test-helpers.ts';
 
 const m = useApp();
-
-async function expectError(res: Response, status: number, message: RegExp) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await json(res);
-  expect(body).toEqual({ success: false, message: expect.stringMatching(message) });
-}
 
 describe('development login', () => {
   it('sets a session cookie that works on protected endpoints, and logout ends it', async () => {

@@ -2,6 +2,7 @@
 // (no socket: the HTTP behaviour is the app's), and the fixture credentials.
 import { loadFixtures, type FixtureCredential } from '../fixtures/load.ts';
 import { credentialHeaders, loadModel } from '../spec/model.ts';
+import { expect } from 'vitest';
 import type { MockApp } from './app.ts';
 import { buildMock } from './build.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
@@ -55,4 +56,11 @@ export async function json(res: Response): Promise<any> {
   } catch {
     throw new Error(`not JSON (${res.status}): ${text.slice(0, 200)}`);
   }
+}
+
+/** The answer is `status` with the spec's error body, its message matching `message`. */
+export async function expectError(res: Response, status: number, message: RegExp): Promise<void> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await json(res)).toEqual({ success: false, message: expect.stringMatching(message) });
 }
