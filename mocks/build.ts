@@ -17,7 +17,7 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel())
   return {
     model,
     fixtures: loadFixtures(options.fixtures, model),
-    servers: options.data ? loadDataset(options.data) : generateServers({ seed: options.seed, count: options.servers, now }),
+    servers: options.data ? loadDataset(options.data) : generateServers({ seed: options.seed, count: options.servers, now, clean: options.cleanData }),
   };
 }
 

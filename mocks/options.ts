@@ -10,6 +10,8 @@ export interface MockOptions {
   /** Pinned clock (ms since epoch); undefined means the real clock. */
   now?: number;
   servers: number;
+  /** Generated rows complete, without the real-world gaps (mocks/real-world.ts). */
+  cleanData: boolean;
   data?: string;
   latency: { min: number; max: number };
   rateLimit: boolean;
@@ -26,6 +28,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   host: '127.0.0.1',
   seed: 1337,
   servers: 1000,
+  cleanData: false,
   latency: { min: 0, max: 0 },
   rateLimit: false,
   corsOrigins: ['http://localhost:*', 'http://127.0.0.1:*'],
@@ -53,6 +56,7 @@ const FLAGS: Record<string, Flag> = {
   seed: { env: 'MOCK_SEED', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.seed), help: 'dataset seed; the same seed gives the same servers' },
   now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', default: 'real clock', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
   servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
+  'clean-data': { env: 'MOCK_CLEAN_DATA', type: 'boolean', default: 'off', help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)' },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
@@ -139,6 +143,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   if (str('fixtures') !== undefined) opts.fixtures = str('fixtures')!;
   opts.rateLimit = Boolean(get('rate-limit'));
+  opts.cleanData = Boolean(get('clean-data'));
   opts.quiet = Boolean(get('quiet'));
   opts.selfCheck = Boolean(get('self-check') ?? DEFAULT_OPTIONS.selfCheck);
   return opts;
