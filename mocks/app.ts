@@ -16,7 +16,9 @@ import type { Operation, SpecModel } from '../spec/model.ts';
 import { describeErrors } from '../spec/validator.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
 import type { HandlerResult, Handlers } from './handlers.ts';
+import { mountApiIndex } from './api-index.ts';
 import { mountDevRoutes } from './dev-routes.ts';
+import { mountDocs } from './docs.ts';
 import { compileOperations } from './operations.ts';
 import type { MockOptions } from './options.ts';
 import { ResponseChecker } from './self-check.ts';
@@ -168,6 +170,8 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
   );
 
   mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail });
+  mountDocs(app, { model, fixtures: state.fixtures, fail });
+  mountApiIndex(app, model, sendJson);
 
   for (const { op, routePath, parseParams, validateBody } of ops) {
     const handler = handlers[op.operationId];
