@@ -2,6 +2,7 @@
 // variables and `--help`, so a flag is declared exactly once.
 import { parseArgs } from 'node:util';
 import { FIXTURES_PATH } from '../fixtures/load.ts';
+import { parseCorsOrigins } from './cors-policy.ts';
 
 export interface MockOptions {
   port: number;
@@ -60,7 +61,7 @@ const FLAGS: Record<string, Flag> = {
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
-  'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard' },
+  'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard; +X,+Y adds to the defaults, X,Y replaces them' },
   quiet: { env: 'MOCK_QUIET', type: 'boolean', default: 'off', help: 'no banner details and no request log' },
   'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', default: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
   fixtures: { env: 'MOCK_FIXTURES', type: 'string', value: 'FILE', default: 'fixtures/auth.json', help: 'fixture credentials file' },
@@ -139,7 +140,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (str('data') !== undefined) opts.data = str('data');
   if (str('latency') !== undefined) opts.latency = parseLatency(str('latency')!);
   if (str('cors-origin') !== undefined) {
-    opts.corsOrigins = str('cors-origin')!.split(',').map((s) => s.trim()).filter(Boolean);
+    try {
+      opts.corsOrigins = parseCorsOrigins(str('cors-origin')!, DEFAULT_OPTIONS.corsOrigins);
+    } catch (err) {
+      throw new OptionsError((err as Error).message);
+    }
   }
   if (str('fixtures') !== undefined) opts.fixtures = str('fixtures')!;
   opts.rateLimit = Boolean(get('rate-limit'));
