@@ -22,6 +22,10 @@ export interface MockOptions {
   /** Validate every answer against the spec and fail loudly on drift. */
   selfCheck: boolean;
   fixtures: string;
+  /** Another copy of the spec to serve (default spec/openapi.yaml). */
+  spec?: string;
+  /** Reload the spec, --data and the fixtures when they change. */
+  watch: boolean;
 }
 
 export const DEFAULT_OPTIONS: MockOptions = {
@@ -37,6 +41,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   // Under vitest (or NODE_ENV=test) every answer is checked against the spec.
   selfCheck: process.env.VITEST !== undefined || process.env.NODE_ENV === 'test',
   fixtures: FIXTURES_PATH,
+  watch: false,
 };
 
 interface Flag {
@@ -65,6 +70,8 @@ const FLAGS: Record<string, Flag> = {
   quiet: { env: 'MOCK_QUIET', type: 'boolean', default: 'off', help: 'no banner details and no request log' },
   'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', default: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
   fixtures: { env: 'MOCK_FIXTURES', type: 'string', value: 'FILE', default: 'fixtures/auth.json', help: 'fixture credentials file' },
+  spec: { env: 'MOCK_SPEC', type: 'string', value: 'FILE', default: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
+  watch: { env: 'MOCK_WATCH', type: 'boolean', default: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
   help: { env: '', type: 'boolean', help: 'show this help' },
 };
 
@@ -147,6 +154,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     }
   }
   if (str('fixtures') !== undefined) opts.fixtures = str('fixtures')!;
+  if (str('spec') !== undefined) opts.spec = str('spec')!;
+  opts.watch = Boolean(get('watch'));
   opts.rateLimit = Boolean(get('rate-limit'));
   opts.cleanData = Boolean(get('clean-data'));
   opts.quiet = Boolean(get('quiet'));
