@@ -2,7 +2,7 @@
 // one that may not: the `--cors-origin` list (`+X` adds to the defaults), the matcher,
 // and a middleware that answers allowed origins with CORS headers, logs a refused one
 // once with the fix, and marks the request so state-changing dev routes can refuse it.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
 /** A `*` matches any run of characters except `/`; a lone `*` matches every origin. */
@@ -58,6 +58,9 @@ export function corsMiddleware(origins: readonly string[], warn: (line: string) 
     const origin = c.req.header('origin');
     if (origin === undefined) return next();
     if (allowed(origin)) return allow(c, next);
+    // A same-origin request (a page the mock serves, or one behind a dev-server proxy
+    // that keeps Host) carries Origin too, but CORS does not apply to it.
+    if (c.req.header('sec-fetch-site') === 'same-origin' || origin === mockOrigin(c)) return next();
     c.set(CORS_REFUSED, origin);
     if (!logged.has(origin) && logged.size < MAX_LOGGED_ORIGINS) {
       logged.add(origin);
@@ -65,6 +68,22 @@ export function corsMiddleware(origins: readonly string[], warn: (line: string) 
     }
     return next();
   };
+}
+
+/**
+ * The mock's origin as the browser reached it: the Host it sent, or what a proxy says
+ * in X-Forwarded-Proto / X-Forwarded-Host.
+ */
+export function mockOrigin(c: Context): string {
+  const url = new URL(c.req.url);
+  const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
+  const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
+  if (!proto && !host) return url.origin;
+  try {
+    return new URL(`${proto ?? url.protocol.slice(0, -1)}://${host ?? url.host}`).origin;
+  } catch {
+    return url.origin;
+  }
 }
 
 /** What the log says about a refused origin: what the browser will do, and the flag that fixes it. */

@@ -5,7 +5,7 @@ import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app.ts';
 import { cookieValue } from './auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
-import { CORS_REFUSED } from './cors-policy.ts';
+import { CORS_REFUSED, mockOrigin } from './cors-policy.ts';
 import type { MockState } from './state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -21,17 +21,7 @@ interface DevRouteDeps {
 
 /** The cookie this request's page can keep (mocks/cookie-policy.ts), from where the page and the mock are. */
 function cookiePlan(c: Context): CookiePlan {
-  const url = new URL(c.req.url);
-  // Behind a proxy that says so, the mock's origin is the one the browser used.
-  const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-  const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
-  let mockOrigin = url.origin;
-  try {
-    if (proto || host) mockOrigin = new URL(`${proto ?? url.protocol.slice(0, -1)}://${host ?? url.host}`).origin;
-  } catch {
-    mockOrigin = url.origin;
-  }
-  return planLoginCookie({ pageOrigin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), mockOrigin });
+  return planLoginCookie({ pageOrigin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), mockOrigin: mockOrigin(c) });
 }
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined | Error> {
