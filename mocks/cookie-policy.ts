@@ -11,7 +11,13 @@
 // `Partitioned` one. So a cross-site page over plain http can keep the cookie only
 // when the mock is on a loopback host; no attribute (and, in Chromium 156, not even
 // --unsafely-treat-insecure-origin-as-secure) changes that. See docs/decisions/0009.
-import { getDomain } from 'tldts';
+import { createRequire } from 'node:module';
+import type * as Tldts from 'tldts';
+
+// The public-suffix list costs tens of milliseconds to load: only a login needs it, so
+// it is loaded on the first one, not at every start.
+let tldts: typeof Tldts | undefined;
+const getDomain: typeof Tldts.getDomain = (...args) => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).getDomain(...args);
 
 export type SiteRelation = 'same-origin' | 'same-site' | 'cross-site';
 

@@ -1,7 +1,6 @@
 // `--watch`: reload the spec, the `--data` file and the fixtures when one changes, and
 // swap the new app in behind the same socket (same port, open connections kept). A
 // broken edit is reported and the last good version keeps answering.
-import { watch } from 'chokidar';
 import { relative } from 'node:path';
 import { loadSpec, SPEC_PATH } from '../spec/load.ts';
 import { buildModel } from '../spec/model.ts';
@@ -42,6 +41,8 @@ export async function watchInputs(running: RunningMock, options: MockOptions, lo
     }
   };
 
+  // Loaded here, not at the top: a mock started without --watch need not pay for it.
+  const { watch } = await import('chokidar');
   const watcher = watch(files, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 80, pollInterval: 20 } });
   watcher.on('all', (_event, path) => {
     changed.add(files.find((f) => relative(f, path) === '') ?? path);
