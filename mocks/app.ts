@@ -18,7 +18,7 @@ import type { HandlerResult, Handlers } from './handlers.ts';
 import { mountApiIndex } from './api-index.ts';
 import { CORS_REFUSED, corsMiddleware } from './cors-policy.ts';
 import { mountDevRoutes } from './dev-routes.ts';
-import { mountDocs } from './docs.ts';
+import { DOCS_PATH, mountDocs } from './docs.ts';
 import { compileOperations } from './operations.ts';
 import type { MockOptions } from './options.ts';
 import { ResponseChecker } from './self-check.ts';
@@ -222,7 +222,7 @@ export function createApp(parts: AppParts): MockApp {
     });
   }
 
-  app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath}`));
+  app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));
   app.onError((err, c) => {
     // A bug, never a crash: say so in the log and answer the spec's error body.
     console.error(`mock: ${c.req.method} ${c.req.path} failed:`, err);

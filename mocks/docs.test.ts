@@ -69,3 +69,11 @@ describe('GET /api/v0.1', () => {
     }
   });
 });
+
+describe('an unknown path', () => {
+  it('points at the index and the docs', async () => {
+    const res = await at('http://127.0.0.1:4010', '/docs');
+    expect(res.status).toBe(404);
+    expect((await json(res)).message).toBe('Not Found: no route for GET /docs; the API lives under /api/v0.1 (GET /api/v0.1 lists every operation; docs at /__mock/docs)');
+  });
+});

@@ -100,6 +100,16 @@ describe('over HTTP', () => {
     expect(nulls(clean)).toBe(0);
   });
 
+  it('Prefer: example=gaps answers the spec\'s row with every gap at once', async () => {
+    const t = useApp();
+    const res = await t.fetch(t.url('/servers/find'), { headers: { Prefer: 'code=200, example=gaps' } });
+    expect(res.status).toBe(200);
+    const row = (await json(res)).results[0];
+    expect(row).toMatchObject({ country: null, region: null, asn_number: null, motd: null, motd_stripped: null });
+    expect(row.players.map((p: any) => p.uuid)).toContain('NO-ID');
+    expect(row.plugins[0]).toContain(';');
+  });
+
   it('a ping of a row without GeoIP, ASN or MOTD answers its nulls', async () => {
     const t = useApp();
     const row = t.mock.state.servers.find((s) => s.country === null)!;
