@@ -8,7 +8,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { errorBody, FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
@@ -16,13 +15,16 @@ import type { Operation, SpecModel } from '../spec/model.ts';
 import { describeErrors } from '../spec/validator.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
 import type { HandlerResult, Handlers } from './handlers.ts';
+import { mountApiIndex } from './api-index.ts';
+import { CORS_REFUSED, corsMiddleware } from './cors-policy.ts';
 import { mountDevRoutes } from './dev-routes.ts';
+import { DOCS_PATH, mountDocs } from './docs.ts';
 import { compileOperations } from './operations.ts';
 import type { MockOptions } from './options.ts';
 import { ResponseChecker } from './self-check.ts';
 import type { MockState } from './state.ts';
 
-export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number } };
+export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number; [CORS_REFUSED]: string } };
 
 export interface MockApp {
   app: Hono<AppEnv>;
@@ -38,20 +40,16 @@ export interface AppParts {
   state: MockState;
   /** One handler per operationId of the spec (createHandlers, or a test's own). */
   handlers: Handlers;
+  /** Where warnings go; console.warn by default. */
+  warn?: (line: string) => void;
 }
 
-
-function originMatcher(patterns: string[]): (origin: string) => boolean {
-  const regexes = patterns.map(
-    (p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*')}$`, 'i'),
-  );
-  return (origin) => regexes.some((r) => r.test(origin));
-}
 
 /** The one way answers are written: JSON, with the spec's content type. */
-function sendJson(c: Context, status: number, body: unknown, headers?: Record<string, string>): Response {
+function sendJson(c: Context, status: number, body: unknown, headers?: Record<string, string | string[]>): Response {
   c.header('Content-Type', 'application/json');
-  if (headers) for (const [k, v] of Object.entries(headers)) c.header(k, v);
+  // A list is one header line per value (two Set-Cookie lines, say).
+  if (headers) for (const [k, v] of Object.entries(headers)) for (const one of [v].flat()) c.header(k, one, { append: true });
   return c.body(JSON.stringify(body), status as ContentfulStatusCode);
 }
 
@@ -67,7 +65,8 @@ function parsePrefer(header: string | undefined): { code?: number; example?: str
   return out.code === undefined && out.example === undefined ? undefined : out;
 }
 
-export function createApp({ options, state, handlers }: AppParts): MockApp {
+export function createApp(parts: AppParts): MockApp {
+  const { options, state, handlers } = parts;
   const { model } = state;
   const app = new Hono<AppEnv>();
   const basePath = model.basePath;
@@ -75,6 +74,9 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
   const auth = new Authenticator(schemeReaders(model), () => state);
   const checker = options.selfCheck ? new ResponseChecker(model) : undefined;
   const maxBodyBytes = model.limits.maxBodyBytes;
+  // Warnings (a refused origin, a cookie that will not stick) go to stderr even with
+  // --quiet: they explain a failure the developer is looking at.
+  const warn = parts.warn ?? ((line: string) => console.warn(line));
 
   /** Answers and, under self-check, refuses to let an answer that breaks the spec out. */
   const reply = (c: Context, op: Operation | undefined, status: number, body: unknown, headers?: Record<string, string>) => {
@@ -104,22 +106,12 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
       await next();
       const ms = (performance.now() - start).toFixed(1);
       const url = new URL(c.req.url);
-      console.log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${ms}ms`);
+      const refused = c.get(CORS_REFUSED);
+      console.log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${refused} refused)` : ''}`);
     });
   }
 
-  // CORS only matters to browsers, which always send Origin; skipping it otherwise
-  // keeps the server-to-server hot path lean.
-  const allowed = originMatcher(options.corsOrigins);
-  const corsMiddleware = cors({
-    origin: (origin) => (allowed(origin) ? origin : null),
-    credentials: true,
-    allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Prefer'],
-    exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow'],
-    maxAge: 600,
-  });
-  app.use('*', (c, next) => (c.req.header('origin') ? corsMiddleware(c, next) : next()));
+  app.use('*', corsMiddleware(options.corsOrigins, warn));
 
   if (options.latency.max > 0) {
     const { min, max } = options.latency;
@@ -167,7 +159,9 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
     }),
   );
 
-  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail });
+  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail, warn });
+  mountDocs(app, { model, fixtures: state.fixtures, fail });
+  mountApiIndex(app, model, sendJson);
 
   for (const { op, routePath, parseParams, validateBody } of ops) {
     const handler = handlers[op.operationId];
@@ -228,7 +222,7 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
     });
   }
 
-  app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath}`));
+  app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));
   app.onError((err, c) => {
     // A bug, never a crash: say so in the log and answer the spec's error body.
     console.error(`mock: ${c.req.method} ${c.req.path} failed:`, err);

@@ -1,7 +1,7 @@
 // `npm run mock` as a user meets it: a real process, its banner, its flags, its log,
 // its curl lines run exactly as printed, and Ctrl-C.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,7 @@ interface Started {
   child: ChildProcessWithoutNullStreams;
   baseUrl: string;
   output: () => string;
+  errors: () => string;
 }
 
 /**
@@ -47,7 +48,7 @@ function startCli(args: string[], env: Record<string, string> = {}, viaNpm = fal
     const done = () => {
       const url = /Mock listening on (\S+)/.exec(out)?.[1];
       const complete = args.includes('--quiet') || out.includes('Ctrl-C stops');
-      if (url && complete) resolve({ child, baseUrl: url, output: () => out });
+      if (url && complete) resolve({ child, baseUrl: url, output: () => out, errors: () => err });
     };
     child.stdout.on('data', (d) => {
       out += d;
@@ -77,13 +78,21 @@ describe('npm run mock', () => {
     const { child, baseUrl, output } = await startCli(['--servers', '50'], {}, true);
     const banner = output();
     expect(banner).toContain(`Mock listening on ${baseUrl}`);
-    expect(banner).toMatch(/servers: +50 \(generated, seed 1337\)/);
+    expect(banner).toMatch(/servers: +50 \(generated, seed 1337, with real-world nulls/);
+    // One paste-ready command per line: a line that holds a command starts with it and holds only it.
+    const commands = banner.split('\n').filter((l) => l.includes('curl '));
+    for (const l of commands) {
+      expect(l, l).toMatch(/^ {2}curl /);
+      expect(l.split('curl ').length, l).toBe(2);
+    }
+    expect(banner).toContain(`docs:        ${new URL(baseUrl).origin}/__mock/docs`);
+    expect((await fetch(`${new URL(baseUrl).origin}/__mock/docs`)).status).toBe(200);
     for (const cred of fixtures.credentials) {
-      const line = banner.split('\n').find((l) => l.trimStart().startsWith(`${cred.name} `));
+      const line = commands.find((l) => new RegExp(`# ${cred.name} +${cred.expect}$`).test(l));
       expect(line, cred.name).toBeDefined();
-      const curl = line!.slice(line!.indexOf('curl '));
-      const { stdout } = await run('bash', ['-c', `${curl} -s -o /dev/null -w '%{http_code}'`]);
-      expect(Number(stdout), `${cred.name}: ${curl}`).toBe(cred.expect);
+      // Exactly as pasted (the trailing comment included), plus curl's own output options.
+      const { stdout } = await run('bash', ['-c', line!.replace(/ {3}#/, ` -s -o /dev/null -w '%{http_code}'   #`)]);
+      expect(Number(stdout), `${cred.name}: ${line}`).toBe(cred.expect);
     }
     const tryIt = banner.split('\n').filter((l) => l.trim().startsWith("curl '"));
     expect(tryIt.length).toBe(2);
@@ -94,6 +103,11 @@ describe('npm run mock', () => {
     const login = banner.split('\n').find((l) => l.includes('/__mock/login'))!.trim();
     const { stdout: loginOut } = await run('bash', ['-c', login]);
     expect(loginOut).toMatch(/Set-Cookie: sls_session=sess_test_/i);
+    for (const route of ['logout', 'reset']) {
+      const line = commands.find((l) => l.includes(`/__mock/${route}`))!;
+      const { stdout } = await run('bash', ['-c', `${line} -s`]);
+      expect(JSON.parse(stdout).success, line).toBe(true);
+    }
 
     expect(output()).toMatch(/GET \/api\/v0\.1\/user\/apikeys 200 \d+\.\dms/);
     expect(output()).toMatch(/GET \/api\/v0\.1\/servers\/find\?limit=2 200 \d+\.\dms/);
@@ -137,6 +151,76 @@ describe('npm run mock', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/servers\[3\].*port/);
   });
+
+  it('--host 0.0.0.0 prints URLs a browser can open: the machine\'s addresses, loopback first, each answering', async () => {
+    const { baseUrl, output } = await startCli(['--host', '0.0.0.0', '--servers', '20']);
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v0\.1$/);
+    expect(output()).not.toContain('0.0.0.0');
+    const also = [...output().matchAll(/^ {2}also on: +(\S+)$/gm)].map((m) => m[1]!);
+    for (const url of [baseUrl, ...also]) expect((await fetch(`${url}/servers/find?limit=1`)).status, url).toBe(200);
+  });
+
+  it('prints progress on stderr while generating over 100k servers, and nothing for small datasets', async () => {
+    const big = await startCli(['--servers', '150000', '--now', '2026-03-01T00:00:00Z']);
+    const err = big.errors();
+    expect(err).toMatch(/^generating 150000 servers: \d+%$/m);
+    expect(err).toMatch(/indexing them/);
+    const small = await startCli(['--servers', '1000']);
+    expect(small.errors()).toBe('');
+  }, 60_000);
+
+  it('--watch reloads the spec, --data and the fixtures on the same port; a broken edit keeps the last good version', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-watch-'));
+    const spec = join(dir, 'openapi.yaml');
+    const auth = join(dir, 'auth.json');
+    const db = join(dir, 'db.json');
+    copyFileSync(new URL('../spec/openapi.yaml', import.meta.url), spec);
+    copyFileSync(new URL('../fixtures/auth.json', import.meta.url), auth);
+    const rows = generateServers({ seed: 3, count: 5, now: new Date() });
+    writeFileSync(db, JSON.stringify({ servers: rows }));
+    const { baseUrl, output, errors } = await startCli(['--quiet', '--watch', '--spec', spec, '--fixtures', auth, '--data', db]);
+    await expect.poll(output).toContain('mock: watching');
+    const reloads = () => output().split('mock: reloaded').length - 1;
+    const failures = () => errors().split('still serving the last good version').length - 1;
+    const total = async () => (await (await fetch(`${baseUrl}/servers/find?noFilter=true&maxAge=3650`)).json()).total;
+    expect(await total()).toBe(5);
+    const login = await fetch(`${new URL(baseUrl).origin}/__mock/login`, { method: 'POST' });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+
+    // The data: one more server. Same URL, and a data-only reload keeps the browser logged in.
+    writeFileSync(db, JSON.stringify({ servers: [...rows, { ...rows[0], address: 'added.example.test' }] }));
+    await expect.poll(reloads, { timeout: 15_000 }).toBe(1);
+    expect(await total()).toBe(6);
+    expect((await fetch(`${baseUrl}/user/apikeys`, { headers: { Cookie: cookie } })).status).toBe(200);
+
+    // A broken data file: the error is printed, the last good data still answers.
+    writeFileSync(db, '{"servers": [');
+    await expect.poll(failures, { timeout: 15_000 }).toBe(1);
+    expect(errors()).toMatch(/db\.json: not valid JSON/);
+    expect(await total()).toBe(6);
+
+    // The spec: an edited summary shows in the index; a broken spec keeps the last good one.
+    const yaml = readFileSync(spec, 'utf8');
+    writeFileSync(spec, yaml.replace('summary: Search the server listing', 'summary: Search the listing (edited)'));
+    writeFileSync(db, JSON.stringify({ servers: rows }));
+    await expect.poll(reloads, { timeout: 15_000 }).toBe(2);
+    const index = await (await fetch(baseUrl)).json();
+    expect(index.operations.find((o: any) => o.operationId === 'findServers').summary).toBe('Search the listing (edited)');
+    expect(await total()).toBe(5);
+    writeFileSync(spec, 'openapi: [');
+    await expect.poll(failures, { timeout: 15_000 }).toBe(2);
+    expect((await fetch(`${baseUrl}/servers/find?limit=1`)).status).toBe(200);
+    writeFileSync(spec, yaml);
+    await expect.poll(reloads, { timeout: 15_000 }).toBe(3);
+
+    // The fixtures: a new key value works at once, the old one no longer does.
+    const key = fixtures.credentials.find((c) => c.name === 'valid-key')!.value;
+    const renewed = key.replace('a11ce', 'b22df');
+    writeFileSync(auth, readFileSync(auth, 'utf8').replace(key, renewed));
+    await expect.poll(reloads, { timeout: 15_000 }).toBe(4);
+    expect((await fetch(`${baseUrl}/user/apikeys`, { headers: { Authorization: `Bearer ${renewed}` } })).status).toBe(200);
+    expect((await fetch(`${baseUrl}/user/apikeys`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401);
+  }, 90_000);
 
   it('--help lists every flag with its environment variable', async () => {
     const { code, stdout } = await runCli(['--help']);

@@ -1,15 +1,17 @@
 // Loads a hand-edited server listing (`--data`, json-server's `{"servers": [...]}`) and
 // checks every record against the spec and the mock's own rules before it is served.
 import { readFileSync } from 'node:fs';
-import { loadSpec } from '../spec/load.ts';
+import { loadSpec, type OpenApiDoc } from '../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../spec/validator.ts';
 import { serverKey, type StoredServer } from './server-row.ts';
 
-// Compiled on first use: only --data needs it, and a generated listing should not pay for it at start-up.
-let serverValidator: ReturnType<SchemaValidator['compileRef']> | undefined;
-function validateServer(): ReturnType<SchemaValidator['compileRef']> {
-  serverValidator ??= new SchemaValidator(loadSpec()).compileRef('#/components/schemas/Server');
-  return serverValidator;
+// Compiled on first use (per spec document): only --data needs it, and a generated
+// listing should not pay for it at start-up.
+const serverValidators = new WeakMap<OpenApiDoc, ReturnType<SchemaValidator['compileRef']>>();
+function validateServer(doc: OpenApiDoc): ReturnType<SchemaValidator['compileRef']> {
+  let v = serverValidators.get(doc);
+  if (!v) serverValidators.set(doc, (v = new SchemaValidator(doc).compileRef('#/components/schemas/Server')));
+  return v;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -20,7 +22,7 @@ const FAVICON = /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/;
  * returns the servers. `last_ping` is normalised to `toISOString()` form.
  * Throws an Error naming the file, the record and the broken rule.
  */
-export function loadDataset(path: string): StoredServer[] {
+export function loadDataset(path: string, spec: OpenApiDoc = loadSpec()): StoredServer[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -37,7 +39,7 @@ export function loadDataset(path: string): StoredServer[] {
     throw new Error(`${path}: expected an object with a "servers" array ({"servers": [...]})`);
   }
   const records = (doc as { servers: unknown[] }).servers;
-  const validate = validateServer();
+  const validate = validateServer(spec);
   const seen = new Map<string, number>();
   const out: StoredServer[] = [];
   records.forEach((rec, i) => {

@@ -14,12 +14,14 @@ describe('development login', () => {
     });
     expect(login.status).toBe(200);
     expect((await json(login)).user.id).toBe('usr_test_alice');
-    const setCookie = login.headers.get('set-cookie')!;
+    const [setCookie, laxCopy] = login.headers.getSetCookie();
     expect(setCookie).toMatch(new RegExp(`^${model.cookieName}=sess_test_[0-9a-f]+; Path=/; HttpOnly`));
-    // localhost page -> 127.0.0.1 API is cross-site: only a partitioned SameSite=None; Secure cookie is sent.
+    // localhost page -> 127.0.0.1 API is cross-site: only a partitioned SameSite=None; Secure cookie is sent
+    // (and, without Sec-Fetch-Site to say so for sure, a Lax copy for a page behind a same-origin proxy).
     expect(setCookie).toContain('SameSite=None; Secure; Partitioned');
+    expect(laxCopy).toContain('SameSite=Lax');
     expect(login.headers.get('access-control-allow-credentials')).toBe('true');
-    const cookie = setCookie.split(';')[0]!;
+    const cookie = setCookie!.split(';')[0]!;
 
     const keys = await m.fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } });
     expect(keys.status).toBe(200);

@@ -4,6 +4,8 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app.ts';
 import { cookieValue } from './auth.ts';
+import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
+import { CORS_REFUSED, mockOrigin } from './cors-policy.ts';
 import type { MockState } from './state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -11,26 +13,15 @@ const SESSION_TTL_MS = 7 * 86_400_000;
 interface DevRouteDeps {
   /** The spec's session cookie; without a cookie scheme there is no login to offer. */
   cookieName: string | undefined;
-  reply: (c: Context, status: number, body: unknown, headers?: Record<string, string>) => Response;
+  reply: (c: Context, status: number, body: unknown, headers?: Record<string, string | string[]>) => Response;
   fail: (c: Context, status: number, detail?: string) => Response;
+  /** Where warnings go (stderr in the CLI). */
+  warn: (line: string) => void;
 }
 
-/**
- * A browser only sends a cookie on a cross-site fetch when it is `SameSite=None;
- * Secure` (browsers accept Secure on http://localhost and 127.0.0.1). Same-site
- * pages (localhost:5173 -> localhost:4010) get the safer `Lax`.
- */
-function cookieAttributes(c: Context, maxAgeSeconds: number): string {
-  const origin = c.req.header('origin');
-  let crossSite = false;
-  if (origin) {
-    try {
-      crossSite = new URL(origin).hostname !== new URL(c.req.url).hostname;
-    } catch {
-      crossSite = false;
-    }
-  }
-  return `Path=/; HttpOnly; Max-Age=${maxAgeSeconds}; ${crossSite ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'}`;
+/** The cookie this request's page can keep (mocks/cookie-policy.ts), from where the page and the mock are. */
+function cookiePlan(c: Context): CookiePlan {
+  return planLoginCookie({ pageOrigin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), mockOrigin: mockOrigin(c) });
 }
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined | Error> {
@@ -45,7 +36,17 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
 }
 
 export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRouteDeps): void {
-  const { cookieName, reply, fail } = deps;
+  const { cookieName, reply, fail, warn } = deps;
+
+  // These routes change the mock's state: a page whose origin CORS refuses must not
+  // (its browser would still send a simple POST and store the cookie it gets).
+  app.use('/__mock/*', async (c, next) => {
+    const refused = c.get(CORS_REFUSED);
+    if (refused && c.req.method === 'POST') {
+      return fail(c, 403, `origin ${refused} is not allowed by --cors-origin; start the mock with --cors-origin +${refused} to allow it`);
+    }
+    await next();
+  });
 
   app.post('/__mock/reset', (c) => {
     state.reset();
@@ -64,11 +65,28 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       return fail(c, 400, `unknown fixture user ${JSON.stringify(wanted)}; use one of ${users.map((u) => `${u.id} (${u.email})`).join(', ')}`);
     }
     const { secret, expiresAt } = state.sessions.create(user.id, state.now(), SESSION_TTL_MS);
+    const plan = cookiePlan(c);
+    const cookie = {
+      name: cookieName,
+      attributes: plan.attributes,
+      site: plan.relation,
+      sticks: plan.sticks,
+      ...(plan.problem ? { why: plan.problem.why, fixes: plan.problem.fixes } : {}),
+    };
+    if (plan.problem) {
+      warn(`mock: dev login from ${c.req.header('origin') ?? 'a page'}: the session cookie will not stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`);
+    }
     return reply(
       c,
       200,
-      { success: true, user, expires_at: new Date(expiresAt).toISOString() },
-      { 'Set-Cookie': `${cookieName}=${secret}; ${cookieAttributes(c, SESSION_TTL_MS / 1000)}` },
+      {
+        success: true,
+        user,
+        expires_at: new Date(expiresAt).toISOString(),
+        cookie,
+        ...(plan.problem ? { warning: `The browser will drop the session cookie: ${plan.problem.why}. See cookie.fixes.` } : {}),
+      },
+      { 'Set-Cookie': plan.attributes.map((a) => `${cookieName}=${secret}; ${a}; Max-Age=${SESSION_TTL_MS / 1000}`) },
     );
   });
 
@@ -79,7 +97,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       c,
       200,
       { success: true, message: ended ? 'Logged out' : 'No session to end' },
-      { 'Set-Cookie': `${cookieName}=; ${cookieAttributes(c, 0)}` },
+      { 'Set-Cookie': cookiePlan(c).attributes.map((a) => `${cookieName}=; ${a}; Max-Age=0`) },
     );
   });
 }

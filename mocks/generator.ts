@@ -10,6 +10,7 @@ import type { Faker } from '@faker-js/faker';
 import { faker } from '@faker-js/faker/locale/en';
 import type { Player } from '../spec/openapi.gen.ts';
 import { FAVICONS } from './favicons.ts';
+import { applyGaps, decideGaps } from './real-world.ts';
 import { createRng, int, pick, weighted, type Rng } from './rng.ts';
 import { stripMotd, type StoredServer } from './server-row.ts';
 import {
@@ -38,7 +39,13 @@ export interface GenerateOptions {
   seed: number;
   count: number;
   now: Date;
+  /** Complete rows only: none of the real-world gaps of mocks/real-world.ts. */
+  clean?: boolean;
+  /** Called every PROGRESS_STEP rows with how many are done (for a progress line on big datasets). */
+  onProgress?: (done: number) => void;
 }
+
+export const PROGRESS_STEP = 65_536;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -238,6 +245,8 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
   if (!Number.isFinite(now)) throw new Error('now must be a valid Date');
   const pools = buildPools(seed, count);
   const rng = createRng(seed);
+  // Gaps come from a stream of their own: --clean-data gives the same rows, only complete.
+  const gapRng = opts.clean ? undefined : createRng(seed ^ 0x6a09e667);
   const ipKey = mix32(seed ^ 0xa5a5a5a5);
   let ipCounter = 0;
   const hostnames = new Map<string, number>();
@@ -250,6 +259,7 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
   let prevPort = 0;
   const out: StoredServer[] = new Array(count);
   for (let i = 0; i < count; i++) {
+    if (opts.onProgress && i % PROGRESS_STEP === 0 && i > 0) opts.onProgress(i);
     // Version / kind / mod pack.
     let [version, kind] = pickVersion(rng);
     let modPack: string | null = null;
@@ -270,7 +280,7 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
       country = pickCountry(rng);
       org = pick(rng, country.asns);
     }
-    const city = rng() < 0.85 ? pick(rng, country.cities) : null;
+    const city = pick(rng, country.cities);
 
     // Address and port: unique by construction (distinct IPv4s; a reused IPv4 gets a higher port).
     let address: string;
@@ -327,7 +337,7 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
     const offline = rng() < (version.includes('1.8') ? 0.25 : 0.08) ? 1 : 0;
     const favicon = rng() < 0.72 ? pick(rng, FAVICONS) : null;
 
-    out[i] = {
+    const row: StoredServer = {
       address,
       port,
       version,
@@ -349,6 +359,7 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
       detected_mod_pack: modPack,
       detected_mod_pack_short: modPackShort,
     };
+    out[i] = gapRng ? applyGaps(row, decideGaps(gapRng, { tcpShield: tcp, players: players.length, plugins: plugins.length })) : row;
   }
   return out;
 }

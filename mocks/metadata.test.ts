@@ -142,6 +142,15 @@ describe('regions', () => {
   });
 });
 
+describe('rows without a GeoIP record', () => {
+  it('are in no country or region bucket, and filters never match them', () => {
+    const ix = buildIndex([mk(), mk({ country: null, country_code: null, region: null }), mk({ ...US })]);
+    expect(valid('regions', regions(ix))).toEqual({ unique_regions: 2, total_servers: 2, regions: [{ region: 'EU', num_servers: 1 }, { region: 'NA', num_servers: 1 }] });
+    expect(valid('countries', countries(ix, {}, NOW, WINDOW)).countries.map((x) => x.country_code)).toEqual(['DE', 'US']);
+    expect(countries(ix, { country: '*' }, NOW, WINDOW).unique_countries).toBe(2);
+  });
+});
+
 describe('metadata on a generated dataset', () => {
   const servers = generateServers({ seed: 11, count: 4000, now: new Date(NOW) });
   const ix = buildIndex(servers);
@@ -149,10 +158,15 @@ describe('metadata on a generated dataset', () => {
   it('answers valid bodies whose counts add up', () => {
     const v = valid('versions', versions(ix));
     expect(v.versions.reduce((s, r) => s + r.num_servers, 0)).toBe(servers.length);
+    // Servers without a GeoIP record are in no bucket (the spec's RegionsResponse, CountriesResponse).
+    const located = servers.filter((s) => s.region !== null);
+    expect(located.length).toBeLessThan(servers.length);
     const r = valid('regions', regions(ix));
-    expect(r.total_servers).toBe(servers.length);
+    expect(r.total_servers).toBe(located.length);
+    expect(r.regions.map((x) => x.region)).not.toContain(null);
     const c = valid('countries', countries(ix, {}, NOW, WINDOW));
-    const recent = servers.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY).length;
+    expect(c.countries.map((x) => x.country)).not.toContain(null);
+    const recent = located.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY).length;
     expect(c.countries.reduce((s, x) => s + x.num_servers, 0)).toBe(recent);
     for (let i = 1; i < c.countries.length; i++) expect(c.countries[i - 1]!.num_servers).toBeGreaterThanOrEqual(c.countries[i]!.num_servers);
     expect(c.countries[0]!.country_code).toBe('US');

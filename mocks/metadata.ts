@@ -76,6 +76,8 @@ function countryBuckets(ix: ServerIndex): CountryBucket[] {
   if (!c.countries) {
     const groups = new Map<string, { country: string; country_code: string; pings: number[] }>();
     ix.servers.forEach((s: StoredServer, i) => {
+      // No GeoIP record, no bucket: the spec's CountriesResponse counts located servers only.
+      if (s.country === null || s.country_code === null) return;
       const key = `${s.country_code}\u0000${s.country}`;
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { country: s.country, country_code: s.country_code, pings: [] }));
@@ -126,7 +128,8 @@ export function regions(ix: ServerIndex, q: { region?: string | undefined } = {}
   const c = cache(ix);
   if (!c.regions) {
     const counts = new Map<string, number>();
-    for (const s of ix.servers) counts.set(s.region, (counts.get(s.region) ?? 0) + 1);
+    // A null region (no GeoIP record) is in no bucket and not in total_servers (the spec's RegionsResponse).
+    for (const s of ix.servers) if (s.region !== null) counts.set(s.region, (counts.get(s.region) ?? 0) + 1);
     c.regions = [...counts]
       .map(([region, num_servers]) => ({ region: region as Region, num_servers }))
       .sort((a, b) => byName(a.region, b.region));

@@ -2,6 +2,7 @@
 // variables and `--help`, so a flag is declared exactly once.
 import { parseArgs } from 'node:util';
 import { FIXTURES_PATH } from '../fixtures/load.ts';
+import { parseCorsOrigins } from './cors-policy.ts';
 
 export interface MockOptions {
   port: number;
@@ -10,6 +11,8 @@ export interface MockOptions {
   /** Pinned clock (ms since epoch); undefined means the real clock. */
   now?: number;
   servers: number;
+  /** Generated rows complete, without the real-world gaps (mocks/real-world.ts). */
+  cleanData: boolean;
   data?: string;
   latency: { min: number; max: number };
   rateLimit: boolean;
@@ -19,6 +22,10 @@ export interface MockOptions {
   /** Validate every answer against the spec and fail loudly on drift. */
   selfCheck: boolean;
   fixtures: string;
+  /** Another copy of the spec to serve (default spec/openapi.yaml). */
+  spec?: string;
+  /** Reload the spec, --data and the fixtures when they change. */
+  watch: boolean;
 }
 
 export const DEFAULT_OPTIONS: MockOptions = {
@@ -26,6 +33,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   host: '127.0.0.1',
   seed: 1337,
   servers: 1000,
+  cleanData: false,
   latency: { min: 0, max: 0 },
   rateLimit: false,
   corsOrigins: ['http://localhost:*', 'http://127.0.0.1:*'],
@@ -33,6 +41,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   // Under vitest (or NODE_ENV=test) every answer is checked against the spec.
   selfCheck: process.env.VITEST !== undefined || process.env.NODE_ENV === 'test',
   fixtures: FIXTURES_PATH,
+  watch: false,
 };
 
 interface Flag {
@@ -53,13 +62,16 @@ const FLAGS: Record<string, Flag> = {
   seed: { env: 'MOCK_SEED', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.seed), help: 'dataset seed; the same seed gives the same servers' },
   now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', default: 'real clock', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
   servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
+  'clean-data': { env: 'MOCK_CLEAN_DATA', type: 'boolean', default: 'off', help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)' },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
-  'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard' },
+  'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard; +X,+Y adds to the defaults, X,Y replaces them' },
   quiet: { env: 'MOCK_QUIET', type: 'boolean', default: 'off', help: 'no banner details and no request log' },
   'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', default: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
   fixtures: { env: 'MOCK_FIXTURES', type: 'string', value: 'FILE', default: 'fixtures/auth.json', help: 'fixture credentials file' },
+  spec: { env: 'MOCK_SPEC', type: 'string', value: 'FILE', default: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
+  watch: { env: 'MOCK_WATCH', type: 'boolean', default: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
   help: { env: '', type: 'boolean', help: 'show this help' },
 };
 
@@ -135,10 +147,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (str('data') !== undefined) opts.data = str('data');
   if (str('latency') !== undefined) opts.latency = parseLatency(str('latency')!);
   if (str('cors-origin') !== undefined) {
-    opts.corsOrigins = str('cors-origin')!.split(',').map((s) => s.trim()).filter(Boolean);
+    try {
+      opts.corsOrigins = parseCorsOrigins(str('cors-origin')!, DEFAULT_OPTIONS.corsOrigins);
+    } catch (err) {
+      throw new OptionsError((err as Error).message);
+    }
   }
   if (str('fixtures') !== undefined) opts.fixtures = str('fixtures')!;
+  if (str('spec') !== undefined) opts.spec = str('spec')!;
+  opts.watch = Boolean(get('watch'));
   opts.rateLimit = Boolean(get('rate-limit'));
+  opts.cleanData = Boolean(get('clean-data'));
   opts.quiet = Boolean(get('quiet'));
   opts.selfCheck = Boolean(get('self-check') ?? DEFAULT_OPTIONS.selfCheck);
   return opts;

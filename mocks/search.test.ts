@@ -354,8 +354,8 @@ describe('search on a generated dataset', () => {
       expect('filtered' in res).toBe(!q.noFilter);
     }
     // brute force for the default query
-    const visible = servers.filter((s) => !/tcpshield/i.test(s.asn_name) && NOW - Date.parse(s.last_ping) <= 30 * DAY);
-    const hidden = servers.filter((s) => /tcpshield/i.test(s.asn_name) && NOW - Date.parse(s.last_ping) <= 30 * DAY);
+    const visible = servers.filter((s) => !/tcpshield/i.test(s.asn_name ?? '') && NOW - Date.parse(s.last_ping) <= 30 * DAY);
+    const hidden = servers.filter((s) => /tcpshield/i.test(s.asn_name ?? '') && NOW - Date.parse(s.last_ping) <= 30 * DAY);
     const def = search(ix, findQuery(), NOW);
     expect(def.total).toBe(visible.length);
     expect(def.filtered).toBe(hidden.length);
@@ -375,7 +375,7 @@ describe('search on a generated dataset', () => {
   });
 
   it('matches a brute-force reference on filtered queries, every sort, several pages', () => {
-    const tcp = (s: StoredServer): boolean => /tcpshield/i.test(s.asn_name);
+    const tcp = (s: StoredServer): boolean => /tcpshield/i.test(s.asn_name ?? '');
     const cmpAddr = (a: StoredServer, b: StoredServer): number => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port);
     const sorts: Record<FindQuery['sort'], (a: StoredServer, b: StoredServer) => number> = {
       users: (a, b) => b.players_online - a.players_online || cmpAddr(a, b),
@@ -389,7 +389,13 @@ describe('search on a generated dataset', () => {
       [{ version: '1.20*', minUsers: 1 }, (s) => s.version.startsWith('1.20') && s.players_online >= 1],
       [{ motd: 'survival' }, (s) => (s.motd_stripped ?? '').toLowerCase().includes('survival')],
       [{ region: 'EU', maxUsers: 5 }, (s) => s.region === 'EU' && s.players_online <= 5],
-      [{ org: 'ovh', offlineOnly: 'yes' }, (s) => s.asn_name.toLowerCase().includes('ovh') && s.offline_mode === 1],
+      [{ org: 'ovh', offlineOnly: 'yes' }, (s) => (s.asn_name ?? '').toLowerCase().includes('ovh') && s.offline_mode === 1],
+      // Rows without a GeoIP or ASN record (null) never match a filter on that field.
+      [{ country: 'Germany' }, (s) => s.country === 'Germany'],
+      [{ country_code: 'us', city: 'a' }, (s) => s.country_code === 'US' && (s.city ?? '').toLowerCase().includes('a')],
+      [{ asn: 24940 }, (s) => s.asn_number === '24940'],
+      [{ org: '*' }, (s) => s.asn_name !== null],
+      [{ motd: '*' }, (s) => s.motd_stripped !== null],
       [{ minUsers: 0 }, () => true],
     ];
     for (const [filters, pred] of cases) {

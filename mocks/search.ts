@@ -222,7 +222,8 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
     playersOnline[i] = r.players_online;
     offline[i] = r.offline_mode === 1 ? 1 : 0;
     tcp[i] = isTcpShield(r) ? 1 : 0;
-    asn[i] = /^\d+$/.test(r.asn_number) ? Number(r.asn_number) : NaN;
+    // No ASN record (null): NaN, which no `asn=` filter equals.
+    asn[i] = r.asn_number !== null && /^\d+$/.test(r.asn_number) ? Number(r.asn_number) : NaN;
   }
 
   // Address order is the tie-break of every other order: rank once, then every sort

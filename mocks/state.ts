@@ -42,6 +42,13 @@ export class MockState {
     return this.pinnedNow ?? Date.now();
   }
 
+  /** Takes over another state's keys, sessions and rate counters (a reload that changed only the data). */
+  adoptRuntimeState(previous: MockState): void {
+    this.keys = previous.keys;
+    this.sessions = previous.sessions;
+    this.rates = previous.rates;
+  }
+
   /** Back to the seeded state: fixture keys and sessions only, fresh counters. */
   reset(): void {
     const ofKind = (kind: string) => this.fixtures.credentials.filter((c) => this.model.schemes.get(c.type)?.kind === kind);

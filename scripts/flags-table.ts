@@ -1,25 +1,32 @@
-// `npm run docs:flags`: writes the mock's flag table into mocks/README.md, between
-// <!-- flags:start --> and <!-- flags:end -->, rendered from the flag definitions in
-// mocks/options.ts (the same ones `--help` prints). mocks/options.test.ts fails while
-// the README's table differs from what this writes.
+// `npm run docs:flags`: writes the generated tables of mocks/README.md between their
+// markers: the flag table (<!-- flags:start --> ... <!-- flags:end -->) from the flag
+// definitions in mocks/options.ts (the same ones `--help` prints), and the real-world
+// gap rates (<!-- gaps:start --> ... <!-- gaps:end -->) from mocks/real-world.ts.
+// mocks/options.test.ts and mocks/real-world.test.ts fail while a table is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { flagsMarkdown } from '../mocks/options.ts';
+import { gapRatesMarkdown } from '../mocks/real-world.ts';
 
 const README = fileURLToPath(new URL('../mocks/README.md', import.meta.url));
-const START = '<!-- flags:start -->';
-const END = '<!-- flags:end -->';
-const MARKERS = /<!-- flags:start -->[\s\S]*?<!-- flags:end -->/;
+const TABLES: [name: string, render: () => string][] = [
+  ['flags', flagsMarkdown],
+  ['gaps', gapRatesMarkdown],
+];
 
-const text = readFileSync(README, 'utf8');
-if (!MARKERS.test(text)) {
-  console.error('docs:flags: mocks/README.md has no <!-- flags:start --> / <!-- flags:end --> markers');
-  process.exit(1);
+let text = readFileSync(README, 'utf8');
+const before = text;
+for (const [name, render] of TABLES) {
+  const markers = new RegExp(`<!-- ${name}:start -->[\\s\\S]*?<!-- ${name}:end -->`);
+  if (!markers.test(text)) {
+    console.error(`docs:flags: mocks/README.md has no <!-- ${name}:start --> / <!-- ${name}:end --> markers`);
+    process.exit(1);
+  }
+  text = text.replace(markers, () => `<!-- ${name}:start -->\n${render()}\n<!-- ${name}:end -->`);
 }
-const updated = text.replace(MARKERS, () => `${START}\n${flagsMarkdown()}\n${END}`);
-if (updated === text) {
-  console.log('docs:flags: mocks/README.md flag table is up to date');
+if (text === before) {
+  console.log('docs:flags: the tables in mocks/README.md are up to date');
 } else {
-  writeFileSync(README, updated);
-  console.log('docs:flags: mocks/README.md flag table updated');
+  writeFileSync(README, text);
+  console.log('docs:flags: mocks/README.md tables updated');
 }

@@ -58,7 +58,7 @@ describe('operations', () => {
 
   it('reads a response\'s examples by name, `default` first', () => {
     const ok = model.byId.get('findServers')!.responses.get(200)!;
-    expect([...ok.examples.keys()]).toEqual(['default', 'page', 'empty']);
+    expect([...ok.examples.keys()]).toEqual(['default', 'page', 'gaps', 'empty']);
     expect(ok.examples.get('default')).toBe(ok.examples.get('page'));
     expect((ok.examples.get('empty') as { results: unknown[] }).results).toEqual([]);
     expect([...examplesOf(model.doc, { example: 1, examples: { a: { value: 2 } } })]).toEqual([['default', 1], ['a', 2]]);

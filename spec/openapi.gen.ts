@@ -208,6 +208,11 @@ export interface components {
          * @enum {string}
          */
         Region: "NA" | "EU" | "AS" | "SA" | "AF" | "OC" | "AN";
+        /**
+         * @description Only null. The second branch of an `anyOf` that lets a referenced schema be null, which OpenAPI 3.0 cannot say beside the reference itself.
+         * @enum {unknown}
+         */
+        NullValue: null;
         /** @description One page of search results. */
         FindResponse: {
             /** @description Rows in this page; always `results.length`. */
@@ -236,19 +241,20 @@ export interface components {
             players_online: number;
             /** @description Player slots. */
             players_limit: number;
-            /** @description Message of the day, `<` and `>` HTML-escaped; may hold `§x` colour codes. */
-            motd: string;
-            /** @description Country name from IP geolocation. */
-            country: string;
-            /** @description ISO 3166-1 alpha-2 country code. */
-            country_code: string;
-            region: components["schemas"]["Region"];
-            /** @description City from IP geolocation, or null when unknown. */
+            /** @description Message of the day, `<` and `>` HTML-escaped; may hold `§x` colour codes. Null when the server's description has no plain text part. */
+            motd: string | null;
+            /** @description Country name from IP geolocation; null when the address has no GeoIP record (then `country_code` and `region` are null too). */
+            country: string | null;
+            /** @description ISO 3166-1 alpha-2 country code; null when the address has no GeoIP record. */
+            country_code: string | null;
+            /** @description Continent code; null when the address has no GeoIP record. */
+            region: components["schemas"]["Region"] | components["schemas"]["NullValue"];
+            /** @description City from IP geolocation; null in most rows (the city lookup usually yields nothing). */
             city: string | null;
-            /** @description Autonomous system number, as a string of digits. */
-            asn_number: string;
-            /** @description Organisation owning the autonomous system. */
-            asn_name: string;
+            /** @description Autonomous system number, as a string of digits; null when the address has no ASN record. */
+            asn_number: string | null;
+            /** @description Organisation owning the autonomous system; null when the address has no ASN record. */
+            asn_name: string | null;
             /** @description When the server was last pinged, ISO 8601 (`2024-08-26T05:30:29.000Z`), or relative text ("2 hours ago") with `relativeTime=true`. */
             last_ping: string;
             /** @description Server icon as a base64 PNG data URI, or null when the server has none. In search rows only with `favicon=true`. */
@@ -260,22 +266,19 @@ export interface components {
         };
         /** @description One search result row. */
         Server: components["schemas"]["ServerCore"] & {
-            /** @description `motd` without `§x` colour codes, or null. */
+            /** @description `motd` without `§x` colour codes; null when `motd` is null. */
             motd_stripped: string | null;
             /** @description A sample of online players. */
             players: components["schemas"]["Player"][];
-            /** @description Plugin names the server reports. */
+            /** @description Plugin names the server reports. An entry can hold several names joined with `;` (`EssentialsX;LuckPerms`), because the real service stores them joined and splits only on `,`. */
             plugins: string[];
         };
         /** @description A server in a ping answer; a search row without `players`, `plugins` and `motd_stripped`, with `favicon` always present. */
         PingServer: components["schemas"]["ServerCore"] & Record<string, never>;
         /** @description An online player. */
         Player: {
-            /**
-             * Format: uuid
-             * @description Player UUID.
-             */
-            uuid: string;
+            /** @description Player UUID, or the literal `NO-ID` for a player the server listed without one. */
+            uuid: string | "NO-ID";
             /** @description Player name. */
             name: string;
         };
@@ -302,7 +305,7 @@ export interface components {
                 num_servers: number;
             }[];
         };
-        /** @description Server counts per country over the last 30 days. */
+        /** @description Server counts per country over the last 30 days. Servers without a GeoIP record (null `country`) are in no bucket, so the counts can add up to less than the listing (assumed). */
         CountriesResponse: {
             /** @description How many distinct countries match the filter. */
             unique_countries: number;
@@ -316,11 +319,11 @@ export interface components {
                 num_servers: number;
             }[];
         };
-        /** @description Server counts per continent. */
+        /** @description Server counts per continent. Servers without a GeoIP record (null `region`) are in no bucket and not in `total_servers` (assumed). */
         RegionsResponse: {
             /** @description How many distinct regions match the filter. */
             unique_regions: number;
-            /** @description Servers in the matching regions. */
+            /** @description Servers in the matching regions (servers with a null `region` are in none). */
             total_servers: number;
             /** @description Sorted by region code. */
             regions: {
@@ -723,6 +726,7 @@ export interface components {
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type NotIndexedError = components['schemas']['NotIndexedError'];
 export type Region = components['schemas']['Region'];
+export type NullValue = components['schemas']['NullValue'];
 export type FindResponse = components['schemas']['FindResponse'];
 export type ServerCore = components['schemas']['ServerCore'];
 export type Server = components['schemas']['Server'];

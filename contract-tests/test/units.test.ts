@@ -46,7 +46,25 @@ describe("closing Dredd's type hole", () => {
     const schema = toJsonSchema(doc, { $ref: '#/components/schemas/ServerCore' });
     expect(JSON.stringify(schema)).not.toMatch(/\$ref|nullable|x-provenance|"example"/);
     expect(schema.properties.city.type).toEqual(['string', 'null']);
-    expect(schema.properties.region.enum).toContain('EU');
+    expect(JSON.stringify(schema.properties.region)).toContain('"EU"');
+  });
+
+  // Real rows hold nulls and odd values (the spec's "gaps" example); `region` is a
+  // nullable $ref, written as anyOf [Region, NullValue] since OpenAPI 3.0 allows no
+  // `nullable` beside a $ref. Gavel (what Dredd runs) must read it as the spec means it.
+  test('the real-world gaps pass Gavel with the converted schema; a wrong region or uuid does not', () => {
+    const bodySchema = toJsonSchema(doc, { $ref: '#/components/schemas/FindResponse' });
+    const gaps = doc.paths['/servers/find']!.get.responses['200'].content['application/json'].examples.gaps.value;
+    const check = (body: unknown) =>
+      gavel.validate({ statusCode: '200', headers: {}, body: JSON.stringify(body), bodySchema }, { statusCode: '200', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).valid;
+    const withRow = (over: Record<string, unknown>) => ({ ...gaps, results: [{ ...gaps.results[0], ...over }] });
+    expect(gaps.results[0].region).toBeNull();
+    expect(check(gaps)).toBe(true);
+    expect(check(withRow({ region: 'EU' }))).toBe(true);
+    expect(check(withRow({ region: 'XX' }))).toBe(false);
+    expect(check(withRow({ region: 'null' }))).toBe(false);
+    expect(check(withRow({ players: [{ uuid: 'not-a-uuid', name: 'Steve' }] }))).toBe(false);
+    expect(check(withRow({ country_code: 'xx' }))).toBe(false);
   });
 
   test('--provenance interface cuts softer parts, and their required entries', () => {
