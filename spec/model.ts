@@ -173,7 +173,7 @@ function readParameter(doc: OpenApiDoc, ref: unknown): Parameter {
     name: p.name,
     in: p.in,
     required: Boolean(p.required),
-    schema: p.schema ?? {},
+    schema,
     ...('default' in schema ? { default: schema.default } : {}),
     example: p.example ?? examplesOf(doc, p).get('default'),
     description: p.description,
