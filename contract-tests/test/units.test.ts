@@ -24,7 +24,7 @@ function config(overrides: Partial<RunConfig> = {}): RunConfig {
   return {
     baseUrl: 'http://127.0.0.1:9/api/v0.1', only: [], provenance: 'assumed', allowWrites: true, writesReason: 'loopback target',
     credentials: { apiKey: 'sls_test_valid0000000000000000000000000000000a11ce', session: 'sess_test_valid_alice_0000000000000001', forbiddenKey: 'sls_test_forbidden000000000000000000000000000000b0b', source: 'fixtures/auth.json' },
-    resultsFile: join(dir, 'r.jsonl'), ledgerFile: join(dir, 'l.jsonl'), runId: 'unit', ...overrides,
+    resultsFile: join(dir, 'r.jsonl'), ledgerFile: join(dir, 'l.jsonl'), statsFile: join(dir, 's.json'), runId: 'unit', budget: 400, pace: true, ...overrides,
   };
 }
 
