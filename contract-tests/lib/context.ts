@@ -81,6 +81,8 @@ export class SuiteContext {
   readonly seen = new Set<string>();
   private readonly validator: SchemaValidator;
   private errorBodyValidator: ValidateFunction | undefined;
+  private readonly paramValidator: SchemaValidator;
+  private readonly paramValidators = new WeakMap<object, ValidateFunction>();
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly unknownKey: string;
   private readonly unknownSession: string;
@@ -91,6 +93,7 @@ export class SuiteContext {
     this.ledger = new Ledger(config.ledgerFile);
     this.cookieName = this.model.cookieName ?? '';
     this.validator = new SchemaValidator(this.model.doc);
+    this.paramValidator = new SchemaValidator(this.model.doc, { coerceTypes: true, allErrors: false });
     this.budget = new Budget(config.budget);
     this.pacer = new Pacer({ honourRemaining: config.pace, groups: this.model.limits.rateLimits.groups });
     const { apiKey, session, forbiddenKey } = config.credentials;
@@ -254,6 +257,17 @@ export class SuiteContext {
     }
     this.record(subject, check, provenance, problems.length ? 'fail' : 'pass', ex, `${status} application/json {"success": false, "message": "..."}`, compactProblems(problems).join('; '));
     return problems.length === 0;
+  }
+
+  /**
+   * Whether a parameter's schema accepts a value as sent in a URL ("20" for an integer).
+   * Values the suite sends as valid must be, and values it sends as invalid must not
+   * be, or a check would accuse a correct server.
+   */
+  accepts(schema: Record<string, any>, value: unknown): boolean {
+    let validate = this.paramValidators.get(schema);
+    if (!validate) this.paramValidators.set(schema, (validate = this.paramValidator.compile({ type: 'object', properties: { v: schema } })));
+    return Boolean(validate({ v: value }));
   }
 
   /** Every answer the spec gives a JSON body must say so in Content-Type. */

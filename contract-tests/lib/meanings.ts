@@ -7,7 +7,6 @@
 import type { Meaning, Operation, Parameter } from '../../spec/model.ts';
 import { fieldsOf, countsOf, type Rule } from '../../spec/meaning.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import { SchemaValidator } from '../../spec/validator.ts';
 import type { Exchange, SuiteContext } from './context.ts';
 import type { HttpResponse } from './http.ts';
 import type { Reader } from './reader.ts';
@@ -85,13 +84,6 @@ export function totalOf(op: Operation, body: unknown): number | undefined {
   return page?.rule === 'page' ? countOf(body, page.total) : undefined;
 }
 
-const validators = new WeakMap<SuiteContext, SchemaValidator>();
-/** A probe value must be one the parameter's schema accepts, or the check would accuse a correct server. */
-function accepted(ctx: SuiteContext, param: Parameter, value: string): boolean {
-  let v = validators.get(ctx);
-  if (!v) validators.set(ctx, (v = new SchemaValidator(ctx.model.doc, { coerceTypes: true })));
-  return Boolean(v.compile({ type: 'object', properties: { v: param.schema } })({ v: value }));
-}
 
 async function checkRows(run: MeaningRun): Promise<void> {
   const { ctx, reader, op, param } = run;
@@ -99,7 +91,7 @@ async function checkRows(run: MeaningRun): Promise<void> {
   const rule = ROW_RULES[m.rule] as RowRule;
   const provenance = meaningProvenance(op, param, m);
   if (!ctx.wants(provenance)) return;
-  const probes = rule.probes(m, run.seen, param).filter((p) => accepted(ctx, param, p.value));
+  const probes = rule.probes(m, run.seen, param).filter((p) => ctx.accepts(param.schema, p.value));
   if (!probes.length) {
     ctx.skip(op, `meaning: ${param.name} filters rows`, provenance, `no row seen carries a value to probe ${param.name} with (${fieldsOf(m).join(', ')} empty or null in every row seen)`);
     return;
@@ -210,7 +202,7 @@ function shapeProblems(op: Operation, a: unknown, b: unknown, label: string): st
 async function checkLikeLeftOut(run: MeaningRun, value = String(run.param.example ?? 'x'), name?: string): Promise<void> {
   const { ctx, reader, op, param } = run;
   const provenance = weakest(op.provenance, param.provenance, op.rows?.provenance);
-  if (!ctx.wants(provenance) || !accepted(ctx, param, value)) return;
+  if (!ctx.wants(provenance) || !ctx.accepts(param.schema, value)) return;
   const label = `${param.name}=${value}`;
   const { ex, problems } = await stableCompare(reader, op, {}, { [param.name]: value }, (a, b) => shapeProblems(op, a, b, label));
   ctx.verify(op, name ?? `meaning: ${param.name} is ignored: ${label} answers like ${param.name} left out`, provenance, ex, {

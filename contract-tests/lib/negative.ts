@@ -6,7 +6,6 @@
 import { deref } from '../../spec/load.ts';
 import type { Operation } from '../../spec/model.ts';
 import { provenanceOf, weakest } from '../../spec/provenance.ts';
-import { SchemaValidator } from '../../spec/validator.ts';
 import type { SuiteContext } from './context.ts';
 import { newKeyBody, noteCreatedKey } from './keys.ts';
 import { queryString } from './rows.ts';
@@ -78,18 +77,15 @@ export function pathWith(op: Operation, name?: string, value?: string): string {
 
 export async function checkNegatives(ctx: SuiteContext, readHeaders: Record<string, string>): Promise<void> {
   const errorBody = provenanceOf(ctx.model.doc.components.schemas.ErrorBody);
-  // What is sent must really be refused by the schema, or the check would accuse a correct server.
-  const refuses = new SchemaValidator(ctx.model.doc, { coerceTypes: true, allErrors: false });
   for (const op of ctx.model.operations.filter((o) => ctx.selected(o))) {
     if (!op.responses.has(400)) continue;
     const blocked = ctx.writesBlocked(op);
     const principal = op.allowedSchemes.map((s) => ctx.principalForScheme(s)).find((p) => p && ctx.headersFor(p));
     const headers = op.schemes.length ? (principal ? ctx.headersFor(principal) : undefined) : readHeaders;
     for (const p of op.parameters.filter((x) => x.in === 'query' || x.in === 'path')) {
-      const schema = deref<Record<string, any>>(ctx.model.doc, p.schema);
-      const validate = refuses.compile({ type: 'object', properties: { v: p.schema } });
+      const schema = p.schema;
       for (const bad of badValues(schema, p.example, { inQuery: p.in === 'query' })) {
-        if (validate({ v: bad.value })) continue;
+        if (ctx.accepts(p.schema, bad.value)) continue;
         const provenance = weakest(op.provenance, p.provenance, errorBody);
         const name = `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`;
         if (!ctx.wants(provenance)) continue;
