@@ -77,6 +77,7 @@ interface RunStats {
   budget: number;
   requests: number;
   refused: number;
+  cleanup: number;
   dreddRequests: number;
   waits: number;
   waitedMs: number;
@@ -89,10 +90,10 @@ function figures(file: string, config: RunConfig, wallMs: number): string[] {
   if (!existsSync(file)) return [`Finished in ${(wallMs / 1000).toFixed(1)} s (no figures: the hooks did not finish)`];
   const s = JSON.parse(readFileSync(file, 'utf8')) as RunStats;
   const lines = [
-    `Requests: ${s.requests} sent by the suite (budget ${s.budget}${s.refused ? `, ${s.refused} refused once it was used up` : ''}) and ${s.dreddRequests} by Dredd`,
+    `Requests: ${s.requests} sent by the suite (budget ${s.budget}${s.refused ? `, ${s.refused} more refused` : ''}), ${s.cleanup} to clean up and ${s.dreddRequests} by Dredd`,
     `Rate limits: waited ${(s.waitedMs / 1000).toFixed(1)} s in ${s.waits} pause(s); ${s.tooMany} answer(s) were 429${config.pace ? '' : ' (--pace off: waiting only on 429)'}`,
   ];
-  if (s.sample) {
+  if (s.sample && (s.sample.pages || s.sample.pinged)) {
     const share = s.sample.distinct ? ((100 * s.sample.invalid) / s.sample.distinct).toFixed(1) : '0.0';
     lines.push(`Sample: ${s.sample.rows} rows in ${s.sample.pages} pages, ${s.sample.distinct} distinct, ${s.sample.invalid} invalid (${share}%); ${s.sample.pinged} pings`);
   }

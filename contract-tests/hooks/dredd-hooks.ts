@@ -202,7 +202,7 @@ hooks.afterAll((_transactions, done) => {
     // The suite removes what it created here; the runner sweeps the ledger again afterwards.
     await removeOpenKeys(ctx).catch(() => undefined);
     ctx.recordHygiene();
-    const stats = { budget: ctx.budget.limit, requests: ctx.budget.spent, refused: ctx.budget.refused, dreddRequests, ...ctx.pacer.stats, sample };
+    const stats = { budget: ctx.budget.limit, requests: ctx.budget.spent, refused: ctx.budget.refused, cleanup: ctx.budget.cleanup, dreddRequests, ...ctx.pacer.stats, sample };
     writeFileSync(ctx.config.statsFile, JSON.stringify(stats));
   };
   finish().finally(done);

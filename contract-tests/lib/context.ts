@@ -53,12 +53,18 @@ export interface Expectation {
 export class Budget {
   spent = 0;
   refused = 0;
+  /** Cleanup requests, sent whatever the budget. */
+  cleanup = 0;
   constructor(readonly limit: number) {}
   left(): number {
     return Math.max(0, this.limit - this.spent);
   }
   take(essential = false): boolean {
-    if (!essential && this.spent >= this.limit) {
+    if (essential) {
+      this.cleanup++;
+      return true;
+    }
+    if (this.spent >= this.limit) {
       this.refused++;
       return false;
     }
