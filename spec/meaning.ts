@@ -20,7 +20,8 @@ export type Meaning =
   | { rule: 'equals'; fields: string[] }
   | { rule: 'flag'; field: string; value: unknown; off: string }
   | { rule: 'revealsHidden'; hidden: string; total: string }
-  | { rule: 'limitsRows' | 'page'; counts: string[] }
+  | { rule: 'limitsRows'; counts: string[] }
+  | { rule: 'page'; total: string; counts: string[] }
   | { rule: 'sort'; orders: Record<string, SortOrder>; tieBreak: string[] }
   | { rule: 'ignored' };
 
@@ -58,7 +59,9 @@ export function fieldsOf(m: Meaning): string[] {
 
 /** The top-level properties of the success body a meaning reads (counts). */
 export function countsOf(m: Meaning): string[] {
-  return m.rule === 'revealsHidden' ? [m.hidden, m.total] : m.rule === 'limitsRows' || m.rule === 'page' ? m.counts : [];
+  if (m.rule === 'revealsHidden') return [m.hidden, m.total];
+  if (m.rule === 'page') return [m.total, ...m.counts];
+  return m.rule === 'limitsRows' ? m.counts : [];
 }
 
 /**
@@ -93,7 +96,8 @@ export function readMeaning(raw: unknown, where: string, rows: Rows | undefined,
       meaning = { rule: 'flag', field: text('field'), value: m.value, off: text('off') };
       break;
     case 'revealsHidden': meaning = { rule: 'revealsHidden', hidden: text('hidden'), total: text('total') }; break;
-    case 'limitsRows': case 'page': meaning = { rule: m.rule, counts: m.counts === undefined ? [] : list('counts') }; break;
+    case 'limitsRows': meaning = { rule: 'limitsRows', counts: m.counts === undefined ? [] : list('counts') }; break;
+    case 'page': meaning = { rule: 'page', total: text('total'), counts: m.counts === undefined ? [] : list('counts') }; break;
     case 'sort': meaning = readSort(m, where, enumValues); break;
     case 'ignored': meaning = { rule: 'ignored' }; break;
     default: meaning = { rule: m.rule, field: text('field') } as Meaning;
