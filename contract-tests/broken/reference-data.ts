@@ -2,28 +2,8 @@
 // from its own tiny seeded generator (the oracle shares no code with the mock). Nulls
 // come at the rates the real data has them, wherever the spec allows a null.
 
-export interface ReferenceRow {
-  address: string;
-  port: number;
-  version: string;
-  offline_mode: 0 | 1;
-  players_online: number;
-  players_limit: number;
-  motd: string;
-  motd_stripped: string | null;
-  players: { uuid: string; name: string }[];
-  plugins: string[];
-  country: string;
-  country_code: string;
-  region: string;
-  city: string | null;
-  asn_number: string;
-  asn_name: string;
-  last_ping: string;
-  favicon: string | null;
-  detected_mod_pack: string | null;
-  detected_mod_pack_short: string | null;
-}
+/** A stored row as the generator makes it (search rows and pings are cut from it). */
+export type ReferenceRow = ReturnType<typeof referenceRows>[number];
 
 /** mulberry32: small, seeded, good enough for test data. */
 function random(seed: number): () => number {
@@ -70,7 +50,7 @@ const PLAYERS = ['Notch', 'jeb_', 'Dinnerbone', 'Grumm', 'xX_Steve_Xx', 'AlexThe
 const FAVICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PORTS = [25566, 25567, 19132, 25575, 30000];
 
-export function referenceRows(count = 320, seed = 20260301, now = Date.now()): ReferenceRow[] {
+export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
   const r = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const weighted = (xs: [string, number][]): string => {
@@ -79,14 +59,17 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()): R
     return xs[0]![0];
   };
   const uuid = () => 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'.replace(/x/g, () => Math.floor(r() * 16).toString(16));
-  const rows: ReferenceRow[] = [];
   const taken = new Set<string>();
-  while (rows.length < count) {
-    const hostname = r() < 0.3;
-    const name = `${pick(NAMES)}${pick(SUFFIXES)}`;
-    const address = hostname ? `play.${name.toLowerCase()}${Math.floor(r() * 90) + 10}.net` : `${1 + Math.floor(r() * 222)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
-    const port = r() < 0.85 ? 25565 : pick(PORTS);
-    if (taken.has(`${address}:${port}`)) continue;
+  /** One server, at an address and port no other has. */
+  const draw = () => {
+    let name: string;
+    let address: string;
+    let port: number;
+    do {
+      name = `${pick(NAMES)}${pick(SUFFIXES)}`;
+      address = r() < 0.3 ? `play.${name.toLowerCase()}${Math.floor(r() * 90) + 10}.net` : `${1 + Math.floor(r() * 222)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
+      port = r() < 0.85 ? 25565 : pick(PORTS);
+    } while (taken.has(`${address}:${port}`));
     taken.add(`${address}:${port}`);
     const place = pick(COUNTRIES);
     const tcp = r() < 0.06;
@@ -101,7 +84,7 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()): R
     if (plugins.length > 1 && r() < 0.1) plugins.splice(0, 2, `${plugins[0]};${plugins[1]}`);
     const b = r();
     const agoMs = (b < 0.4 ? r() * 30 * 60 : b < 0.6 ? 1800 + r() * 84_600 : b < 0.85 ? 86_400 + r() * 29 * 86_400 : 30 * 86_400 + r() * 30 * 86_400) * 1000;
-    rows.push({
+    return {
       address,
       port,
       version: pack ? 'Forge 1.20.1' : weighted(VERSIONS),
@@ -122,7 +105,7 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()): R
       favicon: r() < NULL_RATES.favicon ? null : FAVICON,
       detected_mod_pack: pack?.[0] ?? null,
       detected_mod_pack_short: pack?.[1] ?? null,
-    });
-  }
-  return rows;
+    };
+  };
+  return Array.from({ length: count }, draw);
 }
