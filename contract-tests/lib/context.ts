@@ -125,9 +125,10 @@ export class SuiteContext {
     return url.startsWith(this.config.baseUrl) ? url.slice(this.config.baseUrl.length) : new URL(url).pathname;
   }
 
-  /** The operation a request belongs to, or NO_OPERATION. */
+  /** The operation a request belongs to (by path alone for a wrong method), or NO_OPERATION. */
   subjectOf(method: string, url: string): Subject {
-    return operationFor(this.model, method, this.relative(url)) ?? { operationId: NO_OPERATION };
+    const path = this.relative(url);
+    return operationFor(this.model, method, path) ?? this.model.operations.map((o) => operationFor(this.model, o.method, path)).find(Boolean) ?? { operationId: NO_OPERATION };
   }
 
   /** Headers for one principal; undefined when the run has no such credential. */

@@ -4,9 +4,9 @@
 // lets the sample, which can use any number of requests, take what is left.
 import type { SuiteContext } from './context.ts';
 import { checkProvokedErrors, checkRouting, recordCoverage } from './errors.ts';
-import { checkOperationMeanings, combinations } from './meanings.ts';
+import { checkOperationMeanings, combinations, meaningsWanted } from './meanings.ts';
 import { checkNegatives } from './negative.ts';
-import { pingSample } from './ping-sample.ts';
+import { pingOperations, pingSample } from './ping-sample.ts';
 import { Reader } from './reader.ts';
 import { rowsOf } from './rows.ts';
 import { Sampler, type SampleStats } from './sample.ts';
@@ -19,10 +19,13 @@ export async function runDepthChecks(ctx: SuiteContext): Promise<SampleStats | u
   // The operation whose rows are sampled: the one whose parameters page and sort them.
   const searched = ctx.model.operations.find((o) => o.rows && o.parameters.some((p) => p.meaning?.rule === 'page'));
   const sampler = searched ? new Sampler(ctx, reader, searched) : undefined;
-  const pings = ctx.model.operations.filter((o) => ctx.selected(o) && /\{(address|host)\}/.test(o.path));
-  if (sampler && (ctx.selected(sampler.op) || pings.length)) await sampler.seed();
+  const sampling = Boolean(sampler && ctx.selected(sampler.op) && sampler.wanted());
+  const pings = pingOperations(ctx);
+  // The first pages feed the meaning probes and the pings, whoever needs them.
+  const meanings = ctx.model.operations.filter((o) => ctx.selected(o) && o.rows && meaningsWanted(ctx, o));
+  if (sampler && (sampling || pings.length || meanings.includes(sampler.op))) await sampler.seed();
 
-  for (const op of ctx.model.operations.filter((o) => ctx.selected(o) && o.rows && o.parameters.some((p) => p.meaning))) {
+  for (const op of meanings) {
     if (op === sampler?.op) await checkOperationMeanings(ctx, reader, op, sampler.seen);
     else {
       // A lookup without paging answers all its rows at once: they are what its probes draw from.
@@ -34,7 +37,7 @@ export async function runDepthChecks(ctx: SuiteContext): Promise<SampleStats | u
   await checkRouting(ctx);
   await checkProvokedErrors(ctx, reader.headers);
 
-  if (sampler && ctx.selected(sampler.op)) {
+  if (sampler && sampling) {
     sampler.plan(combinations(sampler.op, sampler.seen));
     await sampler.walk(pings.length * (PINGED_SERVERS + 1));
     await sampler.record();

@@ -239,6 +239,11 @@ export function neutralValue(param: Parameter): string | undefined {
   return param.schema.type === 'boolean' ? 'false' : undefined;
 }
 
+/** Whether any meaning or default check of an operation is within the run's --provenance. */
+export function meaningsWanted(ctx: SuiteContext, op: Operation): boolean {
+  return op.parameters.some((p) => p.meaning && (ctx.wants(meaningProvenance(op, p, p.meaning)) || ctx.wants(weakest(op.provenance, p.provenance, op.rows?.provenance))));
+}
+
 /** Every meaning of an operation's parameters, then every default. */
 export async function checkOperationMeanings(ctx: SuiteContext, reader: Reader, op: Operation, seen: SeenRow[]): Promise<void> {
   for (const param of op.parameters) {

@@ -32,14 +32,21 @@ function aboutServer(res: HttpResponse, host: string, port: number): string[] {
   return problems;
 }
 
+function pingProvenance(ctx: SuiteContext, op: Operation) {
+  return weakest(op.provenance, provenanceOf(deref(ctx.model.doc, op.responses.get(op.successStatus)?.schema)));
+}
+
+/** The selected operations that ping one server, whose checks the run's --provenance wants. */
+export function pingOperations(ctx: SuiteContext): Operation[] {
+  return ctx.model.operations.filter((o) => ctx.selected(o) && pingPath(o, 'h', 1) && ctx.wants(pingProvenance(ctx, o)));
+}
+
 /** Pings each server through each selected ping operation; returns how many pings were sent. */
 export async function pingSample(ctx: SuiteContext, reader: Reader, servers: Row[]): Promise<number> {
-  const ops = ctx.model.operations.filter((o) => ctx.selected(o) && pingPath(o, 'h', 1));
   let sent = 0;
   const defaultPort = ctx.model.limits.defaultPort;
-  for (const op of ops) {
-    const provenance = weakest(op.provenance, provenanceOf(deref(ctx.model.doc, op.responses.get(op.successStatus)?.schema)));
-    if (!ctx.wants(provenance)) continue;
+  for (const op of pingOperations(ctx)) {
+    const provenance = pingProvenance(ctx, op);
     let hostOnlyDone = false;
     for (const [i, row] of servers.entries()) {
       const [host, port] = [row.address, row.port];

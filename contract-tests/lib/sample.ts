@@ -82,6 +82,14 @@ export class Sampler {
     }
   }
 
+  /** Whether any of the sample's checks is within the run's --provenance (else its requests would be wasted). */
+  wanted(): boolean {
+    const { op, ctx } = this;
+    const levels = [weakest(op.provenance, op.rows?.provenance)];
+    for (const p of op.parameters) if (p.meaning && (p.meaning.rule === 'page' || p.meaning.rule === 'sort' || p.meaning.rule in ROW_RULES)) levels.push(meaningProvenance(op, p, p.meaning));
+    return levels.some((l) => ctx.wants(l));
+  }
+
   get stats(): SampleStats {
     return { pages: this.pages, rows: this.rows, distinct: this.distinct.size, invalid: this.invalid.size, pinged: this.pinged };
   }
@@ -265,6 +273,8 @@ export class Sampler {
     if (!ctx.wants(provenance)) return;
     const moving: string[] = [];
     const unreached: string[] = [];
+    let movingRequest: string | undefined;
+    let unreachedRequest: string | undefined;
     let paged = 0;
     let exhausted = 0;
     for (const q of this.queries.filter((x) => x.totals.length >= 1)) {
@@ -275,19 +285,25 @@ export class Sampler {
         // A live target's count may move between two requests: ask page 1 again before calling it a defect.
         const again = await this.reader.get(op, { ...q.query, ...(this.limitParam ? { [this.limitParam.name]: String(q.limit) } : {}) }, { fresh: true });
         const now = totalOf(op, again.response?.json);
-        if (now !== other.total) moving.push(`${q.label}: ${page.total} ${first} on page 1, ${other.total} on page ${other.page}${now === undefined ? '' : ` (page 1 again: ${now})`}`);
+        if (now !== other.total) {
+          moving.push(`${q.label}: ${page.total} ${first} on page 1, ${other.total} on page ${other.page}${now === undefined ? '' : ` (page 1 again: ${now})`}`);
+          movingRequest ??= q.firstRequest;
+        }
         continue;
       }
       if (!q.done || q.predicates) continue;
       exhausted++;
-      if (q.reached.size !== first) unreached.push(`${q.label}: ${page.total} is ${first} but paging (${q.totals.length} pages of ${q.pageSize ?? q.limit}) reached ${q.reached.size} distinct rows`);
+      if (q.reached.size !== first) {
+        unreached.push(`${q.label}: ${page.total} is ${first} but paging (${q.totals.length} pages of ${q.pageSize ?? q.limit}) reached ${q.reached.size} distinct rows`);
+        unreachedRequest ??= q.firstRequest;
+      }
     }
     const list = (xs: string[]) => `${xs.slice(0, LISTED).join(' | ')}${xs.length > LISTED ? ` (and ${xs.length - LISTED} more)` : ''}`;
     if (paged) {
-      ctx.recorder.record({ operationId: op.operationId, check: `sample: ${page.total} is the same on every page of a query`, provenance, status: moving.length ? 'fail' : 'pass', message: moving.length ? list(moving) : `${paged} queries paged` });
+      ctx.recorder.record({ operationId: op.operationId, check: `sample: ${page.total} is the same on every page of a query`, provenance, status: moving.length ? 'fail' : 'pass', request: movingRequest, expected: `the same ${page.total} on every page`, message: moving.length ? list(moving) : `${paged} queries paged` });
     } else ctx.skip(op, `sample: ${page.total} is the same on every page of a query`, provenance, 'no query got a second page within the budget');
     const name = `sample: ${page.total} equals the rows reachable by paging`;
-    if (exhausted) ctx.recorder.record({ operationId: op.operationId, check: name, provenance, status: unreached.length ? 'fail' : 'pass', message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end` });
+    if (exhausted) ctx.recorder.record({ operationId: op.operationId, check: name, provenance, status: unreached.length ? 'fail' : 'pass', request: unreachedRequest, expected: `as many distinct rows over all pages as ${page.total} says`, message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end` });
     else ctx.skip(op, name, provenance, 'no query was paged to its end within the budget (raise --budget)');
   }
 
@@ -299,7 +315,7 @@ export class Sampler {
       const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
       const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${this.tieBreak().length ? `, ties by ${this.tieBreak().join(', ')}` : ''}, within and across pages`;
       if (q.orderProblems.length) {
-        ctx.recorder.record({ operationId: op.operationId, check, provenance, status: 'fail', request: q.firstRequest, message: `${q.orderProblems.length} out of order: ${q.orderProblems.slice(0, LISTED).join(' | ')}` });
+        ctx.recorder.record({ operationId: op.operationId, check, provenance, status: 'fail', request: q.firstRequest, expected: `every row after the one before it in ${name}`, message: `${q.orderProblems.length} out of order: ${q.orderProblems.slice(0, LISTED).join(' | ')}` });
       } else if (pages < 2 && !q.done) ctx.skip(op, check, provenance, 'only one page fetched within the budget: no page boundary to check');
       else ctx.recorder.record({ operationId: op.operationId, check, provenance, status: pages ? 'pass' : 'skip', message: pages ? `${q.rowsSeen} rows in ${pages} pages` : 'no page fetched' });
     }
@@ -315,7 +331,7 @@ export class Sampler {
       // Each pair was taken from one seen row, which satisfies both: an empty answer lost it.
       if (q.totals.length && q.rowsSeen === 0) problems.push(`${q.firstRequest}: no row, though a row seen before satisfies every filter`);
       if (!q.firstRequest) ctx.skip(op, check, provenance, 'not paged within the budget');
-      else ctx.recorder.record({ operationId: op.operationId, check, provenance, status: problems.length ? 'fail' : 'pass', request: q.firstRequest, message: problems.length ? `${problems.length} problem(s): ${problems.slice(0, LISTED).join(' | ')}` : `${q.rowsSeen} rows` });
+      else ctx.recorder.record({ operationId: op.operationId, check, provenance, status: problems.length ? 'fail' : 'pass', request: q.firstRequest, expected: 'every row satisfies every filter', message: problems.length ? `${problems.length} problem(s): ${problems.slice(0, LISTED).join(' | ')}` : `${q.rowsSeen} rows` });
     }
   }
 
