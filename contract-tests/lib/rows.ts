@@ -30,7 +30,9 @@ export function countOf(body: unknown, name: string): number | undefined {
  */
 export function identityOf(op: Operation, row: Row): string {
   const fields = identityFields(op);
-  return fields.length ? fields.map((f) => String(row[f])).join(':') : JSON.stringify(row);
+  // A row that lacks one of them (a broken server) is told apart by all it holds.
+  if (!fields.length || fields.some((f) => row[f] === null || row[f] === undefined)) return JSON.stringify(row);
+  return fields.map((f) => String(row[f])).join(':');
 }
 
 export function identityFields(op: Operation): string[] {
