@@ -132,7 +132,7 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
     });
     const rows = model.byId.get('findServers')!.rows!;
     expect(rows.fields.get('players_online')).toMatchObject({ schema: { type: 'integer' }, provenance: 'observed' });
-    expect(rows.fields.get('region')!.schema.enum).toContain('EU'); // through the $ref
+    expect(model.byId.get('listRegions')!.rows!.fields.get('region')!.schema.enum).toContain('EU'); // through the $ref
     expect([...rows.siblings.keys()]).toEqual(['displayed', 'total', 'filtered']);
   });
 
