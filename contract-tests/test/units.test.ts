@@ -119,6 +119,11 @@ describe('runner inputs and outputs', () => {
     const o = parseArgs(['--only', 'findServers,listApiKeys', '--provenance=interface'], { CONTRACT_BASE_URL: 'http://x' });
     expect(o).toMatchObject({ baseUrl: 'http://x', only: ['findServers', 'listApiKeys'], provenance: 'interface', allowWrites: false });
     expect(() => parseArgs(['--provenance', 'maybe'])).toThrow(/interface, observed or assumed/);
+    expect(parseArgs([], {}).budget).toBe(400);
+    expect(parseArgs([], {}).pace).toBeUndefined(); // the runner decides: on, or off with --start-mock
+    expect(parseArgs(['--budget', '50', '--pace', 'off'])).toMatchObject({ budget: 50, pace: false });
+    expect(() => parseArgs(['--budget', '-1'])).toThrow("--budget must be a whole number of requests, got '-1'");
+    expect(() => parseArgs(['--pace', 'maybe'])).toThrow("--pace must be on or off, got 'maybe'");
   });
   test('secrets are masked to their first characters', () => {
     rememberSecret('sls_live_0123456789abcdef0123456789abcdef01234567');
