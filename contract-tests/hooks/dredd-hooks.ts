@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import hooks, { type DreddTransaction } from 'hooks';
 import { SuiteContext, compactProblems, describeRequest, describeResponse } from '../lib/context.ts';
 import { runDepthChecks } from '../lib/depth.ts';
+import { PAGING } from '../lib/meanings.ts';
 import { parseJson, type HttpRequest } from '../lib/http.ts';
 import { runAuthMatrix } from '../lib/auth-matrix.ts';
 import { createKey, newKeyBody, noteCreatedKey, removeOpenKeys, revokePath } from '../lib/keys.ts';
@@ -89,12 +90,12 @@ async function prepare(t: DreddTransaction, p: Planned): Promise<string | undefi
       setUri(t, op.path.replace('{address}', `${server.address}:${server.port}`).replace('{host}', server.address).replace('{port}', String(server.port)));
     }
   }
-  if (op.parameters.some((x) => x.meaning && x.meaning.rule !== 'limitsRows' && x.meaning.rule !== 'page' && x.meaning.rule !== 'sort')) {
+  if (op.parameters.some((x) => x.meaning && !PAGING.includes(x.meaning.rule))) {
     // Dredd sends every parameter's example at once, a query no row matches: an empty
     // page validates nothing. Keep only the paging; the depth checks probe each filter.
     const [path, search = ''] = t.request.uri.split('?');
     const keep = new URLSearchParams(search);
-    for (const x of op.parameters) if (x.meaning && !['limitsRows', 'page', 'sort'].includes(x.meaning.rule)) keep.delete(x.name);
+    for (const x of op.parameters) if (x.meaning && !PAGING.includes(x.meaning.rule)) keep.delete(x.name);
     setUri(t, `${path}${keep.size ? `?${keep}` : ''}`);
   }
   // The type hole: give Gavel the spec's schema instead of the example's key structure.

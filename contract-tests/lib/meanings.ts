@@ -26,7 +26,7 @@ export interface MeaningRun {
 type Check = (run: MeaningRun) => Promise<void>;
 
 /** The parameters whose rule shapes pages rather than picks rows: a probe keeps none of them. */
-const PAGING: readonly Rule[] = ['limitsRows', 'page', 'sort'];
+export const PAGING: readonly Rule[] = ['limitsRows', 'page', 'sort'];
 
 /** The query a witness came from, without paging, so a probe asks within the same scope. */
 export function scopeOf(op: Operation, query: Query): Query {
