@@ -2,7 +2,7 @@
 // implementation (Dredd + the suite's hooks), prints a summary, writes JUnit XML.
 // Exit 0: every check passed; 1: a check failed; 2: unreachable target or refused to run.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SuiteContext } from './lib/context.ts';
@@ -65,8 +65,40 @@ function buildConfig(opts: CliOptions, baseUrl: string, workDir: string): RunCon
     credentials,
     resultsFile: join(workDir, 'results.jsonl'),
     ledgerFile: join(workDir, 'ledger.jsonl'),
+    statsFile: join(workDir, 'stats.json'),
     runId: randomBytes(4).toString('hex'),
+    budget: opts.budget,
+    // The mock --start-mock starts reports its limits without enforcing them: waiting on them would only slow the run.
+    pace: opts.pace ?? !opts.startMock,
   };
+}
+
+interface RunStats {
+  budget: number;
+  requests: number;
+  refused: number;
+  cleanup: number;
+  dreddRequests: number;
+  waits: number;
+  waitedMs: number;
+  tooMany: number;
+  sample?: { pages: number; rows: number; distinct: number; invalid: number; pinged: number };
+}
+
+/** The run's figures: what was sent, how long the suite waited for rate limits, what the sample saw. */
+function figures(file: string, config: RunConfig, wallMs: number): string[] {
+  if (!existsSync(file)) return [`Finished in ${(wallMs / 1000).toFixed(1)} s (no figures: the hooks did not finish)`];
+  const s = JSON.parse(readFileSync(file, 'utf8')) as RunStats;
+  const lines = [
+    `Requests: ${s.requests} sent by the suite (budget ${s.budget}${s.refused ? `, ${s.refused} more refused` : ''}), ${s.cleanup} to clean up and ${s.dreddRequests} by Dredd`,
+    `Rate limits: waited ${(s.waitedMs / 1000).toFixed(1)} s in ${s.waits} pause(s); ${s.tooMany} answer(s) were 429${config.pace ? '' : ' (--pace off: waiting only on 429)'}`,
+  ];
+  if (s.sample && (s.sample.pages || s.sample.pinged)) {
+    const share = s.sample.distinct ? ((100 * s.sample.invalid) / s.sample.distinct).toFixed(1) : '0.0';
+    lines.push(`Sample: ${s.sample.rows} rows in ${s.sample.pages} pages, ${s.sample.distinct} distinct, ${s.sample.invalid} invalid (${share}%); ${s.sample.pinged} pings`);
+  }
+  lines.push(`Finished in ${(wallMs / 1000).toFixed(1)} s`);
+  return lines;
 }
 
 function header(config: RunConfig): string[] {
@@ -75,12 +107,13 @@ function header(config: RunConfig): string[] {
   return [
     `Contract suite: spec/openapi.yaml against ${config.baseUrl}`,
     `  provenance: ${config.provenance === 'assumed' ? 'everything' : `${config.provenance}${config.provenance === 'observed' ? ' and interface' : ' only'}`}` +
-      `${config.only.length ? `; only ${config.only.join(', ')}` : ''}; writes ${config.allowWrites ? 'on' : 'off'} (${config.writesReason})`,
+      `${config.only.length ? `; only ${config.only.join(', ')}` : ''}; writes ${config.allowWrites ? 'on' : 'off'} (${config.writesReason}); budget ${config.budget} requests`,
     `  credentials: ${creds || 'none'} (from ${c.source})`,
   ];
 }
 
 async function main(argv: string[]): Promise<number> {
+  const started = Date.now();
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);
@@ -137,6 +170,7 @@ async function main(argv: string[]): Promise<number> {
     const logPath = join(dirname(junitPath), 'contract-dredd.log');
     writeFileSync(logPath, redact(dredd.output));
     console.log(summary(reports, header(config)));
+    console.log(figures(config.statsFile, config, Date.now() - started).join('\n'));
     console.log(`JUnit: ${junitPath}\nDredd log (masked): ${logPath}`);
     if (opts.verbose) console.log(`\n--- Dredd output (masked) ---\n${redact(dredd.output)}`);
     return reports.some((r) => r.results.some((x) => x.status === 'fail')) ? EXIT.failed : EXIT.passed;

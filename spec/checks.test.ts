@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { checkAll, checkAuthResponses, checkExamples, checkLimits, checkParameterExamples, checkProvenance } from './checks.ts';
+import { checkAll, checkAuthResponses, checkExamples, checkLimits, checkMeanings, checkParameterExamples, checkProvenance } from './checks.ts';
 import { loadSpec, SPEC_PATH } from './load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
 
@@ -108,5 +108,16 @@ describe('checkLimits', () => {
     const doc = fresh();
     delete doc['x-rate-limits'];
     expect(checkAll(doc)).toContain('the document has no x-rate-limits');
+  });
+});
+
+describe('checkMeanings', () => {
+  it('finds every row-answering parameter with a meaning', () => {
+    expect(checkMeanings(fresh())).toEqual([]);
+  });
+  it('reports a filter that does not say what it does', () => {
+    const doc = fresh();
+    delete doc.components.parameters!.city['x-meaning'];
+    expect(checkMeanings(doc)).toEqual(["GET /servers/find parameter 'city' has no x-meaning: say what it does to the 'results' rows"]);
   });
 });

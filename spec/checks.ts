@@ -204,6 +204,25 @@ export function checkLimits(doc: OpenApiDoc): string[] {
   return problems;
 }
 
+/**
+ * Every query parameter of an operation that answers rows says what it does to them
+ * (`x-meaning`), so the contract suite can check it; a filter without one would go
+ * unchecked. (A malformed meaning already fails reading the model.)
+ */
+export function checkMeanings(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
+  const problems: string[] = [];
+  for (const op of model.operations.filter((o) => o.rows)) {
+    for (const p of op.parameters.filter((x) => x.in === 'query' && !x.meaning)) {
+      problems.push(`${op.method} ${op.path} parameter '${p.name}' has no x-meaning: say what it does to the '${op.rows!.property}' rows`);
+    }
+  }
+  return problems;
+}
+
 export function checkAll(doc: OpenApiDoc): string[] {
-  return [...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc), ...checkLimits(doc)];
+  return [
+    ...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc), ...checkLimits(doc), ...checkMeanings(doc),
+  ];
 }

@@ -123,3 +123,51 @@ describe('limits and defaults come from the spec', () => {
     expect(credentialHeaders(model.schemes.get('session')!, 's')).toEqual({ Cookie: 'sls_session=s' });
   });
 });
+
+describe('what each parameter means (x-meaning) and what unrouted requests get (x-routing)', () => {
+  it('finds the rows each operation answers: the one array property of its success body', () => {
+    expect(Object.fromEntries(model.operations.map((o) => [o.operationId, o.rows?.property]))).toEqual({
+      findServers: 'results', pingServer: undefined, pingServerHostPort: undefined, listVersions: 'versions', listCountries: 'countries',
+      listRegions: 'regions', listApiKeys: 'keys', createApiKey: undefined, revokeApiKey: undefined,
+    });
+    const rows = model.byId.get('findServers')!.rows!;
+    expect(rows.fields.get('players_online')).toMatchObject({ schema: { type: 'integer' }, provenance: 'observed' });
+    expect(model.byId.get('listRegions')!.rows!.fields.get('region')!.schema.enum).toContain('EU'); // through the $ref
+    expect([...rows.siblings.keys()]).toEqual(['displayed', 'total', 'filtered']);
+  });
+
+  it('reads a meaning for every query parameter that filters, sorts or pages rows', () => {
+    const meaning = (op: string, name: string) => model.byId.get(op)!.parameters.find((p) => p.name === name)!.meaning;
+    expect(meaning('findServers', 'minUsers')).toEqual({ rule: 'atLeast', field: 'players_online' });
+    expect(meaning('findServers', 'modpack')).toEqual({ rule: 'equals', fields: ['detected_mod_pack', 'detected_mod_pack_short'] });
+    expect(meaning('findServers', 'motd')).toEqual({ rule: 'substringWildcard', field: 'motd_stripped', raw: 'motd' });
+    expect(meaning('findServers', 'offlineOnly')).toEqual({ rule: 'flag', field: 'offline_mode', value: 1, off: 'off' });
+    expect(meaning('findServers', 'sort')).toMatchObject({ rule: 'sort', tieBreak: ['address', 'port'], orders: { version: { field: 'version', direction: 'desc', compare: 'version' }, port: { compare: 'natural' } } });
+    expect(meaning('listVersions', 'limit')).toEqual({ rule: 'limitsRows', counts: ['unique_versions'] });
+    for (const op of model.operations.filter((o) => o.rows && o.operationId !== 'listApiKeys')) {
+      for (const p of op.parameters.filter((x) => x.in === 'query')) expect(p.meaning, `${op.operationId} ${p.name}`).toBeDefined();
+    }
+  });
+
+  it('names what is wrong with a meaning', () => {
+    const cases: [(d: ReturnType<typeof fresh>) => void, string | RegExp][] = [
+      [(d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'moreThan', field: 'players_online' }), /findServers parameter 'minUsers' x-meaning must have a rule, one of atLeast/],
+      [(d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'atLeast', field: 'players' + 'Online' }), "findServers parameter 'minUsers' x-meaning names field 'playersOnline', which a row of 'results' does not have"],
+      [(d) => (d.components.parameters!.noFilter['x-meaning'] = { rule: 'revealsHidden', hidden: 'hidden', total: 'total' }), "findServers parameter 'noFilter' x-meaning names 'hidden', which the success body does not have beside 'results'"],
+      [(d) => delete d.components.parameters!.sort['x-meaning'].orders.port, "findServers parameter 'sort' x-meaning (sort) must give an order to every value of the enum; missing port"],
+      [(d) => (d.paths['/status/ping/{host}/{port}']!.get.parameters[1]['x-meaning'] = { rule: 'ignored' }), "pingServerHostPort parameter 'port' has x-meaning, but its operation answers no rows (no array property in its success body)"],
+    ];
+    for (const [breakIt, message] of cases) {
+      const doc = fresh();
+      breakIt(doc);
+      expect(() => buildModel(doc)).toThrow(message);
+    }
+  });
+
+  it('reads x-routing: 404 for an unknown path, 405 for a wrong method, and how firm that is', () => {
+    expect(model.routing).toEqual({ unknownPath: 404, wrongMethod: 405, provenance: 'assumed' });
+    const bad = fresh();
+    (bad['x-routing'] as Record<string, unknown>).wrongMethod = 200;
+    expect(() => buildModel(bad)).toThrow('x-routing.wrongMethod must be a 4xx status, got 200');
+  });
+});

@@ -5,7 +5,10 @@
 // provenance of each part, and the limits the spec states as `x-` extensions.
 // Nothing else in the project interprets the document's structure.
 import { HTTP_METHODS, deref, loadSpec, SPEC_PATH, type OpenApiDoc } from './load.ts';
+import { readMeaning, type Meaning, type Rows } from './meaning.ts';
 import { provenanceOf, weakest, type Provenance } from './provenance.ts';
+
+export type { Meaning, Rows, SortOrder, Comparison } from './meaning.ts';
 
 export type SecurityRequirement = Record<string, string[]>;
 
@@ -31,6 +34,8 @@ export interface Parameter {
   example: unknown;
   description?: string;
   provenance: Provenance;
+  /** `x-meaning`: what the parameter does to the rows its operation answers. */
+  meaning?: Meaning;
   /** The parameter object as written (for its `x-` extensions). */
   raw: Record<string, any>;
 }
@@ -83,6 +88,8 @@ export interface Operation {
   successStatus: number;
   /** Creates, changes or deletes data. */
   isWrite: boolean;
+  /** The rows its success body holds (its one array property), if any. */
+  rows?: Rows;
   /** The operation object as written (for its `x-` extensions). */
   raw: Record<string, any>;
 }
@@ -116,6 +123,13 @@ export interface Limits {
   countryWindowMs: number;
 }
 
+/** `x-routing`: what a request that matches no operation gets. */
+export interface Routing {
+  unknownPath: number;
+  wrongMethod: number;
+  provenance: Provenance;
+}
+
 export interface SpecModel {
   doc: OpenApiDoc;
   /** `/api/v0.1`: the path of the first server URL. */
@@ -126,6 +140,7 @@ export interface SpecModel {
   /** The cookie the session scheme reads (`sls_session`). */
   cookieName: string | undefined;
   limits: Limits;
+  routing: Routing;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
 }
@@ -158,13 +173,50 @@ function readParameter(doc: OpenApiDoc, ref: unknown): Parameter {
     name: p.name,
     in: p.in,
     required: Boolean(p.required),
-    schema: p.schema ?? {},
+    schema,
     ...('default' in schema ? { default: schema.default } : {}),
     example: p.example ?? examplesOf(doc, p).get('default'),
     description: p.description,
     provenance: levelOf(p),
     raw: p,
   };
+}
+
+/** The properties of an object schema, `$ref`s followed and `allOf` parts merged. */
+export function objectProperties(doc: OpenApiDoc, schema: unknown): Map<string, Record<string, any>> {
+  const out = new Map<string, Record<string, any>>();
+  const walk = (node: unknown) => {
+    const s = deref<Record<string, any>>(doc, node);
+    if (!s || typeof s !== 'object') return;
+    for (const part of s.allOf ?? []) walk(part);
+    for (const [name, prop] of Object.entries<any>(s.properties ?? {})) out.set(name, prop);
+  };
+  walk(schema);
+  return out;
+}
+
+/** A property's own `x-provenance`, else its `$ref` target's, else its parent's. */
+function fieldProvenance(doc: OpenApiDoc, prop: unknown, parent: Provenance): Provenance {
+  return provenanceOf(prop) ?? provenanceOf(deref(doc, prop)) ?? parent;
+}
+
+/** The one array property of a success body, with its rows' fields; undefined when there is none. */
+function readRows(doc: OpenApiDoc, schema: unknown): Rows | undefined {
+  if (!schema) return undefined;
+  const body = deref<Record<string, any>>(doc, schema);
+  const bodyLevel = levelOf(body);
+  const props = objectProperties(doc, body);
+  const arrays = [...props].filter(([, p]) => deref<Record<string, any>>(doc, p).type === 'array');
+  if (arrays.length !== 1) return undefined;
+  const [property, array] = arrays[0]!;
+  const provenance = weakest(bodyLevel, fieldProvenance(doc, array, bodyLevel));
+  const item = deref<Record<string, any>>(doc, deref<Record<string, any>>(doc, array).items);
+  const itemLevel = provenanceOf(item) ?? provenance;
+  const fields = new Map<string, { schema: Record<string, any>; provenance: Provenance }>();
+  for (const [name, prop] of objectProperties(doc, item)) fields.set(name, { schema: deref(doc, prop), provenance: weakest(provenance, fieldProvenance(doc, prop, itemLevel)) });
+  const siblings = new Map<string, Provenance>();
+  for (const [name, prop] of props) if (name !== property) siblings.set(name, weakest(bodyLevel, fieldProvenance(doc, prop, bodyLevel)));
+  return { property, provenance, fields, siblings };
 }
 
 function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, DeclaredResponse> {
@@ -216,12 +268,22 @@ function readOperations(doc: OpenApiDoc): Operation[] {
       const successStatus = [...responses.keys()].find((s) => s >= 200 && s < 300);
       if (successStatus === undefined) throw new SpecError(`${op.operationId} declares no 2xx response`);
       const body = op.requestBody ? deref<Record<string, any>>(doc, op.requestBody) : undefined;
+      const rows = readRows(doc, responses.get(successStatus)!.schema);
+      const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => readParameter(doc, p));
+      for (const p of parameters) {
+        if (p.raw['x-meaning'] === undefined) continue;
+        try {
+          p.meaning = readMeaning(p.raw['x-meaning'], `${op.operationId} parameter '${p.name}'`, rows, deref<Record<string, any>>(doc, p.schema).enum);
+        } catch (err) {
+          throw new SpecError((err as Error).message);
+        }
+      }
       out.push({
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
         provenance: levelOf(op),
-        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => readParameter(doc, p)),
+        parameters,
         security,
         isPublic,
         schemes,
@@ -233,6 +295,7 @@ function readOperations(doc: OpenApiDoc): Operation[] {
         responses,
         successStatus,
         isWrite: !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()),
+        ...(rows ? { rows } : {}),
         raw: op,
       });
     }
@@ -302,6 +365,17 @@ function readLimits(doc: OpenApiDoc, operations: Operation[]): Limits {
   };
 }
 
+function readRouting(doc: OpenApiDoc): Routing {
+  const raw = doc['x-routing'] as Record<string, unknown> | undefined;
+  if (!raw || typeof raw !== 'object') throw new SpecError('the document has no x-routing');
+  const status = (key: string): number => {
+    const v = raw[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 400 || v > 499) throw new SpecError(`x-routing.${key} must be a 4xx status, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  return { unknownPath: status('unknownPath'), wrongMethod: status('wrongMethod'), provenance: levelOf(raw) };
+}
+
 export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
   const operations = readOperations(doc);
   const schemes = readSchemes(doc);
@@ -319,6 +393,7 @@ export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
     schemes,
     cookieName: cookies[0]?.cookieName,
     limits: readLimits(doc, operations),
+    routing: readRouting(doc),
     documentProvenance: provenanceOf(doc.info) ?? levelOf(doc),
   };
 }

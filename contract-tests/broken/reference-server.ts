@@ -1,13 +1,16 @@
-// A small, correct implementation of the contract whose single defect is chosen by a
-// parameter, for the suite's self-tests: with `defect: 'none'` the whole suite must pass,
-// and with each defect it must fail and name it. Deliberately tiny: three servers in
-// memory, keys from fixtures/auth.json.
+// A small, correct implementation of the API whose defects are chosen by a parameter,
+// for the suite's self-tests: with none the whole suite must pass, and with each defect
+// it must fail and name it. It is an oracle: it shares no code
+// with the mock and does not read spec/model.ts (it may use fixtures/ and
+// spec/messages.ts); its data is a few hundred realistic rows of its own.
 import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { loadFixtures } from '../../fixtures/load.ts';
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE, errorBody } from '../../spec/messages.ts';
+import { referenceRows } from './reference-data.ts';
+import { QueryError, countries, regions, search, versions, type SearchDefects } from './reference-search.ts';
 
 export const DEFECTS = {
   none: 'a correct implementation',
@@ -18,46 +21,81 @@ export const DEFECTS = {
   'limit-ignored': 'GET /servers/find ignores limit',
   'secret-in-list': 'GET /user/apikeys shows each key\'s secret',
   'wrong-status': 'POST /user/apikeys answers 200 instead of 201',
+  'nulls-past-page-one': "5% of the rows past the first page carry 'players_online': null",
+  'false-as-true': 'a boolean parameter set to false is read as true',
+  'wrong-default-sort': 'without sort, rows come by address instead of newest ping first',
+  'ignored-filter': 'the org filter is silently ignored',
+  'motd-raw': 'motd matches the MOTD with its § colour codes, so text spanning a code is not found',
+  'total-counts-hidden': 'total counts the TCPShield-hidden rows, which no page shows',
+  'sql-500': 'a non-numeric integer parameter answers 500 with the SQL error and a stack trace',
+  'html-404': 'an unknown path answers an HTML page',
+  '404-wrong-method': 'a wrong method answers 404 instead of 405 with Allow',
+  'out-of-range-accepted': 'out-of-range numbers and unknown enum values are answered 200',
+  'limit-dependent-count': 'unique_versions counts only the versions shown (it depends on limit)',
+  'bare-error-body': '400 answers are {"error": ...}, without success and message',
 } as const;
 export type Defect = keyof typeof DEFECTS;
+
+export interface ReferenceOptions {
+  /** Enforce a rate limit: this many requests per window per credential, then 429 with Retry-After. */
+  rateLimit?: { limit: number; windowMs: number };
+}
 
 interface Key { id: string; user: string; name: string | null; secret: string; created_at: string; expires_at: string | null; last_used_at: string | null; revoked: boolean }
 
 const fixtures = loadFixtures();
-// Its own choice, written down here rather than read from the spec: an oracle that
+// Its own choices, written down here rather than read from the spec: an oracle that
 // derived its behaviour from the spec model could not catch the model's mistakes.
 const SESSION_COOKIE = 'sls_session';
-
+const MAX_KEYS = 25;
+const MAX_BODY = 16_384;
+const DEFAULT_PORT = 25565;
+const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+/** Every route and its methods, for 405 answers. */
+const ROUTES: [RegExp, string[]][] = [
+  [/^\/servers\/find$/, ['GET']],
+  [/^\/status\/ping\/[^/]+$/, ['GET']],
+  [/^\/status\/ping\/[^/]+\/[^/]+$/, ['GET']],
+  [/^\/metadata\/(versions|countries|regions)$/, ['GET']],
+  [/^\/user\/apikeys$/, ['GET', 'POST']],
+  [/^\/user\/apikeys\/[^/]+$/, ['DELETE']],
+];
+const BASE = '/api/v0.1';
 const NOW = '2026-03-01T12:00:00.000Z';
-const SERVERS = ['94.19.15.232', '51.77.1.10', 'play.example.org'].map((address, i) => ({
-  address,
-  port: 25565 + i,
-  version: ['1.20.4', 'Paper 1.21.1', '1.8.9'][i]!,
-  offline_mode: i === 2 ? 1 : 0,
-  players_online: 10 * i,
-  players_limit: 100,
-  motd: `§aServer ${i}`,
-  motd_stripped: `Server ${i}`,
-  players: [],
-  plugins: ['EssentialsX'],
-  country: 'Germany',
-  country_code: 'DE',
-  region: 'EU',
-  city: null,
-  asn_number: '24940',
-  asn_name: 'Hetzner Online GmbH',
-  last_ping: NOW,
-  detected_mod_pack: null,
-  detected_mod_pack_short: null,
-}));
 
-const error = (c: Context, status: 400 | 401 | 403 | 404, message: string) => c.json({ success: false, message }, status);
+const SQL_LEAK = `Error: ER_PARSE_ERROR: You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'abc LIMIT 50' at line 1
+    at Query.Sequence._packetToError (/srv/app/node_modules/mysql/lib/protocol/sequences/Sequence.js:47:14)
+    at Query.ErrorPacket (/srv/app/node_modules/mysql/lib/protocol/sequences/Query.js:79:18)
+    at findServers (/srv/app/src/routes/servers.js:88:21)`;
 
-export function createReferenceApp(defect: Defect = 'none'): Hono {
+export function createReferenceApp(defects: Defect | Defect[] = 'none', options: ReferenceOptions = {}): Hono {
+  const chosen = new Set(Array.isArray(defects) ? defects : [defects]);
+  const has = (d: Defect) => chosen.has(d);
+  const rows = referenceRows();
+  const started = Date.now();
   const keys: Key[] = fixtures.credentials
     .filter((f) => f.type === 'apiKey' && f.keyId && f.user)
     .map((f) => ({ id: f.keyId!, user: f.user!, name: f.keyName ?? null, secret: f.value, created_at: f.createdAt ?? NOW, expires_at: f.expiresAt ?? null, last_used_at: null, revoked: Boolean(f.revoked) }));
   const sessions = new Map(fixtures.credentials.filter((f) => f.type === 'session' && f.expect !== 401).map((f) => [f.value, f.user!]));
+  const switches: SearchDefects = {
+    falseAsTrue: has('false-as-true'),
+    wrongDefaultSort: has('wrong-default-sort'),
+    ignoredFilter: has('ignored-filter'),
+    motdRaw: has('motd-raw'),
+    totalCountsHidden: has('total-counts-hidden'),
+    outOfRangeAccepted: has('out-of-range-accepted'),
+    limitDependentCount: has('limit-dependent-count'),
+    limitIgnored: has('limit-ignored'),
+  };
+
+  const error = (c: Context, status: number, detail?: string) =>
+    c.json(has('bare-error-body') && status === 400 ? { error: detail ?? 'bad request' } : errorBody(status, detail), status as 400);
+  const badQuery = (c: Context, err: unknown) => {
+    if (!(err instanceof QueryError)) throw err;
+    if (has('sql-500') && err.rule === 'must be an integer') return c.text(SQL_LEAK, 500);
+    return error(c, 400, err.message);
+  };
+  const query = (c: Context) => c.req.query() as Record<string, string>;
 
   type Principal = { user: string; scheme: 'apiKey' | 'session' };
   const authenticate = (c: Context): Principal | undefined => {
@@ -74,85 +112,170 @@ export function createReferenceApp(defect: Defect = 'none'): Hono {
   const guard = (c: Context, schemes: Principal['scheme'][]): Principal | Response => {
     const who = authenticate(c);
     if (!who) {
-      if (defect === 'auth-not-enforced' && c.req.method === 'GET') return { user: 'usr_test_alice', scheme: 'apiKey' };
-      return error(c, 401, defect === 'wrong-401-message' ? 'Unauthorised' : UNAUTHORIZED_MESSAGE);
+      if (has('auth-not-enforced') && c.req.method === 'GET') return { user: 'usr_test_alice', scheme: 'apiKey' };
+      return c.json({ success: false, message: has('wrong-401-message') ? 'Unauthorised' : UNAUTHORIZED_MESSAGE }, 401);
     }
     const perms = fixtures.users.find((u) => u.id === who.user)?.permissions ?? [];
-    if (!perms.includes('apikeys') || !schemes.includes(who.scheme)) return error(c, 403, FORBIDDEN_MESSAGE);
+    if (!perms.includes('apikeys') || !schemes.includes(who.scheme)) return c.json({ success: false, message: FORBIDDEN_MESSAGE }, 403);
     return who;
   };
   const record = (k: Key) => ({ id: k.id, name: k.name, prefix: k.secret.slice(0, 13), created_at: k.created_at, expires_at: k.expires_at, last_used_at: k.last_used_at });
 
-  const app = new Hono().basePath('/api/v0.1');
-  // Rate limits are reported, not enforced: the spec declares the headers on every answer.
-  app.use(async (c, next) => {
-    await next();
-    c.header('X-RateLimit-Limit', '100');
-    c.header('X-RateLimit-Remaining', '99');
-    c.header('X-RateLimit-Reset', String(Math.floor(Date.parse(NOW) / 1000) + 60));
-  });
+  const app = new Hono().basePath(BASE);
+  app.use(rateLimiter(options.rateLimit));
+  app.onError((err, c) => error(c, 500, `the request could not be completed (${err.name})`));
+
   app.get('/servers/find', (c) => {
-    const raw = c.req.query('limit') || '50';
-    const page = Number(c.req.query('page') || '1');
-    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 500) return error(c, 400, "Bad Request: query parameter 'limit' must be integer between 1 and 500");
-    const limit = defect === 'limit-ignored' ? 50 : Number(raw);
-    // Filters are not implemented: every row matches (the contract does not say which rows exist).
-    const all = Array.from({ length: 12 }, (_, i) => ({ ...SERVERS[i % 3]!, port: 25565 + i }));
-    const results = all.slice((page - 1) * limit, page * limit).map((row) => {
-      if (defect === 'missing-field') return Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'port'));
-      if (defect === 'wrong-type') return { ...row, port: String(row.port) };
-      return row;
-    });
-    return c.json({ displayed: results.length, total: all.length, filtered: 0, results });
+    try {
+      const { page, ...answer } = search(rows, query(c), switches, Date.now());
+      if (has('nulls-past-page-one') && page > 1) {
+        answer.results = answer.results.map((r, i) => ((i * 7 + page) % 20 === 0 ? { ...r, players_online: null as unknown as number } : r));
+      }
+      if (has('missing-field')) answer.results = answer.results.map(({ port: _p, ...r }) => r as typeof r & { port: number });
+      if (has('wrong-type')) answer.results = answer.results.map((r) => ({ ...r, port: String(r.port) as unknown as number }));
+      return c.json(answer);
+    } catch (err) {
+      return badQuery(c, err);
+    }
   });
-  const ping = (c: Context, host: string, port: number) => {
-    const row = SERVERS.find((s) => s.address === host && s.port === port);
-    if (!row) return c.json({ success: false, message: `Not Found: server ${host}:${port} is not indexed yet`, status: 'Server is not indexed yet, it will be shortly' }, 404);
+
+  const ping = (c: Context, host: string, portText: string | undefined, names: { host: string; port: string }) => {
+    const port = portText === undefined ? DEFAULT_PORT : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+    if (!HOST.test(host) || host.length > 253) return error(c, 400, `path parameter '${names.host}' is not a hostname or IPv4 address`);
+    if (!(port >= 1 && port <= 65535)) return error(c, 400, `path parameter '${names.port}' needs a port from 1 to 65535`);
+    const row = rows.find((r) => r.address.toLowerCase() === host.toLowerCase() && r.port === port);
+    if (!row) return c.json({ ...errorBody(404, `server ${host}:${port} is not indexed yet`), status: 'Server is not indexed yet, it will be shortly' }, 404);
     const { motd_stripped: _m, players: _p, plugins: _pl, ...core } = row;
-    return c.json({ status: 'online', refresh: false, server: { ...core, favicon: null } });
+    const stale = Date.now() - Date.parse(row.last_ping) > 30 * 60_000;
+    return c.json({ status: stale ? 'refreshing' : 'online', refresh: stale, server: core });
   };
-  app.get('/status/ping/:host/:port', (c) => ping(c, c.req.param('host'), Number(c.req.param('port'))));
+  app.get('/status/ping/:host/:port', (c) => ping(c, c.req.param('host'), c.req.param('port'), { host: 'host', port: 'port' }));
   app.get('/status/ping/:address', (c) => {
-    const [host, port] = c.req.param('address').split(':');
-    return ping(c, host ?? '', Number(port ?? 25565));
+    const address = c.req.param('address');
+    const colon = address.lastIndexOf(':');
+    return ping(c, colon < 0 ? address : address.slice(0, colon), colon < 0 ? undefined : address.slice(colon + 1), { host: 'address', port: 'address' });
   });
-  app.get('/metadata/versions', (c) => c.json({ unique_versions: 3, versions: SERVERS.map((s) => ({ version: s.version, num_servers: 1 })) }));
-  app.get('/metadata/countries', (c) => c.json({ unique_countries: 1, countries: [{ country: 'Germany', country_code: 'DE', num_servers: 3 }] }));
-  app.get('/metadata/regions', (c) => c.json({ unique_regions: 1, total_servers: 3, regions: [{ region: 'EU', num_servers: 3 }] }));
+
+  app.get('/metadata/versions', (c) => {
+    try {
+      return c.json(versions(rows, query(c), switches));
+    } catch (err) {
+      return badQuery(c, err);
+    }
+  });
+  app.get('/metadata/countries', (c) => {
+    try {
+      return c.json(countries(rows, query(c), Date.now()));
+    } catch (err) {
+      return badQuery(c, err);
+    }
+  });
+  app.get('/metadata/regions', (c) => {
+    try {
+      return c.json(regions(rows, query(c)));
+    } catch (err) {
+      return badQuery(c, err);
+    }
+  });
 
   app.get('/user/apikeys', (c) => {
     const who = guard(c, ['apiKey', 'session']);
     if (who instanceof Response) return who;
     const mine = keys.filter((k) => k.user === who.user && !k.revoked).reverse();
-    return c.json({ success: true, keys: mine.map((k) => (defect === 'secret-in-list' ? { ...record(k), secret: k.secret } : record(k))) });
+    return c.json({ success: true, keys: mine.map((k) => (has('secret-in-list') ? { ...record(k), secret: k.secret } : record(k))) });
   });
   app.post('/user/apikeys', async (c) => {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > MAX_BODY) return error(c, 413, `the request body is over ${MAX_BODY} bytes`);
     const who = guard(c, ['session']);
     if (who instanceof Response) return who;
-    const body = (await c.req.json().catch(() => ({}))) as { name?: string; expires_in_days?: number };
+    let body: Record<string, unknown> = {};
+    if (text.trim() !== '') {
+      if (!(c.req.header('content-type') ?? '').startsWith('application/json')) return error(c, 415, 'send the body as application/json');
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return error(c, 400, 'the body is not valid JSON');
+      }
+      const problem = keyBodyProblem(body);
+      if (problem) return error(c, 400, problem);
+    }
+    if (keys.filter((k) => k.user === who.user && !k.revoked).length >= MAX_KEYS) return error(c, 409, `at most ${MAX_KEYS} API keys per user; revoke one first`);
+    const days = body.expires_in_days as number | undefined;
     const key: Key = {
       id: `key_${randomBytes(6).toString('hex')}`,
       user: who.user,
-      name: body.name ?? null,
+      name: (body.name as string | undefined) ?? null,
       secret: `sls_test_${randomBytes(20).toString('hex')}`,
-      created_at: NOW,
-      expires_at: body.expires_in_days ? new Date(Date.parse(NOW) + body.expires_in_days * 86_400_000).toISOString() : null,
+      created_at: new Date(started).toISOString(),
+      expires_at: days ? new Date(started + days * 86_400_000).toISOString() : null,
       last_used_at: null,
       revoked: false,
     };
     keys.push(key);
-    return c.json({ success: true, key: { ...record(key), secret: key.secret } }, defect === 'wrong-status' ? 200 : 201);
+    return c.json({ success: true, key: { ...record(key), secret: key.secret } }, has('wrong-status') ? 200 : 201);
   });
   app.delete('/user/apikeys/:id', (c) => {
     const who = guard(c, ['apiKey', 'session']);
     if (who instanceof Response) return who;
-    const key = keys.find((k) => k.id === c.req.param('id') && k.user === who.user && !k.revoked);
-    if (!key) return error(c, 404, `Not Found: no API key with id '${c.req.param('id')}'`);
+    const id = c.req.param('id');
+    if (!/^key_[A-Za-z0-9]{6,40}$/.test(id)) return error(c, 400, `path parameter 'id' is not a key id (key_ and 6 to 40 letters or digits)`);
+    const key = keys.find((k) => k.id === id && k.user === who.user && !k.revoked);
+    if (!key) return error(c, 404, `no API key with id '${id}'`);
     key.revoked = true;
     return c.json({ success: true, id: key.id, message: 'API key revoked' });
   });
-  app.notFound((c) => error(c, 404, 'Not Found: no such path'));
+
+  app.notFound((c) => {
+    const path = c.req.path.startsWith(BASE) ? c.req.path.slice(BASE.length) : c.req.path;
+    const route = ROUTES.find(([re]) => re.test(path));
+    if (route && !has('404-wrong-method')) {
+      c.header('Allow', route[1].join(', '));
+      return error(c, 405, `${c.req.method} is not allowed here; use ${route[1].join(', ')}`);
+    }
+    if (has('html-404')) return c.html(`<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ${c.req.path}</pre></body></html>`, 404);
+    return error(c, 404, `no such path: ${c.req.path}`);
+  });
   return app;
+}
+
+/** What is wrong with a create body: its name, its expiry, or a property it may not have. */
+function keyBodyProblem(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'the body must be a JSON object';
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'name') {
+      if (typeof v !== 'string' || v.length < 1 || v.length > 64) return "body property 'name' must be a string of 1 to 64 characters";
+    } else if (k === 'expires_in_days') {
+      if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 365) return "body property 'expires_in_days' must be an integer from 1 to 365";
+    } else return `body property '${k}' is not allowed`;
+  }
+  return undefined;
+}
+
+/**
+ * Fixed windows per credential; the headers on every answer, 429 with Retry-After over
+ * the limit. Without a limit to enforce, the headers say so (a limit no run reaches).
+ */
+function rateLimiter(limit: ReferenceOptions['rateLimit']) {
+  const windows = new Map<string, { start: number; count: number }>();
+  return async (c: Context, next: () => Promise<void>) => {
+    const size = limit?.windowMs ?? 60_000;
+    const max = limit?.limit ?? 1_000_000;
+    const now = Date.now();
+    const start = now - (now % size);
+    const who = c.req.header('authorization') ?? c.req.header('cookie') ?? 'anonymous';
+    const w = windows.get(who)?.start === start ? windows.get(who)! : { start, count: 0 };
+    windows.set(who, w);
+    w.count++;
+    const reset = Math.ceil((start + size) / 1000);
+    const headers = { 'X-RateLimit-Limit': String(max), 'X-RateLimit-Remaining': String(Math.max(0, max - w.count)), 'X-RateLimit-Reset': String(reset) };
+    if (limit && w.count > max) {
+      const wait = Math.max(1, Math.ceil((start + size - now) / 1000));
+      return c.json({ success: false, message: `Rate limit exceeded. Try again in ${wait} seconds.` }, 429, { ...headers, 'Retry-After': String(wait) });
+    }
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
 }
 
 export interface RunningServer {
@@ -161,8 +284,8 @@ export interface RunningServer {
 }
 
 /** Listens on 127.0.0.1 on a free port. */
-export async function startReferenceServer(defect: Defect = 'none'): Promise<RunningServer> {
-  const app = createReferenceApp(defect);
+export async function startReferenceServer(defects: Defect | Defect[] = 'none', options: ReferenceOptions = {}): Promise<RunningServer> {
+  const app = createReferenceApp(defects, options);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     s.once('error', reject);
@@ -177,3 +300,4 @@ export async function startReferenceServer(defect: Defect = 'none'): Promise<Run
       }),
   };
 }
+

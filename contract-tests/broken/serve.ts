@@ -1,14 +1,16 @@
-// `npx tsx contract-tests/broken/serve.ts <defect>`: serves one reference server and prints
-// its base URL, to try the suite (or the Prism proxy) against a known defect by hand.
+// `npx tsx contract-tests/broken/serve.ts <defect>[,<defect>...]`: serves one reference
+// server and prints its base URL, to try the suite (or the Prism proxy) against known
+// defects by hand.
 import { DEFECTS, startReferenceServer, type Defect } from './reference-server.ts';
 
-const defect = (process.argv[2] ?? 'none') as Defect;
-if (!(defect in DEFECTS)) {
-  console.error(`unknown defect '${defect}'; one of: ${Object.keys(DEFECTS).join(', ')}`);
+const defects = (process.argv[2] ?? 'none').split(',') as Defect[];
+const unknown = defects.filter((d) => !(d in DEFECTS));
+if (unknown.length) {
+  console.error(`unknown defect '${unknown.join(', ')}'; one of: ${Object.keys(DEFECTS).join(', ')}`);
   process.exit(2);
 }
-const server = await startReferenceServer(defect);
-console.log(`${server.baseUrl} (${defect}: ${DEFECTS[defect]})`);
+const server = await startReferenceServer(defects);
+console.log(`${server.baseUrl} (${defects.map((d) => `${d}: ${DEFECTS[d]}`).join('; ')})`);
 const stop = () => void server.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -2,10 +2,14 @@
 // Dredd makes one request per spec response; the suite keeps each operation's success
 // response, makes it with real credentials and real ids, gives Gavel the spec's JSON
 // Schema (closing Dredd's OpenAPI 3 type hole), and after it runs the checks a single
-// request cannot make. Every outcome goes to the results file the runner reads.
+// request cannot make. Once Dredd is done, the depth checks run (lib/depth.ts). Every
+// outcome goes to the results file the runner reads; the run's figures to the stats file.
+import { writeFileSync } from 'node:fs';
 import hooks, { type DreddTransaction } from 'hooks';
 import { SuiteContext, compactProblems, describeRequest, describeResponse } from '../lib/context.ts';
-import { parseJson, retryAfterSeconds, send, sleep } from '../lib/http.ts';
+import { runDepthChecks } from '../lib/depth.ts';
+import { PAGING } from '../lib/meanings.ts';
+import { parseJson, type HttpRequest } from '../lib/http.ts';
 import { runAuthMatrix } from '../lib/auth-matrix.ts';
 import { createKey, newKeyBody, noteCreatedKey, removeOpenKeys, revokePath } from '../lib/keys.ts';
 import type { CreatedKey } from '../lib/ledger.ts';
@@ -15,6 +19,8 @@ import type { Operation } from '../../spec/model.ts';
 const raw = process.env.CONTRACT_RUN;
 if (!raw) throw new Error('CONTRACT_RUN is not set: run the suite through `npm run contract`');
 const ctx = new SuiteContext(JSON.parse(raw));
+/** Requests Dredd itself sent (outside the budget). */
+let dreddRequests = 0;
 
 interface Planned {
   op: Operation;
@@ -52,7 +58,7 @@ let indexedServer: { address: string; port: number } | null | undefined;
 async function realServer(): Promise<{ address: string; port: number } | null> {
   if (indexedServer !== undefined) return indexedServer;
   const find = ctx.model.byId.get('findServers');
-  const res = find ? await send({ method: 'GET', url: ctx.url(`${find.path}?limit=1`) }).catch(() => undefined) : undefined;
+  const res = find ? (await ctx.exchange({ method: 'GET', url: ctx.url(`${find.path}?limit=1`) })).response : undefined;
   const row = (res?.json as { results?: { address?: unknown; port?: unknown }[] } | undefined)?.results?.[0];
   indexedServer = typeof row?.address === 'string' && typeof row.port === 'number' ? { address: row.address, port: row.port } : null;
   return indexedServer;
@@ -84,6 +90,14 @@ async function prepare(t: DreddTransaction, p: Planned): Promise<string | undefi
       setUri(t, op.path.replace('{address}', `${server.address}:${server.port}`).replace('{host}', server.address).replace('{port}', String(server.port)));
     }
   }
+  if (op.parameters.some((x) => x.meaning && !PAGING.includes(x.meaning.rule))) {
+    // Dredd sends every parameter's example at once, a query no row matches: an empty
+    // page validates nothing. Keep only the paging; the depth checks probe each filter.
+    const [path, search = ''] = t.request.uri.split('?');
+    const keep = new URLSearchParams(search);
+    for (const x of op.parameters) if (x.meaning && !PAGING.includes(x.meaning.rule)) keep.delete(x.name);
+    setUri(t, `${path}${keep.size ? `?${keep}` : ''}`);
+  }
   // The type hole: give Gavel the spec's schema instead of the example's key structure.
   const schema = ctx.jsonSchemaFor(op, op.successStatus);
   if (schema) t.expected.bodySchema = schema;
@@ -105,16 +119,29 @@ hooks.beforeEach(
     planned.set(t.name, p);
     p.skipReason = await prepare(t, p);
     if (p.skipReason) t.skip = true;
+    else {
+      // Dredd's own request is paced like the suite's: it draws on the same limits.
+      await ctx.pacer.beforeSend(ctx.pacer.bucketOf(t.request.uri, t.request.headers));
+      dreddRequests++;
+    }
   }),
 );
 
+function dreddRequest(t: DreddTransaction): HttpRequest {
+  return { method: t.request.method, url: ctx.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined };
+}
+
 hooks.beforeEachValidation(
   async(async (t) => {
+    if (!planned.has(t.name) || !t.real) return;
+    const request = dreddRequest(t);
+    ctx.observe(request, { status: t.real.statusCode, headers: t.real.headers, text: t.real.body, json: parseJson(t.real.body) });
+    const retryMs = ctx.pacer.afterAnswer(ctx.pacer.bucketOf(t.request.uri, t.request.headers), t.real.statusCode, t.real.headers);
     // A rate-limited answer says nothing about the contract: wait as told and ask again.
-    if (!planned.has(t.name) || t.real?.statusCode !== 429) return;
-    await sleep(retryAfterSeconds(t.real.headers['retry-after']) * 1000);
-    const res = await send({ method: t.request.method, url: ctx.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined });
-    t.real = { statusCode: res.status, headers: res.headers, body: res.text };
+    if (retryMs === undefined) return;
+    await ctx.pacer.pause(retryMs);
+    const res = (await ctx.exchange(request)).response;
+    if (res) t.real = { statusCode: res.status, headers: res.headers, body: res.text };
   }),
 );
 
@@ -124,7 +151,7 @@ hooks.afterEach(
     if (!p) return;
     const { op } = p;
     const mainName = `Dredd: ${op.method} ${op.path} -> ${op.successStatus} as the spec says`;
-    const request = { method: t.request.method, url: ctx.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined };
+    const request = dreddRequest(t);
     const res = t.real ? { status: t.real.statusCode, headers: t.real.headers, text: t.real.body, json: parseJson(t.real.body) } : undefined;
 
     if (p.skipReason && p.skipReason !== 'provenance') ctx.skip(op, mainName, op.provenance, p.skipReason);
@@ -166,6 +193,18 @@ hooks.afterEach(
 );
 
 hooks.afterAll((_transactions, done) => {
-  // The suite removes what it created here; the runner sweeps the ledger again afterwards.
-  removeOpenKeys(ctx).catch(() => undefined).finally(done);
+  const finish = async () => {
+    let sample;
+    try {
+      sample = await runDepthChecks(ctx);
+    } catch (err) {
+      ctx.recorder.record({ operationId: 'suite', check: 'suite: the depth checks ran to completion', provenance: 'interface', status: 'fail', message: `internal error in the contract suite: ${(err as Error).stack ?? (err as Error).message}` });
+    }
+    // The suite removes what it created here; the runner sweeps the ledger again afterwards.
+    await removeOpenKeys(ctx).catch(() => undefined);
+    ctx.recordHygiene();
+    const stats = { budget: ctx.budget.limit, requests: ctx.budget.spent, refused: ctx.budget.refused, cleanup: ctx.budget.cleanup, dreddRequests, ...ctx.pacer.stats, sample };
+    writeFileSync(ctx.config.statsFile, JSON.stringify(stats));
+  };
+  finish().finally(done);
 });

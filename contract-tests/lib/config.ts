@@ -20,7 +20,13 @@ export interface RunConfig {
   credentials: Credentials;
   resultsFile: string;
   ledgerFile: string;
+  /** Where the hooks write the run's figures (requests, waits, the sample) for the summary. */
+  statsFile: string;
   runId: string;
+  /** Requests the suite may send beyond Dredd's own (`--budget`). */
+  budget: number;
+  /** Wait on `X-RateLimit-Remaining: 0` as well as on 429 (`--pace off` turns the first off). */
+  pace: boolean;
 }
 
 export interface CliOptions {
@@ -32,7 +38,11 @@ export interface CliOptions {
   startMock: boolean;
   verbose: boolean;
   help: boolean;
+  budget: number;
+  pace?: boolean;
 }
+
+export const DEFAULT_BUDGET = 400;
 
 export class UsageError extends Error {}
 
@@ -45,6 +55,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     startMock: false,
     verbose: false,
     help: false,
+    budget: DEFAULT_BUDGET,
   };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i] ?? '';
@@ -67,6 +78,18 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       case '--junit': out.junit = value(); break;
       case '--start-mock': out.startMock = true; break;
       case '--verbose': out.verbose = true; break;
+      case '--budget': {
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new UsageError(`--budget must be a whole number of requests, got '${v}'`);
+        out.budget = Number(v);
+        break;
+      }
+      case '--pace': {
+        const v = value();
+        if (v !== 'on' && v !== 'off') throw new UsageError(`--pace must be on or off, got '${v}'`);
+        out.pace = v === 'on';
+        break;
+      }
       case '--help': case '-h': out.help = true; break;
       default: throw new UsageError(`unknown argument '${raw}'`);
     }
@@ -102,6 +125,12 @@ Replays spec/openapi.yaml against an implementation with Dredd plus the suite's 
                           marks this level or harder; 'interface' = the hard promises alone
   --allow-writes          create and revoke API keys on a non-loopback target (always on
                           for 127.0.0.1/localhost); everything created is removed again
+  --budget <n>            requests the suite may send beyond Dredd's own (default ${DEFAULT_BUDGET}):
+                          how deep it samples; checks past the budget are skipped, named
+  --pace on|off           on (default): wait when the target says X-RateLimit-Remaining: 0,
+                          until its X-RateLimit-Reset; off: wait only on a 429's Retry-After
+                          (for a target that reports limits it does not enforce;
+                          --start-mock implies off)
   --junit <path>          JUnit XML path (default reports/contract-junit.xml)
   --verbose               also print Dredd's own log (secrets masked)
 

@@ -1,17 +1,26 @@
 // Shared state of one suite run inside the Dredd process: the spec model, the run's
-// settings, and the primitives every check uses (send a request, judge the answer against
-// the spec, record the outcome, write down what was created).
+// settings, and the primitives every check uses (send a request within the budget and
+// the target's rate limits, judge the answer against the spec, record the outcome,
+// write down what was created). Every answer passes the hygiene scan on its way in.
 import type { ValidateFunction } from 'ajv';
-import { credentialHeaders, loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
+import { credentialHeaders, loadModel, operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
 import { within, type Provenance } from '../../spec/provenance.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import type { RunConfig } from './config.ts';
 import { unknownKeyLike, unknownSessionLike } from './credentials.ts';
 import { excerpt, mediaType, send, type HttpRequest, type HttpResponse } from './http.ts';
+import { HygieneWatch, LISTED_PER_OPERATION } from './hygiene.ts';
 import { toJsonSchema } from './json-schema.ts';
 import { Ledger } from './ledger.ts';
 import { describeHeaders, rememberSecret } from './mask.ts';
+import { MAX_429_RETRIES, Pacer } from './pacing.ts';
 import { Recorder, type Status } from './results.ts';
+
+/** Where results about requests that match no operation of the spec (an unknown path) are filed. */
+export const NO_OPERATION = '(no operation)';
+
+/** What a result is filed under: an operation of the spec, or NO_OPERATION. */
+export type Subject = Pick<Operation, 'operationId'>;
 
 /** The credential variants the auth matrix sends. */
 export type Principal = 'none' | 'apiKey' | 'session' | 'forbidden' | 'unknownKey' | 'malformed' | 'unknownSession';
@@ -21,6 +30,8 @@ export interface Exchange {
   response?: HttpResponse;
   /** Network failure (no answer at all). */
   error?: string;
+  /** Not sent, and why (the request budget is used up). */
+  skipped?: string;
 }
 
 export interface Expectation {
@@ -29,6 +40,37 @@ export interface Expectation {
   against?: Operation;
   /** Extra problems a schema cannot express; each names the defect. */
   extra?: (res: HttpResponse) => string[];
+  /** Judge the body against the response schema (default true; a meaning check leaves rows to the sample's schema check). */
+  schema?: boolean;
+  /** What is expected, for people, when more than the status and schema. */
+  expected?: string;
+}
+
+/**
+ * The requests the suite may send beyond Dredd's own (`--budget`). Cleanup is never
+ * refused: a key the suite created is always removed.
+ */
+export class Budget {
+  spent = 0;
+  refused = 0;
+  /** Cleanup requests, sent whatever the budget. */
+  cleanup = 0;
+  constructor(readonly limit: number) {}
+  left(): number {
+    return Math.max(0, this.limit - this.spent);
+  }
+  take(essential = false): boolean {
+    if (essential) {
+      this.cleanup++;
+      return true;
+    }
+    if (this.spent >= this.limit) {
+      this.refused++;
+      return false;
+    }
+    this.spent++;
+    return true;
+  }
 }
 
 export class SuiteContext {
@@ -36,7 +78,17 @@ export class SuiteContext {
   readonly recorder: Recorder;
   readonly ledger: Ledger;
   readonly cookieName: string;
+  readonly budget: Budget;
+  readonly pacer: Pacer;
+  readonly hygiene = new HygieneWatch();
+  /** `operationId status` of every non-2xx status a check set out to provoke. */
+  readonly provoked = new Set<string>();
+  /** `operationId status` of every answer received. */
+  readonly seen = new Set<string>();
   private readonly validator: SchemaValidator;
+  private errorBodyValidator: ValidateFunction | undefined;
+  private readonly paramValidator: SchemaValidator;
+  private readonly paramValidators = new WeakMap<object, ValidateFunction>();
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly unknownKey: string;
   private readonly unknownSession: string;
@@ -47,6 +99,9 @@ export class SuiteContext {
     this.ledger = new Ledger(config.ledgerFile);
     this.cookieName = this.model.cookieName ?? '';
     this.validator = new SchemaValidator(this.model.doc);
+    this.paramValidator = new SchemaValidator(this.model.doc, { coerceTypes: true, allErrors: false });
+    this.budget = new Budget(config.budget);
+    this.pacer = new Pacer({ honourRemaining: config.pace, groups: this.model.limits.rateLimits.groups });
     const { apiKey, session, forbiddenKey } = config.credentials;
     for (const s of [apiKey, session, forbiddenKey]) rememberSecret(s);
     this.unknownKey = unknownKeyLike(apiKey);
@@ -63,6 +118,17 @@ export class SuiteContext {
 
   url(relative: string): string {
     return `${this.config.baseUrl}${relative}`;
+  }
+
+  /** A request URL relative to the base URL (path and query). */
+  relative(url: string): string {
+    return url.startsWith(this.config.baseUrl) ? url.slice(this.config.baseUrl.length) : new URL(url).pathname;
+  }
+
+  /** The operation a request belongs to (by path alone for a wrong method), or NO_OPERATION. */
+  subjectOf(method: string, url: string): Subject {
+    const path = this.relative(url);
+    return operationFor(this.model, method, path) ?? this.model.operations.map((o) => operationFor(this.model, o.method, path)).find(Boolean) ?? { operationId: NO_OPERATION };
   }
 
   /** Headers for one principal; undefined when the run has no such credential. */
@@ -100,11 +166,54 @@ export class SuiteContext {
     return kind === 'bearer' ? 'apiKey' : kind === 'cookie' ? 'session' : undefined;
   }
 
-  async exchange(request: HttpRequest): Promise<Exchange> {
-    try {
-      return { request, response: await send(request) };
-    } catch (err) {
-      return { request, error: (err as Error).cause ? String((err as Error & { cause: unknown }).cause) : (err as Error).message };
+  /**
+   * Sends one request of the suite's: within the budget (unless `essential`, for
+   * cleanup), paced by the target's rate-limit headers, asked again after a 429.
+   */
+  async exchange(request: HttpRequest, options: { essential?: boolean } = {}): Promise<Exchange> {
+    const bucket = this.pacer.bucketOf(this.relative(request.url), request.headers);
+    for (let attempt = 0; ; attempt++) {
+      if (!this.budget.take(options.essential)) return { request, skipped: `the request budget is used up (--budget ${this.budget.limit})` };
+      await this.pacer.beforeSend(bucket);
+      let response: HttpResponse;
+      try {
+        response = await send(request);
+      } catch (err) {
+        return { request, error: (err as Error).cause ? String((err as Error & { cause: unknown }).cause) : (err as Error).message };
+      }
+      this.observe(request, response);
+      const retryMs = this.pacer.afterAnswer(bucket, response.status, response.headers);
+      if (retryMs === undefined || attempt >= MAX_429_RETRIES) return { request, response };
+      await this.pacer.pause(retryMs);
+    }
+  }
+
+  /** Every answer the suite receives, Dredd's included: its status is noted and its body scanned for leaks. */
+  observe(request: HttpRequest, response: Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>): void {
+    const subject = this.subjectOf(request.method, request.url);
+    this.seen.add(`${subject.operationId} ${response.status}`);
+    const { leaks, listed } = this.hygiene.scan(subject.operationId, response.text, response.json);
+    if (!listed) return;
+    this.recorder.record({
+      operationId: subject.operationId,
+      check: HYGIENE_CHECK,
+      provenance: 'interface',
+      status: 'fail',
+      request: describeRequest(this.config.baseUrl, request),
+      expected: 'an answer without stack traces, SQL text, server file paths or framework internals',
+      actual: describeResponse(response),
+      message: leaks.map((l) => `${l.kind}: '${l.excerpt}'`).join('; '),
+    });
+  }
+
+  /** The hygiene verdict of each operation, once every answer is in. */
+  recordHygiene(): void {
+    for (const { operationId, scanned, found } of this.hygiene.summary()) {
+      if (found === 0) this.recorder.record({ operationId, check: HYGIENE_CHECK, provenance: 'interface', status: 'pass', message: `${scanned} answers scanned` });
+      else if (found > LISTED_PER_OPERATION) {
+        this.recorder.record({ operationId, check: HYGIENE_CHECK, provenance: 'interface', status: 'fail',
+          message: `${found - LISTED_PER_OPERATION} more of its ${scanned} answers leak (the first ${LISTED_PER_OPERATION} are listed)` });
+      }
     }
   }
 
@@ -113,17 +222,59 @@ export class SuiteContext {
     const problems: string[] = [];
     const res = ex.response;
     const target = expect.against ?? op;
+    if (expect.status >= 300) this.provoked.add(`${target.operationId} ${expect.status}`);
+    if (ex.skipped) {
+      this.record(op, check, provenance, 'skip', undefined, undefined, ex.skipped);
+      return false;
+    }
     if (!res) problems.push(`no answer: ${ex.error ?? 'request failed'}`);
     else {
       if (res.status !== expect.status) problems.push(`status ${res.status}, expected ${expect.status}`);
       problems.push(...this.contentTypeProblems(target, res.status, res));
       // The body is judged against the schema of the status the spec promises, so a wrong
       // status does not also drown the message in schema noise.
-      if (res.status === expect.status) problems.push(...this.bodyProblems(target, expect.status, res));
+      if (res.status === expect.status && expect.schema !== false) problems.push(...this.bodyProblems(target, expect.status, res));
       if (expect.extra) problems.push(...expect.extra(res));
     }
-    this.record(op, check, provenance, problems.length ? 'fail' : 'pass', ex, this.expectedText(target, expect.status), compactProblems(problems).join('; '));
+    this.record(op, check, provenance, problems.length ? 'fail' : 'pass', ex, expect.expected ?? this.expectedText(target, expect.status), compactProblems(problems).join('; '));
     return problems.length === 0;
+  }
+
+  /**
+   * Judges an answer that must be the spec's error body with `status`, for requests
+   * whose expected answer no operation declares (an unknown path, a wrong method).
+   */
+  verifyError(subject: Subject, check: string, provenance: Provenance, ex: Exchange, status: number, extra?: (res: HttpResponse) => string[]): boolean {
+    if (ex.skipped) {
+      this.record(subject, check, provenance, 'skip', undefined, undefined, ex.skipped);
+      return false;
+    }
+    const problems: string[] = [];
+    const res = ex.response;
+    if (!res) problems.push(`no answer: ${ex.error ?? 'request failed'}`);
+    else {
+      if (res.status !== status) problems.push(`status ${res.status}, expected ${status}`);
+      const type = mediaType(res.headers['content-type']);
+      if (type !== 'application/json') problems.push(`Content-Type is ${type ? `'${res.headers['content-type']}'` : 'missing'}, expected application/json (the error body)`);
+      else {
+        const validate = this.errorBodyValidator ??= this.validator.compile(toJsonSchemaOf(this.model, '#/components/schemas/ErrorBody', this.config.provenance));
+        if (!validate(res.json)) problems.push(describeErrors(validate.errors, 'body'));
+      }
+      if (extra) problems.push(...extra(res));
+    }
+    this.record(subject, check, provenance, problems.length ? 'fail' : 'pass', ex, `${status} application/json {"success": false, "message": "..."}`, compactProblems(problems).join('; '));
+    return problems.length === 0;
+  }
+
+  /**
+   * Whether a parameter's schema accepts a value as sent in a URL ("20" for an integer).
+   * Values the suite sends as valid must be, and values it sends as invalid must not
+   * be, or a check would accuse a correct server.
+   */
+  accepts(schema: Record<string, any>, value: unknown): boolean {
+    let validate = this.paramValidators.get(schema);
+    if (!validate) this.paramValidators.set(schema, (validate = this.paramValidator.compile({ type: 'object', properties: { v: schema } })));
+    return Boolean(validate({ v: value }));
   }
 
   /** Every answer the spec gives a JSON body must say so in Content-Type. */
@@ -168,7 +319,7 @@ export class SuiteContext {
     return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
   }
 
-  record(op: Operation, check: string, provenance: Provenance, status: Status, ex: Exchange | undefined, expected?: string, message?: string): void {
+  record(op: Subject, check: string, provenance: Provenance, status: Status, ex: Exchange | undefined, expected?: string, message?: string): void {
     this.recorder.record({
       operationId: op.operationId,
       check,
@@ -181,7 +332,7 @@ export class SuiteContext {
     });
   }
 
-  skip(op: Operation, check: string, provenance: Provenance, reason: string): void {
+  skip(op: Subject, check: string, provenance: Provenance, reason: string): void {
     if (this.wants(provenance)) this.record(op, check, provenance, 'skip', undefined, undefined, reason);
   }
 
@@ -190,6 +341,14 @@ export class SuiteContext {
     return op.isWrite && !this.config.allowWrites ? `writes are off (${this.config.writesReason}); pass --allow-writes to test ${op.method} ${op.path}` : undefined;
   }
 }
+
+/** A components schema as draft-07, cut to the run's provenance, for ajv (without `$schema`). */
+function toJsonSchemaOf(model: SpecModel, ref: string, level: Provenance): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = toJsonSchema(model.doc, { $ref: ref }, level);
+  return rest;
+}
+
+export const HYGIENE_CHECK = 'hygiene: no answer leaks a stack trace, SQL text, a server file path or framework internals';
 
 /**
  * One line per distinct defect: the same error on every row of a page is reported once,

@@ -10,7 +10,8 @@ import type { RunConfig } from './config.ts';
 const require = createRequire(import.meta.url);
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HOOKS = fileURLToPath(new URL('../hooks/dredd-hooks.ts', import.meta.url));
-const TIMEOUT_MS = 10 * 60_000;
+// Generous: against real rate limits a default run waits minutes (anonymous: 20 requests a minute).
+const TIMEOUT_MS = 60 * 60_000;
 
 export interface DreddOutcome {
   exitCode: number | null;

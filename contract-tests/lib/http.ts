@@ -1,10 +1,11 @@
 // The suite's own HTTP client, for every request Dredd does not make itself (the auth
-// matrix, paging, key lifecycle). Waits out a 429 the way a well-behaved client does, so
-// a rate-limited deployment is not mistaken for a broken one and is not hammered.
+// matrix, paging, key lifecycle, the depth checks). SuiteContext.exchange wraps it with
+// the request budget, the pacing and the hygiene scan.
 export interface HttpRequest {
   method: string;
   url: string;
   headers?: Record<string, string>;
+  /** JSON-encoded unless it is a string, which is sent as it is (with the Content-Type the headers give). */
   body?: unknown;
 }
 
@@ -16,34 +17,24 @@ export interface HttpResponse {
   json: unknown;
 }
 
-const MAX_RETRY_AFTER_S = 65;
-
-export async function send(req: HttpRequest, options: { retries?: number; timeoutMs?: number } = {}): Promise<HttpResponse> {
-  const retries = options.retries ?? 2;
+/** One request, one answer: waiting out rate limits is the pacer's job (lib/pacing.ts). */
+export async function send(req: HttpRequest, options: { timeoutMs?: number } = {}): Promise<HttpResponse> {
   const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
   let body: string | undefined;
-  if (req.body !== undefined) {
+  if (typeof req.body === 'string') body = req.body;
+  else if (req.body !== undefined) {
     body = JSON.stringify(req.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(req.url, {
-      method: req.method,
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-    });
-    const text = await res.text();
-    const out: HttpResponse = { status: res.status, headers: headersObject(res.headers), text, json: parseJson(text) };
-    if (res.status !== 429 || attempt >= retries) return out;
-    await sleep(retryAfterSeconds(out.headers['retry-after']) * 1000);
-  }
-}
-
-export function retryAfterSeconds(value: string | undefined): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_RETRY_AFTER_S) : 1;
+  const res = await fetch(req.url, {
+    method: req.method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: headersObject(res.headers), text, json: parseJson(text) };
 }
 
 export function parseJson(text: string): unknown {

@@ -15,7 +15,8 @@ afterAll(async () => {
 
 describe.concurrent('the contract suite against the mock', () => {
   test('every check passes, JUnit has no failure', async () => {
-    const run = await runContract(['--base-url', mock.baseUrl]);
+    // The mock reports its rate limits without enforcing them (no --rate-limit): waiting on them would only slow the run.
+    const run = await runContract(['--base-url', mock.baseUrl, '--pace', 'off']);
     expect(run.stdout).toContain('PASSED');
     expect(run.stdout).not.toMatch(/^FAIL/m);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -23,6 +24,13 @@ describe.concurrent('the contract suite against the mock', () => {
     const xml = readFileSync(run.junit, 'utf8');
     expect(xml).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
     expect(xml).toContain('auth: no credentials -&gt; 401');
+    // Every family of the depth checks ran.
+    for (const family of ['sample', 'sort', 'meaning', 'default', 'negative', 'errors', 'hygiene']) expect(xml, family).toContain(`name="${family}: `);
+    // Every declared status was exercised but the two no request can provoke from a mock that does not enforce limits.
+    const skipped = [...xml.matchAll(/name="([^"]+)"><skipped/g)].map((m) => m[1]);
+    expect(skipped.filter((name) => !/^coverage: the declared (429|500) /.test(name!))).toEqual([]);
+    expect(run.stdout).toMatch(/^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up and \d+ by Dredd$/m);
+    expect(run.stdout).toMatch(/^Sample: \d+ rows in \d+ pages, 1000 distinct, 0 invalid \(0\.0%\); \d+ pings$/m);
     // Secrets are masked everywhere a person or CI can read them.
     expect(run.stdout + xml).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
   }, 120_000);
@@ -32,8 +40,8 @@ describe.concurrent('the contract suite against the mock', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^PASS\s+listApiKeys/m);
     expect(run.stdout).not.toMatch(/findServers|createApiKey/);
-    // listApiKeys itself is `assumed`: its 200 schema is out, the 401 rules (interface) are in.
-    expect(run.stdout).toMatch(/listApiKeys\s+5 checks/);
+    // listApiKeys itself is `assumed`: its 200 schema is out, the 401 rules (interface) and the hygiene scan are in.
+    expect(run.stdout).toMatch(/listApiKeys\s+6 checks/);
     const xml = readFileSync(run.junit, 'utf8');
     expect(xml).toContain('auth: an unknown session cookie -&gt; 401 [interface]');
     expect(xml).not.toContain('[assumed]');

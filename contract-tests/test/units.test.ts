@@ -24,7 +24,7 @@ function config(overrides: Partial<RunConfig> = {}): RunConfig {
   return {
     baseUrl: 'http://127.0.0.1:9/api/v0.1', only: [], provenance: 'assumed', allowWrites: true, writesReason: 'loopback target',
     credentials: { apiKey: 'sls_test_valid0000000000000000000000000000000a11ce', session: 'sess_test_valid_alice_0000000000000001', forbiddenKey: 'sls_test_forbidden000000000000000000000000000000b0b', source: 'fixtures/auth.json' },
-    resultsFile: join(dir, 'r.jsonl'), ledgerFile: join(dir, 'l.jsonl'), runId: 'unit', ...overrides,
+    resultsFile: join(dir, 'r.jsonl'), ledgerFile: join(dir, 'l.jsonl'), statsFile: join(dir, 's.json'), runId: 'unit', budget: 400, pace: true, ...overrides,
   };
 }
 
@@ -137,6 +137,11 @@ describe('runner inputs and outputs', () => {
     const o = parseArgs(['--only', 'findServers,listApiKeys', '--provenance=interface'], { CONTRACT_BASE_URL: 'http://x' });
     expect(o).toMatchObject({ baseUrl: 'http://x', only: ['findServers', 'listApiKeys'], provenance: 'interface', allowWrites: false });
     expect(() => parseArgs(['--provenance', 'maybe'])).toThrow(/interface, observed or assumed/);
+    expect(parseArgs([], {}).budget).toBe(400);
+    expect(parseArgs([], {}).pace).toBeUndefined(); // the runner decides: on, or off with --start-mock
+    expect(parseArgs(['--budget', '50', '--pace', 'off'])).toMatchObject({ budget: 50, pace: false });
+    expect(() => parseArgs(['--budget', '-1'])).toThrow("--budget must be a whole number of requests, got '-1'");
+    expect(() => parseArgs(['--pace', 'maybe'])).toThrow("--pace must be on or off, got 'maybe'");
   });
   test('secrets are masked to their first characters', () => {
     rememberSecret('sls_live_0123456789abcdef0123456789abcdef01234567');
