@@ -21,6 +21,7 @@ import { compileOperations } from './operations.ts';
 import type { MockOptions } from './options.ts';
 import { ResponseChecker } from './self-check.ts';
 import type { MockState } from './state.ts';
+import { wildcardMatcher } from './wildcard.ts';
 
 export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number } };
 
@@ -41,11 +42,13 @@ export interface AppParts {
 }
 
 
+/** `--cors-origin` patterns: `*` matches any run of characters except `/`, case-insensitively. */
 function originMatcher(patterns: string[]): (origin: string) => boolean {
-  const regexes = patterns.map(
-    (p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*')}$`, 'i'),
-  );
-  return (origin) => regexes.some((r) => r.test(origin));
+  const tests = patterns.map((p) => wildcardMatcher(p, { whole: true, notAcross: '/' }));
+  return (origin) => {
+    const lower = origin.toLowerCase();
+    return tests.some((t) => t(lower));
+  };
 }
 
 /** The one way answers are written: JSON, with the spec's content type. */

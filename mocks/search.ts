@@ -9,6 +9,7 @@
 import { loadModel, parameterDefaults } from '../spec/model.ts';
 import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
+import { wildcardMatcher } from './wildcard.ts';
 
 type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 export type SortKey = NonNullable<FindParams['sort']>;
@@ -302,22 +303,10 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
 // ---------------------------------------------------------------------------
 // Text matching
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A matcher for lower-cased values. `*` is a wildcard for any run of characters;
- * everything else is literal (regex metacharacters are escaped). `whole`: the
- * pattern must match the entire value, else any substring.
- */
-export function wildcardMatcher(pattern: string, whole: boolean): (value: string) => boolean {
-  const p = pattern.toLowerCase();
-  if (!p.includes('*')) return whole ? (v) => v === p : (v) => v.includes(p);
-  const body = p.split('*').map(escapeRegExp).join('.*');
-  const re = new RegExp(whole ? `^${body}$` : body, 's');
-  return (v) => re.test(v);
-}
-
+// Masks are cached by the filter value a client sends, so the cache is bounded both in
+// entries and in bytes (a mask is one byte per distinct value of its column).
 const MASK_CACHE_SIZE = 256;
+const MASK_CACHE_BYTES = 8 * 2 ** 20;
 
 /** One flag per distinct value of the column: does it pass? Cached per column under `key`. */
 function mask(col: Interned, key: string, test: () => (v: string) => boolean): Uint8Array {
@@ -328,7 +317,7 @@ function mask(col: Interned, key: string, test: () => (v: string) => boolean): U
   col.values.forEach((v, k) => {
     if (v !== null && t(v)) out[k] = 1;
   });
-  if (col.masks.size >= MASK_CACHE_SIZE) col.masks.clear();
+  if (col.masks.size >= MASK_CACHE_SIZE || (col.masks.size + 1) * out.length > MASK_CACHE_BYTES) col.masks.clear();
   col.masks.set(key, out);
   return out;
 }
@@ -364,8 +353,8 @@ function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
     ids.push(col.ids);
     masks.push(mask(col, key, test));
   };
-  const whole = (pattern: string) => () => wildcardMatcher(pattern, true);
-  const part = (pattern: string) => () => wildcardMatcher(pattern, false);
+  const whole = (pattern: string) => () => wildcardMatcher(pattern, { whole: true });
+  const part = (pattern: string) => () => wildcardMatcher(pattern, { whole: false });
   if (given(q.version) && q.version !== '*') add(ix.version, `w:${q.version}`, whole(q.version));
   if (given(q.region)) add(ix.region, `=:${q.region}`, equals(q.region));
   if (given(q.country)) {
