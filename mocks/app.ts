@@ -11,10 +11,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { errorBody, FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
+import { errorBody, FORBIDDEN_MESSAGE, rateLimitedBody, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
 import type { Operation, SpecModel } from '../spec/model.ts';
 import { describeErrors } from '../spec/validator.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
+import { clientAddress, type NodeBindings } from './client-identity.ts';
 import type { HandlerResult, Handlers } from './handlers.ts';
 import { mountDevRoutes } from './dev-routes.ts';
 import { compileOperations } from './operations.ts';
@@ -23,7 +24,7 @@ import { ResponseChecker } from './self-check.ts';
 import type { MockState } from './state.ts';
 import { wildcardMatcher } from './wildcard.ts';
 
-export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number } };
+export type AppEnv = { Bindings: NodeBindings | undefined; Variables: { identity: Map<string, Principal>; now: number } };
 
 export interface MockApp {
   app: Hono<AppEnv>;
@@ -141,17 +142,14 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
     c.set('identity', identity);
     c.set('now', now);
     const principal = identity.values().next().value as Principal | undefined;
-    const key = principal?.id ?? `ip:${c.req.header('x-forwarded-for') ?? 'local'}`;
+    const key = principal?.id ?? `ip:${clientAddress(c.env, c.req.header('x-forwarded-for'), options.trustProxy)}`;
     const path = c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) : c.req.path;
     const decision = state.rates.hit(key, principal?.scheme ?? 'anonymous', path, now);
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.retryAfter !== undefined && options.rateLimit) {
-      return reply(c, undefined, 429, {
-        success: false,
-        message: `Rate limit exceeded. Try again in ${decision.retryAfter} seconds.`,
-      }, { 'Retry-After': String(decision.retryAfter) });
+      return reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), { 'Retry-After': String(decision.retryAfter) });
     }
     await next();
   };

@@ -12,7 +12,7 @@ export interface Principal {
   /** The security scheme that authenticated it (also its rate-limit tier). */
   scheme: string;
   kind: SchemeKind;
-  /** Rate-limit key: one bucket per key or session owner. */
+  /** Rate-limit key: the account, shared by all of its keys and sessions (the spec's limits are per account). */
   id: string;
 }
 
@@ -81,8 +81,7 @@ export class Authenticator {
       const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
       const user = record && users.get(record.userId);
       if (!user) continue;
-      const id = key ? `key:${key.id}` : `user:${user.id}`;
-      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id });
+      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}` });
     }
     return valid;
   }

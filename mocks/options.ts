@@ -13,6 +13,8 @@ export interface MockOptions {
   data?: string;
   latency: { min: number; max: number };
   rateLimit: boolean;
+  /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
+  trustProxy: boolean;
   /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
   corsOrigins: string[];
   quiet: boolean;
@@ -28,6 +30,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   servers: 1000,
   latency: { min: 0, max: 0 },
   rateLimit: false,
+  trustProxy: false,
   corsOrigins: ['http://localhost:*', 'http://127.0.0.1:*'],
   quiet: false,
   // Under vitest (or NODE_ENV=test) every answer is checked against the spec.
@@ -56,6 +59,7 @@ const FLAGS: Record<string, Flag> = {
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
+  'trust-proxy': { env: 'MOCK_TRUST_PROXY', type: 'boolean', default: 'off', help: 'behind a reverse proxy: count anonymous callers by the address it puts last in X-Forwarded-For, not by the socket' },
   'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard' },
   quiet: { env: 'MOCK_QUIET', type: 'boolean', default: 'off', help: 'no banner details and no request log' },
   'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', default: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
@@ -139,6 +143,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   if (str('fixtures') !== undefined) opts.fixtures = str('fixtures')!;
   opts.rateLimit = Boolean(get('rate-limit'));
+  opts.trustProxy = Boolean(get('trust-proxy'));
   opts.quiet = Boolean(get('quiet'));
   opts.selfCheck = Boolean(get('self-check') ?? DEFAULT_OPTIONS.selfCheck);
   return opts;
