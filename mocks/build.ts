@@ -23,5 +23,6 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel())
 
 /** The mock of these options: its inputs loaded, the spec's handlers. */
 export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options)): MockApp {
-  return createApp({ options, state: new MockState(inputs, options.now), handlers: createHandlers(inputs.model.limits) });
+  const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
+  return createApp({ options, state, handlers: createHandlers(inputs.model.limits) });
 }

@@ -11,6 +11,8 @@ export interface MockOptions {
   now?: number;
   servers: number;
   data?: string;
+  /** Budget of the cache of serialised search rows, in MiB (0: no cache). */
+  rowCacheMiB: number;
   latency: { min: number; max: number };
   rateLimit: boolean;
   /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
@@ -28,6 +30,7 @@ export const DEFAULT_OPTIONS: MockOptions = {
   host: '127.0.0.1',
   seed: 1337,
   servers: 1000,
+  rowCacheMiB: 64,
   latency: { min: 0, max: 0 },
   rateLimit: false,
   trustProxy: false,
@@ -56,6 +59,7 @@ const FLAGS: Record<string, Flag> = {
   seed: { env: 'MOCK_SEED', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.seed), help: 'dataset seed; the same seed gives the same servers' },
   now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', default: 'real clock', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
   servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
+  'row-cache': { env: 'MOCK_ROW_CACHE', type: 'string', value: 'MIB', default: String(DEFAULT_OPTIONS.rowCacheMiB), help: 'memory for serialised search rows, in MiB; past it the least used rows are dropped (0: none)' },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
@@ -137,6 +141,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     opts.now = t;
   }
   if (str('data') !== undefined) opts.data = str('data');
+  if (str('row-cache') !== undefined) opts.rowCacheMiB = integer('row-cache', str('row-cache')!, 0, 65_536);
   if (str('latency') !== undefined) opts.latency = parseLatency(str('latency')!);
   if (str('cors-origin') !== undefined) {
     opts.corsOrigins = str('cors-origin')!.split(',').map((s) => s.trim()).filter(Boolean);
