@@ -7,7 +7,6 @@
 // in one place (`authorize`), never in the handlers.
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -15,6 +14,7 @@ import { errorBody, FORBIDDEN_MESSAGE, rateLimitedBody, UNAUTHORIZED_MESSAGE } f
 import type { Operation, SpecModel } from '../spec/model.ts';
 import { describeErrors } from '../spec/validator.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
+import { limitBody } from './body-limit.ts';
 import { clientAddress, type NodeBindings } from './client-identity.ts';
 import type { HandlerResult, Handlers } from './handlers.ts';
 import { mountDevRoutes } from './dev-routes.ts';
@@ -155,10 +155,7 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
   };
   app.use('*', identifyAndLimit);
 
-  // Not on GET/HEAD: touching a GET's body makes the node adapter
-  // build a full Request object, a cost the hot path does not need.
-  const limitBody = bodyLimit({ maxSize: maxBodyBytes, onError: (c) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`) });
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  app.use('*', limitBody(maxBodyBytes, (c, headers) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers)));
   app.use(
     '*',
     methodNotAllowed({
@@ -231,6 +228,9 @@ export function createApp({ options, state, handlers }: AppParts): MockApp {
 
   app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath}`));
   app.onError((err, c) => {
+    // The client went away while its body was being read (or sent a body the parser
+    // refused): nobody is left to answer, and it is no bug of the mock.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return fail(c, 400, 'the connection closed before the request body was complete');
     // A bug, never a crash: say so in the log and answer the spec's error body.
     console.error(`mock: ${c.req.method} ${c.req.path} failed:`, err);
     return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));

@@ -1,36 +1,93 @@
-// The node:http adapter: binds the environment-neutral app to a socket.
-import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+// The node:http adapter: binds the environment-neutral app to a socket. What only a
+// socket has lives here: the answers to requests the app never sees (parser errors,
+// a missing or invalid Host, in mocks/protocol-errors.ts), the unread rest of a body
+// (read to keep the connection, or while it closes: mocks/body-limit.ts and
+// mocks/lingering-close.ts), and a graceful stop.
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { MockApp } from './app.ts';
 import { buildMock } from './build.ts';
+import { dropUnreadBodyAfter, lingerOnClose } from './lingering-close.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
+import { answerParserErrors, refuseMissingHost, requestErrorResponse } from './protocol-errors.ts';
+
+/** How long a stop waits for requests in flight before it closes their connections. */
+export const STOP_GRACE_MS = 2000;
 
 export interface RunningMock {
   origin: string;
   baseUrl: string;
   mock: MockApp;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets the requests in flight finish (at most
+   * `graceMs`), closes every connection and resolves once the port is free.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** An http.Server for the app, and its graceful stop. */
+export function createMockServer(mock: MockApp, hostname: string): { server: Server; stop(graceMs: number): Promise<void> } {
+  let stopping = false;
+  const listener = getRequestListener(mock.app.fetch, {
+    hostname,
+    errorHandler: requestErrorResponse,
+    // A body the app leaves unread is read to its end by node itself (see body-limit.ts),
+    // not dropped after 500 ms with the connection, which the answer said stays open.
+    autoCleanupIncoming: false,
+  });
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    // While stopping, each answer closes its connection, so none lingers idle.
+    if (stopping) res.shouldKeepAlive = false;
+    if (refuseMissingHost(req, res)) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') dropUnreadBodyAfter(req, res);
+    void listener(req, res);
+  });
+  answerParserErrors(server);
+  // The open connections (a handful, reused by keep-alive), to tell answers already in
+  // flight when a stop begins that they close their connection too. A connection
+  // closed by the server reads on until the client is done (mocks/lingering-close.ts).
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    lingerOnClose(socket);
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  const stop = (graceMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      stopping = true;
+      for (const socket of sockets) {
+        const answer = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+        if (answer && !answer.headersSent) answer.shouldKeepAlive = false;
+      }
+      // close() stops accepting and ends idle connections; busy ones end as their
+      // answers finish (polled), and whatever is left after the grace period is cut.
+      server.close((err) => {
+        clearInterval(poll);
+        clearTimeout(deadline);
+        if (err) reject(err);
+        else resolve();
+      });
+      const poll = setInterval(() => server.closeIdleConnections(), 20);
+      const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    });
+  return { server, stop };
 }
 
 export async function startMock(overrides: Partial<MockOptions> = {}): Promise<RunningMock> {
   const options: MockOptions = { ...DEFAULT_OPTIONS, quiet: true, ...overrides };
   const mock = buildMock(options);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: mock.app.fetch, port: options.port, hostname: options.host }, () => resolve(s));
-    s.once('error', reject);
+  const { server, stop } = createMockServer(mock, options.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const origin = `http://${host}:${port}`;
-  return {
-    origin,
-    baseUrl: origin + mock.basePath,
-    mock,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        // Idle keep-alive sockets would hold close() open; end them.
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
+  return { origin, baseUrl: origin + mock.basePath, mock, close: (graceMs = STOP_GRACE_MS) => stop(graceMs) };
 }
