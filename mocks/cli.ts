@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import { credentialHeaders } from '../spec/model.ts';
 import { helpText, OptionsError, parseOptions, type MockOptions } from './options.ts';
-import { startMock, type RunningMock } from './server.ts';
+import { startMock, STOP_GRACE_MS, type RunningMock } from './server.ts';
 
 function banner(running: RunningMock, options: MockOptions, ms: number): string {
   const { origin, baseUrl, mock } = running;
@@ -65,11 +65,13 @@ async function main(): Promise<void> {
   const ms = Math.round(performance.now() - started);
   console.log(options.quiet ? `Mock listening on ${running.baseUrl}` : banner(running, options, ms));
 
+  // Stop accepting, let requests in flight finish (at most STOP_GRACE_MS), then exit.
+  // A second signal does not wait.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(130);
     stopping = true;
-    if (!options.quiet) console.log(`\nmock: ${signal}, stopping`);
+    if (!options.quiet) console.log(`\nmock: ${signal}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
     await running.close();
     process.exit(0);
   };
