@@ -187,7 +187,7 @@ async function main(): Promise<void> {
   const churnText = Object.entries(churned)
     .map(([kind, c]) => `${kind}: ${Object.entries(c).map(([s, n]) => `${s}×${n}`).join(' ')}`)
     .join('; ');
-  const table = [
+  const lines = [
     `Machine: ${where.cores} cores (${where.cpuModel}), Node ${where.node}; ${where.date.slice(0, 16).replace('T', ' ')} UTC${where.gitCommit ? `, commit ${where.gitCommit}` : ''}; 1-minute load average before the run ${where.loadAvgAtStart[0]?.toFixed(2)}.`,
     '',
     `\`npm run soak -- --minutes ${MINUTES}\`: the mock (\`--servers ${SERVERS} --seed ${SEED} --trust-proxy\`) under the mixed workload at ${CONNECTIONS} connections, plus ${CHURN_PER_SECOND} leak-hunting requests a second; RSS every ${SAMPLE_MS / 1000} s, the first ${WARMUP_S.toFixed(0)} s as warm-up.`,
@@ -200,7 +200,13 @@ async function main(): Promise<void> {
     `| RSS per minute (median, MiB) | ${perMinute.join(', ')} |`,
     `| mixed workload | ${load.totalRequests.toLocaleString('en-US')} requests, ${load.reqPerSec.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms; ${statuses}; ${load.errors} errors, ${load.timeouts} timeouts |`,
     `| leak-hunting trickle | ${churnText || 'off'} |`,
-  ].join('\n');
+  ];
+  // RSS hardly minds a busy machine; throughput does: say so beside the figures.
+  const before = where.loadAvgAtStart[0] ?? 0;
+  if (before > where.cores / 2) {
+    lines.push('', `Note: the machine was busy (1-minute load average ${before.toFixed(1)} on ${where.cores} cores before the run): the req/s are not benchmark figures; RSS is what this run is for.`);
+  }
+  const table = lines.join('\n');
   mkdirSync(args.out.replace(/\/[^/]*$/, '') || '.', { recursive: true });
   writeFileSync(args.out, JSON.stringify({ machine: where, minutes: MINUTES, connections: CONNECTIONS, servers: SERVERS, warmupSeconds: WARMUP_S, verdict, growthPct, firstThirdMiB: first, lastThirdMiB: last, peakMiB: peak, samples, load, churn: churned, table }, null, 2));
   writeFileSync(args.out.replace(/\.json$/, '.md'), `${table}\n`);
