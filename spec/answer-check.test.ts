@@ -17,6 +17,13 @@ describe('AnswerChecker', () => {
     expect(kinds('OPTIONS', '/api/v0.1/servers/find', answer(204, ''))).toEqual([]);
   });
 
+  it('reads the path as a server does: dot segments removed', () => {
+    const notFound = answer(404, { success: false, message: 'Not Found: no route for GET /api/v0.1/status/ping/' });
+    expect(kinds('GET', '/api/v0.1/status/ping/.', notFound)).toEqual([]);
+    expect(kinds('GET', '/api/v0.1/status/ping/%2e', notFound)).toEqual([]);
+    expect(kinds('GET', '/api/v0.1/status/ping/example.org', notFound)).toEqual(['schema']);
+  });
+
   it('reports a 5xx, unless the request asked for it with Prefer', () => {
     const failed = answer(500, { success: false, message: 'Internal Server Error: boom' }, json);
     expect(kinds('GET', '/api/v0.1/metadata/regions', failed)).toEqual(['5xx']);

@@ -75,7 +75,8 @@ export class AnswerChecker {
     }
 
     const base = this.model.basePath;
-    const pathname = path.split('?')[0]!;
+    // As the server reads it: `/status/ping/.` is `/status/ping/` (dot segments removed).
+    const pathname = new URL(`http://localhost${path}`).pathname;
     if (pathname !== base && !pathname.startsWith(`${base}/`)) return out;
     const op = operationFor(this.model, method, pathname.slice(base.length));
     if (!op) return out;
