@@ -37,25 +37,6 @@ const PAGE = `<!doctype html><pre id="out">pending</pre><script>
 })();
 </script>`;
 
-// Hostile and heavy requests a buggy page can send: each must come back as a readable answer.
-const ROBUST_PAGE = `<!doctype html><pre id="out">pending</pre><script>
-(async () => {
-  const api = new URLSearchParams(location.search).get('api');
-  const steps = {};
-  const call = async (name, path, init = {}) => {
-    try {
-      const res = await fetch(api + path, init);
-      steps[name] = { status: res.status, body: await res.json() };
-    } catch (e) { steps[name] = { error: String(e) }; }
-  };
-  await call('tooBig', '/api/v0.1/user/apikeys', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(40000) }) });
-  await call('after', '/api/v0.1/servers/find?limit=1');
-  await call('stars', '/api/v0.1/servers/find?motd=' + encodeURIComponent('*'.repeat(12) + 'zq'));
-  await call('badEscape', '/api/v0.1/servers/find?limit=1&motd=%');
-  document.getElementById('out').textContent = JSON.stringify(steps);
-})();
-</script>`;
-
 let mock: RunningMock;
 let page: Server;
 let pagePort: number;
@@ -63,7 +44,7 @@ let pagePort: number;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
   mock = await startMock({ port: 0, host: '127.0.0.1', selfCheck: true, servers: 50 });
-  page = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(req.url?.startsWith('/robust') ? ROBUST_PAGE : PAGE));
+  page = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE));
   await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
   pagePort = (page.address() as AddressInfo).port;
 });
@@ -73,14 +54,14 @@ afterAll(async () => {
   page?.close();
 });
 
-async function runPage(pageOrigin: string, apiOrigin: string, path = '/'): Promise<Record<string, any>> {
+async function runPage(pageOrigin: string, apiOrigin: string): Promise<Record<string, any>> {
   const profile = mkdtempSync(join(tmpdir(), 'slm-chromium-'));
   try {
     const { stdout } = await run(CHROMIUM, [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       `--user-data-dir=${profile}`, '--virtual-time-budget=10000', '--dump-dom',
-      `${pageOrigin}${path}?api=${encodeURIComponent(apiOrigin)}`,
+      `${pageOrigin}/?api=${encodeURIComponent(apiOrigin)}`,
     ], { timeout: 60_000 });
     const out = /<pre id="out">([^<]*)<\/pre>/.exec(stdout)?.[1];
     if (!out || out === 'pending') throw new Error(`the page did not finish: ${stdout.slice(0, 500)}`);
@@ -122,15 +103,5 @@ describe('a browser app on another origin', () => {
     } finally {
       await foreign.close();
     }
-  });
-});
-
-describe('a browser app sending what it should not', () => {
-  it('reads a 413 for a body too big, and the next call works; hostile filters answer at once', async () => {
-    const steps = await runPage(`http://localhost:${pagePort}`, mock.origin, '/robust');
-    expect(steps.tooBig).toEqual({ status: 413, body: { success: false, message: 'Payload Too Large: the request body is over 16384 bytes' } });
-    expect(steps.after.status).toBe(200);
-    expect(steps.stars).toMatchObject({ status: 200, body: { total: 0 } });
-    expect(steps.badEscape.status).toBe(200);
   });
 });
