@@ -147,6 +147,51 @@ describe('with --rate-limit', () => {
   });
 });
 
+describe('who the rate limits count', () => {
+  const anonymousUntil429 = async (app: ReturnType<typeof useApp>, headers: (i: number) => Record<string, string>) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await app.fetch(app.url('/servers/find?limit=1'), { headers: headers(i) })).status);
+    return statuses;
+  };
+
+  it('counts every key and session of one account together: more keys buy no more requests', async () => {
+    const app = useApp({ rateLimit: true });
+    const session = authHeaders(credential('valid-session'));
+    const created = await json(await app.fetch(app.url('/user/apikeys'), { method: 'POST', headers: session }));
+    const second = { Authorization: `Bearer ${created.key.secret}` };
+    const first = authHeaders(credential('valid-key'));
+    for (let i = 0; i < 99; i++) expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: first })).status).toBe(200);
+    // 100 requests of the account so far: the key tier's minute is spent, whichever key asks.
+    expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: second })).status).toBe(429);
+    expect((await app.fetch(app.url('/user/apikeys'), { headers: session })).status).toBe(429);
+    // Another account is not affected.
+    expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: authHeaders(credential('forbidden-key')) })).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For without --trust-proxy: a new value is no new client', async () => {
+    const app = useApp({ rateLimit: true });
+    const statuses = await anonymousUntil429(app, (i) => ({ 'X-Forwarded-For': `203.0.113.${i}` }));
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect(app.mock.state.rates.size).toBe(1);
+  });
+
+  it('with --trust-proxy counts the address the proxy put last in X-Forwarded-For', async () => {
+    const app = useApp({ rateLimit: true, trustProxy: true });
+    // Each a different client: the client-written first entry does not matter, the proxy's last one does.
+    const distinct = await anonymousUntil429(app, (i) => ({ 'X-Forwarded-For': `198.51.100.7, 203.0.113.${i}` }));
+    expect(distinct.every((s) => s === 200)).toBe(true);
+    const same = await anonymousUntil429(app, (i) => ({ 'X-Forwarded-For': `10.9.8.${i}, 203.0.113.99` }));
+    expect(same.slice(0, 19).every((s) => s === 200)).toBe(true);
+    expect(same[20]).toBe(429);
+    // Not an address: counted as the socket's peer (here the one local client), not as a new caller.
+    const before = app.mock.state.rates.size;
+    await app.fetch(app.url('/servers/find?limit=1'), { headers: { 'X-Forwarded-For': 'not-an-ip' } });
+    await app.fetch(app.url('/servers/find?limit=1'), { headers: { 'X-Forwarded-For': 'also garbage' } });
+    expect(app.mock.state.rates.size).toBe(before + 1);
+  });
+});
+
 describe('CORS for browser apps on another origin', () => {
   const origin = 'http://localhost:5173';
 

@@ -7,13 +7,14 @@
 // in one place (`authorize`), never in the handlers.
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { errorBody, FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
+import { errorBody, FORBIDDEN_MESSAGE, rateLimitedBody, UNAUTHORIZED_MESSAGE } from '../spec/messages.ts';
 import type { Operation, SpecModel } from '../spec/model.ts';
 import { describeErrors } from '../spec/validator.ts';
 import { Authenticator, schemeReaders, type Principal } from './auth.ts';
+import { limitBody } from './body-limit.ts';
+import { clientAddress, type NodeBindings } from './client-identity.ts';
 import type { HandlerResult, Handlers } from './handlers.ts';
 import { mountApiIndex } from './api-index.ts';
 import { CORS_REFUSED, corsMiddleware } from './cors-policy.ts';
@@ -24,7 +25,7 @@ import type { MockOptions } from './options.ts';
 import { ResponseChecker } from './self-check.ts';
 import type { MockState } from './state.ts';
 
-export type AppEnv = { Variables: { identity: Map<string, Principal>; now: number; [CORS_REFUSED]: string } };
+export type AppEnv = { Bindings: NodeBindings | undefined; Variables: { identity: Map<string, Principal>; now: number; [CORS_REFUSED]: string } };
 
 export interface MockApp {
   app: Hono<AppEnv>;
@@ -130,26 +131,20 @@ export function createApp(parts: AppParts): MockApp {
     c.set('identity', identity);
     c.set('now', now);
     const principal = identity.values().next().value as Principal | undefined;
-    const key = principal?.id ?? `ip:${c.req.header('x-forwarded-for') ?? 'local'}`;
+    const key = principal?.id ?? `ip:${clientAddress(c.env, c.req.header('x-forwarded-for'), options.trustProxy)}`;
     const path = c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) : c.req.path;
     const decision = state.rates.hit(key, principal?.scheme ?? 'anonymous', path, now);
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.retryAfter !== undefined && options.rateLimit) {
-      return reply(c, undefined, 429, {
-        success: false,
-        message: `Rate limit exceeded. Try again in ${decision.retryAfter} seconds.`,
-      }, { 'Retry-After': String(decision.retryAfter) });
+      return reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), { 'Retry-After': String(decision.retryAfter) });
     }
     await next();
   };
   app.use('*', identifyAndLimit);
 
-  // Not on GET/HEAD: touching a GET's body makes the node adapter
-  // build a full Request object, a cost the hot path does not need.
-  const limitBody = bodyLimit({ maxSize: maxBodyBytes, onError: (c) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`) });
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  app.use('*', limitBody(maxBodyBytes, (c, headers) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers)));
   app.use(
     '*',
     methodNotAllowed({
@@ -224,6 +219,9 @@ export function createApp(parts: AppParts): MockApp {
 
   app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));
   app.onError((err, c) => {
+    // The client went away while its body was being read (or sent a body the parser
+    // refused): nobody is left to answer, and it is no bug of the mock.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return fail(c, 400, 'the connection closed before the request body was complete');
     // A bug, never a crash: say so in the log and answer the spec's error body.
     console.error(`mock: ${c.req.method} ${c.req.path} failed:`, err);
     return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));

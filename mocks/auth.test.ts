@@ -153,5 +153,27 @@ describe('identify: reading credentials the way the spec\'s schemes say', () => 
     expect(cookieValue('a=1; sls_session=x%20y; b=2', 'sls_session')).toBe('x y');
     expect(cookieValue('sls_session_old=1', 'sls_session')).toBeUndefined();
     expect(cookieValue(undefined, 'sls_session')).toBeUndefined();
+    expect(cookieValue('sls_session="abc"', 'sls_session')).toBe('abc');
+  });
+
+  it.each(['%', '%zz', '%E0%A4%A', 'abc%', '%%41'])('cookieValue treats the broken encoding %s as no cookie', (value) => {
+    expect(cookieValue(`a=1; sls_session=${value}; b=2`, 'sls_session')).toBeUndefined();
+  });
+});
+
+describe('a session cookie with a broken encoding', () => {
+  const cookie = `${model.cookieName}=%`;
+  it('counts as no credential: public routes answer as usual, protected ones 401, logout has nothing to end', async () => {
+    for (const path of ['/servers/find?limit=1', '/metadata/regions', '/metadata/versions', '/metadata/countries', '/status/ping/unknown.example']) {
+      const res = await m.fetch(m.url(path), { headers: { Cookie: cookie } });
+      expect(res.status, path).toBe(path.startsWith('/status') ? 404 : 200);
+    }
+    for (const [method, path] of [['GET', '/user/apikeys'], ['POST', '/user/apikeys'], ['DELETE', '/user/apikeys/key_testvalid01']] as const) {
+      const res = await m.fetch(m.url(path), { method, headers: { Cookie: cookie } });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(await json(res)).toEqual(UNAUTHORIZED);
+    }
+    const logout = await m.fetch(`${m.origin()}/__mock/logout`, { method: 'POST', headers: { Cookie: cookie } });
+    expect(await json(logout)).toEqual({ success: true, message: 'No session to end' });
   });
 });

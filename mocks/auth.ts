@@ -12,7 +12,7 @@ export interface Principal {
   /** The security scheme that authenticated it (also its rate-limit tier). */
   scheme: string;
   kind: SchemeKind;
-  /** Rate-limit key: one bucket per key or session owner. */
+  /** Rate-limit key: the account, shared by all of its keys and sessions (the spec's limits are per account). */
   id: string;
 }
 
@@ -30,12 +30,24 @@ export interface AuthStores {
 
 export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 | 403 };
 
-/** The value of cookie `name` in a Cookie header, or undefined. */
+/**
+ * The value of cookie `name` in a Cookie header (quotes removed, percent-decoded), or
+ * undefined. A value whose percent-encoding is broken (`%`, `%zz`, half a UTF-8
+ * sequence) is no credential: it counts as no cookie, never as an error.
+ */
 export function cookieValue(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (!value.includes('%')) return value;
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }
@@ -69,8 +81,7 @@ export class Authenticator {
       const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
       const user = record && users.get(record.userId);
       if (!user) continue;
-      const id = key ? `key:${key.id}` : `user:${user.id}`;
-      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id });
+      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}` });
     }
     return valid;
   }

@@ -31,7 +31,8 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel(op
   return inputs;
 }
 
-/** The mock of these options: its inputs loaded, the spec's handlers. */
-export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options)): MockApp {
-  return createApp({ options, state: new MockState(inputs, options.now), handlers: createHandlers(inputs.model.limits) });
+/** The mock of these options: its inputs loaded, the spec's handlers; warnings to `warn` (console.warn by default). */
+export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options), warn?: (line: string) => void): MockApp {
+  const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
+  return createApp({ options, state, handlers: createHandlers(inputs.model.limits), ...(warn ? { warn } : {}) });
 }

@@ -16,11 +16,11 @@ const children: ChildProcessWithoutNullStreams[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
     try {
-      process.kill(-child.pid!, 'SIGKILL'); // a detached npm group
+      // A detached npm group: whatever is left of it, even once npm itself is gone.
+      process.kill(-child.pid!, 'SIGKILL');
     } catch {
-      child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   }
 });
@@ -115,6 +115,18 @@ describe('npm run mock', () => {
     process.kill(-child.pid!, 'SIGINT'); // Ctrl-C: the whole foreground group gets it
     await exitOf(child);
     expect(output()).toContain('SIGINT, stopping');
+    await expect(fetch(`${baseUrl}/servers/find?limit=1`)).rejects.toThrow();
+  });
+
+  it('stops on SIGTERM to the npm process alone: requests in flight finish, then the port is free', async () => {
+    const { child, baseUrl } = await startCli(['--quiet', '--servers', '20', '--latency', '800'], {}, true);
+    const inFlight = fetch(`${baseUrl}/servers/find?limit=1`);
+    await new Promise((r) => setTimeout(r, 200)); // the request is inside the mock, waiting out its latency
+    process.kill(child.pid!, 'SIGTERM'); // npm's PID only, not its process group
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(await exitOf(child)).toBe(0);
     await expect(fetch(`${baseUrl}/servers/find?limit=1`)).rejects.toThrow();
   });
 

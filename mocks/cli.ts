@@ -2,7 +2,7 @@
 // it, log one line per request, stop cleanly on Ctrl-C.
 import { banner, progressPrinter } from './banner.ts';
 import { helpText, OptionsError, parseOptions } from './options.ts';
-import { startMock, type RunningMock } from './server.ts';
+import { startMock, STOP_GRACE_MS, type RunningMock } from './server.ts';
 import { watchInputs } from './watch.ts';
 
 async function main(): Promise<void> {
@@ -37,11 +37,13 @@ async function main(): Promise<void> {
     ? await watchInputs(running, options, { info: (l) => console.log(l), error: (l) => console.error(l) })
     : undefined;
 
+  // Stop accepting, let requests in flight finish (at most STOP_GRACE_MS), then exit.
+  // A second signal does not wait.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(130);
     stopping = true;
-    if (!options.quiet) console.log(`\nmock: ${signal}, stopping`);
+    if (!options.quiet) console.log(`\nmock: ${signal}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
     await stopWatching?.();
     await running.close();
     process.exit(0);

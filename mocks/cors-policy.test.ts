@@ -1,7 +1,7 @@
 // --cors-origin: the list (+X adds to the defaults), the matcher, and what happens to
 // a refused origin: no CORS headers, one log line with the fix, 403 on dev routes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { originMatcher, parseCorsOrigins } from './cors-policy.ts';
+import { originMatcher, parseCorsOrigins, refusedOriginMessage } from './cors-policy.ts';
 import { DEFAULT_OPTIONS, OptionsError, parseOptions } from './options.ts';
 import { json, useApp } from './test-helpers.ts';
 
@@ -75,5 +75,13 @@ describe('a refused origin', () => {
     const ok = await allowed.fetch(`${allowed.origin()}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(page);
+  });
+});
+
+describe('a refused origin in the log', () => {
+  it('cannot forge a log line or drive the terminal', () => {
+    const line = refusedOriginMessage('http://evil.test\nmock: GET /api/v0.1/user/apikeys 200\u001b[2J', ['http://localhost:*']);
+    expect(line).not.toMatch(/[\n\u001b]/);
+    expect(line).toContain('refused origin http://evil.test\\u000amock: GET /api/v0.1/user/apikeys 200\\u001b[2J');
   });
 });

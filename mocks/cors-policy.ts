@@ -4,14 +4,20 @@
 // once with the fix, and marks the request so state-changing dev routes can refuse it.
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { printable } from './printable.ts';
+import { wildcardMatcher } from './wildcard.ts';
 
-/** A `*` matches any run of characters except `/`; a lone `*` matches every origin. */
+/**
+ * A `*` matches any run of characters except `/`, case-insensitively; a lone `*` matches
+ * every origin. Linear in the Origin header, which the client controls (no regex).
+ */
 export function originMatcher(patterns: readonly string[]): (origin: string) => boolean {
   if (patterns.includes('*')) return () => true;
-  const regexes = patterns.map(
-    (p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('[^/]*')}$`, 'i'),
-  );
-  return (origin) => regexes.some((r) => r.test(origin));
+  const tests = patterns.map((p) => wildcardMatcher(p, { whole: true, notAcross: '/' }));
+  return (origin) => {
+    const lower = origin.toLowerCase();
+    return tests.some((t) => t(lower));
+  };
 }
 
 /**
@@ -88,7 +94,8 @@ export function mockOrigin(c: Context): string {
 }
 
 /** What the log says about a refused origin: what the browser will do, and the flag that fixes it. */
-export function refusedOriginMessage(origin: string, origins: readonly string[]): string {
+export function refusedOriginMessage(refused: string, origins: readonly string[]): string {
+  const origin = printable(refused);
   const add = origin === 'null' ? '+null' : `+${origin}`;
   return `mock: CORS: refused origin ${origin} (allowed: ${origins.join(', ')}). The browser will block every answer to that page, and the dev login refuses it (403). To allow it, start the mock with --cors-origin ${add}`;
 }

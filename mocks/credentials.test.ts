@@ -2,7 +2,7 @@
 // prefix, and a key lives through create, use, expiry and revocation.
 import { describe, expect, it } from 'vitest';
 import type { FixtureCredential } from '../fixtures/load.ts';
-import { KeyStore, SessionStore } from './credentials.ts';
+import { KeyStore, MAX_SESSIONS_PER_USER, SessionStore } from './credentials.ts';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -57,6 +57,20 @@ describe('KeyStore', () => {
     expect(store.list('u1').map((r) => r.id)).not.toContain(record.id);
   });
 
+  it('deletes a revoked key: thousands of create-and-revoke cycles leave the store as it was', () => {
+    const store = new KeyStore(fixtures);
+    const before = store.size;
+    const secrets: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const { record, secret } = store.create('u1', `k${i}`, null, NOW + i);
+      secrets.push(secret);
+      expect(store.revoke('u1', record.id)).toBe(true);
+    }
+    expect(store.size).toBe(before);
+    expect(store.authenticate(secrets[4999]!, NOW + DAY)).toBeUndefined();
+    expect(store.list('u1').map((r) => r.id)).toEqual(['key_aaaaaa02', 'key_aaaaaa01']);
+  });
+
   it('makes a key without expiry live forever', () => {
     const store = new KeyStore([]);
     const { secret } = store.create('u1', null, null, NOW);
@@ -86,5 +100,26 @@ describe('SessionStore', () => {
     expect(store.end(secret)).toBe(true);
     expect(store.end(secret)).toBe(false);
     expect(store.authenticate(secret, NOW)).toBeUndefined();
+  });
+
+  it('keeps at most MAX_SESSIONS_PER_USER sessions per user: a login past it ends the oldest', () => {
+    const store = new SessionStore(sessions);
+    const made = Array.from({ length: MAX_SESSIONS_PER_USER + 50 }, (_, i) => store.create('u1', NOW + i, DAY).secret);
+    // u1's fixture session (expired or not) went first, then the oldest logins.
+    expect(store.size).toBe(MAX_SESSIONS_PER_USER);
+    expect(store.authenticate(made[0]!, NOW + 2000)).toBeUndefined();
+    expect(store.authenticate(made[49]!, NOW + 2000)).toBeUndefined();
+    expect(store.authenticate(made[50]!, NOW + 2000)?.userId).toBe('u1');
+    expect(store.authenticate(made.at(-1)!, NOW + 2000)?.userId).toBe('u1');
+    // Another user's sessions are not touched.
+    const other = store.create('u2', NOW, DAY).secret;
+    expect(store.authenticate(other, NOW)?.userId).toBe('u2');
+  });
+
+  it('drops a user\'s expired sessions at their next login', () => {
+    const store = new SessionStore([]);
+    for (let i = 0; i < 100; i++) store.create('u1', NOW, 1000);
+    store.create('u1', NOW + 1000, DAY);
+    expect(store.size).toBe(1);
   });
 });

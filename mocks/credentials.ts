@@ -49,7 +49,6 @@ export interface ApiKeyRecord extends Stored {
   createdAt: number;
   expiresAt: number | null;
   lastUsedAt: number | null;
-  revoked: boolean;
 }
 
 export interface SessionRecord extends Stored {
@@ -57,14 +56,19 @@ export interface SessionRecord extends Stored {
   expiresAt: number | null;
 }
 
+/**
+ * API keys. A revoked key is deleted, not flagged: it answers 401 like a key nobody
+ * issued, and create-and-revoke cycles leave nothing behind. Live keys are bounded by
+ * the spec's per-user cap, which the create handler enforces.
+ */
 export class KeyStore {
   private readonly index = new SecretIndex<ApiKeyRecord>();
   private readonly records: ApiKeyRecord[] = [];
 
-  /** `fixtures`: the credentials of the spec's bearer scheme; the ones nobody issued are skipped. */
+  /** `fixtures`: the credentials of the spec's bearer scheme; the ones nobody issued, or that were revoked, are skipped. */
   constructor(fixtures: FixtureCredential[]) {
     for (const c of fixtures) {
-      if (!c.user || !c.keyId) continue;
+      if (!c.user || !c.keyId || c.revoked) continue;
       this.insert(c.value, {
         id: c.keyId,
         userId: c.user,
@@ -72,9 +76,13 @@ export class KeyStore {
         createdAt: Date.parse(c.createdAt ?? '2026-01-01T00:00:00.000Z'),
         expiresAt: c.expiresAt ? Date.parse(c.expiresAt) : null,
         lastUsedAt: null,
-        revoked: Boolean(c.revoked),
       });
     }
+  }
+
+  /** How many keys are stored, of every user. */
+  get size(): number {
+    return this.records.length;
   }
 
   private insert(secret: string, fields: Omit<ApiKeyRecord, 'prefix' | 'hash'>): ApiKeyRecord {
@@ -87,15 +95,15 @@ export class KeyStore {
   /** The live key for this secret: not unknown, revoked or expired. */
   authenticate(secret: string, now: number): ApiKeyRecord | undefined {
     const record = this.index.find(secret);
-    if (!record || record.revoked || (record.expiresAt !== null && record.expiresAt <= now)) return undefined;
+    if (!record || (record.expiresAt !== null && record.expiresAt <= now)) return undefined;
     record.lastUsedAt = now;
     return record;
   }
 
-  /** A user's keys that are not revoked, newest first. */
+  /** A user's keys (expired ones too), newest first. */
   list(userId: string): ApiKeyRecord[] {
     return this.records
-      .filter((r) => r.userId === userId && !r.revoked)
+      .filter((r) => r.userId === userId)
       .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
   }
 
@@ -108,22 +116,31 @@ export class KeyStore {
       createdAt: now,
       expiresAt: expiresInDays === null ? null : now + expiresInDays * 86_400_000,
       lastUsedAt: null,
-      revoked: false,
     });
     return { record, secret };
   }
 
-  /** Revokes one of the user's own keys; false when the user has no such key. */
+  /** Revokes (deletes) one of the user's own keys; false when the user has no such key. */
   revoke(userId: string, id: string): boolean {
-    const record = this.records.find((r) => r.id === id && r.userId === userId && !r.revoked);
-    if (!record) return false;
-    record.revoked = true;
+    const at = this.records.findIndex((r) => r.id === id && r.userId === userId);
+    if (at === -1) return false;
+    this.index.remove(this.records[at]!);
+    this.records.splice(at, 1);
     return true;
   }
 }
 
+/**
+ * The most live sessions one user keeps; a development login past it ends that
+ * user's oldest session. Logins are free to call, so without a cap a loop of them
+ * would grow the mock without end.
+ */
+export const MAX_SESSIONS_PER_USER = 1000;
+
 export class SessionStore {
   private readonly index = new SecretIndex<SessionRecord>();
+  /** Each user's sessions, oldest first. */
+  private readonly byUser = new Map<string, SessionRecord[]>();
 
   /** `fixtures`: the credentials of the spec's cookie scheme; the ones nobody issued are skipped. */
   constructor(fixtures: FixtureCredential[]) {
@@ -132,8 +149,26 @@ export class SessionStore {
     }
   }
 
+  /** How many sessions are stored, of every user. */
+  get size(): number {
+    let n = 0;
+    for (const list of this.byUser.values()) n += list.length;
+    return n;
+  }
+
   private add(secret: string, userId: string, expiresAt: number | null): void {
-    this.index.add({ prefix: secret.slice(0, PREFIX_LENGTH), hash: hash(secret), userId, expiresAt });
+    const record: SessionRecord = { prefix: secret.slice(0, PREFIX_LENGTH), hash: hash(secret), userId, expiresAt };
+    this.index.add(record);
+    const list = this.byUser.get(userId) ?? [];
+    list.push(record);
+    this.byUser.set(userId, list);
+  }
+
+  private remove(record: SessionRecord): void {
+    this.index.remove(record);
+    const list = this.byUser.get(record.userId)?.filter((r) => r !== record) ?? [];
+    if (list.length) this.byUser.set(record.userId, list);
+    else this.byUser.delete(record.userId);
   }
 
   authenticate(secret: string, now: number): SessionRecord | undefined {
@@ -141,8 +176,11 @@ export class SessionStore {
     return record && (record.expiresAt === null || record.expiresAt > now) ? record : undefined;
   }
 
-  /** A development login: a fresh session for the user. */
+  /** A development login: a fresh session for the user; their expired sessions go, and past the cap their oldest. */
   create(userId: string, now: number, ttlMs: number): { secret: string; expiresAt: number } {
+    for (const r of this.byUser.get(userId) ?? []) if (r.expiresAt !== null && r.expiresAt <= now) this.remove(r);
+    const list = this.byUser.get(userId) ?? [];
+    for (let i = 0; i <= list.length - MAX_SESSIONS_PER_USER; i++) this.remove(list[i]!);
     const secret = `sess_test_${randomBytes(20).toString('hex')}`;
     const expiresAt = now + ttlMs;
     this.add(secret, userId, expiresAt);
@@ -151,7 +189,7 @@ export class SessionStore {
 
   end(secret: string): boolean {
     const record = this.index.find(secret);
-    if (record) this.index.remove(record);
+    if (record) this.remove(record);
     return Boolean(record);
   }
 }

@@ -1,6 +1,7 @@
 // The development helpers under /__mock: log in as a fixture user (the cookie a
 // browser on another origin keeps), log out, reset.
 import { describe, expect, it } from 'vitest';
+import { MAX_SESSIONS_PER_USER } from './credentials.ts';
 import { expectError, json, model, useApp } from './test-helpers.ts';
 
 const m = useApp();
@@ -43,5 +44,17 @@ describe('development login', () => {
   it('names the known users when asked for an unknown one', async () => {
     const res = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: '{"user":"mallory"}' });
     await expectError(res, 400, /^Bad Request: unknown fixture user "mallory"; use one of usr_test_alice/);
+  });
+});
+
+describe('logins in a loop', () => {
+  it('keep at most MAX_SESSIONS_PER_USER sessions per user; the newest work', async () => {
+    const app = useApp();
+    const login = () => app.fetch(`${app.origin()}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'usr_test_bob' }) });
+    const seeded = app.mock.state.sessions.size;
+    let last = '';
+    for (let i = 0; i < MAX_SESSIONS_PER_USER + 100; i++) last = (await login()).headers.get('set-cookie')!.split(';')[0]!;
+    expect(app.mock.state.sessions.size).toBeLessThanOrEqual(seeded + MAX_SESSIONS_PER_USER);
+    expect((await app.fetch(app.url('/user/apikeys'), { headers: { Cookie: last } })).status).toBe(403);
   });
 });

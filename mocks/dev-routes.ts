@@ -6,6 +6,7 @@ import type { AppEnv } from './app.ts';
 import { cookieValue } from './auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
 import { CORS_REFUSED, mockOrigin } from './cors-policy.ts';
+import { printable } from './printable.ts';
 import type { MockState } from './state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -74,7 +75,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       ...(plan.problem ? { why: plan.problem.why, fixes: plan.problem.fixes } : {}),
     };
     if (plan.problem) {
-      warn(`mock: dev login from ${c.req.header('origin') ?? 'a page'}: the session cookie will not stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`);
+      warn(`mock: dev login from ${printable(c.req.header('origin') ?? 'a page')}: the session cookie will not stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`);
     }
     return reply(
       c,

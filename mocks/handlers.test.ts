@@ -306,6 +306,15 @@ describe('API key lifecycle', () => {
     expect((await json(await m.fetch(m.url('/user/apikeys'), { headers }))).keys).toHaveLength(25);
   });
 
+  it('keeps nothing of a revoked key: create-and-revoke cycles leave the store as it was', async () => {
+    const before = m.mock.state.keys.size;
+    for (let i = 0; i < 300; i++) {
+      const { key } = await json(await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() }));
+      expect((await m.fetch(m.url(`/user/apikeys/${key.id}`), { method: 'DELETE', headers: session() })).status).toBe(200);
+    }
+    expect(m.mock.state.keys.size).toBe(before);
+  });
+
   it('reset restores the seeded keys', async () => {
     await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() });
     await m.fetch(`${m.origin()}/__mock/reset`, { method: 'POST' });

@@ -6,7 +6,8 @@
 // can be higher than a default `/servers/find` total (which also applies maxAge=30).
 import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../spec/openapi.gen.ts';
 import type { StoredServer } from './server-row.ts';
-import { wildcardMatcher, type ServerIndex } from './search.ts';
+import type { ServerIndex } from './search.ts';
+import { wildcardMatcher } from './wildcard.ts';
 
 type VersionRow = VersionsResponse['versions'][number];
 type CountryRow = CountriesResponse['countries'][number];
@@ -60,7 +61,7 @@ export function versions(ix: ServerIndex, q: { version?: string | undefined; lim
     const key = q.version.toLowerCase();
     let hit = c.versionQueries.get(key);
     if (!hit) {
-      const test = wildcardMatcher(key, true);
+      const test = wildcardMatcher(key, { whole: true });
       hit = all.filter((v) => test(v.version.toLowerCase()));
       if (c.versionQueries.size >= 256) c.versionQueries.clear();
       c.versionQueries.set(key, hit);
@@ -99,7 +100,7 @@ export function countries(ix: ServerIndex, q: { country?: string | undefined }, 
       const code = q.country.toUpperCase();
       test = (b) => b.country_code.toUpperCase() === code;
     } else {
-      const m = wildcardMatcher(q.country, true);
+      const m = wildcardMatcher(q.country, { whole: true });
       test = (b) => m(b.country.toLowerCase());
     }
   }

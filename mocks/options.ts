@@ -14,8 +14,12 @@ export interface MockOptions {
   /** Generated rows complete, without the real-world gaps (mocks/real-world.ts). */
   cleanData: boolean;
   data?: string;
+  /** Budget of the cache of serialised search rows, in MiB (0: no cache). */
+  rowCacheMiB: number;
   latency: { min: number; max: number };
   rateLimit: boolean;
+  /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
+  trustProxy: boolean;
   /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
   corsOrigins: string[];
   quiet: boolean;
@@ -34,8 +38,10 @@ export const DEFAULT_OPTIONS: MockOptions = {
   seed: 1337,
   servers: 1000,
   cleanData: false,
+  rowCacheMiB: 64,
   latency: { min: 0, max: 0 },
   rateLimit: false,
+  trustProxy: false,
   corsOrigins: ['http://localhost:*', 'http://127.0.0.1:*'],
   quiet: false,
   // Under vitest (or NODE_ENV=test) every answer is checked against the spec.
@@ -63,9 +69,11 @@ const FLAGS: Record<string, Flag> = {
   now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', default: 'real clock', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
   servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
   'clean-data': { env: 'MOCK_CLEAN_DATA', type: 'boolean', default: 'off', help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)' },
+  'row-cache': { env: 'MOCK_ROW_CACHE', type: 'string', value: 'MIB', default: String(DEFAULT_OPTIONS.rowCacheMiB), help: 'memory for serialised search rows, in MiB; past it the least used rows are dropped (0: none)' },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
+  'trust-proxy': { env: 'MOCK_TRUST_PROXY', type: 'boolean', default: 'off', help: 'behind a reverse proxy: count anonymous callers by the address it puts last in X-Forwarded-For, not by the socket' },
   'cors-origin': { env: 'MOCK_CORS_ORIGIN', type: 'string', value: 'LIST', default: DEFAULT_OPTIONS.corsOrigins.join(','), help: 'comma-separated allowed origins, * as wildcard; +X,+Y adds to the defaults, X,Y replaces them' },
   quiet: { env: 'MOCK_QUIET', type: 'boolean', default: 'off', help: 'no banner details and no request log' },
   'self-check': { env: 'MOCK_SELF_CHECK', type: 'boolean', default: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
@@ -145,6 +153,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     opts.now = t;
   }
   if (str('data') !== undefined) opts.data = str('data');
+  if (str('row-cache') !== undefined) opts.rowCacheMiB = integer('row-cache', str('row-cache')!, 0, 65_536);
   if (str('latency') !== undefined) opts.latency = parseLatency(str('latency')!);
   if (str('cors-origin') !== undefined) {
     try {
@@ -158,6 +167,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   opts.watch = Boolean(get('watch'));
   opts.rateLimit = Boolean(get('rate-limit'));
   opts.cleanData = Boolean(get('clean-data'));
+  opts.trustProxy = Boolean(get('trust-proxy'));
   opts.quiet = Boolean(get('quiet'));
   opts.selfCheck = Boolean(get('self-check') ?? DEFAULT_OPTIONS.selfCheck);
   return opts;

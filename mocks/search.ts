@@ -4,11 +4,13 @@
 // keeps numbers in typed arrays and presorts the servers for every sort key, split
 // into TCPShield-visible and TCPShield-hidden lists. A query then walks one presorted
 // list, tests the filters (text filters are evaluated once per distinct value, not
-// once per row), counts matches and materialises only the page's rows. Rows are
-// cached frozen objects (and cached JSON text for searchJson), never copies.
+// once per row), counts matches and materialises only the page's rows. The HTTP
+// answer is assembled from each row's JSON bytes, kept in a bounded cache.
 import { loadModel, parameterDefaults } from '../spec/model.ts';
 import type { FindResponse, Server, operations } from '../spec/openapi.gen.ts';
+import { ownBytes, RowCache } from './row-cache.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
+import { wildcardMatcher } from './wildcard.ts';
 
 type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 export type SortKey = NonNullable<FindParams['sort']>;
@@ -111,12 +113,12 @@ export interface ServerIndex {
   readonly orders: Readonly<Record<SortKey, Ordering>>;
   /** TCPShield servers, newest ping first (to count `filtered`). */
   readonly hidden: Uint32Array;
-  /** Lazily built frozen rows (no favicon / with favicon) and their JSON text. */
-  readonly rows: (Server | undefined)[];
-  readonly rowsWithFavicon: (Server | undefined)[];
-  readonly json: (string | undefined)[];
-  readonly jsonWithFavicon: (string | undefined)[];
+  /** Each row's JSON bytes, with and without its favicon (key `2 * i + favicon`), bounded in size. */
+  readonly rowCache: RowCache;
 }
+
+/** The row cache's size when nobody says otherwise (`--row-cache`): every row of the default dataset fits many times over. */
+export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
 
 // ---------------------------------------------------------------------------
 // Version ordering
@@ -208,7 +210,7 @@ function prefixKey(s: string): number {
   return k;
 }
 
-export function buildIndex(servers: StoredServer[]): ServerIndex {
+export function buildIndex(servers: StoredServer[], options: { rowCacheBytes?: number } = {}): ServerIndex {
   const n = servers.length;
   const s = (i: number): StoredServer => servers[i] as StoredServer;
   const lastPing = new Float64Array(n);
@@ -293,32 +295,17 @@ export function buildIndex(servers: StoredServer[]): ServerIndex {
     modpackShort: intern(n, (i) => s(i).detected_mod_pack_short),
     orders,
     hidden: orders.updated.all.filter((i) => tcp[i] === 1),
-    rows: new Array(n),
-    rowsWithFavicon: new Array(n),
-    json: new Array(n),
-    jsonWithFavicon: new Array(n),
+    rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES),
   };
 }
 
 // ---------------------------------------------------------------------------
 // Text matching
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * A matcher for lower-cased values. `*` is a wildcard for any run of characters;
- * everything else is literal (regex metacharacters are escaped). `whole`: the
- * pattern must match the entire value, else any substring.
- */
-export function wildcardMatcher(pattern: string, whole: boolean): (value: string) => boolean {
-  const p = pattern.toLowerCase();
-  if (!p.includes('*')) return whole ? (v) => v === p : (v) => v.includes(p);
-  const body = p.split('*').map(escapeRegExp).join('.*');
-  const re = new RegExp(whole ? `^${body}$` : body, 's');
-  return (v) => re.test(v);
-}
-
+// Masks are cached by the filter value a client sends, so the cache is bounded both in
+// entries and in bytes (a mask is one byte per distinct value of its column).
 const MASK_CACHE_SIZE = 256;
+const MASK_CACHE_BYTES = 8 * 2 ** 20;
 
 /** One flag per distinct value of the column: does it pass? Cached per column under `key`. */
 function mask(col: Interned, key: string, test: () => (v: string) => boolean): Uint8Array {
@@ -329,7 +316,7 @@ function mask(col: Interned, key: string, test: () => (v: string) => boolean): U
   col.values.forEach((v, k) => {
     if (v !== null && t(v)) out[k] = 1;
   });
-  if (col.masks.size >= MASK_CACHE_SIZE) col.masks.clear();
+  if (col.masks.size >= MASK_CACHE_SIZE || (col.masks.size + 1) * out.length > MASK_CACHE_BYTES) col.masks.clear();
   col.masks.set(key, out);
   return out;
 }
@@ -365,8 +352,8 @@ function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
     ids.push(col.ids);
     masks.push(mask(col, key, test));
   };
-  const whole = (pattern: string) => () => wildcardMatcher(pattern, true);
-  const part = (pattern: string) => () => wildcardMatcher(pattern, false);
+  const whole = (pattern: string) => () => wildcardMatcher(pattern, { whole: true });
+  const part = (pattern: string) => () => wildcardMatcher(pattern, { whole: false });
   if (given(q.version) && q.version !== '*') add(ix.version, `w:${q.version}`, whole(q.version));
   if (given(q.region)) add(ix.region, `=:${q.region}`, equals(q.region));
   if (given(q.country)) {
@@ -600,15 +587,10 @@ function makeRow(s: StoredServer, lastPing: string, favicon: boolean): Server {
 
 function row(ix: ServerIndex, i: number, q: FindQuery, now: number): Server {
   const s = ix.servers[i] as StoredServer;
-  if (q.relativeTime) return makeRow(s, relativeTime(ix.lastPing[i] as number, now), q.favicon);
-  const cache = q.favicon ? ix.rowsWithFavicon : ix.rows;
-  return (cache[i] ??= Object.freeze(makeRow(s, s.last_ping, q.favicon)));
+  return makeRow(s, q.relativeTime ? relativeTime(ix.lastPing[i] as number, now) : s.last_ping, q.favicon);
 }
 
-/**
- * `/servers/find`. Rows without relativeTime are shared frozen objects: serialise
- * them, never mutate them.
- */
+/** `/servers/find` as an object (for tests and tools; the HTTP layer sends searchBuffer's bytes). */
 export function search(ix: ServerIndex, q: FindQuery, now: number): FindResponse {
   const { total, filtered, page } = runQuery(ix, q, now);
   const results: Server[] = new Array(page.length);
@@ -618,51 +600,50 @@ export function search(ix: ServerIndex, q: FindQuery, now: number): FindResponse
     : { displayed: results.length, total, filtered, results };
 }
 
-const LAST_PING_KEY = '"last_ping":"';
-
-/** Exactly `JSON.stringify(search(ix, q, now))`, built from cached per-row JSON (the fast path for the HTTP layer). */
-export function searchJson(ix: ServerIndex, q: FindQuery, now: number): string {
-  const { total, filtered, page } = runQuery(ix, q, now);
-  let body = `{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`;
-  const cache = q.favicon ? ix.jsonWithFavicon : ix.json;
-  for (let k = 0; k < page.length; k++) {
-    const i = page[k] as number;
-    if (k > 0) body += ',';
-    const json = (cache[i] ??= JSON.stringify(row(ix, i, { ...q, relativeTime: false }, now)));
-    if (!q.relativeTime) body += json;
-    else {
-      // The first `"last_ping":"` is the row's own key: inside JSON string values quotes are escaped.
-      const at = json.indexOf(LAST_PING_KEY) + LAST_PING_KEY.length;
-      const close = json.indexOf('"', at);
-      body += json.slice(0, at) + relativeTime(ix.lastPing[i] as number, now) + json.slice(close);
-    }
+/** Row `i`'s JSON with its ISO `last_ping`, from the cache or serialised now. */
+function rowBytes(ix: ServerIndex, i: number, favicon: boolean): Buffer {
+  const key = 2 * i + (favicon ? 1 : 0);
+  let bytes = ix.rowCache.get(key);
+  if (bytes === undefined) {
+    const s = ix.servers[i] as StoredServer;
+    bytes = ownBytes(JSON.stringify(makeRow(s, s.last_ping, favicon)));
+    ix.rowCache.set(key, bytes);
   }
-  return `${body}]}`;
+  return bytes;
 }
 
+const LAST_PING_KEY = Buffer.from('"last_ping":"');
+const QUOTE = 0x22;
 const COMMA = Buffer.from(',');
 const TAIL = Buffer.from(']}');
-const rowBuffers = new WeakMap<object, (Buffer | undefined)[]>();
 
 /**
- * searchJson as UTF-8 bytes, assembled from cached per-row Buffers: no per-request
- * string building, and no encoding of the whole 16 KB answer when node writes it
- * (measured 1.4x the plain-query throughput of searchJson).
+ * Exactly `JSON.stringify(search(ix, q, now))` as UTF-8 bytes, assembled from the rows'
+ * cached bytes: no per-request serialisation, and no encoding of a 16 KB string when
+ * node writes it (measured 1.4x the plain-query throughput of building a string).
  */
 export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number): Buffer {
-  if (q.relativeTime) return Buffer.from(searchJson(ix, q, now));
   const { total, filtered, page } = runQuery(ix, q, now);
-  const cache = q.favicon ? ix.jsonWithFavicon : ix.json;
-  let buffers = rowBuffers.get(cache);
-  if (!buffers) rowBuffers.set(cache, (buffers = []));
   const parts: Buffer[] = [
     Buffer.from(`{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`),
   ];
   for (let k = 0; k < page.length; k++) {
     const i = page[k] as number;
     if (k > 0) parts.push(COMMA);
-    parts.push((buffers[i] ??= Buffer.from((cache[i] ??= JSON.stringify(row(ix, i, { ...q, relativeTime: false }, now))))));
+    const bytes = rowBytes(ix, i, q.favicon);
+    if (!q.relativeTime) parts.push(bytes);
+    else {
+      // The first `"last_ping":"` is the row's own key: inside JSON string values quotes are escaped.
+      const at = bytes.indexOf(LAST_PING_KEY) + LAST_PING_KEY.length;
+      const close = bytes.indexOf(QUOTE, at);
+      parts.push(bytes.subarray(0, at), Buffer.from(relativeTime(ix.lastPing[i] as number, now)), bytes.subarray(close));
+    }
   }
   parts.push(TAIL);
   return Buffer.concat(parts);
+}
+
+/** searchBuffer as text. */
+export function searchJson(ix: ServerIndex, q: FindQuery, now: number): string {
+  return searchBuffer(ix, q, now).toString('utf8');
 }

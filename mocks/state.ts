@@ -24,16 +24,20 @@ export class MockState {
   sessions!: SessionStore;
   rates!: RateLimiter;
 
-  /** `pinnedNow`: the clock of `--now` (ms since epoch); undefined for the real clock. */
+  /**
+   * `pinnedNow`: the clock of `--now` (ms since epoch); undefined for the real clock.
+   * `rowCacheBytes`: the budget of the serialised-row cache (`--row-cache`).
+   */
   constructor(
     inputs: MockInputs,
     private readonly pinnedNow?: number,
+    rowCacheBytes?: number,
   ) {
     this.model = inputs.model;
     this.fixtures = inputs.fixtures;
     this.users = new Map(this.fixtures.users.map((u) => [u.id, u]));
     this.servers = inputs.servers;
-    this.index = buildIndex(this.servers);
+    this.index = buildIndex(this.servers, { rowCacheBytes });
     this.reset();
   }
 

@@ -38,9 +38,9 @@ export interface TestApp {
   origin(): string;
 }
 
-/** A mock app in memory, built from `overrides` on top of testOptions(). */
-export function useApp(overrides: Partial<MockOptions> = {}): TestApp {
-  const mock = buildMock(testOptions(overrides));
+/** A mock app in memory, built from `overrides` on top of testOptions(); warnings to `warn` (console.warn by default). */
+export function useApp(overrides: Partial<MockOptions> = {}, warn?: (line: string) => void): TestApp {
+  const mock = buildMock(testOptions(overrides), undefined, warn);
   return {
     mock,
     fetch: async (url, init) => mock.app.request(url, init),

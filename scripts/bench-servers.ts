@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { GenJob, LoadJob } from './bench-child.ts';
 
 export type ServerKind = 'mock' | 'prism' | 'bare';
 
@@ -75,6 +76,22 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   }, 3000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Runs one job in a fresh scripts/bench-child.ts process and returns its answer. */
+export async function inChild<T>(job: LoadJob | GenJob, nodeFlags: string[] = []): Promise<T> {
+  const child = track(process.execPath, [...nodeFlags, '--import', 'tsx', 'scripts/bench-child.ts'], process.env, true);
+  try {
+    const answer = await new Promise<{ ok: boolean; result?: T; error?: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { ok: boolean; result?: T; error?: string }));
+      child.once('exit', (code) => reject(new Error(`bench-child exited (${code}) without an answer:\n${child.errTail()}`)));
+      child.send(job);
+    });
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.result as T;
+  } finally {
+    await stopChild(child);
+  }
 }
 
 /** A port nobody listens on right now (the OS picks it; a tiny race is acceptable here). */
@@ -154,6 +171,8 @@ export interface StartOptions {
   recordFile?: string;
   /** Extra flags for node itself, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
+  /** mock: extra flags of its own, e.g. `--trust-proxy`. */
+  mockFlags?: string[];
   timeoutMs?: number;
 }
 
@@ -179,6 +198,7 @@ export async function startServer(o: StartOptions): Promise<Running> {
       if (o.seed !== undefined) args.push('--seed', String(o.seed));
       if (o.servers !== undefined) args.push('--servers', String(o.servers));
       if (o.now !== undefined) args.push('--now', o.now);
+      args.push(...(o.mockFlags ?? []));
       base = `http://${HOST}:${port}${API_PREFIX}`;
       break;
     case 'prism':

@@ -12,13 +12,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadFixtures } from '../fixtures/load.ts';
-import { createRng, int, pick } from '../mocks/rng.ts';
-import type { GenJob, GenResult, LoadJob, LoadResult } from './bench-child.ts';
+import type { GenResult, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
-import { get, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
+import { get, inChild, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
+import { machine } from './machine.ts';
+import { replaceReadmeFigures } from './readme-figures.ts';
+import { mixedQueries } from './workload.ts';
 
 const HELP = `npm run bench -- [options]
   --quick              2 s runs, 3 start-ups, datasets up to 100k (for development)
@@ -84,37 +85,6 @@ interface Scenario {
   expect: number;
 }
 
-/**
- * `count` distinct /servers/find queries over the real filters. Every value is valid per the
- * spec (Prism validates requests and would answer 422 otherwise) and `limit` stays within
- * the anonymous maximum of 20. Seeded, so the mixed queries are the same on every run.
- */
-export function mixedQueries(seed: number, count: number): string[] {
-  const rnd = createRng(seed);
-  const maybe = (p: number) => rnd() < p;
-  const versions = ['1.20*', '1.21*', '1.19*', '1.18*', '1.16*', '1.12*', '1.8*', '*1.20*', 'Paper*', 'Velocity*', '*'];
-  const regions = ['NA', 'EU', 'AS', 'SA', 'AF', 'OC'];
-  const countries = ['Germany', 'United States', 'France', 'Russia', 'Brazil', 'Poland', 'United*', 'DE', 'US', 'GB', 'NL', 'CA'];
-  const sorts = ['users', 'version', 'address', 'port', 'updated'];
-  const motds = ['survival', 'skyblock', 'pvp', 'welcome', 'smp'];
-  const seen = new Set<string>();
-  while (seen.size < count) {
-    const q: string[] = [];
-    if (maybe(0.6)) q.push(`version=${encodeURIComponent(pick(rnd, versions))}`);
-    if (maybe(0.5)) q.push(`minUsers=${int(rnd, 40)}`);
-    if (maybe(0.15)) q.push(`maxUsers=${50 + int(rnd, 450)}`);
-    if (maybe(0.3)) q.push(`region=${pick(rnd, regions)}`);
-    else if (maybe(0.25)) q.push(`country=${encodeURIComponent(pick(rnd, countries))}`);
-    if (maybe(0.15)) q.push(`maxAge=${1 + int(rnd, 30)}`);
-    if (maybe(0.1)) q.push(`motd=${pick(rnd, motds)}`);
-    if (maybe(0.7)) q.push(`sort=${pick(rnd, sorts)}`);
-    if (maybe(0.4)) q.push(`page=${1 + int(rnd, 5)}`);
-    q.push(`limit=${1 + int(rnd, 20)}`);
-    seen.add(`/servers/find?${q.join('&')}`);
-  }
-  return [...seen];
-}
-
 const SCENARIOS: Scenario[] = [
   { id: 'plain', title: 'plain `/servers/find?limit=20`', paths: ['/servers/find?limit=20'], headers: {}, expect: 200 },
   {
@@ -133,22 +103,6 @@ const SCENARIOS: Scenario[] = [
 // Helpers
 
 const log = (msg: string) => console.error(`bench: ${msg}`);
-
-/** Runs one job in a fresh scripts/bench-child.ts process and returns its answer. */
-async function inChild<T>(job: LoadJob | GenJob, nodeFlags: string[] = []): Promise<T> {
-  const child = track(process.execPath, [...nodeFlags, '--import', 'tsx', 'scripts/bench-child.ts'], process.env, true);
-  try {
-    const answer = await new Promise<{ ok: boolean; result?: T; error?: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { ok: boolean; result?: T; error?: string }));
-      child.once('exit', (code) => reject(new Error(`bench-child exited (${code}) without an answer:\n${child.errTail()}`)));
-      child.send(job);
-    });
-    if (!answer.ok) throw new Error(answer.error);
-    return answer.result as T;
-  } finally {
-    await stopChild(child);
-  }
-}
 
 function load(server: Running, s: Scenario, run: { durationSec?: number; amount?: number }): Promise<LoadResult> {
   return inChild<LoadResult>({ kind: 'load', base: server.base, paths: s.paths, headers: s.headers, connections: CONFIG.connections, ...run });
@@ -224,26 +178,6 @@ async function timeContract(base: string): Promise<{ ms: number; exitCode: numbe
   const ms = performance.now() - t0;
   if (exitCode !== 0) log(`contract suite exited ${exitCode}: ${child.errTail().trim().split('\n').slice(-5).join(' | ')}`);
   return exitCode === null ? null : { ms, exitCode };
-}
-
-function machine() {
-  const cpus = os.cpus();
-  let gitCommit: string | null = null;
-  try {
-    gitCommit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    // not a git checkout
-  }
-  return {
-    cores: cpus.length,
-    cpuModel: cpus[0]?.model ?? 'unknown',
-    memGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    os: `${os.type()} ${os.release()}`,
-    date: new Date().toISOString(),
-    gitCommit,
-    loadAvgAtStart: os.loadavg(),
-  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -477,17 +411,10 @@ async function main(): Promise<void> {
   if (args.readme) updateReadme(table);
 }
 
-/** Replaces the text between the bench markers in scripts/README.md, if the markers are there. */
+/** The new figures into scripts/README.md, between its bench markers. */
 function updateReadme(table: string): void {
-  const path = fileURLToPath(new URL('./README.md', import.meta.url));
-  const readme = readFileSync(path, 'utf8');
-  const re = /(<!-- bench:start -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
-  if (!re.test(readme)) {
-    log('scripts/README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left unchanged');
-    return;
-  }
-  writeFileSync(path, readme.replace(re, (_m, start: string, end: string) => `${start}${table}${end}`));
-  log('scripts/README.md figures updated');
+  if (replaceReadmeFigures('bench', table)) log('scripts/README.md figures updated');
+  else log('scripts/README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left unchanged');
 }
 
 main().catch((err: unknown) => {

@@ -195,7 +195,7 @@ export interface components {
              * @enum {boolean}
              */
             success: false;
-            /** @description What went wrong, starting with the status's reason ("Unauthorized", "Forbidden", "Bad Request", ...) and naming what was wrong. */
+            /** @description What went wrong, starting with the status's reason ("Unauthorized", "Forbidden", "Bad Request", ...) and naming what was wrong. The one exception is 429, whose message is the real service's own text, `Rate limit exceeded. Try again in N seconds.` */
             message: string;
         };
         /** @description The error body of a ping for a server that is not indexed; `status` is the text the real service sends. */
@@ -515,7 +515,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Over the caller's rate limit. */
+        /** @description Over the caller's rate limit. The message is the real service's text, without a reason phrase, and says how many seconds to wait (as `Retry-After` does). */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -531,7 +531,9 @@ export interface components {
                  *       "message": "Rate limit exceeded. Try again in 45 seconds."
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["ErrorBody"] & {
+                    message?: string;
+                };
             };
         };
         /** @description An unexpected failure on the server. */
