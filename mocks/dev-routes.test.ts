@@ -1,5 +1,8 @@
 // The development helpers under /__mock: log in as a fixture user (the cookie a
 // browser on another origin keeps), log out, reset.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectError, json, model, useApp } from './test-helpers.ts';
 
@@ -43,5 +46,22 @@ describe('development login', () => {
   it('names the known users when asked for an unknown one', async () => {
     const res = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: '{"user":"mallory"}' });
     await expectError(res, 400, /^Bad Request: unknown fixture user "mallory"; use one of usr_test_alice/);
+  });
+});
+
+describe('self-identification', () => {
+  it('GET /__mock/info names the mock, its version, seed and dataset size', async () => {
+    const res = await m.fetch(`${m.origin()}/__mock/info`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(await json(res)).toEqual({ success: true, name: 'server-listing-mock', version: pkg.version, seed: 1337, data: null, servers: 300, basePath: '/api/v0.1' });
+  });
+
+  it('says which file it serves instead of a seed with --data', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-info-')), 'db.json');
+    writeFileSync(file, JSON.stringify({ servers: [] }));
+    const other = useApp({ data: file, seed: 7 });
+    expect(await json(await other.fetch(`${other.origin()}/__mock/info`))).toMatchObject({ seed: null, data: file, servers: 0 });
   });
 });
