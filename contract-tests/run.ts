@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SuiteContext } from './lib/context.ts';
 import { USAGE, UsageError, isLoopback, normaliseBaseUrl, parseArgs, type CliOptions, type RunConfig } from './lib/config.ts';
-import { resolveCredentials } from './lib/credentials.ts';
+import { nameFixtureSecrets, resolveCredentials } from './lib/credentials.ts';
 import { REPO_ROOT, runDredd } from './lib/dredd-process.ts';
 import { removeOpenKeys } from './lib/keys.ts';
 import { mask, redact, rememberSecret } from './lib/mask.ts';
@@ -142,6 +142,7 @@ async function main(argv: string[]): Promise<number> {
     if (!rawUrl) throw new Refusal('no target: pass --base-url <url> (or set CONTRACT_BASE_URL), or --start-mock');
     const baseUrl = normaliseBaseUrl(rawUrl);
     const config = buildConfig(opts, baseUrl, workDir);
+    nameFixtureSecrets(loadModel());
     for (const s of [config.credentials.apiKey, config.credentials.session, config.credentials.forbiddenKey]) rememberSecret(s);
     await assertReachable(baseUrl);
 

@@ -7,7 +7,7 @@ import { credentialHeaders, loadModel, operationFor, type Operation, type SpecMo
 import { within, type Provenance } from '../../spec/provenance.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import type { RunConfig } from './config.ts';
-import { unknownKeyLike, unknownSessionLike } from './credentials.ts';
+import { nameFixtureSecrets, unknownKeyLike, unknownSessionLike } from './credentials.ts';
 import { excerpt, mediaType, send, type HttpRequest, type HttpResponse } from './http.ts';
 import { HygieneWatch, LISTED_PER_OPERATION } from './hygiene.ts';
 import { toJsonSchema } from './json-schema.ts';
@@ -103,6 +103,7 @@ export class SuiteContext {
     this.budget = new Budget(config.budget);
     this.pacer = new Pacer({ honourRemaining: config.pace, groups: this.model.limits.rateLimits.groups });
     const { apiKey, session, forbiddenKey } = config.credentials;
+    nameFixtureSecrets(this.model);
     for (const s of [apiKey, session, forbiddenKey]) rememberSecret(s);
     this.unknownKey = unknownKeyLike(apiKey);
     this.unknownSession = unknownSessionLike(session);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import type { Credentials } from './config.ts';
+import { nameSecrets } from './mask.ts';
 
 /** Environment first; the fixture credentials only for a loopback target with none set. */
 export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, model: SpecModel): Credentials {
@@ -39,4 +40,9 @@ export function unknownKeyLike(key: string | undefined): string {
 
 export function unknownSessionLike(session: string | undefined): string {
   return `${session?.match(/^([a-z]+_)/)?.[1] ?? 'sess_'}contract_${randomBytes(16).toString('hex')}`;
+}
+
+/** Every fixture credential prints as its name wherever it shows up (a fake, public value, told apart by name). */
+export function nameFixtureSecrets(model: SpecModel): void {
+  nameSecrets(loadFixtures(undefined, model).credentials);
 }

@@ -11,7 +11,7 @@ export interface CheckResult {
   check: string;
   provenance: Provenance;
   status: Status;
-  /** e.g. `GET /api/v0.1/user/apikeys (Authorization: Bearer sls_test…)`. */
+  /** e.g. `GET /user/apikeys (Authorization: Bearer sls_live…9e1a)`. */
   request?: string;
   expected?: string;
   actual?: string;

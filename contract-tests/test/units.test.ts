@@ -11,11 +11,15 @@ import { isLoopback, parseArgs, type RunConfig } from '../lib/config.ts';
 import { SuiteContext } from '../lib/context.ts';
 import { toJsonSchema } from '../lib/json-schema.ts';
 import { describeHeaders, redact, rememberSecret } from '../lib/mask.ts';
+import { nameFixtureSecrets } from '../lib/credentials.ts';
+import { loadFixtures } from '../../fixtures/load.ts';
+import { loadModel } from '../../spec/model.ts';
 import { junit } from '../lib/report.ts';
 import { readResults } from '../lib/results.ts';
 import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
 
 const doc = loadSpec();
+const fixtureValue = (name: string) => loadFixtures().credentials.find((c) => c.name === name)!.value;
 // Dredd's own validator, to show the hole and the fix on exactly what Dredd runs.
 const gavel = createRequire(import.meta.url)('gavel') as { validate(expected: object, real: object): { valid: boolean } };
 
@@ -143,11 +147,29 @@ describe('runner inputs and outputs', () => {
     expect(() => parseArgs(['--budget', '-1'])).toThrow("--budget must be a whole number of requests, got '-1'");
     expect(() => parseArgs(['--pace', 'maybe'])).toThrow("--pace must be on or off, got 'maybe'");
   });
-  test('secrets are masked to their first characters', () => {
+  test('secrets are masked to a short prefix and their last 4 characters', () => {
     rememberSecret('sls_live_0123456789abcdef0123456789abcdef01234567');
-    expect(redact('key sls_live_0123456789abcdef0123456789abcdef01234567 used')).toBe('key sls_live… used');
-    expect(redact('"secret":"sls_other_99999999999"')).toBe('"secret":"sls_othe…"');
-    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789', Cookie: 'sls_session=sess_abcdefghijkl' })).toBe('Authorization: Bearer sls_live…, Cookie: sls_session=sess_abc…');
+    expect(redact('key sls_live_0123456789abcdef0123456789abcdef01234567 used')).toBe('key sls_live…4567 used');
+    expect(redact('"secret":"sls_other_99999999999"')).toBe('"secret":"sls_…99"');
+    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789', Cookie: 'sls_session=sess_abcdefghijkl' })).toBe('Authorization: Bearer sls_…89, Cookie: sls_session=sess…kl');
+    expect(describeHeaders({ Authorization: 'Bearer short' })).toBe('Authorization: Bearer …');
+    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789abcdef0123456789abcdef01234567' })).toBe('Authorization: Bearer sls_live…4567');
+  });
+  test('two credentials that share a prefix print differently, and neither is revealed', () => {
+    const [a, b] = ['sls_live_7f3a9c0e11d24b6f8a5c3e7d9b1f2a4c6e8d0b2f', 'sls_live_7f3a9c0e11d24b6f8a5c3e7d9b1f2a4c6e8d9e1a'];
+    rememberSecret(a);
+    rememberSecret(b);
+    const shown = redact(`first ${a}, then ${b}`);
+    expect(shown).toBe('first sls_live…0b2f, then sls_live…9e1a');
+    expect(shown).not.toContain('7f3a9c0e');
+  });
+  test('fixture credentials print as their names, so the valid, expired and revoked keys are told apart', () => {
+    nameFixtureSecrets(loadModel());
+    const keys = ['valid-key', 'expired-key', 'revoked-key'].map((name) => fixtureValue(name));
+    // Same prefix and same last characters: only the name tells them apart.
+    expect(new Set(keys.map((k) => `${k.slice(0, 8)}${k.slice(-4)}`)).size).toBe(1);
+    expect(keys.map((k) => redact(`Bearer ${k}`))).toEqual(['Bearer [fixture valid-key]', 'Bearer [fixture expired-key]', 'Bearer [fixture revoked-key]']);
+    expect(describeHeaders({ Cookie: `sls_session=${fixtureValue('valid-session')}` })).toBe('Cookie: sls_session=[fixture valid-session]');
   });
   test('JUnit escapes and carries request, expected and got', () => {
     const xml = junit([{ operationId: 'op', results: [{ operationId: 'op', check: 'a <b>', provenance: 'interface', status: 'fail', request: 'GET /x', expected: '401 "m"', actual: '200 &', message: 'status 200' }] }]);
