@@ -42,9 +42,9 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts', () =>
     ]);
   });
 
-  it('allows only the opt-in --start-mock import of the mock from the suite', () => {
-    const root = tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" });
-    expect(layerViolations(root)).toEqual([]);
+  it('allows the suite only the browser tests\' Chromium launcher of mocks/, and no more', () => {
+    expect(layerViolations(tree({ 'contract-tests/test/html-report.e2e.ts': "import { launchChromium } from '../../mocks/chromium.ts';\n" }))).toEqual([]);
+    expect(layerViolations(tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" }))).toHaveLength(1);
   });
 
   it('reads imports, not words that look like them', () => {

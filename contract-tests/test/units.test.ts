@@ -7,14 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadSpec } from '../../spec/load.ts';
 import { runAuthMatrix, matrixCases } from '../lib/auth-matrix.ts';
-import { isLoopback, parseArgs, type RunConfig } from '../lib/config.ts';
+import { parseArgs, reportFlags, type RunConfig } from '../lib/config.ts';
 import { SuiteContext } from '../lib/context.ts';
 import { toJsonSchema } from '../lib/json-schema.ts';
 import { describeHeaders, redact, rememberSecret } from '../lib/mask.ts';
-import { nameFixtureSecrets } from '../lib/credentials.ts';
+import { nameFixtureSecrets, resolveCredentials } from '../lib/credentials.ts';
 import { loadFixtures } from '../../fixtures/load.ts';
 import { loadModel } from '../../spec/model.ts';
-import { junit } from '../lib/report.ts';
+import { junit } from '../lib/junit.ts';
+import type { RunOutcome } from '../lib/report.ts';
 import { readResults } from '../lib/results.ts';
 import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
 
@@ -131,11 +132,15 @@ describe('never writes to a target unless allowed', () => {
 });
 
 describe('runner inputs and outputs', () => {
-  test('loopback targets', () => {
-    expect(isLoopback('http://127.0.0.1:4010/api/v0.1')).toBe(true);
-    expect(isLoopback('http://localhost:4010')).toBe(true);
-    expect(isLoopback('http://[::1]:4010')).toBe(true);
-    expect(isLoopback('https://api.breakblocks.com/api/v0.1')).toBe(false);
+  test('the fixture credentials only for a target that identifies as the mock; the environment first', () => {
+    const model = loadModel();
+    expect(resolveCredentials({}, false, model)).toEqual({ source: 'none' });
+    expect(resolveCredentials({}, true, model)).toEqual({ apiKey: fixtureValue('valid-key'), session: fixtureValue('valid-session'), forbiddenKey: fixtureValue('forbidden-key'), source: 'fixtures/auth.json' });
+    expect(resolveCredentials({ CONTRACT_SESSION_COOKIE: 'sls_session=sess_real_1234567890abcdef' }, true, model)).toEqual({ session: 'sess_real_1234567890abcdef', source: 'environment' });
+  });
+  test('where the reports go, read even from flags that do not parse', () => {
+    expect(reportFlags(['--bogus', '--reports', 'out', '--junit=x.xml'])).toEqual({ reports: 'out', junit: 'x.xml' });
+    expect(parseArgs(['--strict', '--reports', 'r'])).toMatchObject({ strict: true, reports: 'r' });
   });
   test('flags and environment', () => {
     const o = parseArgs(['--only', 'findServers,listApiKeys', '--provenance=interface'], { CONTRACT_BASE_URL: 'http://x' });
@@ -171,10 +176,30 @@ describe('runner inputs and outputs', () => {
     expect(keys.map((k) => redact(`Bearer ${k}`))).toEqual(['Bearer [fixture valid-key]', 'Bearer [fixture expired-key]', 'Bearer [fixture revoked-key]']);
     expect(describeHeaders({ Cookie: `sls_session=${fixtureValue('valid-session')}` })).toBe('Cookie: sls_session=[fixture valid-session]');
   });
-  test('JUnit escapes and carries request, expected and got', () => {
-    const xml = junit([{ operationId: 'op', results: [{ operationId: 'op', check: 'a <b>', provenance: 'interface', status: 'fail', request: 'GET /x', expected: '401 "m"', actual: '200 &', message: 'status 200' }] }]);
-    expect(xml).toContain('name="a &lt;b&gt; [interface]"');
+  const outcome = (results: RunOutcome['reports'][number]['results'], over: Partial<RunOutcome> = {}): RunOutcome => ({
+    exitCode: 1, settings: [], reports: [{ operationId: 'op', results }], causes: [], single: [], figures: [], strict: false, startedAt: new Date('2026-03-01T12:00:00Z'), durationMs: 2500, ...over,
+  });
+  test('JUnit escapes and carries request, expected, got, and the time of each case, suite and run', () => {
+    const xml = junit(outcome([{ operationId: 'op', check: 'a <b>', provenance: 'interface', status: 'fail', request: 'GET /x', expected: '401 "m"', actual: '200 &', message: 'status 200', ms: 42 }]));
+    expect(xml).toContain('name="a &lt;b&gt; [interface]" time="0.042"');
     expect(xml).toContain('expected: 401 &quot;m&quot;');
     expect(xml).toContain('<failure message="status 200">');
+    expect(xml).toMatch(/<testsuites name="contract" tests="1" failures="1" errors="0" skipped="0" timestamp="2026-03-01T12:00:00.000Z" time="2.500">/);
+    expect(xml).toMatch(/<testsuite name="op" tests="1" failures="1" errors="0" skipped="0" time="0.042">/);
+  });
+  test('JUnit of a run that checked nothing: one test case in error saying why', () => {
+    const xml = junit(outcome([], { exitCode: 2, refusal: 'cannot reach http://x: connection refused (ECONNREFUSED)', reports: [] }));
+    expect(xml).toMatch(/tests="1" failures="0" errors="1"/);
+    expect(xml).toContain('<error message="cannot reach http://x: connection refused (ECONNREFUSED)">');
+  });
+  test('--strict turns an avoidable skip into a JUnit failure, never an unavoidable one', () => {
+    const results = [
+      { operationId: 'op', check: 'keys: x', provenance: 'assumed' as const, status: 'skip' as const, message: 'no credentials' },
+      { operationId: 'op', check: 'coverage: the declared 500', provenance: 'assumed' as const, status: 'skip' as const, message: 'cannot be provoked', unavoidable: true },
+    ];
+    expect(junit(outcome(results, { exitCode: 0 }))).toMatch(/failures="0" errors="0" skipped="2"/);
+    const strict = junit(outcome(results, { strict: true }));
+    expect(strict).toMatch(/failures="1" errors="0" skipped="1"/);
+    expect(strict).toContain('<failure message="skipped, and --strict fails a skip: no credentials">');
   });
 });
