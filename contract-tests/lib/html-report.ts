@@ -28,9 +28,9 @@ h2 { font-size: 22px; margin: 32px 0 12px; }
 .cause h3 { font-size: 19px; margin: 0 0 4px; }
 .cause .hint { color: var(--muted); margin: 0 0 8px; }
 .cause ul, .checks { margin: 0; padding-left: 20px; }
-.levels { display: flex; gap: 12px; flex-wrap: wrap; }
-.levels div { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; font-size: 17px; }
-.levels b { font-size: 26px; margin-right: 6px; }
+.verdict .bylevel { margin-top: 10px; }
+.verdict .bylevel b { margin-right: 14px; }
+.verdict .level { border: 1px solid rgba(255, 255, 255, 0.7); }
 details.failure { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 0 0 10px; padding: 10px 16px; }
 details.failure summary { cursor: pointer; font-weight: 600; }
 dl { display: grid; grid-template-columns: 90px 1fr; gap: 4px 12px; margin: 10px 0 0; }
@@ -41,6 +41,9 @@ th { background: #f2f4f7; } td.n { text-align: right; font-variant-numeric: tabu
 .fail { color: var(--fail); font-weight: 600; } .pass { color: var(--pass); font-weight: 600; }
 .figures { color: var(--muted); font-size: 14px; white-space: pre-wrap; }
 `;
+
+/** Checks listed in a cause's card before the rest is folded. */
+const LISTED = 8;
 
 const badge = (level: Provenance) => `<span class="level ${level}">${level}</span>`;
 
@@ -55,7 +58,9 @@ export function htmlReport(outcome: RunOutcome): string {
   const state = outcome.exitCode === 0 ? 'passed' : outcome.exitCode === 1 ? 'failed' : 'refused';
   const heading = { passed: 'PASSED', failed: 'FAILED', refused: 'NOT RUN' }[state];
   const body: string[] = [
-    `<section class="verdict ${state}" id="verdict"><h1>Contract suite: ${heading}</h1><p>${esc(verdictLine(outcome))}</p></section>`,
+    `<section class="verdict ${state}" id="verdict"><h1>Contract suite: ${heading}</h1><p>${esc(verdictLine(outcome).replace(/^[A-Z ]+: /, ''))}</p>${
+      t.failed ? `<p class="bylevel" id="levels">Failures by level: ${LEVELS.map((l) => `${badge(l)} <b>${t.failuresByLevel[l]}</b>`).join(' ')}</p>` : ''
+    }</section>`,
     `<ul class="settings">${outcome.settings.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ul>`,
   ];
   if (outcome.exitCode !== 2) {
@@ -64,12 +69,16 @@ export function htmlReport(outcome: RunOutcome): string {
     if (outcome.causes.length) {
       body.push('<h2 id="causes">Causes, worst level first</h2>');
       for (const c of outcome.causes) {
+        // A long cause keeps its first checks in sight and folds the rest, so the next cause is not pushed out of view.
+        const item = (f: CheckResult) => `<li>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</li>`;
+        const cut = c.failures.length > LISTED + 2 ? LISTED : c.failures.length;
+        const shown = c.failures.slice(0, cut);
+        const folded = c.failures.slice(cut);
         body.push(`<section class="cause"><h3>${badge(c.level)} ${esc(c.title)}</h3><p class="hint">${c.failures.length} failures${c.hint ? `: ${esc(c.hint)}` : ''}</p>
-<ul>${c.failures.map((f) => `<li>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</li>`).join('')}</ul></section>`);
+<ul>${shown.map(item).join('')}</ul>${folded.length ? `<details><summary>and ${folded.length} more</summary><ul>${folded.map(item).join('')}</ul></details>` : ''}</section>`);
       }
     }
     if (t.failed) {
-      body.push('<h2 id="levels">Failures by level</h2>', `<div class="levels">${LEVELS.map((l) => `<div><b>${t.failuresByLevel[l]}</b>${badge(l)}</div>`).join('')}</div>`);
       const all = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
       body.push(`<h2 id="failures">Every failure (${all.length})</h2>`, ...all.map((f, i) => failure(f, causeOf.get(f), i < 20)));
     }

@@ -90,6 +90,9 @@ export function failureLine(r: CheckResult): string {
   return `[${r.provenance}] ${r.operationId}  ${r.check}`;
 }
 
+/** Failures listed under a cause in the summary; the rest are counted. */
+const LISTED_PER_CAUSE = 12;
+
 export function summary(outcome: RunOutcome): string {
   const lines = [...outcome.settings, ''];
   const width = Math.max(...outcome.reports.map((r) => r.operationId.length), 10);
@@ -122,7 +125,8 @@ export function summary(outcome: RunOutcome): string {
     for (const c of outcome.causes) {
       lines.push(`  [${c.level}] ${c.title}: ${c.failures.length} failures`);
       if (c.hint) lines.push(`      ${c.hint}`);
-      for (const f of c.failures) lines.push(`      x ${failureLine(f)}`);
+      for (const f of c.failures.slice(0, LISTED_PER_CAUSE)) lines.push(`      x ${failureLine(f)}`);
+      if (c.failures.length > LISTED_PER_CAUSE) lines.push(`      ... and ${c.failures.length - LISTED_PER_CAUSE} more (each is listed under its operation above, and in the reports)`);
     }
     if (outcome.single.length) lines.push('Other failures:', ...outcome.single.map((f) => `  x ${failureLine(f)}`));
   }
