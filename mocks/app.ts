@@ -154,7 +154,7 @@ export function createApp(parts: AppParts): MockApp {
     }),
   );
 
-  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail, warn });
+  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail, warn, dataset: { seed: options.seed, data: options.data } });
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);
 

@@ -12,7 +12,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchChromium } from './chromium.ts';
+import { launchChromium } from '../testing/chromium.ts';
 import { parseCorsOrigins } from './cors-policy.ts';
 import { DEFAULT_OPTIONS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';

@@ -1,5 +1,8 @@
 // The development helpers under /__mock: log in as a fixture user (the cookie a
 // browser on another origin keeps), log out, reset.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_SESSIONS_PER_USER } from './credentials.ts';
 import { expectError, json, model, useApp } from './test-helpers.ts';
@@ -56,5 +59,22 @@ describe('logins in a loop', () => {
     for (let i = 0; i < MAX_SESSIONS_PER_USER + 100; i++) last = (await login()).headers.get('set-cookie')!.split(';')[0]!;
     expect(app.mock.state.sessions.size).toBeLessThanOrEqual(seeded + MAX_SESSIONS_PER_USER);
     expect((await app.fetch(app.url('/user/apikeys'), { headers: { Cookie: last } })).status).toBe(403);
+  });
+});
+
+describe('self-identification', () => {
+  it('GET /__mock/info names the mock, its version, seed and dataset size', async () => {
+    const res = await m.fetch(`${m.origin()}/__mock/info`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(await json(res)).toEqual({ success: true, name: 'server-listing-mock', version: pkg.version, seed: 1337, data: null, servers: 300, basePath: '/api/v0.1' });
+  });
+
+  it('says which file it serves instead of a seed with --data', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-info-')), 'db.json');
+    writeFileSync(file, JSON.stringify({ servers: [] }));
+    const other = useApp({ data: file, seed: 7 });
+    expect(await json(await other.fetch(`${other.origin()}/__mock/info`))).toMatchObject({ seed: null, data: file, servers: 0 });
   });
 });

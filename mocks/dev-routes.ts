@@ -1,6 +1,8 @@
 // Development helpers outside the API (under /__mock): a frontend can log in as a
 // fixture user without the real web site, log out, and put the mock back to its
-// seeded state between test runs.
+// seeded state between test runs; and the mock says what it is (/__mock/info), so
+// the contract suite knows its fixture credentials and writes are meant for it.
+import { readFileSync } from 'node:fs';
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app.ts';
 import { cookieValue } from './auth.ts';
@@ -18,6 +20,16 @@ interface DevRouteDeps {
   fail: (c: Context, status: number, detail?: string) => Response;
   /** Where warnings go (stderr in the CLI). */
   warn: (line: string) => void;
+  /** Where the servers come from: the seed, or the `--data` file (then the seed means nothing). */
+  dataset: { seed: number; data?: string };
+}
+
+let ownPackage: { name: string; version: string } | undefined;
+
+/** This package's name and version, read once ('../package.json' from mocks/ and from the bundle in dist/ alike). */
+function mockPackage(): { name: string; version: string } {
+  ownPackage ??= JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  return ownPackage;
 }
 
 /** The cookie this request's page can keep (mocks/cookie-policy.ts), from where the page and the mock are. */
@@ -37,7 +49,22 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
 }
 
 export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRouteDeps): void {
-  const { cookieName, reply, fail, warn } = deps;
+  const { cookieName, reply, fail, warn, dataset } = deps;
+
+  // Who answers: the contract suite uses the fixture credentials and writes only on a
+  // target that says it is this mock (any other server, even on 127.0.0.1, may be real).
+  app.get('/__mock/info', (c) => {
+    const { name, version } = mockPackage();
+    return reply(c, 200, {
+      success: true,
+      name,
+      version,
+      seed: dataset.data ? null : dataset.seed,
+      data: dataset.data ?? null,
+      servers: state.servers.length,
+      basePath: state.model.basePath,
+    });
+  });
 
   // These routes change the mock's state: a page whose origin CORS refuses must not
   // (its browser would still send a simple POST and store the cookie it gets).

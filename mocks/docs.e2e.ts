@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../spec/model.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium } from '../testing/chromium.ts';
 import { startMock, type RunningMock } from './server.ts';
 
 const model = loadModel();

@@ -104,7 +104,7 @@ export function helpText(): string {
     const fallback = f.default !== undefined && f.default !== 'off' ? ` (default ${f.default})` : '';
     return `  ${flagName(name, f).padEnd(26)} ${f.help}${fallback}${f.env ? ` [${f.env}]` : ''}`;
   });
-  return ['Usage: npm run mock -- [options]', '', 'Options (each also an environment variable):', ...rows].join('\n');
+  return ['Usage: npm run mock -- [options]   (installed from the package: server-listing-mock [options])', '', 'Options (each also an environment variable):', ...rows].join('\n');
 }
 
 function integer(name: string, raw: string, min: number, max: number): number {

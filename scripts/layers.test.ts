@@ -32,19 +32,27 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts', () =>
       'scripts/bench.ts': "import '../mocks/app.ts';\nimport '../contract-tests/run.ts';\n",
     });
     expect(layerViolations(root).map((v) => v.message)).toEqual([
-      'spec/model.ts:1 imports fixtures/load.ts: spec may import only from spec',
-      'mocks/app.ts:1 imports contract-tests/run.ts: mocks may import only from spec, fixtures, mocks',
-      'mocks/app.ts:2 imports scripts/bench.ts: mocks may import only from spec, fixtures, mocks',
-      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from spec, fixtures, contract-tests',
-      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from spec, fixtures, contract-tests',
-      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from spec, fixtures, contract-tests',
-      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from spec, fixtures, contract-tests',
+      'spec/model.ts:1 imports fixtures/load.ts: spec may import only from testing, spec',
+      'mocks/app.ts:1 imports contract-tests/run.ts: mocks may import only from testing, spec, fixtures, mocks',
+      'mocks/app.ts:2 imports scripts/bench.ts: mocks may import only from testing, spec, fixtures, mocks',
+      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
+      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
     ]);
   });
 
-  it('allows only the opt-in --start-mock import of the mock from the suite', () => {
-    const root = tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" });
-    expect(layerViolations(root)).toEqual([]);
+  it('lets every layer use the test tooling in testing/, which itself imports nothing of the project', () => {
+    const root = tree({
+      'contract-tests/test/report.e2e.ts': "import { launchChromium } from '../../testing/chromium.ts';\n",
+      'mocks/docs.e2e.ts': "import { launchChromium } from '../testing/chromium.ts';\n",
+      'testing/chromium.ts': "import { x } from '../mocks/app.ts';\n",
+    });
+    expect(layerViolations(root).map((v) => v.message)).toEqual(['testing/chromium.ts:1 imports mocks/app.ts: testing may import only from testing']);
+  });
+
+  it('makes no exception for the suite\'s --start-mock: it runs the mock as a program', () => {
+    expect(layerViolations(tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" }))).toHaveLength(1);
   });
 
   it('reads imports, not words that look like them', () => {

@@ -68,6 +68,12 @@ describe('checkProvenance', () => {
       'schema ServerCore.port has no x-provenance',
     ]);
   });
+  it('reports a response header without it, in components and inline', () => {
+    const doc = fresh();
+    delete doc.components.headers!['X-RateLimit-Reset']['x-provenance'];
+    doc.paths['/metadata/regions']!.get.responses['200'].headers['X-Extra'] = { description: 'inline', schema: { type: 'string' } };
+    expect(checkProvenance(doc).sort()).toEqual(['GET /metadata/regions response 200 header X-Extra has no x-provenance', 'header X-RateLimit-Reset has no x-provenance']);
+  });
 });
 
 describe('checkAuthResponses', () => {

@@ -111,7 +111,7 @@ function schemaProvenance(doc: OpenApiDoc, where: string, schema: any, problems:
   if (schema.not) schemaProvenance(doc, `${where}.not`, schema.not, problems, seen);
 }
 
-/** Every operation, parameter and schema property carries a valid x-provenance. */
+/** Every operation, parameter, schema property and response header carries a valid x-provenance. */
 export function checkProvenance(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
@@ -134,6 +134,20 @@ export function checkProvenance(doc: OpenApiDoc): string[] {
   for (const [name, response] of Object.entries<any>(doc.components.responses ?? {})) {
     for (const [type, media] of Object.entries<any>(response.content ?? {})) {
       schemaProvenance(doc, `response ${name} ${type}`, media.schema, problems, seen);
+    }
+  }
+  // A response header is a promise of its own: a check that it is sent is only as firm as it.
+  for (const [name, header] of Object.entries<any>(doc.components.headers ?? {})) {
+    const problem = provenanceProblem(`header ${name}`, header);
+    if (problem) problems.push(problem);
+  }
+  for (const { method, path, raw: op } of model.operations) {
+    for (const [status, ref] of Object.entries<any>(op.responses ?? {})) {
+      for (const [name, header] of Object.entries<any>(deref<any>(doc, ref)?.headers ?? {})) {
+        if (header.$ref) continue; // checked where it is defined
+        const problem = provenanceProblem(`${method} ${path} response ${status} header ${name}`, header);
+        if (problem) problems.push(problem);
+      }
     }
   }
   return problems;

@@ -91,6 +91,12 @@ describe('limits and defaults come from the spec', () => {
     });
   });
 
+  it('reads each declared response header with its provenance', () => {
+    const headers = model.byId.get('findServers')!.responses.get(429)!.headers;
+    expect([...headers.keys()]).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    expect(headers.get('Retry-After')).toEqual({ name: 'Retry-After', schema: { type: 'integer', minimum: 0 }, provenance: 'observed' });
+  });
+
   it('gives the parameters\' schema defaults', () => {
     expect(parameterDefaults(model.byId.get('findServers')!)).toEqual({
       limit: 50, page: 1, version: '*', maxAge: 30, sort: 'updated', favicon: false, relativeTime: false, noFilter: false, offlineOnly: 'off',

@@ -43,7 +43,7 @@ export interface Parameter {
 export interface ResponseHeader {
   name: string;
   schema: Record<string, any>;
-  provenance: Provenance | undefined;
+  provenance: Provenance;
 }
 
 export interface DeclaredResponse {
@@ -228,7 +228,7 @@ function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, De
     const headers = new Map<string, ResponseHeader>();
     for (const [name, h] of Object.entries<any>(response.headers ?? {})) {
       const header = deref<Record<string, any>>(doc, h);
-      headers.set(name, { name, schema: header.schema ?? {}, provenance: provenanceOf(header) });
+      headers.set(name, { name, schema: header.schema ?? {}, provenance: levelOf(header) });
     }
     out.set(Number(status), {
       status: Number(status),

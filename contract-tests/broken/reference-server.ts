@@ -33,6 +33,10 @@ export const DEFECTS = {
   'out-of-range-accepted': 'out-of-range numbers and unknown enum values are answered 200',
   'limit-dependent-count': 'unique_versions counts only the versions shown (it depends on limit)',
   'bare-error-body': '400 answers are {"error": ...}, without success and message',
+  'missing-route': 'GET /metadata/versions is not routed at all (404)',
+  'no-rate-limit-headers': 'no answer carries the X-RateLimit-* headers',
+  'text-plain-json': 'every JSON answer says Content-Type: text/plain',
+  'refuses-credentials': 'every credential is refused with 401, valid ones included',
 } as const;
 export type Defect = keyof typeof DEFECTS;
 
@@ -99,6 +103,7 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
 
   type Principal = { user: string; scheme: 'apiKey' | 'session' };
   const authenticate = (c: Context): Principal | undefined => {
+    if (has('refuses-credentials')) return undefined;
     const auth = c.req.header('authorization');
     if (auth !== undefined) {
       const m = /^Bearer (\S+)$/.exec(auth);
@@ -122,7 +127,13 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   const record = (k: Key) => ({ id: k.id, name: k.name, prefix: k.secret.slice(0, 13), created_at: k.created_at, expires_at: k.expires_at, last_used_at: k.last_used_at });
 
   const app = new Hono().basePath(BASE);
-  app.use(rateLimiter(options.rateLimit));
+  if (has('text-plain-json')) {
+    app.use(async (c, next) => {
+      await next();
+      if (c.res.headers.get('content-type')?.startsWith('application/json')) c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8');
+    });
+  }
+  app.use(rateLimiter(options.rateLimit, !has('no-rate-limit-headers')));
   app.onError((err, c) => error(c, 500, `the request could not be completed (${err.name})`));
 
   app.get('/servers/find', (c) => {
@@ -156,13 +167,15 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     return ping(c, colon < 0 ? address : address.slice(0, colon), colon < 0 ? undefined : address.slice(colon + 1), { host: 'address', port: 'address' });
   });
 
-  app.get('/metadata/versions', (c) => {
-    try {
-      return c.json(versions(rows, query(c), switches));
-    } catch (err) {
-      return badQuery(c, err);
-    }
-  });
+  if (!has('missing-route')) {
+    app.get('/metadata/versions', (c) => {
+      try {
+        return c.json(versions(rows, query(c), switches));
+      } catch (err) {
+        return badQuery(c, err);
+      }
+    });
+  }
   app.get('/metadata/countries', (c) => {
     try {
       return c.json(countries(rows, query(c), Date.now()));
@@ -227,8 +240,9 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   });
 
   app.notFound((c) => {
-    const path = c.req.path.startsWith(BASE) ? c.req.path.slice(BASE.length) : c.req.path;
-    const route = ROUTES.find(([re]) => re.test(path));
+    // Only a path under the base path is one of its routes (another method may be allowed there).
+    const path = c.req.path.startsWith(BASE) ? c.req.path.slice(BASE.length) : undefined;
+    const route = path === undefined ? undefined : ROUTES.find(([re]) => re.test(path) && !(has('missing-route') && path === '/metadata/versions'));
     if (route && !has('404-wrong-method')) {
       c.header('Allow', route[1].join(', '));
       return error(c, 405, `${c.req.method} is not allowed here; use ${route[1].join(', ')}`);
@@ -256,7 +270,7 @@ function keyBodyProblem(body: unknown): string | undefined {
  * Fixed windows per credential; the headers on every answer, 429 with Retry-After over
  * the limit. Without a limit to enforce, the headers say so (a limit no run reaches).
  */
-function rateLimiter(limit: ReferenceOptions['rateLimit']) {
+function rateLimiter(limit: ReferenceOptions['rateLimit'], sendHeaders: boolean) {
   const windows = new Map<string, { start: number; count: number }>();
   return async (c: Context, next: () => Promise<void>) => {
     const size = limit?.windowMs ?? 60_000;
@@ -274,7 +288,7 @@ function rateLimiter(limit: ReferenceOptions['rateLimit']) {
       return c.json({ success: false, message: `Rate limit exceeded. Try again in ${wait} seconds.` }, 429, { ...headers, 'Retry-After': String(wait) });
     }
     await next();
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+    if (sendHeaders) for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };
 }
 

@@ -29,7 +29,8 @@ const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE
 export function matrixCases(ctx: SuiteContext, op: Operation): Case[] {
   const { model } = ctx;
   const errorBody = provenanceOf(model.doc.components.schemas.ErrorBody);
-  const authRules = weakest(schemesProvenance(model, op), errorBody);
+  // A 401 or 403 on this operation relies on the operation itself as much as on the schemes.
+  const authRules = weakest(op.provenance, schemesProvenance(model, op), errorBody);
   const principals = op.schemes.map((s) => ctx.principalForScheme(s));
   const hasBearer = principals.includes('apiKey');
   const hasCookie = principals.includes('session');

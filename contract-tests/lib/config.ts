@@ -35,6 +35,10 @@ export interface CliOptions {
   provenance: Provenance;
   allowWrites: boolean;
   junit?: string;
+  /** Where the reports go (default ./reports). */
+  reports?: string;
+  /** A skipped check fails the run (unless no setting could avoid it). */
+  strict: boolean;
   startMock: boolean;
   verbose: boolean;
   help: boolean;
@@ -53,6 +57,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     provenance: 'assumed',
     allowWrites: env.CONTRACT_ALLOW_WRITES === '1' || env.CONTRACT_ALLOW_WRITES === 'true',
     startMock: false,
+    strict: false,
     verbose: false,
     help: false,
     budget: DEFAULT_BUDGET,
@@ -76,6 +81,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       }
       case '--allow-writes': out.allowWrites = true; break;
       case '--junit': out.junit = value(); break;
+      case '--reports': out.reports = value(); break;
+      case '--strict': out.strict = true; break;
       case '--start-mock': out.startMock = true; break;
       case '--verbose': out.verbose = true; break;
       case '--budget': {
@@ -97,10 +104,19 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   return out;
 }
 
-/** 127.0.0.0/8, ::1 and localhost: a target on this machine, where writes are safe. */
-export function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+/**
+ * Where the reports go, read leniently from the raw arguments: even a run refused for a
+ * bad flag replaces the last run's reports with its own.
+ */
+export function reportFlags(argv: string[]): { reports?: string; junit?: string } {
+  const out: { reports?: string; junit?: string } = {};
+  argv.forEach((arg, i) => {
+    for (const flag of ['reports', 'junit'] as const) {
+      if (arg === `--${flag}` && argv[i + 1] && !argv[i + 1]!.startsWith('--')) out[flag] = argv[i + 1];
+      else if (arg.startsWith(`--${flag}=`)) out[flag] = arg.slice(flag.length + 3);
+    }
+  });
+  return out;
 }
 
 export function normaliseBaseUrl(raw: string): string {
@@ -114,28 +130,37 @@ export function normaliseBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-export const USAGE = `Usage: npm run contract -- --base-url <url> [options]
+export const USAGE = `Usage: server-listing-contract --base-url <url> [options]
+   (in a clone: npm run contract -- --base-url <url> [options])
 
-Replays spec/openapi.yaml against an implementation with Dredd plus the suite's hooks.
+Replays the spec (spec/openapi.yaml) against an implementation with Dredd plus the
+suite's hooks. Before any check, a pre-flight makes sure the target answers at that
+base URL and asks whether it is this project's mock (GET /__mock/info).
 
   --base-url <url>        API base, e.g. http://127.0.0.1:4010/api/v0.1 (or CONTRACT_BASE_URL)
   --start-mock            start the local mock on a free port and test it
   --only <operationId>    run only these operations (repeat or comma-separate)
   --provenance <level>    interface | observed | assumed (default): check only what the spec
                           marks this level or harder; 'interface' = the hard promises alone
-  --allow-writes          create and revoke API keys on a non-loopback target (always on
-                          for 127.0.0.1/localhost); everything created is removed again
+  --allow-writes          create and revoke API keys on a target that is not the mock
+                          (always on for the mock); everything created is removed again
   --budget <n>            requests the suite may send beyond Dredd's own (default ${DEFAULT_BUDGET}):
                           how deep it samples; checks past the budget are skipped, named
   --pace on|off           on (default): wait when the target says X-RateLimit-Remaining: 0,
                           until its X-RateLimit-Reset; off: wait only on a 429's Retry-After
                           (for a target that reports limits it does not enforce;
                           --start-mock implies off)
-  --junit <path>          JUnit XML path (default reports/contract-junit.xml)
+  --strict                a skipped check fails the run (except the few no setting can
+                          avoid, such as provoking a 500)
+  --reports <dir>         where the reports go (default ./reports): contract-junit.xml,
+                          contract-report.html, contract-summary.md, contract-dredd.log
+  --junit <path>          the JUnit XML elsewhere (default <reports>/contract-junit.xml)
   --verbose               also print Dredd's own log (secrets masked)
 
 Environment: CONTRACT_API_KEY, CONTRACT_SESSION_COOKIE, CONTRACT_FORBIDDEN_API_KEY (a valid key
-of a user without the API-key permission). Against a loopback target with none set, the
-fixture credentials from fixtures/auth.json are used.
+of a user without the API-key permission). Against a target that identifies as the mock
+with none set, the fixture credentials from fixtures/auth.json are used.
 
-Exit: 0 all checks passed, 1 a check failed, 2 unreachable target or refused to run.`;
+Exit: 0 all checks passed, 1 a check failed (or, with --strict, was skipped), 2 nothing
+was checked: the target could not be reached or tested, or the flags were wrong. Every
+run writes its reports, exit 2 included.`;

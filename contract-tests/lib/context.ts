@@ -4,17 +4,18 @@
 // write down what was created). Every answer passes the hygiene scan on its way in.
 import type { ValidateFunction } from 'ajv';
 import { credentialHeaders, loadModel, operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
-import { within, type Provenance } from '../../spec/provenance.ts';
+import { weakest, within, type Provenance } from '../../spec/provenance.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import type { RunConfig } from './config.ts';
-import { unknownKeyLike, unknownSessionLike } from './credentials.ts';
-import { excerpt, mediaType, send, type HttpRequest, type HttpResponse } from './http.ts';
-import { HygieneWatch, LISTED_PER_OPERATION } from './hygiene.ts';
-import { toJsonSchema } from './json-schema.ts';
+import { nameFixtureSecrets, unknownKeyLike, unknownSessionLike } from './credentials.ts';
+import { describeNetworkError, excerpt, mediaType, send, type HttpRequest, type HttpResponse } from './http.ts';
+import { HEADERS_CHECK, HeaderWatch } from './headers.ts';
+import { HYGIENE_LEVEL, HygieneWatch, LISTED_PER_OPERATION } from './hygiene.ts';
+import { schemaLevel, toJsonSchema } from './json-schema.ts';
 import { Ledger } from './ledger.ts';
 import { describeHeaders, rememberSecret } from './mask.ts';
 import { MAX_429_RETRIES, Pacer } from './pacing.ts';
-import { Recorder, type Status } from './results.ts';
+import { Recorder, type Evidence, type Status } from './results.ts';
 
 /** Where results about requests that match no operation of the spec (an unknown path) are filed. */
 export const NO_OPERATION = '(no operation)';
@@ -32,6 +33,8 @@ export interface Exchange {
   error?: string;
   /** Not sent, and why (the request budget is used up). */
   skipped?: string;
+  /** How long the request took, waits for rate limits left out. */
+  ms?: number;
 }
 
 export interface Expectation {
@@ -81,6 +84,11 @@ export class SuiteContext {
   readonly budget: Budget;
   readonly pacer: Pacer;
   readonly hygiene = new HygieneWatch();
+  readonly headerWatch = new HeaderWatch();
+  /** Statuses of every answer, by operation (NO_OPERATION included): a route that only ever answers 404 is missing. */
+  readonly answers = new Map<string, Record<number, number>>();
+  /** Media types of every answer with a body, for a wrong Content-Type that is everywhere. */
+  readonly answerTypes: Record<string, number> = {};
   /** `operationId status` of every non-2xx status a check set out to provoke. */
   readonly provoked = new Set<string>();
   /** `operationId status` of every answer received. */
@@ -89,7 +97,7 @@ export class SuiteContext {
   private errorBodyValidator: ValidateFunction | undefined;
   private readonly paramValidator: SchemaValidator;
   private readonly paramValidators = new WeakMap<object, ValidateFunction>();
-  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly compiled = new Map<string, { validate: ValidateFunction; level: Provenance | undefined } | undefined>();
   private readonly unknownKey: string;
   private readonly unknownSession: string;
 
@@ -103,6 +111,7 @@ export class SuiteContext {
     this.budget = new Budget(config.budget);
     this.pacer = new Pacer({ honourRemaining: config.pace, groups: this.model.limits.rateLimits.groups });
     const { apiKey, session, forbiddenKey } = config.credentials;
+    nameFixtureSecrets(this.model);
     for (const s of [apiKey, session, forbiddenKey]) rememberSecret(s);
     this.unknownKey = unknownKeyLike(apiKey);
     this.unknownSession = unknownSessionLike(session);
@@ -176,28 +185,48 @@ export class SuiteContext {
       if (!this.budget.take(options.essential)) return { request, skipped: `the request budget is used up (--budget ${this.budget.limit})` };
       await this.pacer.beforeSend(bucket);
       let response: HttpResponse;
+      const started = performance.now();
       try {
         response = await send(request);
       } catch (err) {
-        return { request, error: (err as Error).cause ? String((err as Error & { cause: unknown }).cause) : (err as Error).message };
+        return { request, error: describeNetworkError(err).text, ms: performance.now() - started };
       }
+      const ms = performance.now() - started;
       this.observe(request, response);
       const retryMs = this.pacer.afterAnswer(bucket, response.status, response.headers);
-      if (retryMs === undefined || attempt >= MAX_429_RETRIES) return { request, response };
+      if (retryMs === undefined || attempt >= MAX_429_RETRIES) return { request, response, ms };
       await this.pacer.pause(retryMs);
     }
   }
 
-  /** Every answer the suite receives, Dredd's included: its status is noted and its body scanned for leaks. */
+  /**
+   * Every answer the suite receives, Dredd's included: its status and media type are
+   * counted, its declared headers checked and its body scanned for leaks.
+   */
   observe(request: HttpRequest, response: Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>): void {
     const subject = this.subjectOf(request.method, request.url);
     this.seen.add(`${subject.operationId} ${response.status}`);
+    const statuses = this.answers.get(subject.operationId) ?? {};
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    this.answers.set(subject.operationId, statuses);
+    if (response.text) {
+      const type = mediaType(response.headers['content-type']) || '(none)';
+      this.answerTypes[type] = (this.answerTypes[type] ?? 0) + 1;
+    }
+    const op = this.model.byId.get(subject.operationId);
+    if (op) {
+      this.headerWatch.note(op, response.status, response.headers, (schema, value) => this.accepts(schema, value), () => ({
+        request: describeRequest(this.config.baseUrl, request),
+        actual: describeResponse(response),
+      }));
+    }
+    if (!this.wants(HYGIENE_LEVEL)) return;
     const { leaks, listed } = this.hygiene.scan(subject.operationId, response.text, response.json);
     if (!listed) return;
     this.recorder.record({
       operationId: subject.operationId,
       check: HYGIENE_CHECK,
-      provenance: 'interface',
+      provenance: HYGIENE_LEVEL,
       status: 'fail',
       request: describeRequest(this.config.baseUrl, request),
       expected: 'an answer without stack traces, SQL text, server file paths or framework internals',
@@ -208,12 +237,31 @@ export class SuiteContext {
 
   /** The hygiene verdict of each operation, once every answer is in. */
   recordHygiene(): void {
+    if (!this.wants(HYGIENE_LEVEL)) return;
     for (const { operationId, scanned, found } of this.hygiene.summary()) {
-      if (found === 0) this.recorder.record({ operationId, check: HYGIENE_CHECK, provenance: 'interface', status: 'pass', message: `${scanned} answers scanned` });
+      if (found === 0) this.recorder.record({ operationId, check: HYGIENE_CHECK, provenance: HYGIENE_LEVEL, status: 'pass', message: `${scanned} answers scanned` });
       else if (found > LISTED_PER_OPERATION) {
-        this.recorder.record({ operationId, check: HYGIENE_CHECK, provenance: 'interface', status: 'fail',
+        this.recorder.record({ operationId, check: HYGIENE_CHECK, provenance: HYGIENE_LEVEL, status: 'fail',
           message: `${found - LISTED_PER_OPERATION} more of its ${scanned} answers leak (the first ${LISTED_PER_OPERATION} are listed)` });
       }
+    }
+  }
+
+  /** The header verdict of each selected operation, once every answer is in. */
+  recordHeaders(): void {
+    for (const v of this.headerWatch.verdicts()) {
+      if (!this.selected(v.op) || !this.wants(v.provenance)) continue;
+      this.recorder.record({
+        operationId: v.op.operationId,
+        check: HEADERS_CHECK,
+        provenance: v.provenance,
+        status: v.problems.length ? 'fail' : 'pass',
+        request: v.problems.length ? v.example?.request : undefined,
+        expected: v.problems.length ? `${v.declared.join(', ')} on every answer that declares them` : undefined,
+        actual: v.problems.length ? v.example?.actual : undefined,
+        message: v.problems.length ? v.problems.join('; ') : `${v.answers} answers carry ${v.declared.join(', ')}`,
+        ...(v.missing ? { evidence: { missingHeaders: v.missing } } : {}),
+      });
     }
   }
 
@@ -227,16 +275,25 @@ export class SuiteContext {
       this.record(op, check, provenance, 'skip', undefined, undefined, ex.skipped);
       return false;
     }
+    // The check relies on the body's schema too (what the run's level keeps of it), and on JSON answers.
+    const level = weakest(provenance, expect.schema === false ? undefined : this.schemaLevel(target, expect.status), this.contentTypeLevel());
+    const evidence: Evidence = { expectedStatus: expect.status };
     if (!res) problems.push(`no answer: ${ex.error ?? 'request failed'}`);
     else {
       if (res.status !== expect.status) problems.push(`status ${res.status}, expected ${expect.status}`);
-      problems.push(...this.contentTypeProblems(target, res.status, res));
+      const typeProblems = this.contentTypeProblems(target, res.status, res);
+      if (typeProblems.length) evidence.wrongType = mediaType(res.headers['content-type']) || '(none)';
+      problems.push(...typeProblems);
       // The body is judged against the schema of the status the spec promises, so a wrong
       // status does not also drown the message in schema noise.
-      if (res.status === expect.status && expect.schema !== false) problems.push(...this.bodyProblems(target, expect.status, res));
+      if (res.status === expect.status && expect.schema !== false) {
+        const body = this.bodyCheck(target, expect.status, res);
+        problems.push(...body.problems);
+        if (body.schemaErrors.length) evidence.schemaErrors = body.schemaErrors;
+      }
       if (expect.extra) problems.push(...expect.extra(res));
     }
-    this.record(op, check, provenance, problems.length ? 'fail' : 'pass', ex, expect.expected ?? this.expectedText(target, expect.status), compactProblems(problems).join('; '));
+    this.record(op, check, level, problems.length ? 'fail' : 'pass', ex, expect.expected ?? this.expectedText(target, expect.status), compactProblems(problems).join('; '), evidence);
     return problems.length === 0;
   }
 
@@ -251,18 +308,26 @@ export class SuiteContext {
     }
     const problems: string[] = [];
     const res = ex.response;
+    const errorBody = { $ref: '#/components/schemas/ErrorBody' };
+    const level = weakest(provenance, schemaLevel(this.model.doc, errorBody, this.config.provenance));
+    const evidence: Evidence = { expectedStatus: status };
     if (!res) problems.push(`no answer: ${ex.error ?? 'request failed'}`);
     else {
       if (res.status !== status) problems.push(`status ${res.status}, expected ${status}`);
       const type = mediaType(res.headers['content-type']);
-      if (type !== 'application/json') problems.push(`Content-Type is ${type ? `'${res.headers['content-type']}'` : 'missing'}, expected application/json (the error body)`);
-      else {
-        const validate = this.errorBodyValidator ??= this.validator.compile(toJsonSchemaOf(this.model, '#/components/schemas/ErrorBody', this.config.provenance));
-        if (!validate(res.json)) problems.push(describeErrors(validate.errors, 'body'));
+      if (type !== 'application/json') {
+        problems.push(`Content-Type is ${type ? `'${res.headers['content-type']}'` : 'missing'}, expected application/json (the error body)`);
+        evidence.wrongType = type || '(none)';
+      } else {
+        const validate = this.errorBodyValidator ??= this.validator.compile(toJsonSchemaOf(this.model, errorBody.$ref, this.config.provenance));
+        if (!validate(res.json)) {
+          problems.push(describeErrors(validate.errors, 'body'));
+          evidence.schemaErrors = schemaErrorKeys(validate.errors);
+        }
       }
       if (extra) problems.push(...extra(res));
     }
-    this.record(subject, check, provenance, problems.length ? 'fail' : 'pass', ex, `${status} application/json {"success": false, "message": "..."}`, compactProblems(problems).join('; '));
+    this.record(subject, check, level, problems.length ? 'fail' : 'pass', ex, `${status} application/json {"success": false, "message": "..."}`, compactProblems(problems).join('; '), evidence);
     return problems.length === 0;
   }
 
@@ -277,6 +342,11 @@ export class SuiteContext {
     return Boolean(validate({ v: value }));
   }
 
+  /** What "requests and responses are JSON" rests on, when the run checks it. */
+  contentTypeLevel(): Provenance | undefined {
+    return this.wants(this.model.documentProvenance) ? this.model.documentProvenance : undefined;
+  }
+
   /** Every answer the spec gives a JSON body must say so in Content-Type. */
   contentTypeProblems(op: Operation, status: number, res: { headers: Record<string, string>; text: string }): string[] {
     const declared = op.responses.get(status);
@@ -286,11 +356,17 @@ export class SuiteContext {
     return mediaType(got) === 'application/json' ? [] : [`Content-Type is ${got ? `'${got}'` : 'missing'}, expected application/json`];
   }
 
-  bodyProblems(op: Operation, status: number, res: HttpResponse): string[] {
-    const validate = this.validatorFor(op, status);
-    if (!validate) return [];
-    if (res.json === undefined) return [`body is not JSON: ${excerpt(res.text, 120)}`];
-    return validate(res.json) ? [] : [describeErrors(validate.errors, 'body')];
+  /** The body against the spec's schema for `status`, cut to the run's level: the problems, and the errors' keys for grouping. */
+  bodyCheck(op: Operation, status: number, res: Pick<HttpResponse, 'json' | 'text'>): { problems: string[]; schemaErrors: string[] } {
+    const validate = this.validatorFor(op, status)?.validate;
+    if (!validate) return { problems: [], schemaErrors: [] };
+    if (res.json === undefined) return { problems: [`body is not JSON: ${excerpt(res.text, 120)}`], schemaErrors: ['body is not JSON'] };
+    return validate(res.json) ? { problems: [], schemaErrors: [] } : { problems: [describeErrors(validate.errors, 'body')], schemaErrors: schemaErrorKeys(validate.errors) };
+  }
+
+  /** How firm a check of this response's body is at the run's level; undefined when the level keeps nothing of its schema. */
+  schemaLevel(op: Operation, status: number): Provenance | undefined {
+    return this.validatorFor(op, status)?.level;
   }
 
   /** The draft-07 schema of a response, cut to the selected provenance; undefined without a JSON body. */
@@ -299,13 +375,17 @@ export class SuiteContext {
     return schema ? toJsonSchema(this.model.doc, schema, this.config.provenance) : undefined;
   }
 
-  private validatorFor(op: Operation, status: number): ValidateFunction | undefined {
+  private validatorFor(op: Operation, status: number): { validate: ValidateFunction; level: Provenance | undefined } | undefined {
     const key = `${op.operationId} ${status}`;
     if (!this.compiled.has(key)) {
+      const raw = op.responses.get(status)?.schema;
       const schema = this.jsonSchemaFor(op, status);
-      if (!schema) return undefined;
-      const { $schema: _ignored, ...rest } = schema;
-      this.compiled.set(key, this.validator.compile(rest));
+      const level = raw ? schemaLevel(this.model.doc, raw, this.config.provenance) : undefined;
+      if (!schema || !level) this.compiled.set(key, undefined);
+      else {
+        const { $schema: _ignored, ...rest } = schema;
+        this.compiled.set(key, { validate: this.validator.compile(rest), level });
+      }
     }
     return this.compiled.get(key);
   }
@@ -319,7 +399,14 @@ export class SuiteContext {
     return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
   }
 
-  record(op: Subject, check: string, provenance: Provenance, status: Status, ex: Exchange | undefined, expected?: string, message?: string): void {
+  record(op: Subject, check: string, provenance: Provenance, status: Status, ex: Exchange | undefined, expected?: string, message?: string, evidence: Evidence = {}): void {
+    const res = ex?.response;
+    const principal = ex && this.principalOf(ex.request.headers);
+    const found: Evidence = {
+      ...evidence,
+      ...(res ? { answer: { status: res.status, type: mediaType(res.headers['content-type']) } } : {}),
+      ...(principal ? { principal } : {}),
+    };
     this.recorder.record({
       operationId: op.operationId,
       check,
@@ -327,13 +414,28 @@ export class SuiteContext {
       status,
       request: ex ? describeRequest(this.config.baseUrl, ex.request) : undefined,
       expected,
-      actual: ex?.response ? describeResponse(ex.response) : ex?.error ? `no answer: ${ex.error}` : undefined,
+      actual: res ? describeResponse(res) : ex?.error ? `no answer: ${ex.error}` : undefined,
       message: message || undefined,
+      ...(ex?.ms !== undefined ? { ms: Math.round(ex.ms) } : {}),
+      ...(Object.keys(found).length ? { evidence: found } : {}),
     });
   }
 
-  skip(op: Subject, check: string, provenance: Provenance, reason: string): void {
-    if (this.wants(provenance)) this.record(op, check, provenance, 'skip', undefined, undefined, reason);
+  /** Which of the run's own credentials a request carries, if any. */
+  principalOf(headers: Record<string, string> | undefined): Evidence['principal'] {
+    const { apiKey, session, forbiddenKey } = this.config.credentials;
+    const sent = Object.entries(headers ?? {}).map(([k, v]) => `${k.toLowerCase()}: ${v}`).join('\n');
+    if (forbiddenKey && sent.includes(`Bearer ${forbiddenKey}`)) return 'forbidden';
+    if (apiKey && sent.includes(`Bearer ${apiKey}`)) return 'apiKey';
+    if (session && sent.includes(`=${session}`)) return 'session';
+    return undefined;
+  }
+
+  /** `unavoidable`: no setting of the suite could have run it (a 5xx cannot be provoked), so `--strict` lets it pass. */
+  skip(op: Subject, check: string, provenance: Provenance, reason: string, unavoidable = false): void {
+    if (!this.wants(provenance)) return;
+    if (unavoidable) this.recorder.record({ operationId: op.operationId, check, provenance, status: 'skip', message: reason, unavoidable });
+    else this.record(op, check, provenance, 'skip', undefined, undefined, reason);
   }
 
   /** Writes happen only on a loopback target or with --allow-writes. */
@@ -349,6 +451,13 @@ function toJsonSchemaOf(model: SpecModel, ref: string, level: Provenance): Recor
 }
 
 export const HYGIENE_CHECK = 'hygiene: no answer leaks a stack trace, SQL text, a server file path or framework internals';
+
+/** Body-schema errors as keys that do not depend on the row: `body.results.*.port must be integer`. */
+export function schemaErrorKeys(errors: Parameters<typeof describeErrors>[0]): string[] {
+  const keys = (errors ?? []).map((e) => describeErrors([{ ...e, instancePath: e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') }], 'body'));
+  return [...new Set(keys.filter(Boolean))];
+}
+
 
 /**
  * One line per distinct defect: the same error on every row of a page is reported once,

@@ -3,9 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import type { Credentials } from './config.ts';
+import { nameSecrets } from './mask.ts';
 
-/** Environment first; the fixture credentials only for a loopback target with none set. */
-export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, model: SpecModel): Credentials {
+/**
+ * Environment first; the fixture credentials only for a target that identifies as the
+ * mock, with none set. Any other server, even one on 127.0.0.1, may be a real one.
+ */
+export function resolveCredentials(env: NodeJS.ProcessEnv, isMock: boolean, model: SpecModel): Credentials {
   const cookieName = model.cookieName ?? '';
   const fromEnv: Credentials = {
     apiKey: env.CONTRACT_API_KEY || undefined,
@@ -14,7 +18,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, loopback: boolean, mo
     source: 'environment',
   };
   if (fromEnv.apiKey || fromEnv.session || fromEnv.forbiddenKey) return fromEnv;
-  if (!loopback) return { source: 'none' };
+  if (!isMock) return { source: 'none' };
   const fixtures = loadFixtures(undefined, model);
   const [bearer, cookie] = (['bearer', 'cookie'] as const).map((kind) => [...model.schemes.values()].find((s) => s.kind === kind)?.name as 'apiKey' | 'session');
   return {
@@ -39,4 +43,9 @@ export function unknownKeyLike(key: string | undefined): string {
 
 export function unknownSessionLike(session: string | undefined): string {
   return `${session?.match(/^([a-z]+_)/)?.[1] ?? 'sess_'}contract_${randomBytes(16).toString('hex')}`;
+}
+
+/** Every fixture credential prints as its name wherever it shows up (a fake, public value, told apart by name). */
+export function nameFixtureSecrets(model: SpecModel): void {
+  nameSecrets(loadFixtures(undefined, model).credentials);
 }

@@ -3,13 +3,11 @@
 // instead of being printed.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { SPEC_PATH } from '../../spec/load.ts';
 import type { RunConfig } from './config.ts';
+import { DREDD_HOOKS, PACKAGE_ROOT } from './package-files.ts';
 
 const require = createRequire(import.meta.url);
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const HOOKS = fileURLToPath(new URL('../hooks/dredd-hooks.ts', import.meta.url));
 // Generous: against real rate limits a default run waits minutes (anonymous: 20 requests a minute).
 const TIMEOUT_MS = 60 * 60_000;
 
@@ -21,10 +19,10 @@ export interface DreddOutcome {
 
 export function runDredd(config: RunConfig, onChild?: (pid: number) => void): Promise<DreddOutcome> {
   const bin = require.resolve('dredd/bin/dredd');
-  const args = [bin, SPEC_PATH, config.baseUrl, '--require', 'tsx/cjs', '--hookfiles', HOOKS, '--loglevel', 'warning', '--color', 'false'];
+  const args = [bin, SPEC_PATH, config.baseUrl, ...DREDD_HOOKS.require, '--hookfiles', DREDD_HOOKS.file, '--loglevel', 'warning', '--color', 'false'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
-      cwd: REPO_ROOT,
+      cwd: PACKAGE_ROOT,
       env: { ...process.env, CONTRACT_RUN: JSON.stringify(config), NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -150,11 +150,12 @@ async function checkKeyCap(ctx: SuiteContext, op: Operation, headers: Record<str
   }
 }
 
-/** Why a declared status no check provoked could not be, for the report. */
-function notProvokedBecause(ctx: SuiteContext, op: Operation, status: number): string {
-  if (status >= 500) return 'cannot be provoked: a 5xx is the server failing, and one met by any check fails that check';
-  if (status === 429) return 'no 429 seen: the target enforced no limit, or the pacing kept within it';
-  return ctx.writesBlocked(op) ?? 'no check provokes it (yet)';
+/** Why a declared status no check provoked could not be, for the report; `unavoidable` when no setting of the suite would provoke it. */
+function notProvokedBecause(ctx: SuiteContext, op: Operation, status: number): { reason: string; unavoidable: boolean } {
+  if (status >= 500) return { reason: 'cannot be provoked: a 5xx is the server failing, and one met by any check fails that check', unavoidable: true };
+  // The suite paces itself to stay within the limits rather than provoke them.
+  if (status === 429) return { reason: 'no 429 seen: the target enforced no limit, or the pacing kept within it', unavoidable: true };
+  return { reason: ctx.writesBlocked(op) ?? 'no check provokes it (yet)', unavoidable: false };
 }
 
 /** Lists, as skipped, every declared non-2xx status that no check provoked and no answer showed. */
@@ -162,7 +163,8 @@ export function recordCoverage(ctx: SuiteContext): void {
   for (const op of ctx.model.operations.filter((o) => ctx.selected(o))) {
     for (const status of op.responses.keys()) {
       if (status < 300 || ctx.provoked.has(`${op.operationId} ${status}`) || ctx.seen.has(`${op.operationId} ${status}`)) continue;
-      ctx.skip(op, `coverage: the declared ${status} ${reasonPhrase(status)} is exercised`, op.provenance, notProvokedBecause(ctx, op, status));
+      const why = notProvokedBecause(ctx, op, status);
+      ctx.skip(op, `coverage: the declared ${status} ${reasonPhrase(status)} is exercised`, op.provenance, why.reason, why.unavoidable);
     }
   }
 }

@@ -37,6 +37,28 @@ export async function send(req: HttpRequest, options: { timeoutMs?: number } = {
   return { status: res.status, headers: headersObject(res.headers), text, json: parseJson(text) };
 }
 
+/** Words a person can act on for each way a request gets no answer, by the code Node reports. */
+const NO_ANSWER: [RegExp, string][] = [
+  [/^ECONNREFUSED$/, 'connection refused: nothing listens on that host and port'],
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME)$/, 'DNS lookup failed: no such host'],
+  [/^(ETIMEDOUT|TimeoutError|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)$/, 'timed out waiting for an answer'],
+  [/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/, 'TLS: the server\'s certificate is not trusted'],
+  [/SSL|EPROTO/, 'TLS handshake failed (is it https on an http port, or the reverse?)'],
+  [/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/, 'the connection was closed without an answer (is it http on an https port?)'],
+  [/^(EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/, 'the host cannot be reached from here'],
+  [/^bad port$/, 'fetch refuses this port (one browsers block, such as 1 or 6000): use another'],
+];
+
+/** Why a request got no answer: the system's code (ECONNREFUSED, ENOTFOUND, a TLS code) and what it means. */
+export function describeNetworkError(err: unknown): { code: string; text: string } {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
+  const cause = e.cause;
+  const code = cause?.code ?? (e.name === 'TimeoutError' ? 'TimeoutError' : cause?.message === 'bad port' ? 'bad port' : cause?.name ?? e.name ?? 'Error');
+  const words = NO_ANSWER.find(([re]) => re.test(code))?.[1];
+  const detail = cause?.message ?? e.message ?? String(err);
+  return { code, text: words ? `${words} (${code}: ${detail.split('\n')[0]})` : `${code}: ${detail.split('\n')[0]}` };
+}
+
 export function parseJson(text: string): unknown {
   try {
     return text === '' ? undefined : JSON.parse(text);

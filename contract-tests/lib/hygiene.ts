@@ -4,6 +4,14 @@
 // to fire on what real rows hold (a MOTD saying "select a mode from the menu", a
 // Minecraft command such as "/home"): they look for the shapes only software writes.
 
+import type { Provenance } from '../../spec/provenance.ts';
+
+/**
+ * No leaks is this project's rule, not a promise of the interface document: the scan
+ * runs at `assumed`, so `--provenance interface` checks only what the interface promises.
+ */
+export const HYGIENE_LEVEL: Provenance = 'assumed';
+
 export type LeakKind = 'stack trace' | 'SQL text' | 'file path' | 'framework internals';
 
 interface Pattern {

@@ -9,7 +9,7 @@
 // - with a provenance level, parts softer than it are cut (a property the spec marks
 //   `observed` is neither type-checked nor required when only `interface` is tested).
 import { deref, type OpenApiDoc } from '../../spec/load.ts';
-import { provenanceOf, within, type Provenance } from '../../spec/provenance.ts';
+import { provenanceOf, weakest, within, type Provenance } from '../../spec/provenance.ts';
 
 const OPENAPI_ONLY = new Set(['nullable', 'example', 'examples', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'deprecated']);
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -19,12 +19,27 @@ type Schema = Record<string, any>;
 export function toJsonSchema(doc: OpenApiDoc, schema: unknown, level: Provenance = 'assumed'): Schema {
   // A node without x-provenance takes its parent's; a root without one (an inline wrapper
   // such as the 401 response's allOf) promises nothing by itself, so it is never cut.
-  const out = convert(doc, schema, level, 'interface', []) ?? {};
+  const out = convert(doc, schema, level, 'interface', [], []) ?? {};
   return { $schema: DRAFT_07, ...out };
 }
 
-/** Returns undefined when the node is softer than `level` (the caller drops it). */
-function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: Provenance, stack: string[]): Schema | undefined {
+/**
+ * How firm a check against the schema cut to `level` is: the softest of the body and the
+ * properties the cut keeps (a body check relies on every property it validates; a
+ * helper such as `NullValue`, the null branch of a nullable reference, is part of its
+ * property and promises nothing by itself). Undefined when the cut keeps nothing, so
+ * there is nothing to check at that level.
+ */
+export function schemaLevel(doc: OpenApiDoc, schema: unknown, level: Provenance = 'assumed'): Provenance | undefined {
+  const kept: Provenance[] = [];
+  return convert(doc, schema, level, 'interface', [], kept, true) && kept.length ? weakest(...kept) : undefined;
+}
+
+/**
+ * Returns undefined when the node is softer than `level` (the caller drops it). `kept`
+ * collects the levels of the body and the properties kept (`promise`: this node is one).
+ */
+function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: Provenance, stack: string[], kept: Provenance[], promise = false): Schema | undefined {
   if (!node || typeof node !== 'object') return {};
   let current = node as Schema;
   if (typeof current.$ref === 'string') {
@@ -34,6 +49,7 @@ function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: P
   }
   const provenance = provenanceOf(current) ?? inherited;
   if (!within(provenance, level)) return undefined;
+  if (promise) kept.push(provenance);
 
   const out: Schema = {};
   for (const [key, value] of Object.entries(current)) {
@@ -42,7 +58,7 @@ function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: P
       case 'properties': {
         const props: Schema = {};
         for (const [name, prop] of Object.entries<any>(value)) {
-          const converted = convert(doc, prop, level, provenance, stack);
+          const converted = convert(doc, prop, level, provenance, stack, kept, true);
           if (converted) props[name] = converted;
         }
         out.properties = props;
@@ -51,12 +67,12 @@ function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: P
       case 'items':
       case 'not':
       case 'additionalProperties':
-        out[key] = typeof value === 'object' ? (convert(doc, value, level, provenance, stack) ?? {}) : value;
+        out[key] = typeof value === 'object' ? (convert(doc, value, level, provenance, stack, kept) ?? {}) : value;
         break;
       case 'allOf':
       case 'anyOf':
       case 'oneOf':
-        out[key] = (value as unknown[]).map((s) => convert(doc, s, level, provenance, stack) ?? {});
+        out[key] = (value as unknown[]).map((s) => convert(doc, s, level, provenance, stack, kept) ?? {});
         break;
       default:
         out[key] = value;

@@ -6,19 +6,38 @@ import { redact } from './mask.ts';
 
 export type Status = 'pass' | 'fail' | 'skip';
 
+/** What a failure may share with others of the same cause (lib/causes.ts groups by it). */
+export interface Evidence {
+  /** The status and media type that came back. */
+  answer?: { status: number; type: string };
+  /** The status the check expected. */
+  expectedStatus?: number;
+  /** The run's own credential the request carried. */
+  principal?: 'apiKey' | 'session' | 'forbidden';
+  /** Body-schema errors with row indices taken out (`body.results.*.port must be integer`). */
+  schemaErrors?: string[];
+  /** The media type that came back where the spec promises JSON. */
+  wrongType?: string;
+  /** Declared headers some answers lacked; `every`: no answer of the operation carried them. */
+  missingHeaders?: { names: string[]; every: boolean };
+}
+
 export interface CheckResult {
   operationId: string;
   check: string;
   provenance: Provenance;
   status: Status;
-  /** e.g. `GET /api/v0.1/user/apikeys (Authorization: Bearer sls_test…)`. */
+  /** e.g. `GET /user/apikeys (Authorization: Bearer sls_live…9e1a)`. */
   request?: string;
   expected?: string;
   actual?: string;
   /** Why it failed or was skipped, naming the defect. */
   message?: string;
-  /** Dredd's own transaction (true) or one of the hooks' extra checks. */
-  dredd?: boolean;
+  /** How long its request took, when it made one. */
+  ms?: number;
+  /** A skip no setting of the suite can avoid (a 5xx cannot be provoked): `--strict` lets it pass. */
+  unavoidable?: boolean;
+  evidence?: Evidence;
 }
 
 export class Recorder {

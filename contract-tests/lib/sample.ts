@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Operation, Parameter, SortOrder } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
-import { describeRequest, type Exchange, type SuiteContext } from './context.ts';
+import { describeRequest, schemaErrorKeys, type Exchange, type SuiteContext } from './context.ts';
 import { toJsonSchema } from './json-schema.ts';
 import { combinationName, meaningProvenance, totalOf } from './meanings.ts';
 import { orderProblem } from './orders.ts';
@@ -60,6 +60,8 @@ export class Sampler {
   private readonly queries: PagedQuery[] = [];
   private readonly distinct = new Set<string>();
   private readonly invalid = new Map<string, string>();
+  /** The schema errors of every invalid row, without the row: what they share (lib/causes.ts). */
+  private readonly schemaKeys = new Set<string>();
   private firstInvalidRequest: string | undefined;
   private pages = 0;
   private rows = 0;
@@ -221,6 +223,7 @@ export class Sampler {
   /** Every row against the spec's row schema; errors are grouped by row, with their field paths. */
   private checkSchema(body: unknown, rows: Row[], request: string): void {
     if (!this.validate || this.validate(body)) return;
+    for (const key of schemaErrorKeys(this.validate.errors)) this.schemaKeys.add(key);
     const property = this.op.rows?.property;
     const byRow = new Map<number, string[]>();
     for (const e of this.validate.errors ?? []) {
@@ -243,7 +246,8 @@ export class Sampler {
   /** The sample's verdicts. */
   async record(): Promise<void> {
     const { ctx, op } = this;
-    const rowsProvenance = weakest(op.provenance, op.rows?.provenance);
+    // Every row is validated against the whole schema the run's level keeps: the check is as firm as its softest part.
+    const rowsProvenance = weakest(op.provenance, op.rows?.provenance, ctx.schemaLevel(op, op.successStatus));
     if (ctx.wants(rowsProvenance)) {
       const name = `sample: every row of every sampled page matches the spec's schema`;
       const share = this.distinct.size ? ((100 * this.invalid.size) / this.distinct.size).toFixed(1) : '0';
@@ -253,6 +257,7 @@ export class Sampler {
         request: this.firstInvalidRequest, expected: `every row valid (${this.rows} rows in ${this.pages} pages, ${this.distinct.size} distinct)`,
         actual: this.invalid.size ? `${this.invalid.size} of ${this.distinct.size} distinct rows (${share}%) invalid` : undefined,
         message: this.invalid.size ? `first ${listed.length}: ${listed.join(' | ')}` : this.pages ? undefined : 'no page was sampled',
+        ...(this.invalid.size ? { evidence: { schemaErrors: [...this.schemaKeys] } } : {}),
       });
       ctx.recorder.record({
         operationId: op.operationId, check: `sample: every sampled page answers ${op.successStatus} with at most ${this.limitParam?.name ?? 'limit'} rows`,

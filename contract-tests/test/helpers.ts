@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadFixtures } from '../../fixtures/load.ts';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const RUN = fileURLToPath(new URL('../run.ts', import.meta.url));
@@ -13,22 +14,32 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** The reports the run wrote. */
   junit: string;
+  html: string;
+  markdown: string;
 }
 
-/** `npm run contract -- <args>` without npm; the JUnit file goes to a fresh temp dir. */
-export function runContract(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  const junit = join(mkdtempSync(join(tmpdir(), 'contract-test-')), 'junit.xml');
+/** The fixture credentials as a QA engineer would pass a target's own: for a server that is not the mock. */
+export function fixtureEnv(): Record<string, string> {
+  const value = (name: string) => loadFixtures().credentials.find((c) => c.name === name)!.value;
+  return { CONTRACT_API_KEY: value('valid-key'), CONTRACT_SESSION_COOKIE: value('valid-session'), CONTRACT_FORBIDDEN_API_KEY: value('forbidden-key') };
+}
+
+/** `npm run contract -- <args>` without npm; the reports go to `reports` (default: a fresh temp dir). */
+export function runContract(args: string[], env: Record<string, string | undefined> = {}, reports = mkdtempSync(join(tmpdir(), 'contract-test-'))): Promise<CliRun> {
   const cleanEnv = { ...process.env };
   for (const k of Object.keys(cleanEnv)) if (k.startsWith('CONTRACT_')) delete cleanEnv[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUN, ...args, '--junit', junit], { cwd: REPO, env: { ...cleanEnv, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', RUN, ...args, '--reports', reports], { cwd: REPO, env: { ...cleanEnv, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, junit }));
+    child.on('close', (code) =>
+      resolve({ code, stdout, stderr, junit: join(reports, 'contract-junit.xml'), html: join(reports, 'contract-report.html'), markdown: join(reports, 'contract-summary.md') }),
+    );
   });
 }
 

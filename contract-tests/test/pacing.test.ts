@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
 import { Pacer, retryAfterMs } from '../lib/pacing.ts';
-import { runContract } from './helpers.ts';
+import { fixtureEnv, runContract } from './helpers.ts';
 
 function fakeClock(start = 1_000_000) {
   let now = start;
@@ -76,7 +76,7 @@ describe('a run against a target that enforces a tiny rate limit', () => {
 
   test('finishes without a 429-caused failure and reports how long it waited', async () => {
     server = await startReferenceServer('none', { rateLimit: { limit: 15, windowMs: 1_000 } });
-    const run = await runContract(['--base-url', server.baseUrl, '--budget', '80']);
+    const run = await runContract(['--base-url', server.baseUrl, '--budget', '80', '--allow-writes'], fixtureEnv());
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).not.toMatch(/^FAIL/m);
     const [, seconds, pauses, tooMany] = /^Rate limits: waited ([\d.]+) s in (\d+) pause\(s\); (\d+) answer\(s\) were 429/m.exec(run.stdout) ?? [];
@@ -84,7 +84,7 @@ describe('a run against a target that enforces a tiny rate limit', () => {
     expect(Number(seconds)).toBeGreaterThan(0);
     expect(Number(tooMany)).toBe(0);
     // The budget bounds the run: what it could not afford is skipped and says so.
-    expect(run.stdout).toMatch(/^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up and \d+ by Dredd$/m);
+    expect(run.stdout).toMatch(/^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, \d+ by Dredd and \d+ by the pre-flight$/m);
     expect(run.stdout).toMatch(/skipped: .*\(the request budget is used up \(--budget 80\)\)/);
   }, 120_000);
 });

@@ -7,15 +7,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadSpec } from '../../spec/load.ts';
 import { runAuthMatrix, matrixCases } from '../lib/auth-matrix.ts';
-import { isLoopback, parseArgs, type RunConfig } from '../lib/config.ts';
+import { parseArgs, reportFlags, type RunConfig } from '../lib/config.ts';
 import { SuiteContext } from '../lib/context.ts';
 import { toJsonSchema } from '../lib/json-schema.ts';
 import { describeHeaders, redact, rememberSecret } from '../lib/mask.ts';
-import { junit } from '../lib/report.ts';
+import { nameFixtureSecrets, resolveCredentials } from '../lib/credentials.ts';
+import { loadFixtures } from '../../fixtures/load.ts';
+import { loadModel } from '../../spec/model.ts';
+import { junit } from '../lib/junit.ts';
+import type { RunOutcome } from '../lib/report.ts';
 import { readResults } from '../lib/results.ts';
 import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
 
 const doc = loadSpec();
+const fixtureValue = (name: string) => loadFixtures().credentials.find((c) => c.name === name)!.value;
 // Dredd's own validator, to show the hole and the fix on exactly what Dredd runs.
 const gavel = createRequire(import.meta.url)('gavel') as { validate(expected: object, real: object): { valid: boolean } };
 
@@ -127,11 +132,15 @@ describe('never writes to a target unless allowed', () => {
 });
 
 describe('runner inputs and outputs', () => {
-  test('loopback targets', () => {
-    expect(isLoopback('http://127.0.0.1:4010/api/v0.1')).toBe(true);
-    expect(isLoopback('http://localhost:4010')).toBe(true);
-    expect(isLoopback('http://[::1]:4010')).toBe(true);
-    expect(isLoopback('https://api.breakblocks.com/api/v0.1')).toBe(false);
+  test('the fixture credentials only for a target that identifies as the mock; the environment first', () => {
+    const model = loadModel();
+    expect(resolveCredentials({}, false, model)).toEqual({ source: 'none' });
+    expect(resolveCredentials({}, true, model)).toEqual({ apiKey: fixtureValue('valid-key'), session: fixtureValue('valid-session'), forbiddenKey: fixtureValue('forbidden-key'), source: 'fixtures/auth.json' });
+    expect(resolveCredentials({ CONTRACT_SESSION_COOKIE: 'sls_session=sess_real_1234567890abcdef' }, true, model)).toEqual({ session: 'sess_real_1234567890abcdef', source: 'environment' });
+  });
+  test('where the reports go, read even from flags that do not parse', () => {
+    expect(reportFlags(['--bogus', '--reports', 'out', '--junit=x.xml'])).toEqual({ reports: 'out', junit: 'x.xml' });
+    expect(parseArgs(['--strict', '--reports', 'r'])).toMatchObject({ strict: true, reports: 'r' });
   });
   test('flags and environment', () => {
     const o = parseArgs(['--only', 'findServers,listApiKeys', '--provenance=interface'], { CONTRACT_BASE_URL: 'http://x' });
@@ -143,16 +152,54 @@ describe('runner inputs and outputs', () => {
     expect(() => parseArgs(['--budget', '-1'])).toThrow("--budget must be a whole number of requests, got '-1'");
     expect(() => parseArgs(['--pace', 'maybe'])).toThrow("--pace must be on or off, got 'maybe'");
   });
-  test('secrets are masked to their first characters', () => {
+  test('secrets are masked to a short prefix and their last 4 characters', () => {
     rememberSecret('sls_live_0123456789abcdef0123456789abcdef01234567');
-    expect(redact('key sls_live_0123456789abcdef0123456789abcdef01234567 used')).toBe('key sls_live… used');
-    expect(redact('"secret":"sls_other_99999999999"')).toBe('"secret":"sls_othe…"');
-    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789', Cookie: 'sls_session=sess_abcdefghijkl' })).toBe('Authorization: Bearer sls_live…, Cookie: sls_session=sess_abc…');
+    expect(redact('key sls_live_0123456789abcdef0123456789abcdef01234567 used')).toBe('key sls_live…4567 used');
+    expect(redact('"secret":"sls_other_99999999999"')).toBe('"secret":"sls_…99"');
+    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789', Cookie: 'sls_session=sess_abcdefghijkl' })).toBe('Authorization: Bearer sls_…89, Cookie: sls_session=sess…kl');
+    expect(describeHeaders({ Authorization: 'Bearer short' })).toBe('Authorization: Bearer …');
+    expect(describeHeaders({ Authorization: 'Bearer sls_live_0123456789abcdef0123456789abcdef01234567' })).toBe('Authorization: Bearer sls_live…4567');
   });
-  test('JUnit escapes and carries request, expected and got', () => {
-    const xml = junit([{ operationId: 'op', results: [{ operationId: 'op', check: 'a <b>', provenance: 'interface', status: 'fail', request: 'GET /x', expected: '401 "m"', actual: '200 &', message: 'status 200' }] }]);
-    expect(xml).toContain('name="a &lt;b&gt; [interface]"');
+  test('two credentials that share a prefix print differently, and neither is revealed', () => {
+    const [a, b] = ['sls_live_7f3a9c0e11d24b6f8a5c3e7d9b1f2a4c6e8d0b2f', 'sls_live_7f3a9c0e11d24b6f8a5c3e7d9b1f2a4c6e8d9e1a'];
+    rememberSecret(a);
+    rememberSecret(b);
+    const shown = redact(`first ${a}, then ${b}`);
+    expect(shown).toBe('first sls_live…0b2f, then sls_live…9e1a');
+    expect(shown).not.toContain('7f3a9c0e');
+  });
+  test('fixture credentials print as their names, so the valid, expired and revoked keys are told apart', () => {
+    nameFixtureSecrets(loadModel());
+    const keys = ['valid-key', 'expired-key', 'revoked-key'].map((name) => fixtureValue(name));
+    // Same prefix and same last characters: only the name tells them apart.
+    expect(new Set(keys.map((k) => `${k.slice(0, 8)}${k.slice(-4)}`)).size).toBe(1);
+    expect(keys.map((k) => redact(`Bearer ${k}`))).toEqual(['Bearer [fixture valid-key]', 'Bearer [fixture expired-key]', 'Bearer [fixture revoked-key]']);
+    expect(describeHeaders({ Cookie: `sls_session=${fixtureValue('valid-session')}` })).toBe('Cookie: sls_session=[fixture valid-session]');
+  });
+  const outcome = (results: RunOutcome['reports'][number]['results'], over: Partial<RunOutcome> = {}): RunOutcome => ({
+    exitCode: 1, settings: [], reports: [{ operationId: 'op', results }], causes: [], single: [], figures: [], strict: false, startedAt: new Date('2026-03-01T12:00:00Z'), durationMs: 2500, ...over,
+  });
+  test('JUnit escapes and carries request, expected, got, and the time of each case, suite and run', () => {
+    const xml = junit(outcome([{ operationId: 'op', check: 'a <b>', provenance: 'interface', status: 'fail', request: 'GET /x', expected: '401 "m"', actual: '200 &', message: 'status 200', ms: 42 }]));
+    expect(xml).toContain('name="a &lt;b&gt; [interface]" time="0.042"');
     expect(xml).toContain('expected: 401 &quot;m&quot;');
     expect(xml).toContain('<failure message="status 200">');
+    expect(xml).toMatch(/<testsuites name="contract" tests="1" failures="1" errors="0" skipped="0" timestamp="2026-03-01T12:00:00.000Z" time="2.500">/);
+    expect(xml).toMatch(/<testsuite name="op" tests="1" failures="1" errors="0" skipped="0" time="0.042">/);
+  });
+  test('JUnit of a run that checked nothing: one test case in error saying why', () => {
+    const xml = junit(outcome([], { exitCode: 2, refusal: 'cannot reach http://x: connection refused (ECONNREFUSED)', reports: [] }));
+    expect(xml).toMatch(/tests="1" failures="0" errors="1"/);
+    expect(xml).toContain('<error message="cannot reach http://x: connection refused (ECONNREFUSED)">');
+  });
+  test('--strict turns an avoidable skip into a JUnit failure, never an unavoidable one', () => {
+    const results = [
+      { operationId: 'op', check: 'keys: x', provenance: 'assumed' as const, status: 'skip' as const, message: 'no credentials' },
+      { operationId: 'op', check: 'coverage: the declared 500', provenance: 'assumed' as const, status: 'skip' as const, message: 'cannot be provoked', unavoidable: true },
+    ];
+    expect(junit(outcome(results, { exitCode: 0 }))).toMatch(/failures="0" errors="0" skipped="2"/);
+    const strict = junit(outcome(results, { strict: true }));
+    expect(strict).toMatch(/failures="1" errors="0" skipped="1"/);
+    expect(strict).toContain('<failure message="skipped, and --strict fails a skip: no credentials">');
   });
 });

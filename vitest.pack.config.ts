@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The package as someone without a clone gets it: `npm pack`, installed into an empty
+// folder from the tarball (its dependencies from the npm registry). Separate from
+// `npm test` because it needs the registry and takes tens of seconds.
+export default defineConfig({
+  test: {
+    include: ['scripts/**/*.pack.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+  },
+});
