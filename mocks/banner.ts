@@ -4,6 +4,7 @@
 import { relative } from 'node:path';
 import { credentialHeaders } from '../spec/model.ts';
 import type { Progress } from './build.ts';
+import { serverAt } from './dataset.ts';
 import { DOCS_PATH } from './docs.ts';
 import type { MockOptions } from './options.ts';
 import type { RunningMock } from './server.ts';
@@ -12,21 +13,23 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function banner(running: RunningMock, options: MockOptions, ms: number): string {
   const { origin, origins, baseUrl, mock } = running;
-  const { fixtures, servers, model } = mock.state;
+  const { fixtures, index, model, source: from } = mock.state;
   const base = mock.basePath;
   const clock = options.now !== undefined ? `pinned at ${new Date(options.now).toISOString()}` : 'real time';
   const source = options.data
     ? `loaded from ${options.data}`
     : `generated, seed ${options.seed}, ${options.cleanData ? 'complete rows (--clean-data)' : 'with real-world nulls (--clean-data for complete rows)'}`;
+  const snap = from?.kind === 'generated' ? from.snapshot : undefined;
   const lines = [`Mock listening on ${baseUrl}`];
   for (const other of origins.slice(1)) lines.push(`  also on:     ${other}${base}`);
   lines.push(
     `  docs:        ${origin}${DOCS_PATH}  (the spec: ${origin}/__mock/openapi.yaml)`,
-    `  servers:     ${servers.length} (${source}), clock ${clock}, ready in ${ms} ms`,
+    `  servers:     ${index.size} (${source}), clock ${clock}, ready in ${ms} ms`,
+    ...(snap ? [`  snapshot:    ${snap.hit ? 'loaded from' : 'written to'} ${snap.file} (--cache-dir off to skip)`] : []),
     `  rate limits: ${options.rateLimit ? 'enforced (429 with Retry-After)' : 'reported in headers, not enforced (--rate-limit)'}`,
     `  CORS:        ${options.corsOrigins.join(', ')} (with credentials); add a page's origin with --cors-origin +http://host:port`,
   );
-  const first = servers[0];
+  const first = index.size > 0 ? serverAt(index.dataset, 0) : undefined;
   lines.push(
     '',
     'Try it:',
@@ -53,21 +56,56 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
 }
 
 /**
- * Prints loading progress of a big dataset on `out` (stderr): one line rewritten in
- * place on a terminal, a line per tenth otherwise (a CI log).
+ * Prints loading progress of a big dataset on `out` (stderr): the generation's percent
+ * (one line rewritten in place on a terminal, a line per tenth otherwise, for CI logs)
+ * and each step. Loading that is over within a second prints nothing, except where a
+ * snapshot was written (where the disk space went) or why it could not be.
  */
 export function progressPrinter(out: NodeJS.WriteStream): (p: Progress) => void {
   let lastTenth = -1;
-  return (p) => {
-    if (p.phase === 'index') {
-      out.write(`${out.isTTY ? '\r' : ''}generating ${p.total} servers: done; indexing them (sorting for every sort key)...\n`);
+  let percentShown = false;
+  const held: string[] = [];
+  const say = (text: string, ms: number): void => {
+    if (ms < 1000) {
+      held.push(text);
       return;
     }
-    const pct = Math.floor((p.done / p.total) * 100);
-    if (out.isTTY) out.write(`\rgenerating ${p.total} servers: ${pct}%`);
-    else if (Math.floor(pct / 10) > lastTenth) {
-      lastTenth = Math.floor(pct / 10);
-      out.write(`generating ${p.total} servers: ${pct}%\n`);
+    if (percentShown && out.isTTY) out.write('\n');
+    percentShown = false;
+    for (const line of held.splice(0)) out.write(`${line}\n`);
+    out.write(`${text}\n`);
+  };
+  // Said however fast the load was, after what a slow load has to say first.
+  const always = (text: string, ms: number): void => {
+    if (ms >= 1000) say(text, ms);
+    else out.write(`${text}\n`);
+  };
+  return (p) => {
+    switch (p.phase) {
+      case 'snapshot-read':
+        return say(`loaded the servers from the snapshot ${p.file} in ${Math.round(p.ms)} ms`, p.ms);
+      case 'snapshot-miss':
+        return say(`snapshot: ${p.why}; generating`, p.ms);
+      case 'index':
+        return say(`generated ${p.total} servers; sorting them for every sort key`, p.ms);
+      case 'ready':
+        return say(`${p.total} servers ready in ${Math.round(p.ms)} ms`, p.ms);
+      case 'snapshot-write':
+        return always(`snapshot of the servers written to ${p.file}: the next start with these flags loads it`, p.ms);
+      case 'snapshot-failed':
+        return always(`snapshot not written (${p.why}): the next start generates again`, p.ms);
+      case 'generate': {
+        if (p.ms < 1000) return;
+        const pct = Math.floor((p.done / p.total) * 100);
+        if (out.isTTY) {
+          if (!percentShown) for (const line of held.splice(0)) out.write(`${line}\n`);
+          out.write(`\rgenerating ${p.total} servers: ${pct}%`);
+          percentShown = true;
+        } else if (Math.floor(pct / 10) > lastTenth) {
+          lastTenth = Math.floor(pct / 10);
+          say(`generating ${p.total} servers: ${pct}%`, p.ms);
+        }
+      }
     }
   };
 }

@@ -1,35 +1,72 @@
 // Builds a mock from its options without touching a socket: load the inputs (the spec
 // model, the fixture credentials, the servers: generated from the seed or read from
-// `--data`), then hand them and the spec's handlers to createApp. Tests and other
+// `--data`, or a snapshot of an earlier generation: mocks/snapshot.ts), then hand them and the spec's handlers to createApp. Tests and other
 // runtimes can instead build an app from inputs and handlers of their own.
 import { loadFixtures } from '../fixtures/load.ts';
 import { loadModel, type SpecModel } from '../spec/model.ts';
 import { createApp, type MockApp } from './app.ts';
 import { loadDataset } from './data-file.ts';
-import { generateServers } from './generator.ts';
+import { generateDataset, generatorFingerprint } from './generator.ts';
 import { createHandlers } from './handlers.ts';
 import type { MockOptions } from './options.ts';
+import { sortOrders } from './search-index.ts';
+import { defaultCacheDir, readSnapshot, SNAPSHOT_ABOVE, writeSnapshot } from './snapshot.ts';
 import { MockState, type MockInputs } from './state.ts';
 
-/** How far loading is: generating servers (every PROGRESS_STEP rows), then indexing them. */
-export type Progress = { phase: 'generate'; done: number; total: number } | { phase: 'index'; total: number };
+/**
+ * How far loading is: reading a snapshot, generating servers (every PROGRESS_STEP rows),
+ * sorting them, writing the snapshot. `ms` is the time since loading began.
+ */
+export type Progress =
+  | { phase: 'snapshot-read'; file: string; ms: number }
+  | { phase: 'snapshot-miss'; why: string; ms: number }
+  | { phase: 'generate'; done: number; total: number; ms: number }
+  | { phase: 'index'; total: number; ms: number }
+  | { phase: 'snapshot-write'; file: string; ms: number }
+  | { phase: 'snapshot-failed'; why: string; ms: number }
+  | { phase: 'ready'; total: number; ms: number };
 
 /** Below this many servers, loading takes well under a second: no progress is reported. */
 export const PROGRESS_ABOVE = 100_000;
 
 export function loadInputs(options: MockOptions, model: SpecModel = loadModel(options.spec), progress?: (p: Progress) => void): MockInputs {
+  const fixtures = loadFixtures(options.fixtures, model);
+  if (options.data) return { model, fixtures, servers: loadDataset(options.data, model.doc), source: { kind: 'file', path: options.data } };
+  const t0 = performance.now();
+  const total = options.servers;
+  const report = progress && total > PROGRESS_ABOVE ? (p: DistributiveOmit<Progress, 'ms'>) => progress({ ...p, ms: performance.now() - t0 } as Progress) : undefined;
   // Without --now, generated timestamps are relative to the start so the data looks fresh.
   const now = new Date(options.now ?? Date.now());
-  const total = options.servers;
-  const report = progress && !options.data && total > PROGRESS_ABOVE ? progress : undefined;
-  const servers = options.data
-    ? loadDataset(options.data, model.doc)
-    : generateServers({ seed: options.seed, count: total, now, clean: options.cleanData, ...(report ? { onProgress: (done: number) => report({ phase: 'generate', done, total }) } : {}) });
-  const inputs = { model, fixtures: loadFixtures(options.fixtures, model), servers };
-  // The index is built next, by the MockState (sorting for every sort key): say so.
+  const nowSec = Math.floor(now.getTime() / 1000) * 1000;
+  const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+  const key = dir && total > SNAPSHOT_ABOVE ? { generator: generatorFingerprint(), seed: options.seed, count: total, clean: options.cleanData } : undefined;
+  if (dir && key) {
+    const snap = readSnapshot(dir, key, nowSec);
+    if ('dataset' in snap) {
+      report?.({ phase: 'snapshot-read', file: snap.file });
+      return { model, fixtures, servers: snap.dataset, orders: snap.orders, source: { kind: 'generated', snapshot: { file: snap.file, hit: true } } };
+    }
+    report?.({ phase: 'snapshot-miss', why: snap.miss });
+  }
+  const dataset = generateDataset({ seed: options.seed, count: total, now, clean: options.cleanData, ...(report ? { onProgress: (done: number) => report({ phase: 'generate', done, total }) } : {}) });
   report?.({ phase: 'index', total });
-  return inputs;
+  const orders = sortOrders(dataset);
+  let snapshot: { file: string; hit: boolean } | undefined;
+  if (dir && key) {
+    try {
+      const file = writeSnapshot(dir, key, dataset, orders, nowSec);
+      snapshot = { file, hit: false };
+      report?.({ phase: 'snapshot-write', file });
+    } catch (err) {
+      // A read-only or full disk costs the next start time, not this one its data.
+      report?.({ phase: 'snapshot-failed', why: (err as Error).message });
+    }
+  }
+  report?.({ phase: 'ready', total });
+  return { model, fixtures, servers: dataset, orders, source: { kind: 'generated', ...(snapshot ? { snapshot } : {}) } };
 }
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
 /** The mock of these options: its inputs loaded, the spec's handlers; warnings to `warn` (console.warn by default). */
 export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options), warn?: (line: string) => void): MockApp {

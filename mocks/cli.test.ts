@@ -1,7 +1,7 @@
 // `npm run mock` as a user meets it: a real process, its banner, its flags, its log,
 // its curl lines run exactly as printed, and Ctrl-C.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,14 +172,37 @@ describe('npm run mock', () => {
     for (const url of [baseUrl, ...also]) expect((await fetch(`${url}/servers/find?limit=1`)).status, url).toBe(200);
   });
 
-  it('prints progress on stderr while generating over 100k servers, and nothing for small datasets', async () => {
-    const big = await startCli(['--servers', '150000', '--now', '2026-03-01T00:00:00Z']);
-    const err = big.errors();
-    expect(err).toMatch(/^generating 150000 servers: \d+%$/m);
-    expect(err).toMatch(/indexing them/);
-    const small = await startCli(['--servers', '1000']);
+  it('a big dataset is generated once: the next start with the same flags loads its snapshot and serves the same bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-cache-'));
+    const flags = ['--servers', '150000', '--seed', '9', '--now', '2026-03-01T00:00:00Z', '--cache-dir', dir];
+    const page = async (baseUrl: string) => Buffer.from(await (await fetch(`${baseUrl}/servers/find?version=1.20*&sort=address&minUsers=3&page=4`)).arrayBuffer());
+    const first = await startCli(flags);
+    expect(first.errors()).toMatch(/^snapshot of the servers written to .*servers-[0-9a-f]+\.snap: the next start with these flags loads it$/m);
+    expect(first.output()).toMatch(/snapshot: +written to /);
+    const cold = await page(first.baseUrl);
+    first.child.kill('SIGKILL');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.snap'))).toHaveLength(1);
+
+    const second = await startCli(flags);
+    expect(second.output()).toMatch(/snapshot: +loaded from .*servers-[0-9a-f]+\.snap/);
+    expect(await page(second.baseUrl)).toEqual(cold);
+    second.child.kill('SIGKILL');
+
+    // Another clock is the same snapshot (ages are stored, not times); another seed is another one.
+    const later = await startCli([...flags.slice(0, 4), '--now', '2026-04-01T00:00:00Z', '--cache-dir', dir]);
+    expect(later.output()).toMatch(/snapshot: +loaded from/);
+    later.child.kill('SIGKILL');
+    const other = await startCli(['--servers', '150000', '--seed', '10', '--cache-dir', dir]);
+    expect(other.output()).toMatch(/snapshot: +written to/);
+    other.child.kill('SIGKILL');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.snap'))).toHaveLength(2);
+
+    // --cache-dir off: nothing read or written; a small dataset: nothing on stderr.
+    const off = await startCli(['--servers', '150000', '--seed', '9', '--cache-dir', 'off']);
+    expect(off.output()).not.toMatch(/snapshot:/);
+    const small = await startCli(['--servers', '1000', '--cache-dir', dir]);
     expect(small.errors()).toBe('');
-  }, 60_000);
+  }, 120_000);
 
   it('--watch reloads the spec, --data and the fixtures on the same port; a broken edit keeps the last good version', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slm-watch-'));

@@ -68,7 +68,17 @@ describe('self-identification', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    expect(await json(res)).toEqual({ success: true, name: 'server-listing-mock', version: pkg.version, seed: 1337, data: null, servers: 300, basePath: '/api/v0.1' });
+    expect(await json(res)).toEqual({
+      success: true,
+      name: 'server-listing-mock',
+      version: pkg.version,
+      seed: 1337,
+      data: null,
+      servers: 300,
+      basePath: '/api/v0.1',
+      // What the bench reads for its hit rate.
+      rowCache: { hits: expect.any(Number), misses: expect.any(Number), evictions: 0, bytes: expect.any(Number), entries: expect.any(Number), maxBytes: 64 * 2 ** 20 },
+    });
   });
 
   it('says which file it serves instead of a seed with --data', async () => {

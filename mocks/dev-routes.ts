@@ -61,7 +61,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       version,
       seed: dataset.data ? null : dataset.seed,
       data: dataset.data ?? null,
-      servers: state.servers.length,
+      servers: state.index.size,
+      rowCache: state.index.rowCache.stats(),
       basePath: state.model.basePath,
     });
   });

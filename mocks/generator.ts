@@ -5,12 +5,14 @@
 // MOTDs, plugin sets); every per-server draw then comes from a fast seeded PRNG
 // (sfc32). Pools are shared between records (strings, player objects, frozen
 // plugin arrays), which keeps 1M servers within a few hundred MB.
+import { createHash } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
 // The English locale alone: the main entry loads every locale (~150 ms, ~30 MB at start).
 import { faker } from '@faker-js/faker/locale/en';
 import type { Player } from '../spec/openapi.gen.ts';
+import { DatasetBuilder, type Dataset } from './dataset.ts';
 import { FAVICONS } from './favicons.ts';
-import { applyGaps, decideGaps } from './real-world.ts';
+import { applyGaps, decideGaps, GAP_RATES } from './real-world.ts';
 import { createRng, int, pick, weighted, type Rng } from './rng.ts';
 import { stripMotd, type StoredServer } from './server-row.ts';
 import {
@@ -34,6 +36,7 @@ import {
   type Asn,
   type Country,
 } from './world.ts';
+import * as WORLD from './world.ts';
 
 export interface GenerateOptions {
   seed: number;
@@ -239,10 +242,32 @@ function isoFormatter(): (ms: number) => string {
 
 /** Deterministic, realistic servers: the same seed, count and now give byte-identical JSON. */
 export function generateServers(opts: GenerateOptions): StoredServer[] {
+  checkOptions(opts);
+  const out: StoredServer[] = new Array(opts.count);
+  eachServer(opts, true, (row, i) => (out[i] = row));
+  return out;
+}
+
+/** The same servers as generateServers, as columns: no row object outlives its iteration. */
+export function generateDataset(opts: GenerateOptions): Dataset {
+  checkOptions(opts);
+  const builder = new DatasetBuilder(opts.count);
+  eachServer(opts, false, (row, _i, lastPing) => builder.add(row, lastPing));
+  return builder.finish();
+}
+
+function checkOptions({ count, now }: GenerateOptions): void {
+  if (!Number.isInteger(count) || count < 0) throw new Error(`count must be a non-negative integer, got ${count}`);
+  if (!Number.isFinite(now.getTime())) throw new Error('now must be a valid Date');
+}
+
+/**
+ * Draws the servers one by one and hands each to `emit`. `isoTimes` false leaves
+ * `last_ping` empty (the caller stores the number it also gets).
+ */
+function eachServer(opts: GenerateOptions, isoTimes: boolean, emit: (row: StoredServer, i: number, lastPingMs: number) => void): void {
   const { seed, count } = opts;
   const now = opts.now.getTime();
-  if (!Number.isInteger(count) || count < 0) throw new Error(`count must be a non-negative integer, got ${count}`);
-  if (!Number.isFinite(now)) throw new Error('now must be a valid Date');
   const pools = buildPools(seed, count);
   const rng = createRng(seed);
   // Gaps come from a stream of their own: --clean-data gives the same rows, only complete.
@@ -257,7 +282,8 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
 
   let prevIp = -1;
   let prevPort = 0;
-  const out: StoredServer[] = new Array(count);
+  // Player samples are slices of the pool: share each distinct slice (the columns intern them by identity).
+  const slices = new Map<number, readonly Player[]>();
   for (let i = 0; i < count; i++) {
     if (opts.onProgress && i % PROGRESS_STEP === 0 && i > 0) opts.onProgress(i);
     // Version / kind / mod pack.
@@ -314,7 +340,8 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
     // Last ping: a fair share within the last 30 minutes, the rest spread over 60 days.
     const b = rng();
     const ago = b < 0.4 ? rng() * 30 * MINUTE : b < 0.6 ? 30 * MINUTE + rng() * 23.5 * HOUR : b < 0.85 ? DAY + rng() * 29 * DAY : 30 * DAY + rng() * 30 * DAY;
-    const lastPing = iso(nowSec - Math.floor(ago / 1000) * 1000);
+    const lastPingMs = nowSec - Math.floor(ago / 1000) * 1000;
+    const lastPing = isoTimes ? iso(lastPingMs) : '';
 
     // Players.
     const limit = kind === 'proxy' && rng() < 0.5 ? pick(rng, PROXY_LIMITS) : pickLimit(rng);
@@ -326,7 +353,10 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
     if (sampleSize === 0) players = EMPTY_PLAYERS as Player[];
     else {
       const off = int(rng, playerPool.length - sampleSize + 1);
-      players = playerPool.slice(off, off + sampleSize);
+      const key = off * 16 + sampleSize;
+      let slice = slices.get(key);
+      if (!slice) slices.set(key, (slice = Object.freeze(playerPool.slice(off, off + sampleSize))));
+      players = slice as Player[];
     }
 
     // Software details.
@@ -359,7 +389,22 @@ export function generateServers(opts: GenerateOptions): StoredServer[] {
       detected_mod_pack: modPack,
       detected_mod_pack_short: modPackShort,
     };
-    out[i] = gapRng ? applyGaps(row, decideGaps(gapRng, { tcpShield: tcp, players: players.length, plugins: plugins.length })) : row;
+    emit(gapRng ? applyGaps(row, decideGaps(gapRng, { tcpShield: tcp, players: players.length, plugins: plugins.length }), true) : row, i, lastPingMs);
   }
-  return out;
+}
+
+/**
+ * What identifies this generator's output, for caching datasets on disk (mocks/snapshot.ts):
+ * a hash of its tables and of a small generated sample, so a change to either makes old
+ * snapshots misses. (A change that shows in neither would need GENERATOR_REVISION bumped.)
+ */
+export const GENERATOR_REVISION = 1;
+let fingerprint: string | undefined;
+export function generatorFingerprint(): string {
+  if (fingerprint === undefined) {
+    const sample = generateServers({ seed: 7, count: 64, now: new Date(Date.UTC(2026, 0, 1)) });
+    const tables = JSON.stringify({ world: WORLD, favicons: FAVICONS, gaps: GAP_RATES, revision: GENERATOR_REVISION });
+    fingerprint = createHash('sha256').update(tables).update(JSON.stringify(sample)).digest('hex').slice(0, 16);
+  }
+  return fingerprint;
 }

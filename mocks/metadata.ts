@@ -5,8 +5,7 @@
 // endpoints have no such switch and describe the whole listing. So the numbers here
 // can be higher than a default `/servers/find` total (which also applies maxAge=30).
 import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../spec/openapi.gen.ts';
-import type { StoredServer } from './server-row.ts';
-import type { ServerIndex } from './search.ts';
+import type { ServerIndex } from './search-index.ts';
 import { wildcardMatcher } from './wildcard.ts';
 
 type VersionRow = VersionsResponse['versions'][number];
@@ -37,16 +36,24 @@ function cache(ix: ServerIndex): Cache {
   return c;
 }
 
+/** How many rows hold each value id. */
+function countIds(ids: ArrayLike<number>, distinct: number): Uint32Array {
+  const counts = new Uint32Array(distinct);
+  for (let i = 0; i < ids.length; i++) counts[ids[i] as number] = (counts[ids[i] as number] as number) + 1;
+  return counts;
+}
+
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
 
 function allVersions(ix: ServerIndex): VersionRow[] {
   const c = cache(ix);
   if (!c.versions) {
-    const counts = new Map<string, number>();
-    for (const s of ix.servers) counts.set(s.version, (counts.get(s.version) ?? 0) + 1);
-    c.versions = [...counts]
-      .map(([version, num_servers]) => ({ version, num_servers }))
+    const col = ix.dataset.dict.version;
+    const counts = countIds(col.ids, col.values.length);
+    c.versions = col.values
+      .map((version, id) => ({ version, num_servers: counts[id] as number }))
+      .filter((v) => v.num_servers > 0)
       .sort((a, b) => b.num_servers - a.num_servers || byName(a.version, b.version));
   }
   return c.versions;
@@ -76,14 +83,17 @@ function countryBuckets(ix: ServerIndex): CountryBucket[] {
   const c = cache(ix);
   if (!c.countries) {
     const groups = new Map<string, { country: string; country_code: string; pings: number[] }>();
-    ix.servers.forEach((s: StoredServer, i) => {
+    const { country, country_code: code } = ix.dataset.dict;
+    for (let i = 0; i < ix.size; i++) {
+      const name = country.values[country.ids[i] as number] as string | null;
+      const cc = code.values[code.ids[i] as number] as string | null;
       // No GeoIP record, no bucket: the spec's CountriesResponse counts located servers only.
-      if (s.country === null || s.country_code === null) return;
-      const key = `${s.country_code}\u0000${s.country}`;
+      if (name === null || cc === null) continue;
+      const key = `${cc}\u0000${name}`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { country: s.country, country_code: s.country_code, pings: [] }));
+      if (!g) groups.set(key, (g = { country: name, country_code: cc, pings: [] }));
       g.pings.push(ix.lastPing[i] as number);
-    });
+    }
     c.countries = [...groups.values()].map((g) => ({ ...g, pings: Float64Array.from(g.pings).sort() }));
   }
   return c.countries;
@@ -128,11 +138,12 @@ export function countries(ix: ServerIndex, q: { country?: string | undefined }, 
 export function regions(ix: ServerIndex, q: { region?: string | undefined } = {}): RegionsResponse {
   const c = cache(ix);
   if (!c.regions) {
-    const counts = new Map<string, number>();
+    const col = ix.dataset.dict.region;
+    const counts = countIds(col.ids, col.values.length);
     // A null region (no GeoIP record) is in no bucket and not in total_servers (the spec's RegionsResponse).
-    for (const s of ix.servers) if (s.region !== null) counts.set(s.region, (counts.get(s.region) ?? 0) + 1);
-    c.regions = [...counts]
-      .map(([region, num_servers]) => ({ region: region as Region, num_servers }))
+    c.regions = col.values
+      .map((region, id) => ({ region: region as Region, num_servers: counts[id] as number }))
+      .filter((r) => r.region !== null && r.num_servers > 0)
       .sort((a, b) => byName(a.region, b.region));
   }
   const want = given(q.region) ? q.region.toUpperCase() : undefined;

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { FIXTURES_PATH } from '../fixtures/load.ts';
 import { parseCorsOrigins } from './cors-policy.ts';
+import { SNAPSHOT_ABOVE } from './snapshot.ts';
 
 export interface MockOptions {
   port: number;
@@ -16,6 +17,8 @@ export interface MockOptions {
   data?: string;
   /** Budget of the cache of serialised search rows, in MiB (0: no cache). */
   rowCacheMiB: number;
+  /** Where generated datasets are cached on disk (mocks/snapshot.ts); undefined: the user's cache directory; null: off. */
+  cacheDir?: string | null;
   latency: { min: number; max: number };
   rateLimit: boolean;
   /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
@@ -70,6 +73,7 @@ const FLAGS: Record<string, Flag> = {
   servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
   'clean-data': { env: 'MOCK_CLEAN_DATA', type: 'boolean', default: 'off', help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)' },
   'row-cache': { env: 'MOCK_ROW_CACHE', type: 'string', value: 'MIB', default: String(DEFAULT_OPTIONS.rowCacheMiB), help: 'memory for serialised search rows, in MiB; past it the least used rows are dropped (0: none)' },
+  'cache-dir': { env: 'MOCK_CACHE_DIR', type: 'string', value: 'DIR|off', default: '~/.cache/server-listing-mock', help: `keep big generated datasets here (over ${SNAPSHOT_ABOVE.toLocaleString('en-US')} servers), so the next start with the same flags loads instead of generating; off: never` },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },
   'rate-limit': { env: 'MOCK_RATE_LIMIT', type: 'boolean', default: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
@@ -153,6 +157,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     opts.now = t;
   }
   if (str('data') !== undefined) opts.data = str('data');
+  if (str('cache-dir') !== undefined) opts.cacheDir = str('cache-dir') === 'off' ? null : str('cache-dir')!;
   if (str('row-cache') !== undefined) opts.rowCacheMiB = integer('row-cache', str('row-cache')!, 0, 65_536);
   if (str('latency') !== undefined) opts.latency = parseLatency(str('latency')!);
   if (str('cors-origin') !== undefined) {

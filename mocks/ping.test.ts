@@ -47,10 +47,10 @@ describe('findServer', () => {
   const ix = buildIndex(data);
 
   it('finds by host and port, host case-insensitive, port defaulting to 25565', () => {
-    expect(findServer(ix, '94.19.15.232', 25565)).toBe(data[0]);
-    expect(findServer(ix, '94.19.15.232', 25566)).toBe(data[1]);
-    expect(findServer(ix, '94.19.15.232', limits.defaultPort)).toBe(data[0]);
-    expect(findServer(ix, 'PLAY.Example.Net', 25565)).toBe(data[2]);
+    expect(findServer(ix, '94.19.15.232', 25565)).toEqual(data[0]);
+    expect(findServer(ix, '94.19.15.232', 25566)).toEqual(data[1]);
+    expect(findServer(ix, '94.19.15.232', limits.defaultPort)).toEqual(data[0]);
+    expect(findServer(ix, 'PLAY.Example.Net', 25565)).toEqual(data[2]);
   });
 
   it('answers undefined for a server that is not indexed', () => {

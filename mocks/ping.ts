@@ -1,7 +1,8 @@
 // `/status/ping/...`: find one indexed server and answer its stored state.
 import type { PingResponse, PingServer } from '../spec/openapi.gen.ts';
 import { serverKey, type StoredServer } from './server-row.ts';
-import type { ServerIndex } from './search.ts';
+import { addressAt, serverAt } from './dataset.ts';
+import type { ServerIndex } from './search-index.ts';
 
 /**
  * Splits the `/status/ping/{address}` form: `host` or `host:port` (the port defaults
@@ -20,15 +21,16 @@ export function parseAddress(address: string, defaultPort: number): { host: stri
 }
 
 /** `host:port` (host lower-cased) -> server, built on the first lookup of an index. */
-const lookups = new WeakMap<ServerIndex, Map<string, StoredServer>>();
-function lookup(index: ServerIndex): Map<string, StoredServer> {
+const lookups = new WeakMap<ServerIndex, Map<string, number>>();
+function lookup(index: ServerIndex): Map<string, number> {
   let map = lookups.get(index);
   if (!map) {
     map = new Map();
     // The first of duplicates wins (loadDataset rejects duplicates; the generator makes none).
-    for (const s of index.servers) {
-      const key = serverKey(s.address, s.port);
-      if (!map.has(key)) map.set(key, s);
+    const ds = index.dataset;
+    for (let i = 0; i < ds.size; i++) {
+      const key = serverKey(addressAt(ds, i), ds.port[i] as number);
+      if (!map.has(key)) map.set(key, i);
     }
     lookups.set(index, map);
   }
@@ -37,7 +39,8 @@ function lookup(index: ServerIndex): Map<string, StoredServer> {
 
 /** The indexed server at host:port (host case-insensitive), or undefined. TCPShield servers are found too. */
 export function findServer(index: ServerIndex, host: string, port: number): StoredServer | undefined {
-  return lookup(index).get(serverKey(host, port));
+  const i = lookup(index).get(serverKey(host, port));
+  return i === undefined ? undefined : serverAt(index.dataset, i);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from './dataset.ts';
 import { generateServers } from './generator.ts';
 import { GAP_RATES, gapRatesMarkdown } from './real-world.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
@@ -112,7 +113,7 @@ describe('over HTTP', () => {
 
   it('a ping of a row without GeoIP, ASN or MOTD answers its nulls', async () => {
     const t = useApp();
-    const row = t.mock.state.servers.find((s) => s.country === null)!;
+    const row = rowsOf(t.mock.state.index.dataset).find((s) => s.country === null)!;
     const res = await t.fetch(t.url(`/status/ping/${row.address}:${row.port}`));
     expect(res.status).toBe(200);
     expect((await json(res)).server).toMatchObject({ country: null, country_code: null, region: null, city: null });

@@ -417,6 +417,16 @@ describe('search on a generated dataset', () => {
     }
   });
 
+  it('what it remembers is bounded, however many distinct filters clients send', () => {
+    const own = buildIndex(servers);
+    for (let k = 0; k < 1500; k++) search(own, findQuery({ motd: `zz${k}`, minUsers: k % 7 }), NOW);
+    expect(own.lazy.counts.size).toBeLessThanOrEqual(256);
+    expect(own.lazy.sets.size).toBeLessThanOrEqual(1500);
+    // ...and a remembered count is still right after the churn.
+    const q = findQuery({ region: 'EU', minUsers: 2 });
+    expect(search(own, q, NOW).total).toBe(search(buildIndex(servers), q, NOW).total);
+  });
+
   it('paging over everything visits every matching server once, in order', () => {
     const q = findQuery({ sort: 'users', limit: 500, noFilter: true, maxAge: 3650 });
     const seen: string[] = [];

@@ -4,22 +4,31 @@ import type { FixtureUser, Fixtures } from '../fixtures/load.ts';
 import type { SpecModel } from '../spec/model.ts';
 import { KeyStore, SessionStore } from './credentials.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { buildIndex, type ServerIndex } from './search.ts';
+import type { Dataset } from './dataset.ts';
+import { buildIndex, type ServerIndex, type SortOrders } from './search-index.ts';
 import type { StoredServer } from './server-row.ts';
 
 /** What a mock is built from, loaded before it starts (see mocks/build.ts). */
 export interface MockInputs {
   model: SpecModel;
   fixtures: Fixtures;
-  servers: StoredServer[];
+  /** The servers: as columns (generated, or from a snapshot), or rows (a data file, tests). */
+  servers: Dataset | StoredServer[];
+  /** The dataset's sort orders when a snapshot had them (otherwise they are sorted at start). */
+  orders?: SortOrders | undefined;
+  /** Where the servers came from (for the banner). */
+  source?: DataSource;
 }
+
+/** A data file, or generated (and then maybe read from or written to a snapshot). */
+export type DataSource = { kind: 'file'; path: string } | { kind: 'generated'; snapshot?: { file: string; hit: boolean } };
 
 export class MockState {
   readonly model: SpecModel;
   readonly fixtures: Fixtures;
   readonly users: Map<string, FixtureUser>;
-  readonly servers: StoredServer[];
   readonly index: ServerIndex;
+  readonly source: DataSource | undefined;
   keys!: KeyStore;
   sessions!: SessionStore;
   rates!: RateLimiter;
@@ -36,8 +45,8 @@ export class MockState {
     this.model = inputs.model;
     this.fixtures = inputs.fixtures;
     this.users = new Map(this.fixtures.users.map((u) => [u.id, u]));
-    this.servers = inputs.servers;
-    this.index = buildIndex(this.servers, { rowCacheBytes });
+    this.source = inputs.source;
+    this.index = buildIndex(inputs.servers, { rowCacheBytes, orders: inputs.orders });
     this.reset();
   }
 

@@ -35,7 +35,7 @@ export async function watchInputs(running: RunningMock, options: MockOptions, lo
       // Only the data changed: keep the keys, sessions and rate counters, so a browser stays logged in.
       if (which.every((f) => f === options.data)) next.state.adoptRuntimeState(running.mock.state);
       running.swap(next);
-      log.info(`mock: reloaded after a change to ${what}: ${next.state.servers.length} servers, ${model.operations.length} operations`);
+      log.info(`mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ${model.operations.length} operations`);
     } catch (err) {
       log.error(`mock: reload after a change to ${what} failed; still serving the last good version.\n  ${(err as Error).message}`);
     }

@@ -1,0 +1,239 @@
+// The server listing as columns. A million servers as a million objects cost over a
+// gigabyte and seconds of garbage collection; as columns they are a few typed arrays:
+// each text or JSON field is a dictionary column (one small integer per row into a
+// table of its distinct values, nearly all fields repeat a few hundred values), the
+// numbers search sorts and filters on are Float64Arrays, and the addresses (distinct
+// per row) are one UTF-8 buffer. A row object exists only when a page needs it.
+//
+// The same shape is what mocks/snapshot.ts writes to disk and maps back, so a cached
+// start reads arrays instead of building objects.
+import type { StoredServer } from './server-row.ts';
+
+/** The fields stored as dictionary columns, in the order rows list them. */
+export const DICT_FIELDS = [
+  'version',
+  'offline_mode',
+  'players_limit',
+  'motd',
+  'motd_stripped',
+  'players',
+  'plugins',
+  'country',
+  'country_code',
+  'region',
+  'city',
+  'asn_number',
+  'asn_name',
+  'favicon',
+  'detected_mod_pack',
+  'detected_mod_pack_short',
+] as const satisfies readonly (keyof StoredServer)[];
+export type DictField = (typeof DICT_FIELDS)[number];
+
+export type Ids = Uint8Array | Uint16Array | Uint32Array;
+
+/** A dictionary column: row -> id, id -> value. */
+export interface DictColumn<T = unknown> {
+  ids: Ids;
+  values: readonly T[];
+}
+
+export interface Dataset {
+  readonly size: number;
+  /** Addresses as UTF-8: row i is `addressBytes[addressStart[i] .. addressStart[i + 1]]`. */
+  readonly addressBytes: Buffer;
+  readonly addressStart: Uint32Array;
+  readonly port: Float64Array;
+  readonly playersOnline: Float64Array;
+  /** `last_ping` in ms since the epoch. */
+  readonly lastPing: Float64Array;
+  readonly dict: { readonly [F in DictField]: DictColumn<StoredServer[F]> };
+}
+
+/** The narrowest unsigned array that holds ids below `distinct`. */
+export function idsFor(distinct: number, n: number): Ids {
+  return distinct <= 256 ? new Uint8Array(n) : distinct <= 65536 ? new Uint16Array(n) : new Uint32Array(n);
+}
+
+/**
+ * Interns one field's values: equal primitives share an id; objects (player lists,
+ * plugin lists) share one when they are the same object or serialise alike, so pooled
+ * arrays cost one lookup and fresh ones one JSON.stringify.
+ */
+class Interner {
+  readonly values: unknown[] = [];
+  readonly ids: Uint32Array;
+  // The previous value and its id: neighbouring rows often share one, and this skips the Map.
+  private last: unknown = {};
+  private lastId = -1;
+  private readonly primitive = new Map<unknown, number>();
+  private readonly byObject = new Map<object, number>();
+  private readonly byJson = new Map<string, number>();
+
+  constructor(capacity: number) {
+    this.ids = new Uint32Array(capacity);
+  }
+
+  id(v: unknown): number {
+    if (v === this.last) return this.lastId;
+    const id = this.lookup(v);
+    this.last = v;
+    this.lastId = id;
+    return id;
+  }
+
+  private lookup(v: unknown): number {
+    if (v !== null && typeof v === 'object') {
+      let id = this.byObject.get(v);
+      if (id !== undefined) return id;
+      const json = JSON.stringify(v);
+      id = this.byJson.get(json);
+      if (id === undefined) {
+        id = this.values.length;
+        this.values.push(v);
+        this.byJson.set(json, id);
+      }
+      // Only shared (frozen) objects are worth remembering by identity: a fresh array per row would pin every row's copy.
+      if (Object.isFrozen(v)) this.byObject.set(v, id);
+      return id;
+    }
+    let id = this.primitive.get(v);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(v);
+      this.primitive.set(v, id);
+    }
+    return id;
+  }
+
+  column(n: number): DictColumn {
+    const ids = idsFor(this.values.length, n);
+    ids.set(this.ids.subarray(0, n));
+    return { ids, values: this.values };
+  }
+}
+
+/** Collects rows one at a time (none is kept) and returns the columns. */
+export class DatasetBuilder {
+  private n = 0;
+  private readonly t: Record<DictField, Interner>;
+  // Addresses go straight into one growing buffer: a million retained strings would cost the GC dearly.
+  private addressBytes = Buffer.allocUnsafeSlow(1 << 16);
+  private addressLength = 0;
+  private readonly addressStart: Uint32Array;
+  private readonly port: Float64Array;
+  private readonly playersOnline: Float64Array;
+  private readonly lastPing: Float64Array;
+
+  constructor(private readonly capacity: number) {
+    this.t = Object.fromEntries(DICT_FIELDS.map((f) => [f, new Interner(capacity)])) as Record<DictField, Interner>;
+    this.port = new Float64Array(capacity);
+    this.playersOnline = new Float64Array(capacity);
+    this.lastPing = new Float64Array(capacity);
+    this.addressStart = new Uint32Array(capacity + 1);
+  }
+
+  /** Adds a row; `lastPingMs` saves parsing `last_ping` when the caller has the number. */
+  add(row: StoredServer, lastPingMs?: number): void {
+    const i = this.n++;
+    if (i >= this.capacity) throw new Error(`DatasetBuilder: more than ${this.capacity} rows`);
+    const address = row.address;
+    if (this.addressLength + 3 * address.length > this.addressBytes.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.addressBytes.length, this.addressLength + 3 * address.length));
+      this.addressBytes.copy(bigger, 0, 0, this.addressLength);
+      this.addressBytes = bigger;
+    }
+    this.addressStart[i] = this.addressLength;
+    this.addressLength += this.addressBytes.write(address, this.addressLength);
+    this.port[i] = row.port;
+    this.playersOnline[i] = row.players_online;
+    this.lastPing[i] = lastPingMs ?? Date.parse(row.last_ping);
+    // Spelled out, not looped over DICT_FIELDS: a loop's `row[f]` is a slow keyed load on the hottest path of a cold start.
+    const t = this.t;
+    t.version.ids[i] = t.version.id(row.version);
+    t.offline_mode.ids[i] = t.offline_mode.id(row.offline_mode);
+    t.players_limit.ids[i] = t.players_limit.id(row.players_limit);
+    t.motd.ids[i] = t.motd.id(row.motd);
+    t.motd_stripped.ids[i] = t.motd_stripped.id(row.motd_stripped);
+    t.players.ids[i] = t.players.id(row.players);
+    t.plugins.ids[i] = t.plugins.id(row.plugins);
+    t.country.ids[i] = t.country.id(row.country);
+    t.country_code.ids[i] = t.country_code.id(row.country_code);
+    t.region.ids[i] = t.region.id(row.region);
+    t.city.ids[i] = t.city.id(row.city);
+    t.asn_number.ids[i] = t.asn_number.id(row.asn_number);
+    t.asn_name.ids[i] = t.asn_name.id(row.asn_name);
+    t.favicon.ids[i] = t.favicon.id(row.favicon);
+    t.detected_mod_pack.ids[i] = t.detected_mod_pack.id(row.detected_mod_pack);
+    t.detected_mod_pack_short.ids[i] = t.detected_mod_pack_short.id(row.detected_mod_pack_short);
+  }
+
+  finish(): Dataset {
+    const n = this.n;
+    const addressStart = this.addressStart.slice(0, n + 1);
+    addressStart[n] = this.addressLength;
+    const addressBytes = Buffer.allocUnsafeSlow(this.addressLength);
+    this.addressBytes.copy(addressBytes, 0, 0, this.addressLength);
+    return {
+      size: n,
+      addressBytes,
+      addressStart,
+      port: this.port.subarray(0, n),
+      playersOnline: this.playersOnline.subarray(0, n),
+      lastPing: this.lastPing.subarray(0, n),
+      dict: Object.fromEntries(DICT_FIELDS.map((f) => [f, this.t[f].column(n)])) as Dataset['dict'],
+    };
+  }
+}
+
+/** The columns of these rows. */
+export function datasetFromRows(rows: readonly StoredServer[]): Dataset {
+  const b = new DatasetBuilder(rows.length);
+  for (const r of rows) b.add(r);
+  return b.finish();
+}
+
+export const isDataset = (x: unknown): x is Dataset => typeof x === 'object' && x !== null && 'addressBytes' in x;
+
+/** Row i's address. */
+export function addressAt(ds: Dataset, i: number): string {
+  return ds.addressBytes.toString('utf8', ds.addressStart[i] as number, ds.addressStart[i + 1] as number);
+}
+
+/** The value of a dictionary field in row i. */
+export function valueAt<F extends DictField>(ds: Dataset, field: F, i: number): StoredServer[F] {
+  const col = ds.dict[field];
+  return col.values[col.ids[i] as number] as StoredServer[F];
+}
+
+/** Row i as the object the rest of the mock knows (fields in spec order, favicon last). */
+export function serverAt(ds: Dataset, i: number): StoredServer {
+  const v = <F extends DictField>(f: F): StoredServer[F] => valueAt(ds, f, i);
+  return {
+    address: addressAt(ds, i),
+    port: ds.port[i] as number,
+    version: v('version'),
+    offline_mode: v('offline_mode'),
+    players_online: ds.playersOnline[i] as number,
+    players_limit: v('players_limit'),
+    motd: v('motd'),
+    motd_stripped: v('motd_stripped'),
+    players: v('players'),
+    plugins: v('plugins'),
+    country: v('country'),
+    country_code: v('country_code'),
+    region: v('region'),
+    city: v('city'),
+    asn_number: v('asn_number'),
+    asn_name: v('asn_name'),
+    last_ping: new Date(ds.lastPing[i] as number).toISOString(),
+    favicon: v('favicon'),
+    detected_mod_pack: v('detected_mod_pack'),
+    detected_mod_pack_short: v('detected_mod_pack_short'),
+  };
+}
+
+/** Every row as objects (small datasets: tests, exports). */
+export function rowsOf(ds: Dataset): StoredServer[] {
+  return Array.from({ length: ds.size }, (_, i) => serverAt(ds, i));
+}
