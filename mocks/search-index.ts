@@ -198,7 +198,8 @@ function orderByAddress(ds: Dataset): Uint32Array {
  */
 const MAX_BUCKETS = 1 << 23;
 function bucketOrder(base: Uint32Array, keys: Float64Array, buckets: number): Uint32Array | undefined {
-  if (!(buckets >= 1 && buckets <= MAX_BUCKETS)) return undefined;
+  // Far more buckets than rows (60 days of seconds for a thousand servers) cost more than comparing.
+  if (!(buckets >= 1 && buckets <= MAX_BUCKETS && buckets <= 8 * base.length + 65536)) return undefined;
   const n = base.length;
   const start = new Uint32Array(buckets + 1);
   for (let i = 0; i < n; i++) {
