@@ -154,7 +154,8 @@ export function clearTail(bits: Bits, n: number): void {
 
 /**
  * Built sets by key, bounded in bytes: the keys come from clients' filter values, so
- * the cache must not grow with them. Oldest out first (Map order; a hit moves to the back).
+ * the cache must not grow with them. Oldest out first (Map order). A hit does not move
+ * its entry: re-ordering on every hit cost more than the rare rebuild it would save.
  */
 export class BitsCache {
   private readonly map = new Map<string, Bits>();
@@ -163,11 +164,7 @@ export class BitsCache {
 
   get(key: string, build: () => Bits): Bits {
     const hit = this.map.get(key);
-    if (hit) {
-      this.map.delete(key);
-      this.map.set(key, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const bits = build();
     this.bytes += bits.byteLength;
     this.map.set(key, bits);

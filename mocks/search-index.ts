@@ -367,8 +367,12 @@ export function unionSet(ix: ServerIndex, key: string, a: () => Bits, b: () => B
 /** Filter combinations whose counts are remembered (their keys come from clients: bounded, oldest out). */
 const REMEMBERED_COUNTS = 256;
 
+/** Below this many rows counting afresh costs less than remembering. */
+const REMEMBER_ABOVE = 65_536;
+
 /** `compute()`, remembered under `key` (a few hundred keys, each holding a count and at most a few thousand rows). */
 export function rememberedCount<T>(ix: ServerIndex, key: string, compute: () => T): T {
+  if (ix.size < REMEMBER_ABOVE) return compute();
   const m = ix.lazy.counts;
   if (m.has(key)) {
     const hit = m.get(key) as T;

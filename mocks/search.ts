@@ -174,7 +174,9 @@ const FEW_ROWS = 4096;
  * pages and sort orders of one search, and a search repeated, count once.
  */
 function count(ix: ServerIndex, p: Plan, users: [number, number] | undefined, ping: [number, number] | undefined): Counted {
-  const key = `${p.sets.map((s) => s.key).join('\u0001')}|${users?.join(':') ?? ''}|${ping?.join(':') ?? ''}`;
+  let key = '';
+  for (const s of p.sets) key += `${s.key}\u0001`;
+  key += `|${users ? `${users[0]}:${users[1]}` : ''}|${ping ? `${ping[0]}:${ping[1]}` : ''}`;
   return rememberedCount(ix, key, () => {
     const sets = p.sets.map((s) => s.bits());
     const [usersRun, pingRun, spare, work] = scratchSets(ix);

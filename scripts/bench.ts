@@ -9,8 +9,9 @@
 //
 // What is measured, and how, is written up in scripts/README.md, with the latest figures.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { loadFixtures } from '../fixtures/load.ts';
@@ -27,6 +28,9 @@ const HELP = `npm run bench -- [options]
   --seed <n>           seed of the mock's dataset and of the mixed queries (default 42)
   --mock <file>        the built mock to run (default dist/mock.mjs, built first by npm run build)
   --skip-contract      do not time the contract suite
+  --scale-sizes <list> dataset sizes of the scale table (default 10000,100000,1000000;
+                       --quick: 10000,100000)
+  --skip-scale         no scale table
   --out <file>         raw figures (default reports/bench.json)
   --cpu-prof           profile the mock under load (node --cpu-prof) and print its busiest
                        functions; slows the mock, so do not publish that run's figures
@@ -40,6 +44,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '42' },
     mock: { type: 'string', default: 'dist/mock.mjs' },
     'skip-contract': { type: 'boolean', default: false },
+    'scale-sizes': { type: 'string' },
+    'skip-scale': { type: 'boolean', default: false },
     out: { type: 'string', default: 'reports/bench.json' },
     readme: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
@@ -66,12 +72,20 @@ const CONFIG = {
   startupSizes: quick ? [1_000, 10_000] : [1_000, 100_000],
   genSizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
   mixedQueries: 1000,
+  scaleSizes: args['scale-sizes'] ? args['scale-sizes'].split(',').map(Number) : quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
+  scaleColdStarts: quick ? 1 : 2,
+  scaleCachedStarts: quick ? 2 : 3,
+  scaleDurationSec: quick ? 2 : 5,
+  scaleWarmupSec: quick ? 1 : 2,
+  pagingServers: 100_000,
+  pagingLimit: 500,
 };
 const KINDS: ServerKind[] = ['mock', 'prism', 'bare'];
 
 const fixtures = loadFixtures();
 const VALID_KEY = fixtures.credentials.find((c) => c.name === 'valid-key')?.value;
 if (!VALID_KEY) throw new Error('fixtures/auth.json has no valid-key credential');
+// Pages of 500 are for paid plans (the spec's x-max-by-plan): valid-key belongs to the paid fixture user.
 
 // ---------------------------------------------------------------------------------------
 // The workload. Paths are relative to each server's base: the mock and the bare server
@@ -168,7 +182,8 @@ async function timeContract(base: string): Promise<{ ms: number; exitCode: numbe
     return null;
   }
   const t0 = performance.now();
-  const child = track('npm', ['run', '--silent', 'contract', '--', '--base-url', base]);
+  // --pace off: the target is the mock, whose rate limits are reported, not enforced; pacing by them measures the waits.
+  const child = track('npm', ['run', '--silent', 'contract', '--', '--base-url', base, '--pace', 'off']);
   const timer = setTimeout(() => void stopChild(child), 10 * 60_000);
   const exitCode = await new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));
@@ -198,6 +213,11 @@ interface Report {
   memory: Partial<Record<ServerKind, { rssMiB: number; peakRssMiB: number; idleRssMiB: number }>>;
   generation: { count: number; ms: number | null; rows: number | null; importMs?: number }[];
   contract: { ms: number; exitCode: number | null } | null;
+  /** The mock at 10k / 100k / 1M servers (see measureScale). */
+  scale: ScaleRow[];
+  paging: PagingResult | null;
+  /** The 1k mock's row cache after the memory run (GET /__mock/info). */
+  rowCache: RowCacheInfo | null;
   targets: { target: string; value: number | null; verdict: Verdict }[];
   profile?: ReturnType<typeof summarizeProfile> & { file: string };
 }
@@ -215,7 +235,29 @@ function targets(r: Report): Report['targets'] {
     t('start-up (1k servers): mock ≤ ⅓ of Prism', ratio(start(small), start('Prism')), (v) => v <= 1 / 3),
     t('memory: mock ≤ ⅔ of Prism', ratio(r.memory.mock?.rssMiB, r.memory.prism?.rssMiB), (v) => v <= 2 / 3),
     t('100k servers generated in < 2 s', gen100k, (v) => v < 2000),
+    t('mixed workload (1k servers): mock ≥ 80% of bare', ratio(rps('mixed', 'mock'), rps('mixed', 'bare')), (v) => v >= 0.8),
+    ...scaleTargets(r, rps('filtered', 'mock'), start('Prism')),
   ];
+}
+
+function scaleTargets(r: Report, filtered1k: number | undefined, prismMs: number | undefined): Report['targets'] {
+  const at = (n: number) => r.scale.find((x) => x.servers === n);
+  const m1 = at(1_000_000);
+  const k100 = at(100_000);
+  const t = (target: string, value: number | null | undefined, ok: (v: number) => boolean) => ({ target, value: value ?? null, verdict: verdict(value, ok) });
+  const out: Report['targets'] = [];
+  if (m1) {
+    out.push(
+      t('1M servers: cached start-up < 1 s', m1.cachedMedianMs, (v) => v < 1000),
+      t('1M servers: cached start-up ≤ Prism', ratio(m1.cachedMedianMs ?? undefined, prismMs), (v) => v <= 1),
+      t('1M servers: cold start-up < 4 s', m1.coldMedianMs, (v) => v < 4000),
+      t('1M servers: RSS after 10k mixed < 600 MiB', m1.rssMiB, (v) => v < 600),
+      t('1M servers: filtered ≥ ½ of the 1k figure', ratio(m1.rps.filtered, filtered1k), (v) => v >= 0.5),
+    );
+  }
+  if (k100) out.push(t('100k servers: cached start-up ≤ ⅓ of Prism', ratio(k100.cachedMedianMs ?? undefined, prismMs), (v) => v <= 1 / 3));
+  if (r.paging) out.push(t('paging 100k in pages of 500: RSS growth < row-cache bound (MiB)', r.paging.growthMiB, (v) => v < (r.paging?.boundMiB ?? 0)));
+  return out;
 }
 
 export function renderTable(r: Report): string {
@@ -264,8 +306,190 @@ export function renderTable(r: Report): string {
   }
   const c = r.contract;
   lines.push(`| contract suite wall time against the mock | ${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} | – | – | – | |`);
+  if (r.rowCache) lines.push('', `Row cache of the 1k mock after the memory run: ${rowCacheCell(r.rowCache)}.`);
+  if (r.scale.length) lines.push('', ...renderScale(r));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `Note: ${n}`));
   return lines.join('\n');
+}
+
+const rowCacheCell = (c: RowCacheInfo | null): string =>
+  c ? `${fmt((100 * c.hits) / Math.max(1, c.hits + c.misses), 1)}% hits (${fmt(c.bytes / 2 ** 20, 1)} of ${fmt(c.maxBytes / 2 ** 20)} MiB)` : '–';
+
+function renderScale(r: Report): string[] {
+  const lines = [
+    `Scale: the mock alone at each size (seed ${r.config.seed}), each start with \`--cache-dir\` in a fresh temporary directory: cold = generate, sort and write the snapshot (clock pinned); cached = the next start, on the real clock, which loads it. Start-up is spawn to first 200 (median of ${r.config.scaleColdStarts} cold, ${r.config.scaleCachedStarts} cached); RSS after ${r.config.memoryRequests.toLocaleString('en-US')} mixed requests; req/s over ${r.config.scaleDurationSec} s after ${r.config.scaleWarmupSec} s of warm-up, ${r.config.connections} connections; row-cache hits after the mixed requests.`,
+    '',
+    '| servers | start-up cold | start-up cached | RSS after mixed | plain req/s | filtered req/s | mixed req/s | row cache | contract suite |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const x of r.scale) {
+    lines.push(
+      `| ${x.servers.toLocaleString('en-US')} | ${fmt(x.coldMedianMs)} ms | ${fmt(x.cachedMedianMs)} ms | ${fmt(x.rssMiB)} MiB | ${fmt(x.rps.plain)} | ${fmt(x.rps.filtered)} | ${fmt(x.rps.mixed)} | ${rowCacheCell(x.rowCache)} | ${x.contract ? `${fmt(x.contract.ms / 1000, 1)} s${x.contract.exitCode === 0 ? '' : ` (exit ${x.contract.exitCode})`}` : '–'} |`,
+    );
+  }
+  const p = r.paging;
+  if (p) {
+    lines.push(
+      '',
+      `Paging: every one of ${p.servers.toLocaleString('en-US')} servers in ${p.pages} pages of ${p.limit} (\`sort=address\`, an API key): RSS ${fmt(p.beforeMiB)} → ${fmt(p.afterMiB)} MiB (+${fmt(p.growthMiB)}), ${fmt(p.afterSecondMiB)} MiB after a second pass; row-cache bound ${fmt(p.boundMiB)} MiB; ${p.rows.toLocaleString('en-US')} rows seen.`,
+    );
+  }
+  const scaleT = r.targets.filter((t) => /^(1M|100k|paging)/.test(t.target));
+  if (scaleT.length) lines.push('', ...scaleT.map((t) => `- ${t.target}: ${t.value == null ? '–' : fmt(t.value, t.value < 10 ? 2 : 0)} → **${t.verdict}**`));
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------
+// The scale table
+
+interface RowCacheInfo {
+  hits: number;
+  misses: number;
+  evictions: number;
+  bytes: number;
+  entries: number;
+  maxBytes: number;
+}
+
+interface ScaleRow {
+  servers: number;
+  coldMs: number[];
+  cachedMs: number[];
+  coldMedianMs: number | null;
+  cachedMedianMs: number | null;
+  rssMiB: number | null;
+  rps: { plain?: number; filtered?: number; mixed?: number };
+  rowCache: RowCacheInfo | null;
+  contract: { ms: number; exitCode: number | null } | null;
+}
+
+interface PagingResult {
+  servers: number;
+  limit: number;
+  pages: number;
+  rows: number;
+  beforeMiB: number;
+  afterMiB: number;
+  /** After paging through everything a second time. */
+  afterSecondMiB: number;
+  growthMiB: number;
+  boundMiB: number;
+}
+
+/** The mock's `--help`, to see which flags this build has (an older build may lack --cache-dir). */
+function mockHelp(): string {
+  try {
+    return execFileSync(process.execPath, [MOCK_ENTRY, '--help'], { encoding: 'utf8' });
+  } catch {
+    return '';
+  }
+}
+
+/** The row cache's counters, from the mock's GET /__mock/info (null if this build does not say). */
+async function rowCacheOf(srv: Running): Promise<RowCacheInfo | null> {
+  const res = await get(new URL(srv.base).origin, '/__mock/info');
+  try {
+    return (JSON.parse(res.body.toString()) as { rowCache?: RowCacheInfo }).rowCache ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const tempDir = (): string => mkdtempSync(join(os.tmpdir(), 'slm-bench-cache-'));
+
+/**
+ * One row of the scale table: cold start-ups (each in an empty cache directory), cached
+ * ones (the directory the last cold start wrote), then the last cached mock under load.
+ */
+async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow> {
+  const dirs: string[] = [];
+  const flags = (dir: string) => (supportsCache ? ['--cache-dir', dir] : []);
+  // Cold starts pin the clock like the rest of the bench; cached ones run on the real clock, which also shows the
+  // snapshot is not tied to a clock, and lets the contract suite (which judges ages by its own clock) agree with it.
+  const start = (dir: string, now?: string) =>
+    startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, ...(now ? { now } : {}), mockFlags: flags(dir), timeoutMs: 300_000 });
+  const row: ScaleRow = { servers: n, coldMs: [], cachedMs: [], coldMedianMs: null, cachedMedianMs: null, rssMiB: null, rps: {}, rowCache: null, contract: null };
+  try {
+    let dir = '';
+    for (let i = 0; i < CONFIG.scaleColdStarts; i++) {
+      dir = tempDir();
+      dirs.push(dir);
+      const srv = await start(dir, NOW);
+      await srv.stop();
+      row.coldMs.push(srv.startupMs);
+      log(`scale ${n}: cold start-up ${srv.startupMs.toFixed(0)} ms`);
+    }
+    let srv: Running | undefined;
+    for (let i = 0; i < CONFIG.scaleCachedStarts; i++) {
+      if (srv) await srv.stop();
+      srv = await start(dir);
+      row.cachedMs.push(srv.startupMs);
+      log(`scale ${n}: cached start-up ${srv.startupMs.toFixed(0)} ms`);
+    }
+    if (!srv) throw new Error('no cached start');
+    try {
+      const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
+      await load(srv, mixed, { amount: CONFIG.memoryRequests });
+      row.rssMiB = readMemory(srv.pid).rssMiB;
+      row.rowCache = await rowCacheOf(srv);
+      for (const id of ['plain', 'filtered', 'mixed'] as const) {
+        const s = SCENARIOS.find((x) => x.id === id) as Scenario;
+        await load(srv, s, { durationSec: CONFIG.scaleWarmupSec });
+        const r = await load(srv, s, { durationSec: CONFIG.scaleDurationSec });
+        row.rps[id] = r.reqPerSec;
+        log(`scale ${n}: ${id} ${r.reqPerSec.toFixed(0)} req/s, statuses ${JSON.stringify(r.statusCodes)}`);
+      }
+      if (!args['skip-contract']) row.contract = await timeContract(srv.base);
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  row.coldMedianMs = row.coldMs.length ? median(row.coldMs) : null;
+  row.cachedMedianMs = row.cachedMs.length ? median(row.cachedMs) : null;
+  return row;
+}
+
+/** Pages through every server of a big listing with an API key, reading RSS before and after. */
+async function measurePaging(supportsCache: boolean): Promise<PagingResult | null> {
+  const n = CONFIG.pagingServers;
+  const dir = tempDir();
+  const srv = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, now: NOW, mockFlags: supportsCache ? ['--cache-dir', dir] : [], timeoutMs: 300_000 });
+  try {
+    const headers = { authorization: `Bearer ${VALID_KEY}` };
+    // Warm the process (JIT, lazily built structures) on one page first, so the growth is the paging's.
+    await get(srv.base, `/servers/find?limit=${CONFIG.pagingLimit}&noFilter=true&maxAge=3650&sort=address&page=1`, headers);
+    const before = readMemory(srv.pid).rssMiB;
+    let rows = 0;
+    let pages = 0;
+    const pass = async (): Promise<void> => {
+      rows = 0;
+      pages = 0;
+      for (let page = 1; ; page++) {
+        const res = await get(srv.base, `/servers/find?limit=${CONFIG.pagingLimit}&noFilter=true&maxAge=3650&sort=address&page=${page}`, headers);
+        if (res.status !== 200) throw new Error(`page ${page} answered ${res.status}: ${res.body.toString().slice(0, 200)}`);
+        const got = (JSON.parse(res.body.toString()) as { results: unknown[] }).results.length;
+        if (got === 0) break;
+        rows += got;
+        pages++;
+      }
+    };
+    await pass();
+    const after = readMemory(srv.pid).rssMiB;
+    // A second pass: a bounded cache does not grow again.
+    await pass();
+    const afterSecond = readMemory(srv.pid).rssMiB;
+    const cache = await rowCacheOf(srv);
+    log(`paging: ${rows} rows in ${pages} pages, RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MiB`);
+    return { servers: n, limit: CONFIG.pagingLimit, pages, rows, beforeMiB: before, afterMiB: after, afterSecondMiB: afterSecond, growthMiB: after - before, boundMiB: (cache?.maxBytes ?? 64 * 2 ** 20) / 2 ** 20 };
+  } catch (err) {
+    log(`paging failed: ${(err as Error).message}`);
+    return null;
+  } finally {
+    await srv.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -281,6 +505,9 @@ async function main(): Promise<void> {
     memory: {},
     generation: [],
     contract: null,
+    scale: [],
+    paging: null,
+    rowCache: null,
     targets: [],
   };
   if (MOCK_ENTRY === 'dist/mock.mjs') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
@@ -314,6 +541,7 @@ async function main(): Promise<void> {
       const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
       await load(srv, mixed, { amount: CONFIG.memoryRequests });
       report.memory[kind] = { ...readMemory(srv.pid), idleRssMiB: idle.rssMiB };
+      if (kind === 'mock') report.rowCache = await rowCacheOf(srv);
       log(`${kind}: RSS ${report.memory[kind]?.rssMiB.toFixed(1)} MiB after ${CONFIG.memoryRequests} requests`);
     }
     for (const [i, s] of SCENARIOS.entries()) {
@@ -386,6 +614,14 @@ async function main(): Promise<void> {
     } finally {
       await mock.stop();
     }
+  }
+
+  // 6. The scale table, and paging through a big listing.
+  if (haveMock && !args['skip-scale']) {
+    const supportsCache = mockHelp().includes('--cache-dir');
+    if (!supportsCache) report.notes.push(`${MOCK_ENTRY} has no --cache-dir (no snapshot cache): "cached" start-ups are further cold ones.`);
+    for (const n of CONFIG.scaleSizes) report.scale.push(await measureScale(n, supportsCache));
+    report.paging = await measurePaging(supportsCache);
   }
 
   report.machine.loadAvgAtEnd = os.loadavg();
