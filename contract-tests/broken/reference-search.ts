@@ -9,6 +9,7 @@ export interface SearchDefects {
   ignoredFilter: boolean;
   motdRaw: boolean;
   totalCountsHidden: boolean;
+  totalPerPage: boolean;
   outOfRangeAccepted: boolean;
   limitDependentCount: boolean;
   limitIgnored: boolean;
@@ -136,7 +137,7 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
     const ping = relative ? ago(now - Date.parse(r.last_ping)) : r.last_ping;
     return { ...row, last_ping: ping, ...(favicon ? { favicon: icon } : {}) };
   });
-  const total = shown.length + (defects.totalCountsHidden ? hidden.length : 0);
+  const total = shown.length + (defects.totalCountsHidden ? hidden.length : 0) + (defects.totalPerPage ? page - 1 : 0);
   return { displayed: results.length, total, ...(noFilter ? {} : { filtered: hidden.length }), results, page };
 }
 

@@ -287,10 +287,12 @@ export class Sampler {
       const other = q.totals.find((t) => t.total !== first);
       if (q.totals.length > 1) paged++;
       if (other) {
-        // A live target's count may move between two requests: ask page 1 again before calling it a defect.
+        // A live target's count may move between two requests (an age window slides with the clock; a
+        // big listing has rows crossing its edge every second): ask page 1 again before calling it a
+        // defect. Page 1 itself changed: the count moves with time, not with the page.
         const again = await this.reader.get(op, { ...q.query, ...(this.limitParam ? { [this.limitParam.name]: String(q.limit) } : {}) }, { fresh: true });
         const now = totalOf(op, again.response?.json);
-        if (now !== other.total) {
+        if (now !== other.total && now === first) {
           moving.push(`${q.label}: ${page.total} ${first} on page 1, ${other.total} on page ${other.page}${now === undefined ? '' : ` (page 1 again: ${now})`}`);
           movingRequest ??= q.firstRequest;
         }

@@ -42,6 +42,8 @@ const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     { operation: 'findServers', check: /^sample: total equals the rows reachable by paging/, why: /total is \d+ but paging .* reached \d+ distinct rows/, level: 'observed' },
     { operation: 'findServers', check: /^meaning: noFilter=true shows the hidden rows/, why: /total is \d+ with noFilter=true, but \d+ \+ filtered \d+ = \d+ without it/, level: 'observed' },
   ],
+  // A count that moves with the page, while page 1 asked again does not: a paging defect, not a live count.
+  'total-per-page': [{ operation: 'findServers', check: /^sample: total is the same on every page of a query/, why: /total \d+ on page 1, \d+ on page \d+ \(page 1 again: \d+\)/, level: 'observed' }],
   'sql-500': [
     { operation: 'findServers', check: /^negative: query limit=abc \(not an integer\) -> 400/, why: /status 500, expected 400/, level: 'interface' },
     { operation: 'findServers', check: /^negative: query minUsers=abc \(not an integer\) -> 400/, why: /status 500, expected 400/, level: 'observed' },
@@ -77,7 +79,7 @@ const GROUPS: Defect[][] = [
   ['auth-not-enforced', 'missing-field', 'html-404'],
   ['wrong-401-message', 'wrong-type', '404-wrong-method'],
   ['limit-ignored', 'secret-in-list', 'motd-raw'],
-  ['wrong-status', 'nulls-past-page-one', 'sql-500'],
+  ['wrong-status', 'nulls-past-page-one', 'sql-500', 'total-per-page'],
   ['false-as-true', 'wrong-default-sort', 'bare-error-body'],
   ['total-counts-hidden', 'out-of-range-accepted', 'ignored-filter', 'limit-dependent-count'],
   ['missing-route', 'no-rate-limit-headers'],
