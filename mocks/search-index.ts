@@ -397,42 +397,27 @@ export function scratchSets(ix: ServerIndex): [Bits, Bits, Bits, Bits] {
   return (ix.lazy.scratch ??= [new Uint32Array(w), new Uint32Array(w), new Uint32Array(w), new Uint32Array(w)]);
 }
 
-/** In an order sorted by lastPing descending: the [start, end) positions whose lastPing is within [from, to]. */
-export function pingRange(lastPing: Float64Array, order: Uint32Array, from: number, to: number): [number, number] {
-  let lo = 0;
-  let hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((lastPing[order[mid] as number] as number) > to) lo = mid + 1;
-    else hi = mid;
-  }
-  const start = lo;
-  hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((lastPing[order[mid] as number] as number) >= from) lo = mid + 1;
-    else hi = mid;
-  }
-  return [start, lo];
-}
-
-/** In the users order (players_online descending): the [start, end) positions with players_online within [lo, hi]. */
-export function usersRange(ix: ServerIndex, lo: number, hi: number): [number, number] {
-  const order = ix.orders.users;
-  const pl = ix.playersOnline;
+/** In an order sorted by `values` descending: the [start, end) positions whose value is within [lo, hi]. */
+export function descendingRun(values: Float64Array, order: Uint32Array, lo: number, hi: number): [number, number] {
   let a = 0;
   let b = order.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
-    if ((pl[order[mid] as number] as number) > hi) a = mid + 1;
+    if ((values[order[mid] as number] as number) > hi) a = mid + 1;
     else b = mid;
   }
   const start = a;
   b = order.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
-    if ((pl[order[mid] as number] as number) >= lo) a = mid + 1;
+    if ((values[order[mid] as number] as number) >= lo) a = mid + 1;
     else b = mid;
   }
   return [start, a];
 }
+
+/** In an order sorted by lastPing descending: the [start, end) positions whose lastPing is within [from, to]. */
+export const pingRange = (lastPing: Float64Array, order: Uint32Array, from: number, to: number): [number, number] => descendingRun(lastPing, order, from, to);
+
+/** In the users order (players_online descending): the [start, end) positions with players_online within [lo, hi]. */
+export const usersRange = (ix: ServerIndex, lo: number, hi: number): [number, number] => descendingRun(ix.playersOnline, ix.orders.users, lo, hi);

@@ -18,6 +18,7 @@ import { loadFixtures } from '../fixtures/load.ts';
 import type { GenResult, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
 import { get, inChild, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
+import type { RowCacheStats } from '../mocks/row-cache.ts';
 import { machine } from './machine.ts';
 import { replaceReadmeFigures } from './readme-figures.ts';
 import { mixedQueries } from './workload.ts';
@@ -342,14 +343,8 @@ function renderScale(r: Report): string[] {
 // ---------------------------------------------------------------------------------------
 // The scale table
 
-interface RowCacheInfo {
-  hits: number;
-  misses: number;
-  evictions: number;
-  bytes: number;
-  entries: number;
-  maxBytes: number;
-}
+/** What GET /__mock/info says of the row cache. */
+type RowCacheInfo = RowCacheStats;
 
 interface ScaleRow {
   servers: number;
