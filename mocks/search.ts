@@ -9,7 +9,6 @@
 import { loadModel, parameterDefaults } from '../spec/model.ts';
 import type { FindResponse, Server } from '../spec/openapi.gen.ts';
 import { serverAt } from './dataset.ts';
-import { ownBytes } from './row-cache.ts';
 import { hasBit, intersectAndCount, type Bits } from './row-sets.ts';
 import {
   hiddenByPing,
@@ -336,7 +335,7 @@ function rowBytes(ix: ServerIndex, i: number, favicon: boolean): Buffer {
   let bytes = ix.rowCache.get(key);
   if (bytes === undefined) {
     const s = serverAt(ix.dataset, i);
-    bytes = ownBytes(JSON.stringify(makeRow(s, s.last_ping, favicon)));
+    bytes = Buffer.from(JSON.stringify(makeRow(s, s.last_ping, favicon)));
     ix.rowCache.set(key, bytes);
   }
   return bytes;
@@ -354,6 +353,8 @@ const TAIL = Buffer.from(']}');
  */
 export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number): Buffer {
   const { total, filtered, page } = runQuery(ix, q, now);
+  // The rows read below are views into the cache's slab until Buffer.concat copies them: pin them.
+  ix.rowCache.nextAnswer();
   const parts: Buffer[] = [
     Buffer.from(`{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`),
   ];
