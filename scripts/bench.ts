@@ -144,7 +144,7 @@ function expectedShare(r: LoadResult, expect: number): number {
  * (date, keep-alive) are left out; content-length is recomputed by the bare server.
  */
 async function record(file: string): Promise<{ problems: string[] }> {
-  const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW });
+  const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, mockFlags: noSnapshots() });
   const problems: string[] = [];
   try {
     const out: Recorded[] = [];
@@ -380,6 +380,16 @@ function mockHelp(): string {
   }
 }
 
+/**
+ * Outside the scale table every mock generates its data (`--cache-dir off`): the main
+ * table's start-ups stay comparable across runs, and nothing is written to the home directory.
+ */
+let helpText: string | undefined;
+function noSnapshots(): string[] {
+  helpText ??= mockHelp();
+  return helpText.includes('--cache-dir') ? ['--cache-dir', 'off'] : [];
+}
+
 /** The row cache's counters, from the mock's GET /__mock/info (null if this build does not say). */
 async function rowCacheOf(srv: Running): Promise<RowCacheInfo | null> {
   const res = await get(new URL(srv.base).origin, '/__mock/info');
@@ -530,7 +540,7 @@ async function main(): Promise<void> {
     for (const kind of kinds) {
       log(`starting ${kind}`);
       const nodeFlags = kind === 'mock' && args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-      const srv = await startServer({ kind, mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags });
+      const srv = await startServer({ kind, mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags, ...(kind === 'mock' ? { mockFlags: noSnapshots() } : {}) });
       running[kind] = srv;
       const idle = readMemory(srv.pid);
       const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
@@ -565,7 +575,7 @@ async function main(): Promise<void> {
     ...(haveMock
       ? CONFIG.startupSizes.map((n) => ({
           label: `mock, ${n.toLocaleString('en-US')} servers`,
-          start: () => startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, now: NOW }),
+          start: () => startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, now: NOW, mockFlags: noSnapshots() }),
         }))
       : []),
     { label: 'Prism', start: () => startServer({ kind: 'prism' }) },
@@ -602,7 +612,7 @@ async function main(): Promise<void> {
 
   // 5. The contract suite against a fresh mock.
   if (haveMock && !args['skip-contract']) {
-    const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY });
+    const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, mockFlags: noSnapshots() });
     try {
       log('timing the contract suite');
       report.contract = await timeContract(mock.base);
@@ -613,7 +623,7 @@ async function main(): Promise<void> {
 
   // 6. The scale table, and paging through a big listing.
   if (haveMock && !args['skip-scale']) {
-    const supportsCache = mockHelp().includes('--cache-dir');
+    const supportsCache = noSnapshots().length > 0;
     if (!supportsCache) report.notes.push(`${MOCK_ENTRY} has no --cache-dir (no snapshot cache): "cached" start-ups are further cold ones.`);
     for (const n of CONFIG.scaleSizes) report.scale.push(await measureScale(n, supportsCache));
     report.paging = await measurePaging(supportsCache);
