@@ -32,6 +32,9 @@ export type DictField = (typeof DICT_FIELDS)[number];
 
 export type Ids = Uint8Array | Uint16Array | Uint32Array;
 
+/** A number per row: Float64Array as built; a snapshot keeps small integers in 16 or 32 bits and reads them as they are. */
+export type Numbers = Float64Array | Uint32Array | Uint16Array;
+
 /** A dictionary column: row -> id, id -> value. */
 export interface DictColumn<T = unknown> {
   ids: Ids;
@@ -43,8 +46,8 @@ export interface Dataset {
   /** Addresses as UTF-8: row i is `addressBytes[addressStart[i] .. addressStart[i + 1]]`. */
   readonly addressBytes: Buffer;
   readonly addressStart: Uint32Array;
-  readonly port: Float64Array;
-  readonly playersOnline: Float64Array;
+  readonly port: Numbers;
+  readonly playersOnline: Numbers;
   /** `last_ping` in ms since the epoch. */
   readonly lastPing: Float64Array;
   readonly dict: { readonly [F in DictField]: DictColumn<StoredServer[F]> };

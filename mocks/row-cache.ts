@@ -30,18 +30,18 @@ class RingIndex {
   answer = new Int32Array(1024);
   tail = 0;
   count = 0;
-  /** key -> queue slot, -1 when absent (keys are small integers: 2 * row + favicon). */
+  /** key -> queue slot + 1, 0 when absent (keys are small integers: 2 * row + favicon; zero-filled memory is free). */
   slotOf = new Int32Array(0);
   live = 0;
 
   slot(key: number): number {
-    return key < this.slotOf.length ? (this.slotOf[key] as number) : -1;
+    return key < this.slotOf.length ? (this.slotOf[key] as number) - 1 : -1;
   }
 
   push(key: number, at: number, length: number): void {
     if (this.count === this.key.length) this.grow();
     if (key >= this.slotOf.length) {
-      const bigger = new Int32Array(Math.max(key + 1, 2 * this.slotOf.length)).fill(-1);
+      const bigger = new Int32Array(Math.max(key + 1, 2 * this.slotOf.length));
       bigger.set(this.slotOf);
       this.slotOf = bigger;
     }
@@ -50,14 +50,14 @@ class RingIndex {
     this.at[q] = at;
     this.length[q] = length;
     this.answer[q] = -1;
-    this.slotOf[key] = q;
+    this.slotOf[key] = q + 1;
     this.count++;
     this.live++;
   }
 
   /** Forgets the row in this slot (it stays in the queue as a gap until it reaches the tail). */
   forget(q: number): void {
-    this.slotOf[this.key[q] as number] = -1;
+    this.slotOf[this.key[q] as number] = 0;
     this.key[q] = -1;
     this.live--;
   }
@@ -79,7 +79,7 @@ class RingIndex {
     this.at = move(this.at, (m) => new Float64Array(m));
     this.length = move(this.length, (m) => new Int32Array(m));
     this.answer = move(this.answer, (m) => new Int32Array(m));
-    for (let k = 0; k < this.count; k++) if ((this.key[k] as number) >= 0) this.slotOf[this.key[k] as number] = k;
+    for (let k = 0; k < this.count; k++) if ((this.key[k] as number) >= 0) this.slotOf[this.key[k] as number] = k + 1;
     this.tail = 0;
   }
 }

@@ -3,7 +3,7 @@
 // intersect (mocks/row-sets.ts), built on first use and kept within a byte budget.
 // Everything derived lazily here is a function of the immutable dataset.
 import type { operations } from '../spec/openapi.gen.ts';
-import { addressAt, datasetFromRows, isDataset, type Dataset, type DictField } from './dataset.ts';
+import { addressAt, datasetFromRows, isDataset, type Dataset, type DictField, type Numbers } from './dataset.ts';
 import { RowCache } from './row-cache.ts';
 import { BitsCache, bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
@@ -25,7 +25,7 @@ export interface ServerIndex {
   readonly dataset: Dataset;
   readonly size: number;
   readonly lastPing: Float64Array;
-  readonly playersOnline: Float64Array;
+  readonly playersOnline: Numbers;
   readonly orders: SortOrders;
   /** TCPShield rows (hidden unless noFilter), one bit each. */
   readonly tcp: Bits;
@@ -112,7 +112,7 @@ function rankOf(values: Float64Array): { distinct: Float64Array; rank: (v: numbe
  * (rank of primary value, address rank) into one exact float per row and uses the
  * native comparator-free typed-array sort. NaN sorts last.
  */
-function orderBy(primary: Float64Array, descending: boolean, byAddress: Uint32Array, addrRank: Uint32Array): Uint32Array {
+function orderBy(primary: Numbers, descending: boolean, byAddress: Uint32Array, addrRank: Uint32Array): Uint32Array {
   const n = primary.length;
   const nan = descending ? -Infinity : Infinity;
   const clean = new Float64Array(n);
@@ -197,7 +197,7 @@ function orderByAddress(ds: Dataset): Uint32Array {
  * integer in [0, buckets) or there are too many buckets (then a comparison sort does it).
  */
 const MAX_BUCKETS = 1 << 23;
-function bucketOrder(base: Uint32Array, keys: Float64Array, buckets: number): Uint32Array | undefined {
+function bucketOrder(base: Uint32Array, keys: Numbers, buckets: number): Uint32Array | undefined {
   // Far more buckets than rows (60 days of seconds for a thousand servers) cost more than comparing.
   if (!(buckets >= 1 && buckets <= MAX_BUCKETS && buckets <= 8 * base.length + 65536)) return undefined;
   const n = base.length;
@@ -225,7 +225,7 @@ function flipped(a: ArrayLike<number>, offset: number, unit = 1): Float64Array {
   return out;
 }
 
-function extent(a: Float64Array): { min: number; max: number } {
+function extent(a: Numbers): { min: number; max: number } {
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < a.length; i++) {
@@ -246,7 +246,7 @@ function extent(a: Float64Array): { min: number; max: number } {
 export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(ds)): SortOrders {
   const n = ds.size;
   let addrRank: Uint32Array | undefined;
-  const fallback = (primary: Float64Array, descending: boolean): Uint32Array => {
+  const fallback = (primary: Numbers, descending: boolean): Uint32Array => {
     if (!addrRank) {
       addrRank = new Uint32Array(n);
       for (let r = 0; r < n; r++) addrRank[byAddress[r] as number] = r;
@@ -398,7 +398,7 @@ export function scratchSets(ix: ServerIndex): [Bits, Bits, Bits, Bits] {
 }
 
 /** In an order sorted by `values` descending: the [start, end) positions whose value is within [lo, hi]. */
-export function descendingRun(values: Float64Array, order: Uint32Array, lo: number, hi: number): [number, number] {
+export function descendingRun(values: Numbers, order: Uint32Array, lo: number, hi: number): [number, number] {
   let a = 0;
   let b = order.length;
   while (a < b) {
