@@ -72,7 +72,7 @@ const FLAGS: Record<string, Flag> = {
   now: { env: 'MOCK_NOW', type: 'string', value: 'ISO', default: 'real clock', help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
   servers: { env: 'MOCK_SERVERS', type: 'string', value: 'N', default: String(DEFAULT_OPTIONS.servers), help: 'how many servers to generate' },
   'clean-data': { env: 'MOCK_CLEAN_DATA', type: 'boolean', default: 'off', help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)' },
-  'row-cache': { env: 'MOCK_ROW_CACHE', type: 'string', value: 'MIB', default: String(DEFAULT_OPTIONS.rowCacheMiB), help: 'memory for serialised search rows, in MiB; past it the least used rows are dropped (0: none)' },
+  'row-cache': { env: 'MOCK_ROW_CACHE', type: 'string', value: 'MIB', default: String(DEFAULT_OPTIONS.rowCacheMiB), help: 'memory for serialised search rows and their index (8 bytes per server), in MiB; past it the oldest rows are dropped (0: none)' },
   'cache-dir': { env: 'MOCK_CACHE_DIR', type: 'string', value: 'DIR|off', default: '~/.cache/server-listing-mock', help: `keep big generated datasets here (over ${SNAPSHOT_ABOVE.toLocaleString('en-US')} servers), so the next start with the same flags loads instead of generating; off: never` },
   data: { env: 'MOCK_DATA', type: 'string', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { env: 'MOCK_LATENCY', type: 'string', value: 'MS|MIN-MAX', default: String(DEFAULT_OPTIONS.latency.max), help: 'delay every answer by MS, or a random MIN-MAX ms' },

@@ -2,15 +2,17 @@
 // assembled, counters), then over HTTP:
 // paging through a whole listing keeps it within --row-cache and answers stay exact.
 import { describe, expect, it } from 'vitest';
-import { RowCache } from './row-cache.ts';
+import { QUEUE_ENTRY_BYTES, RowCache } from './row-cache.ts';
 import { search, findQuery } from './search.ts';
 import { authHeaders, credential, json, PINNED_NOW, useApp } from './test-helpers.ts';
 
 const row = (n: number, fill = 'x') => Buffer.from(fill.repeat(n));
+/** A cache whose slab is exactly `slab` bytes and whose queue holds `entries` rows. */
+const sized = (slab: number, entries: number) => new RowCache(slab + entries * QUEUE_ENTRY_BYTES, 0, slab / entries);
 
 describe('RowCache', () => {
   it('never holds more than its slab, overwriting the oldest rows as new ones come in', () => {
-    const cache = new RowCache(1000);
+    const cache = sized(1000, 10);
     for (let i = 0; i < 1000; i++) {
       cache.nextAnswer();
       cache.set(i, row(100, String(i % 10)));
@@ -25,7 +27,7 @@ describe('RowCache', () => {
   });
 
   it('a row never wraps around the end of the slab: the gap is skipped, every row reads back whole', () => {
-    const cache = new RowCache(250);
+    const cache = sized(250, 10);
     const sizes = [90, 70, 120, 30, 200, 10, 249, 1, 60];
     sizes.forEach((n, k) => {
       cache.nextAnswer();
@@ -40,7 +42,7 @@ describe('RowCache', () => {
   });
 
   it('a row read for the answer being assembled is not overwritten under it: the newcomer is not cached', () => {
-    const cache = new RowCache(300);
+    const cache = sized(300, 3);
     for (const k of [1, 2, 3]) cache.set(k, row(100, String(k)));
     cache.nextAnswer();
     const view = cache.get(1)!;
@@ -54,7 +56,7 @@ describe('RowCache', () => {
   });
 
   it('counts hits and misses, replaces a row, and keeps nothing bigger than itself', () => {
-    const cache = new RowCache(300);
+    const cache = sized(300, 3);
     expect(cache.get(7)).toBeUndefined();
     cache.set(7, row(100));
     cache.set(7, row(50, 'y'));
@@ -64,6 +66,17 @@ describe('RowCache', () => {
     const off = new RowCache(0);
     off.set(1, row(1));
     expect(off.stats().entries).toBe(0);
+  });
+
+  it('the budget covers the index too: a full queue gives up its oldest row, and an index over budget keeps nothing', () => {
+    const cache = sized(10_000, 4);
+    for (let k = 0; k < 10; k++) cache.set(k, row(10));
+    expect(cache.stats()).toMatchObject({ entries: 4, evictions: 6, bytes: 40 });
+    expect([6, 7, 8, 9].every((k) => cache.get(k)?.toString() === 'x'.repeat(10))).toBe(true);
+    // A million rows' keys alone take 8 MB: a 1 MB budget leaves no room for rows.
+    const tiny = new RowCache(2 ** 20, 2_000_000);
+    tiny.set(5, row(100));
+    expect(tiny.get(5)).toBeUndefined();
   });
 });
 

@@ -293,7 +293,8 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
     playersOnline: dataset.playersOnline,
     orders: options.orders ?? sortOrders(dataset),
     tcp,
-    rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES),
+    // Keys are 2 * row + favicon.
+    rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
     lazy: { rank: {}, visible: {}, postings: {}, lowered: {}, ranges: {}, sets: new BitsCache(ROW_SET_CACHE_BYTES), counts: new Map() },
   };
 }
