@@ -46,9 +46,9 @@ export function intersectAndCount(sets: readonly Bits[], marked: Bits, out: Bits
     const x = (a[w] as number) & (b[w] as number) & (c[w] as number);
     out[w] = x;
     if (x === 0) continue;
-    members += (BITS16[x & 0xffff] as number) + (BITS16[x >>> 16] as number);
+    members += popcount32(x);
     const y = x & (marked[w] as number);
-    if (y !== 0) inMarked += (BITS16[y & 0xffff] as number) + (BITS16[y >>> 16] as number);
+    if (y !== 0) inMarked += popcount32(y);
   }
   return { members, marked: inMarked };
 }
