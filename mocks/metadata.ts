@@ -82,19 +82,37 @@ export function versions(ix: ServerIndex, q: { version?: string | undefined; lim
 function countryBuckets(ix: ServerIndex): CountryBucket[] {
   const c = cache(ix);
   if (!c.countries) {
-    const groups = new Map<string, { country: string; country_code: string; pings: number[] }>();
+    // One bucket per distinct (country, code) pair of ids; the rows' pings grouped by a
+    // counting sort into one Float64Array (a million pushes into arrays took 0.4 s).
     const { country, country_code: code } = ix.dataset.dict;
+    const codes = code.values.length;
+    const bucketOf = new Int32Array(country.values.length * codes).fill(-1);
+    const buckets: { country: string; country_code: string; count: number }[] = [];
+    const rowBucket = new Int32Array(ix.size);
     for (let i = 0; i < ix.size; i++) {
-      const name = country.values[country.ids[i] as number] as string | null;
-      const cc = code.values[code.ids[i] as number] as string | null;
-      // No GeoIP record, no bucket: the spec's CountriesResponse counts located servers only.
-      if (name === null || cc === null) continue;
-      const key = `${cc}\u0000${name}`;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { country: name, country_code: cc, pings: [] }));
-      g.pings.push(ix.lastPing[i] as number);
+      const pair = (country.ids[i] as number) * codes + (code.ids[i] as number);
+      let b = bucketOf[pair] as number;
+      if (b === -1) {
+        const name = country.values[country.ids[i] as number] as string | null;
+        const cc = code.values[code.ids[i] as number] as string | null;
+        // No GeoIP record, no bucket: the spec's CountriesResponse counts located servers only.
+        b = name === null || cc === null ? -2 : buckets.push({ country: name, country_code: cc, count: 0 }) - 1;
+        bucketOf[pair] = b;
+      }
+      rowBucket[i] = b;
+      if (b >= 0) (buckets[b] as { count: number }).count++;
     }
-    c.countries = [...groups.values()].map((g) => ({ ...g, pings: Float64Array.from(g.pings).sort() }));
+    const start = new Int32Array(buckets.length + 1);
+    buckets.forEach((b, k) => (start[k + 1] = (start[k] as number) + b.count));
+    const next = start.slice(0, buckets.length);
+    const pings = new Float64Array(start[buckets.length] as number);
+    for (let i = 0; i < ix.size; i++) {
+      const b = rowBucket[i] as number;
+      if (b < 0) continue;
+      pings[next[b] as number] = ix.lastPing[i] as number;
+      next[b] = (next[b] as number) + 1;
+    }
+    c.countries = buckets.map((b, k) => ({ country: b.country, country_code: b.country_code, pings: pings.subarray(start[k], start[k + 1]).sort() }));
   }
   return c.countries;
 }

@@ -58,6 +58,24 @@ describe('findServer', () => {
     expect(findServer(ix, 'nowhere.example', 25565)).toBeUndefined();
   });
 
+  it('finds hosts stored in any case, non-ASCII ones too; of duplicates, the first row', () => {
+    const odd = [mk({ address: 'Play.Example.NET' }), mk({ address: 'ÄRGER.example', port: 1 }), mk({ address: 'dup.example', version: 'first' }), mk({ address: 'DUP.example', version: 'second' })];
+    const oix = buildIndex(odd);
+    expect(findServer(oix, 'play.example.net', 25565)?.address).toBe('Play.Example.NET');
+    expect(findServer(oix, 'ärger.EXAMPLE', 1)?.address).toBe('ÄRGER.example');
+    expect(findServer(oix, 'ärger.example', 25565)).toBeUndefined();
+    expect(findServer(oix, 'dup.example', 25565)?.version).toBe('first');
+  });
+
+  it('finds every row of a generated listing by its address, and nothing at a port it does not use', () => {
+    const rows = generateServers({ seed: 4, count: 5000, now: new Date(NOW) });
+    const gix = buildIndex(rows);
+    for (const r of rows) {
+      expect(findServer(gix, r.address.toUpperCase(), r.port)?.address).toBe(r.address);
+      expect(findServer(gix, r.address, 7)).toBeUndefined();
+    }
+  });
+
   it('works with parseAddress for the host:port path form', () => {
     const { host, port } = parseAddress('94.19.15.232:25566', limits.defaultPort);
     expect(findServer(ix, host, port)?.version).toBe('1.8.8');

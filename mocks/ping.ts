@@ -1,7 +1,7 @@
 // `/status/ping/...`: find one indexed server and answer its stored state.
 import type { PingResponse, PingServer } from '../spec/openapi.gen.ts';
-import { serverKey, type StoredServer } from './server-row.ts';
-import { addressAt, serverAt } from './dataset.ts';
+import type { StoredServer } from './server-row.ts';
+import { addressAt, serverAt, type Dataset } from './dataset.ts';
 import type { ServerIndex } from './search-index.ts';
 
 /**
@@ -20,27 +20,65 @@ export function parseAddress(address: string, defaultPort: number): { host: stri
   return { host, port };
 }
 
-/** `host:port` (host lower-cased) -> server, built on the first lookup of an index. */
-const lookups = new WeakMap<ServerIndex, Map<string, number>>();
-function lookup(index: ServerIndex): Map<string, number> {
-  let map = lookups.get(index);
-  if (!map) {
-    map = new Map();
-    // The first of duplicates wins (loadDataset rejects duplicates; the generator makes none).
-    const ds = index.dataset;
-    for (let i = 0; i < ds.size; i++) {
-      const key = serverKey(addressAt(ds, i), ds.port[i] as number);
-      if (!map.has(key)) map.set(key, i);
-    }
-    lookups.set(index, map);
+/**
+ * `host:port` (host case-insensitive) -> row: an open-addressing hash table of row
+ * numbers in one Int32Array, built on the first lookup of an index. A Map of a million
+ * `host:port` strings took 1.4 s and 125 MB on the first ping; this takes one pass over
+ * the address bytes and 4 bytes per slot.
+ */
+const tables = new WeakMap<ServerIndex, Int32Array>();
+
+/** FNV-1a over the lower-cased host's UTF-16 code units, then the port. */
+function hashOf(lowerHost: string, port: number): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < lowerHost.length; k++) h = Math.imul(h ^ lowerHost.charCodeAt(k), 0x01000193);
+  return Math.imul(h ^ port, 0x01000193) >>> 0;
+}
+
+/** The same hash straight from a row's UTF-8 bytes when they are ASCII (A-Z lowered), without making a string. */
+function hashOfRow(ds: Dataset, i: number): number {
+  const bytes = ds.addressBytes;
+  const end = ds.addressStart[i + 1] as number;
+  let h = 0x811c9dc5;
+  for (let k = ds.addressStart[i] as number; k < end; k++) {
+    let c = bytes[k] as number;
+    if (c >= 0x80) return hashOf(addressAt(ds, i).toLowerCase(), ds.port[i] as number);
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, 0x01000193);
   }
-  return map;
+  return Math.imul(h ^ (ds.port[i] as number), 0x01000193) >>> 0;
+}
+
+function table(index: ServerIndex): Int32Array {
+  let t = tables.get(index);
+  if (!t) {
+    const ds = index.dataset;
+    let size = 16;
+    while (size < 2 * ds.size) size *= 2;
+    t = new Int32Array(size);
+    const mask = size - 1;
+    // Rows in order, linear probing: of duplicates, the first row is met first (loadDataset rejects them; the generator makes none).
+    for (let i = 0; i < ds.size; i++) {
+      let slot = hashOfRow(ds, i) & mask;
+      while (t[slot] !== 0) slot = (slot + 1) & mask;
+      t[slot] = i + 1;
+    }
+    tables.set(index, t);
+  }
+  return t;
 }
 
 /** The indexed server at host:port (host case-insensitive), or undefined. TCPShield servers are found too. */
 export function findServer(index: ServerIndex, host: string, port: number): StoredServer | undefined {
-  const i = lookup(index).get(serverKey(host, port));
-  return i === undefined ? undefined : serverAt(index.dataset, i);
+  const t = table(index);
+  const ds = index.dataset;
+  const lower = host.toLowerCase();
+  const mask = t.length - 1;
+  for (let slot = hashOf(lower, port) & mask; t[slot] !== 0; slot = (slot + 1) & mask) {
+    const i = (t[slot] as number) - 1;
+    if (ds.port[i] === port && addressAt(ds, i).toLowerCase() === lower) return serverAt(ds, i);
+  }
+  return undefined;
 }
 
 /**
