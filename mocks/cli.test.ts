@@ -270,7 +270,7 @@ describe('npm run mock', () => {
       [['--port', 'abc'], /--port must be an integer from 0 to 65535, got 'abc'/],
       [['--latency', '50-10'], /--latency must be MS or MIN-MAX/],
       [['--now', 'yesterday'], /--now must be an ISO 8601 time/],
-      [['--bogus'], /Unknown option '--bogus'/],
+      [['--bogus'], /unknown flag '--bogus'/],
     ] as const) {
       const { code, stderr } = await runCli([...args]);
       expect(code, args.join(' ')).toBe(2);

@@ -27,17 +27,17 @@ export function originMatcher(patterns: readonly string[]): (origin: string) => 
  */
 export function parseCorsOrigins(raw: string, defaults: readonly string[]): string[] {
   const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (entries.length === 0) throw new Error(`--cors-origin needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ${defaults.join(',')})`);
+  if (entries.length === 0) throw new Error(`needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ${defaults.join(',')})`);
   const adding = entries.filter((e) => e.startsWith('+'));
   if (adding.length > 0 && adding.length < entries.length) {
-    throw new Error(`--cors-origin mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the defaults, or before none to replace the defaults`);
+    throw new Error(`mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the defaults, or before none to replace the defaults`);
   }
   const origins = entries.map((e) => (e.startsWith('+') ? e.slice(1) : e));
   for (const o of origins) {
     if (o === '*' || o === 'null') continue;
     const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]+)(.*)$/i.exec(o);
-    if (!m) throw new Error(`--cors-origin entry '${o}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173`);
-    if (m[3] !== '') throw new Error(`--cors-origin entry '${o}' has a path; a browser's Origin never does: use ${m[1]}://${m[2]}`);
+    if (!m) throw new Error(`entry '${o}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173`);
+    if (m[3] !== '') throw new Error(`entry '${o}' has a path; a browser's Origin never does: use ${m[1]}://${m[2]}`);
   }
   return adding.length > 0 ? [...new Set([...defaults, ...origins])] : origins;
 }

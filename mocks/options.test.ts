@@ -66,10 +66,16 @@ describe('parseOptions', () => {
     [['--now', 'soon'], "--now must be an ISO 8601 time, got 'soon'"],
     [['--latency', '9-3'], "--latency must be MS or MIN-MAX with MIN <= MAX <= 60000, got '9-3'"],
     [['--latency', '70000'], "--latency must be MS or MIN-MAX with MIN <= MAX <= 60000, got '70000'"],
-    [['--nope'], "Unknown option '--nope'"],
-    [['stray'], 'Unexpected argument'],
+    [['--nope'], "unknown flag '--nope'"],
+    [['--prot', '1'], "unknown flag '--prot': did you mean --port?"],
+    [['stray'], "unexpected argument 'stray'"],
   ])('refuses %j with a message naming it', (argv, message) => {
     expect(() => parseOptions(argv, {})).toThrow(OptionsError);
     expect(() => parseOptions(argv, {})).toThrow(message);
+  });
+
+  it('names the environment variable, not a flag, when the bad value came from one', () => {
+    expect(() => parseOptions([], { MOCK_PORT: 'abc' })).toThrow("MOCK_PORT must be an integer from 0 to 65535, got 'abc'");
+    expect(() => parseOptions([], { MOCK_LATENCY: 'x' })).toThrow("MOCK_LATENCY must be MS or MIN-MAX");
   });
 });

@@ -32,23 +32,29 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts', () =>
       'scripts/bench.ts': "import '../mocks/app.ts';\nimport '../contract-tests/run.ts';\n",
     });
     expect(layerViolations(root).map((v) => v.message)).toEqual([
-      'spec/model.ts:1 imports fixtures/load.ts: spec may import only from testing, spec',
-      'mocks/app.ts:1 imports contract-tests/run.ts: mocks may import only from testing, spec, fixtures, mocks',
-      'mocks/app.ts:2 imports scripts/bench.ts: mocks may import only from testing, spec, fixtures, mocks',
-      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
-      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
-      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
-      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from testing, spec, fixtures, contract-tests',
+      'spec/model.ts:1 imports fixtures/load.ts: spec may import only from testing, cli, spec',
+      'mocks/app.ts:1 imports contract-tests/run.ts: mocks may import only from testing, cli, spec, fixtures, mocks',
+      'mocks/app.ts:2 imports scripts/bench.ts: mocks may import only from testing, cli, spec, fixtures, mocks',
+      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
+      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
     ]);
   });
 
-  it('lets every layer use the test tooling in testing/, which itself imports nothing of the project', () => {
+  it('lets every layer use testing/ and cli/, which themselves import nothing of the project', () => {
     const root = tree({
       'contract-tests/test/report.e2e.ts': "import { launchChromium } from '../../testing/chromium.ts';\n",
       'mocks/docs.e2e.ts': "import { launchChromium } from '../testing/chromium.ts';\n",
+      'mocks/options.ts': "import { parseFlags } from '../cli/flags.ts';\n",
+      'spec/x.ts': "import { parseFlags } from '../cli/flags.ts';\n",
       'testing/chromium.ts': "import { x } from '../mocks/app.ts';\n",
+      'cli/flags.ts': "import { x } from '../spec/model.ts';\n",
     });
-    expect(layerViolations(root).map((v) => v.message)).toEqual(['testing/chromium.ts:1 imports mocks/app.ts: testing may import only from testing']);
+    expect(layerViolations(root).map((v) => v.message)).toEqual([
+      'testing/chromium.ts:1 imports mocks/app.ts: testing may import only from testing',
+      'cli/flags.ts:1 imports spec/model.ts: cli may import only from cli',
+    ]);
   });
 
   it('makes no exception for the suite\'s --start-mock: it runs the mock as a program', () => {

@@ -2,8 +2,9 @@
 // A module may import only from its own layer and the ones to its left, so the mock
 // and the contract suite never lean on each other (the suite judges a server it does
 // not share code with) and the spec never depends on what reads it. Under them all,
-// `testing/` holds test tooling any layer's tests may use (the Chromium launcher); it
-// imports nothing of the project, so it can carry no code from one layer to another. Imports are read
+// `testing/` holds test tooling any layer's tests may use (the Chromium launcher), and
+// `cli/` the command-line flag parser every program uses; neither imports anything of
+// the project, so they can carry no code from one layer to another. Imports are read
 // with TypeScript's own pre-processor (static, re-exports and dynamic `import()`),
 // plus `new URL('<module>.ts', import.meta.url)` references, which load code too.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,11 +14,12 @@ import ts from 'typescript';
 // No exception: `--start-mock` runs the mock as a program (contract-tests/lib/mock-process.ts).
 export const LAYERS: Record<string, readonly string[]> = {
   testing: ['testing'],
-  spec: ['testing', 'spec'],
-  fixtures: ['testing', 'spec', 'fixtures'],
-  mocks: ['testing', 'spec', 'fixtures', 'mocks'],
-  'contract-tests': ['testing', 'spec', 'fixtures', 'contract-tests'],
-  scripts: ['testing', 'spec', 'fixtures', 'mocks', 'contract-tests', 'scripts'],
+  cli: ['cli'],
+  spec: ['testing', 'cli', 'spec'],
+  fixtures: ['testing', 'cli', 'spec', 'fixtures'],
+  mocks: ['testing', 'cli', 'spec', 'fixtures', 'mocks'],
+  'contract-tests': ['testing', 'cli', 'spec', 'fixtures', 'contract-tests'],
+  scripts: ['testing', 'cli', 'spec', 'fixtures', 'mocks', 'contract-tests', 'scripts'],
 };
 
 export interface Violation {
