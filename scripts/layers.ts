@@ -1,4 +1,4 @@
-// The project's layers run one way: spec <- fixtures <- {mocks, contract-tests} <- scripts.
+// The project's layers run one way: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e.
 // A module may import only from its own layer and the ones to its left, so the mock
 // and the contract suite never lean on each other (the suite judges a server it does
 // not share code with) and the spec never depends on what reads it. Under them all,
@@ -20,6 +20,9 @@ export const LAYERS: Record<string, readonly string[]> = {
   mocks: ['testing', 'cli', 'spec', 'fixtures', 'mocks'],
   'contract-tests': ['testing', 'cli', 'spec', 'fixtures', 'contract-tests'],
   scripts: ['testing', 'cli', 'spec', 'fixtures', 'mocks', 'contract-tests', 'scripts'],
+  // Tests that cross layers or run whole programs (the suite against the mock, the
+  // CLIs, the bins, the browser): the only tests not beside the module they test.
+  e2e: ['testing', 'cli', 'spec', 'fixtures', 'mocks', 'contract-tests', 'scripts', 'e2e'],
 };
 
 export interface Violation {
