@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // `npm test` because it needs the registry and takes tens of seconds.
 export default defineConfig({
   test: {
-    include: ['e2e/**/*.pack.ts', 'scripts/**/*.pack.ts'],
+    include: ['e2e/**/*.pack.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
   },

@@ -18,7 +18,7 @@ import { loadFixtures } from '../fixtures/load.ts';
 import type { GenResult, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
 import { get, inChild, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
-import type { RowCacheStats } from '../mocks/row-cache.ts';
+import type { RowCacheStats } from '../mocks/search/row-cache.ts';
 import { machine } from './machine.ts';
 import { replaceReadmeFigures } from './readme-figures.ts';
 import { mixedQueries } from './workload.ts';
@@ -594,7 +594,7 @@ async function main(): Promise<void> {
   });
 
   // 4. Dataset generation, each size in a fresh process (1M rows need a bigger heap).
-  const generatorModule = 'mocks/generator.ts';
+  const generatorModule = 'mocks/dataset/generator.ts';
   for (const count of CONFIG.genSizes) {
     if (!existsSync(generatorModule)) {
       report.generation.push({ count, ms: null, rows: null });

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateServers } from '../mocks/generator.ts';
+import { generateServers } from '../mocks/dataset/generator.ts';
 
 const USAGE = 'usage: tsx scripts/export-fixtures.ts [--seed N] [--servers N] [--now ISO] [--out file]';
 

@@ -5,8 +5,8 @@
 // mocks/options.test.ts and mocks/real-world.test.ts fail while a table is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { flagsMarkdown } from '../mocks/options.ts';
-import { gapRatesMarkdown } from '../mocks/real-world.ts';
+import { flagsMarkdown } from '../mocks/node/options.ts';
+import { gapRatesMarkdown } from '../mocks/dataset/real-world-gaps.ts';
 
 const README = fileURLToPath(new URL('../mocks/README.md', import.meta.url));
 const TABLES: [name: string, render: () => string][] = [

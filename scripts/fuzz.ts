@@ -18,7 +18,7 @@ import { loadFixtures } from '../fixtures/load.ts';
 import { AnswerChecker, type Answer, type FindingKind } from '../spec/answer-check.ts';
 import { loadModel } from '../spec/model.ts';
 import { curlLine, requestArbitrary, type FuzzRequest } from '../spec/request-arbitraries.ts';
-import { rawConnection } from '../mocks/raw-http.ts';
+import { rawConnection } from '../testing/raw-http.ts';
 import { startServer, type Running } from './bench-servers.ts';
 
 const HELP = `npm run fuzz -- [options]

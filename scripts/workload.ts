@@ -1,6 +1,6 @@
 // The benchmarks' workload, shared by `npm run bench` and `npm run soak`, so both load
 // the mock with the same requests.
-import { createRng, int, pick } from '../mocks/rng.ts';
+import { createRng, int, pick } from '../mocks/dataset/rng.ts';
 
 /**
  * `count` distinct /servers/find queries over the real filters. Every value is valid per the

@@ -16,4 +16,4 @@ export const DREDD_HOOKS = BUNDLED
   : { file: join(PACKAGE_ROOT, 'contract-tests/hooks/dredd-hooks.ts'), require: ['--require', 'tsx/cjs'] };
 
 /** `node <these> --port 0 ...` runs the mock as its own program. */
-export const MOCK_PROGRAM: string[] = BUNDLED ? [join(PACKAGE_ROOT, 'dist/mock.mjs')] : ['--import', 'tsx', join(PACKAGE_ROOT, 'mocks/cli.ts')];
+export const MOCK_PROGRAM: string[] = BUNDLED ? [join(PACKAGE_ROOT, 'dist/mock.mjs')] : ['--import', 'tsx', join(PACKAGE_ROOT, 'mocks/node/cli.ts')];

@@ -79,7 +79,7 @@ export interface MockProcess {
  * any other target: it runs the program, it does not import the mock's code.
  */
 export function startMockProcess(args: string[] = []): Promise<MockProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mocks/cli.ts', '--port', '0', '--host', '127.0.0.1', '--quiet', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mocks/node/cli.ts', '--port', '0', '--host', '127.0.0.1', '--quiet', ...args], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,102 @@
+// Who is calling, and may they? Credentials are read the way the spec's security
+// schemes say (bearer header, session cookie), then an operation's requirements are
+// evaluated with OpenAPI's semantics: the list is OR, the schemes inside one
+// requirement are AND. Missing or invalid credentials are 401; valid ones that
+// lack the operation's permission or use a scheme it does not allow are 403.
+import type { FixtureUser } from '../../../fixtures/load.ts';
+import type { Operation, SchemeKind, SpecModel } from '../../../spec/model.ts';
+import type { KeyStore, SessionStore } from './credentials.ts';
+
+export interface Principal {
+  user: FixtureUser;
+  /** The security scheme that authenticated it (also its rate-limit tier). */
+  scheme: string;
+  kind: SchemeKind;
+  /** Rate-limit key: the account, shared by all of its keys and sessions (the spec's limits are per account). */
+  id: string;
+}
+
+export interface SchemeReader {
+  name: string;
+  kind: SchemeKind;
+  read(headers: Headers): string | undefined;
+}
+
+export interface AuthStores {
+  keys: KeyStore;
+  sessions: SessionStore;
+  users: Map<string, FixtureUser>;
+}
+
+export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 | 403 };
+
+/**
+ * The value of cookie `name` in a Cookie header (quotes removed, percent-decoded), or
+ * undefined. A value whose percent-encoding is broken (`%`, `%zz`, half a UTF-8
+ * sequence) is no credential: it counts as no cookie, never as an error.
+ */
+export function cookieValue(header: string | null | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (!value.includes('%')) return value;
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** One reader per security scheme of the spec: a bearer header or a named cookie. */
+export function schemeReaders(model: SpecModel): SchemeReader[] {
+  return [...model.schemes.values()].map(({ name, kind, cookieName }) => ({
+    name,
+    kind,
+    read:
+      kind === 'bearer'
+        ? (headers: Headers) => /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '')?.[1]
+        : (headers: Headers) => cookieValue(headers.get('cookie'), cookieName!),
+  }));
+}
+
+export class Authenticator {
+  constructor(
+    private readonly readers: SchemeReader[],
+    private readonly stores: () => AuthStores,
+  ) {}
+
+  /** Every scheme whose credential in this request is valid, with its principal. */
+  identify(headers: Headers, now: number): Map<string, Principal> {
+    const valid = new Map<string, Principal>();
+    const { keys, sessions, users } = this.stores();
+    for (const reader of this.readers) {
+      const secret = reader.read(headers);
+      if (!secret) continue;
+      const key = reader.kind === 'bearer' ? keys.authenticate(secret, now) : undefined;
+      const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
+      const user = record && users.get(record.userId);
+      if (!user) continue;
+      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}` });
+    }
+    return valid;
+  }
+
+  /** Evaluates the operation's security with OR-of-AND semantics, then its authorization. */
+  authorize(op: Operation, valid: Map<string, Principal>): AuthDecision {
+    const anyone = valid.values().next().value as Principal | undefined;
+    if (op.isPublic) return { ok: true, principal: anyone };
+    const satisfied = op.security.filter((req) => Object.keys(req).every((scheme) => valid.has(scheme)));
+    if (satisfied.length === 0) return { ok: false, status: 401 };
+    const allowed = satisfied.filter((req) => Object.keys(req).every((scheme) => op.allowedSchemes.includes(scheme)));
+    const chosen = allowed[0];
+    if (!chosen) return { ok: false, status: 403 };
+    const principal = valid.get(Object.keys(chosen)[0]!)!;
+    if (op.permission && !principal.user.permissions.includes(op.permission)) return { ok: false, status: 403 };
+    return { ok: true, principal };
+  }
+}

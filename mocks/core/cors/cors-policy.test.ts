@@ -1,0 +1,87 @@
+// --cors-origin: the list (+X adds to the defaults), the matcher, and what happens to
+// a refused origin: no CORS headers, one log line with the fix, 403 on dev routes.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { originMatcher, parseCorsOrigins, refusedOriginMessage } from './cors-policy.ts';
+import { DEFAULT_OPTIONS, OptionsError, parseOptions } from '../../node/options.ts';
+import { json, useApp } from '../../testing/test-app.ts';
+
+const DEFAULTS = DEFAULT_OPTIONS.corsOrigins;
+
+describe('--cors-origin', () => {
+  it('X,Y replaces the defaults; +X,+Y adds to them', () => {
+    expect(parseCorsOrigins('http://a.test:1, http://b.test', DEFAULTS)).toEqual(['http://a.test:1', 'http://b.test']);
+    expect(parseCorsOrigins('+http://192.168.1.5:5173', DEFAULTS)).toEqual([...DEFAULTS, 'http://192.168.1.5:5173']);
+    expect(parseCorsOrigins('+http://a.test,+http://b.test', DEFAULTS)).toEqual([...DEFAULTS, 'http://a.test', 'http://b.test']);
+    expect(parseOptions(['--cors-origin', '+http://a.test'], {}).corsOrigins).toEqual([...DEFAULTS, 'http://a.test']);
+  });
+
+  it('refuses, with the fix, what no browser Origin can match or a mix of + and not', () => {
+    expect(() => parseOptions(['--cors-origin', 'http://localhost:5173/'], {})).toThrow(OptionsError);
+    expect(() => parseCorsOrigins('http://localhost:5173/app', DEFAULTS)).toThrow(/has a path.*use http:\/\/localhost:5173/);
+    expect(() => parseCorsOrigins('localhost:5173', DEFAULTS)).toThrow(/not an origin: write scheme:\/\/host/);
+    expect(() => parseCorsOrigins('+http://a.test,http://b.test', DEFAULTS)).toThrow(/mixes/);
+    expect(() => parseCorsOrigins(' , ', DEFAULTS)).toThrow(/at least one origin/);
+  });
+
+  it('* in an entry matches a run without /, a lone * every origin, null the opaque origin', () => {
+    const m = originMatcher(['http://localhost:*', 'null']);
+    expect(m('http://localhost:5173')).toBe(true);
+    expect(m('http://localhost:5173.evil.test/x')).toBe(false);
+    expect(m('null')).toBe(true);
+    expect(originMatcher(['*'])('http://anything.test:1')).toBe(true);
+  });
+});
+
+describe('a refused origin', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const page = 'http://192.168.1.5:5173';
+
+  it('gets no CORS headers, and the log says so once, with the flag that allows it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const m = useApp();
+    for (let i = 0; i < 3; i++) {
+      const res = await m.fetch(m.url('/servers/find?limit=1'), { headers: { Origin: page } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toContain(`refused origin ${page}`);
+    expect(warn.mock.calls[0]![0]).toContain(`--cors-origin +${page}`);
+  });
+
+  it('is no refusal when the request is same-origin (a page the mock serves, or a dev-server proxy that keeps Host)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const m = useApp();
+    const own = await m.fetch(`${page}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
+    expect(own.status).toBe(200);
+    const forwarded = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', headers: { Origin: page, 'X-Forwarded-Host': '192.168.1.5:5173' }, body: '{}' });
+    expect(forwarded.status).toBe(200);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('cannot log in, log out or reset: 403 JSON naming the fix, and no session is made', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const m = useApp();
+    const create = vi.spyOn(m.mock.state.sessions, 'create');
+    for (const route of ['login', 'logout', 'reset']) {
+      const res = await m.fetch(`${m.origin()}/__mock/${route}`, { method: 'POST', headers: { Origin: page }, body: '{}' });
+      expect(res.status, route).toBe(403);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect(await json(res)).toEqual({ success: false, message: `Forbidden: origin ${page} is not allowed by --cors-origin; start the mock with --cors-origin +${page} to allow it` });
+    }
+    expect(create).not.toHaveBeenCalled();
+    // The same origin, once allowed, logs in.
+    const allowed = useApp({ corsOrigins: parseCorsOrigins(`+${page}`, DEFAULTS) });
+    const ok = await allowed.fetch(`${allowed.origin()}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(page);
+  });
+});
+
+describe('a refused origin in the log', () => {
+  it('cannot forge a log line or drive the terminal', () => {
+    const line = refusedOriginMessage('http://evil.test\nmock: GET /api/v0.1/user/apikeys 200\u001b[2J', ['http://localhost:*']);
+    expect(line).not.toMatch(/[\n\u001b]/);
+    expect(line).toContain('refused origin http://evil.test\\u000amock: GET /api/v0.1/user/apikeys 200\\u001b[2J');
+  });
+});

@@ -1,0 +1,101 @@
+// Which page origins may call the mock from a browser, and what the mock does about
+// one that may not: the `--cors-origin` list (`+X` adds to the defaults), the matcher,
+// and a middleware that answers allowed origins with CORS headers, logs a refused one
+// once with the fix, and marks the request so state-changing dev routes can refuse it.
+import type { Context, MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import { printable } from '../printable.ts';
+import { wildcardMatcher } from '../../search/wildcard.ts';
+
+/**
+ * A `*` matches any run of characters except `/`, case-insensitively; a lone `*` matches
+ * every origin. Linear in the Origin header, which the client controls (no regex).
+ */
+export function originMatcher(patterns: readonly string[]): (origin: string) => boolean {
+  if (patterns.includes('*')) return () => true;
+  const tests = patterns.map((p) => wildcardMatcher(p, { whole: true, notAcross: '/' }));
+  return (origin) => {
+    const lower = origin.toLowerCase();
+    return tests.some((t) => t(lower));
+  };
+}
+
+/**
+ * The origins of `--cors-origin LIST`: entries that all start with `+` add to the
+ * defaults, entries without replace them. Throws (with the fix) on a mix, or on an
+ * entry a browser's Origin can never equal (a path, a trailing slash, no scheme).
+ */
+export function parseCorsOrigins(raw: string, defaults: readonly string[]): string[] {
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (entries.length === 0) throw new Error(`needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ${defaults.join(',')})`);
+  const adding = entries.filter((e) => e.startsWith('+'));
+  if (adding.length > 0 && adding.length < entries.length) {
+    throw new Error(`mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the defaults, or before none to replace the defaults`);
+  }
+  const origins = entries.map((e) => (e.startsWith('+') ? e.slice(1) : e));
+  for (const o of origins) {
+    if (o === '*' || o === 'null') continue;
+    const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]+)(.*)$/i.exec(o);
+    if (!m) throw new Error(`entry '${o}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173`);
+    if (m[3] !== '') throw new Error(`entry '${o}' has a path; a browser's Origin never does: use ${m[1]}://${m[2]}`);
+  }
+  return adding.length > 0 ? [...new Set([...defaults, ...origins])] : origins;
+}
+
+/** Set on a request whose Origin the list refuses (the origin), for routes that must not act on it. */
+export const CORS_REFUSED = 'corsRefused';
+
+const MAX_LOGGED_ORIGINS = 1000;
+
+export function corsMiddleware(origins: readonly string[], warn: (line: string) => void): MiddlewareHandler<{ Variables: { [CORS_REFUSED]: string } }> {
+  const allowed = originMatcher(origins);
+  const allow = cors({
+    origin: (origin) => origin,
+    credentials: true,
+    allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Prefer'],
+    exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow'],
+    maxAge: 600,
+  });
+  const logged = new Set<string>();
+  // Not async: on the hot path (no Origin) it only hands over to `next`.
+  return (c, next) => {
+    // CORS only matters to browsers, which always send Origin on cross-origin calls;
+    // skipping it otherwise keeps the server-to-server hot path lean.
+    const origin = c.req.header('origin');
+    if (origin === undefined) return next();
+    if (allowed(origin)) return allow(c, next);
+    // A same-origin request (a page the mock serves, or one behind a dev-server proxy
+    // that keeps Host) carries Origin too, but CORS does not apply to it.
+    if (c.req.header('sec-fetch-site') === 'same-origin' || origin === mockOrigin(c)) return next();
+    c.set(CORS_REFUSED, origin);
+    if (!logged.has(origin) && logged.size < MAX_LOGGED_ORIGINS) {
+      logged.add(origin);
+      warn(refusedOriginMessage(origin, origins));
+    }
+    return next();
+  };
+}
+
+/**
+ * The mock's origin as the browser reached it: the Host it sent, or what a proxy says
+ * in X-Forwarded-Proto / X-Forwarded-Host.
+ */
+export function mockOrigin(c: Context): string {
+  const url = new URL(c.req.url);
+  const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
+  const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
+  if (!proto && !host) return url.origin;
+  try {
+    return new URL(`${proto ?? url.protocol.slice(0, -1)}://${host ?? url.host}`).origin;
+  } catch {
+    return url.origin;
+  }
+}
+
+/** What the log says about a refused origin: what the browser will do, and the flag that fixes it. */
+export function refusedOriginMessage(refused: string, origins: readonly string[]): string {
+  const origin = printable(refused);
+  const add = origin === 'null' ? '+null' : `+${origin}`;
+  return `mock: CORS: refused origin ${origin} (allowed: ${origins.join(', ')}). The browser will block every answer to that page, and the dev login refuses it (403). To allow it, start the mock with --cors-origin ${add}`;
+}

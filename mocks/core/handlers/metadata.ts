@@ -1,0 +1,166 @@
+// `/metadata/versions`, `/metadata/countries`, `/metadata/regions`, computed from the index.
+//
+// Decision: metadata counts EVERY indexed server, TCPShield-proxied ones included.
+// The TCPShield filter is a property of search results (`noFilter`); the metadata
+// endpoints have no such switch and describe the whole listing. So the numbers here
+// can be higher than a default `/servers/find` total (which also applies maxAge=30).
+import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../../../spec/openapi.gen.ts';
+import { postings } from '../../search/row-sets.ts';
+import type { ServerIndex } from '../../search/search-index.ts';
+import { wildcardMatcher } from '../../search/wildcard.ts';
+
+type VersionRow = VersionsResponse['versions'][number];
+type CountryRow = CountriesResponse['countries'][number];
+type RegionRow = RegionsResponse['regions'][number];
+
+interface CountryBucket {
+  country: string;
+  country_code: string;
+  /** last_ping epoch ms of its servers, ascending. */
+  pings: Float64Array;
+}
+
+interface Cache {
+  versions?: VersionRow[];
+  countries?: CountryBucket[];
+  regions?: RegionRow[];
+  versionQueries: Map<string, VersionRow[]>;
+}
+
+const caches = new WeakMap<ServerIndex, Cache>();
+function cache(ix: ServerIndex): Cache {
+  let c = caches.get(ix);
+  if (!c) {
+    c = { versionQueries: new Map() };
+    caches.set(ix, c);
+  }
+  return c;
+}
+
+/** How many rows hold each value id. */
+function countIds(ids: ArrayLike<number>, distinct: number): Uint32Array {
+  const counts = new Uint32Array(distinct);
+  for (let i = 0; i < ids.length; i++) counts[ids[i] as number] = (counts[ids[i] as number] as number) + 1;
+  return counts;
+}
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
+
+function allVersions(ix: ServerIndex): VersionRow[] {
+  const c = cache(ix);
+  if (!c.versions) {
+    const col = ix.dataset.dict.version;
+    const counts = countIds(col.ids, col.values.length);
+    c.versions = col.values
+      .map((version, id) => ({ version, num_servers: counts[id] as number }))
+      .filter((v) => v.num_servers > 0)
+      .sort((a, b) => b.num_servers - a.num_servers || byName(a.version, b.version));
+  }
+  return c.versions;
+}
+
+/** Versions with server counts: most servers first, ties by version ascending. `version`: whole-value wildcard, case-insensitive. */
+export function versions(ix: ServerIndex, q: { version?: string | undefined; limit?: number | undefined } = {}): VersionsResponse {
+  const all = allVersions(ix);
+  let matching = all;
+  if (given(q.version) && q.version !== '*') {
+    const c = cache(ix);
+    const key = q.version.toLowerCase();
+    let hit = c.versionQueries.get(key);
+    if (!hit) {
+      const test = wildcardMatcher(key, { whole: true });
+      hit = all.filter((v) => test(v.version.toLowerCase()));
+      if (c.versionQueries.size >= 256) c.versionQueries.clear();
+      c.versionQueries.set(key, hit);
+    }
+    matching = hit;
+  }
+  const limit = typeof q.limit === 'number' && q.limit >= 0 ? Math.floor(q.limit) : matching.length;
+  return { unique_versions: matching.length, versions: matching.slice(0, limit) };
+}
+
+function countryBuckets(ix: ServerIndex): CountryBucket[] {
+  const c = cache(ix);
+  if (!c.countries) {
+    // One bucket per distinct (country, code) pair of ids, the rows grouped by bucket with
+    // the index's counting sort (a million pushes into arrays took 0.4 s).
+    const { country, country_code: code } = ix.dataset.dict;
+    const codes = code.values.length;
+    const bucketOf = new Int32Array(country.values.length * codes).fill(-1);
+    // No GeoIP record (a null country or code): a bucket of its own that no answer lists,
+    // as the spec's CountriesResponse counts located servers only.
+    const buckets: ({ country: string; country_code: string } | null)[] = [];
+    const rowBucket = new Uint32Array(ix.size);
+    for (let i = 0; i < ix.size; i++) {
+      const pair = (country.ids[i] as number) * codes + (code.ids[i] as number);
+      let b = bucketOf[pair] as number;
+      if (b === -1) {
+        const name = country.values[country.ids[i] as number] as string | null;
+        const cc = code.values[code.ids[i] as number] as string | null;
+        b = bucketOf[pair] = buckets.push(name === null || cc === null ? null : { country: name, country_code: cc }) - 1;
+      }
+      rowBucket[i] = b;
+    }
+    const { rows, start } = postings(rowBucket, buckets.length);
+    const pings = new Float64Array(rows.length);
+    for (let k = 0; k < rows.length; k++) pings[k] = ix.lastPing[rows[k] as number] as number;
+    c.countries = [];
+    buckets.forEach((b, k) => {
+      if (b) c.countries!.push({ ...b, pings: pings.subarray(start[k], start[k + 1]).sort() });
+    });
+  }
+  return c.countries;
+}
+
+/**
+ * Countries of servers pinged within `windowMs` before `now` (the spec's `x-window-days`):
+ * most servers first, ties by name (then code).
+ */
+export function countries(ix: ServerIndex, q: { country?: string | undefined }, now: number, windowMs: number): CountriesResponse {
+  let test: (b: CountryBucket) => boolean = () => true;
+  if (given(q.country)) {
+    if (/^[A-Za-z]{2}$/.test(q.country)) {
+      const code = q.country.toUpperCase();
+      test = (b) => b.country_code.toUpperCase() === code;
+    } else {
+      const m = wildcardMatcher(q.country, { whole: true });
+      test = (b) => m(b.country.toLowerCase());
+    }
+  }
+  const from = now - windowMs;
+  const rows: CountryRow[] = [];
+  for (const b of countryBuckets(ix)) {
+    if (!test(b)) continue;
+    // pings ascending: count those >= from
+    let lo = 0;
+    let hi = b.pings.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((b.pings[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    // pings after `now` (clock skew in a hand-edited file) still count: they are recent.
+    const n = b.pings.length - lo;
+    if (n > 0) rows.push({ country: b.country, country_code: b.country_code, num_servers: n });
+  }
+  rows.sort((a, b) => b.num_servers - a.num_servers || byName(a.country, b.country) || byName(a.country_code, b.country_code));
+  return { unique_countries: rows.length, countries: rows };
+}
+
+/** Continents with server counts, sorted by region code; `total_servers` sums the listed ones. */
+export function regions(ix: ServerIndex, q: { region?: string | undefined } = {}): RegionsResponse {
+  const c = cache(ix);
+  if (!c.regions) {
+    const col = ix.dataset.dict.region;
+    const counts = countIds(col.ids, col.values.length);
+    // A null region (no GeoIP record) is in no bucket and not in total_servers (the spec's RegionsResponse).
+    c.regions = col.values
+      .map((region, id) => ({ region: region as Region, num_servers: counts[id] as number }))
+      .filter((r) => r.region !== null && r.num_servers > 0)
+      .sort((a, b) => byName(a.region, b.region));
+  }
+  const want = given(q.region) ? q.region.toUpperCase() : undefined;
+  const rows = want === undefined ? c.regions.slice() : c.regions.filter((r) => r.region === want);
+  return { unique_regions: rows.length, total_servers: rows.reduce((n, r) => n + r.num_servers, 0), regions: rows };
+}

@@ -1,0 +1,87 @@
+// What the HTTP layer adds to each operation of the spec model: its Hono route, a
+// parameter parser (ajv, compiled once, with coercion and the schemas' defaults) and
+// its body validator. Add a parameter to the spec and it is parsed, coerced and
+// validated without a code change; what the operation means stays in spec/model.ts.
+import type { ValidateFunction } from 'ajv';
+import type { Operation, Parameter, SpecModel } from '../../spec/model.ts';
+import { describeErrors, SchemaValidator } from '../../spec/validator.ts';
+
+export interface CompiledOperation {
+  op: Operation;
+  /** Full path with the base and Hono's `:param` syntax. */
+  routePath: string;
+  parseParams(rawQuery: string, pathParams: Record<string, string>): ParamResult;
+  validateBody?: ValidateFunction;
+}
+
+export type ParamResult =
+  | { ok: true; query: Record<string, any>; path: Record<string, any> }
+  | { ok: false; message: string };
+
+interface ParamGroup {
+  where: 'query' | 'path';
+  params: Map<string, Parameter>;
+  validate: ValidateFunction;
+}
+
+function compileGroup(validator: SchemaValidator, where: 'query' | 'path', params: Parameter[]): ParamGroup {
+  const own = params.filter((p) => p.in === where);
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
+    required: own.filter((p) => p.required).map((p) => p.name),
+  };
+  // Most operations have no path (or no query) parameters: nothing to compile.
+  const validate = own.length ? validator.compile(schema) : (Object.assign(() => true, { errors: null }) as unknown as ValidateFunction);
+  return { where, params: new Map(own.map((p) => [p.name, p])), validate };
+}
+
+/** Turns the first ajv error into "query parameter 'limit' must be integer". */
+function paramError(group: ParamGroup, values: Record<string, unknown>): string {
+  const err = group.validate.errors?.[0];
+  if (!err) return `${group.where} parameters are invalid`;
+  const name =
+    err.keyword === 'required' ? (err.params as { missingProperty: string }).missingProperty : err.instancePath.split('/')[1] ?? '';
+  const label = `${group.where} parameter '${name}'`;
+  if (err.keyword === 'required') return `${label} is required`;
+  if (err.keyword === 'pattern') {
+    // A regex says little to a person; the parameter's description says what is expected.
+    const p = group.params.get(name);
+    return `${label} is not valid: ${JSON.stringify(values[name])} is not ${p?.description ?? `like ${JSON.stringify(p?.example)}`}`;
+  }
+  return describeErrors([{ ...err, instancePath: '' }], label);
+}
+
+function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unknown>): void {
+  if (!rawQuery) return;
+  const search = new URLSearchParams(rawQuery);
+  for (const name of group.params.keys()) {
+    // Real clients send `motd=&version=` for unused filters: empty means "no filter".
+    // The first value wins when a parameter is repeated; unknown parameters are ignored.
+    const value = search.get(name);
+    if (value !== null && value !== '') out[name] = value;
+  }
+}
+
+export function compileOperations(model: SpecModel): CompiledOperation[] {
+  // One ajv per option set; answers name only the first error, so stop at it.
+  const paramValidator = new SchemaValidator(model.doc, { coerceTypes: true, useDefaults: true, allErrors: false });
+  const bodyValidator = new SchemaValidator(model.doc, { allErrors: false });
+  return model.operations.map((op) => {
+    const query = compileGroup(paramValidator, 'query', op.parameters);
+    const pathGroup = compileGroup(paramValidator, 'path', op.parameters);
+    return {
+      op,
+      routePath: model.basePath + op.path.replace(/\{([^}]+)\}/g, ':$1'),
+      ...(op.requestBody ? { validateBody: bodyValidator.compile(op.requestBody.schema ?? {}) } : {}),
+      parseParams(rawQuery, pathParams) {
+        const q: Record<string, unknown> = {};
+        parseQuery(query, rawQuery, q);
+        if (!query.validate(q)) return { ok: false, message: paramError(query, q) };
+        const p: Record<string, unknown> = { ...pathParams };
+        if (!pathGroup.validate(p)) return { ok: false, message: paramError(pathGroup, p) };
+        return { ok: true, query: q, path: p };
+      },
+    };
+  });
+}

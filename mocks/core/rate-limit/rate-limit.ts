@@ -1,0 +1,132 @@
+// The service's rate limits, as the spec's `x-rate-limits` states them: limits per
+// window by tier (the security scheme that authenticated the caller, or anonymous),
+// and paths with a window of their own (`/metadata/*`: one request per second).
+// Windows are fixed and aligned to the clock, so a pinned clock gives the same headers
+// every run. Counting always happens (every answer carries the headers); refusing with
+// 429 is the caller's choice (`--rate-limit`).
+//
+// Counters are kept per account (every key and session of one user draw on the same
+// counters; the limit applied is the tier of the credential in hand) and per address
+// for anonymous callers. Who calls is up to the clients, so the counters must not grow
+// with them: a caller's counters are dropped once all their windows are over, and at
+// most `maxBuckets` callers are tracked per rule (past that, the one seen least
+// recently starts afresh).
+import type { RateLimits } from '../../../spec/model.ts';
+
+export interface RateDecision {
+  limit: number;
+  remaining: number;
+  /** End of the reported window, Unix seconds. */
+  reset: number;
+  /** Seconds until the caller may retry; set when over any limit. */
+  retryAfter?: number;
+}
+
+interface Counter {
+  start: number;
+  count: number;
+}
+
+/** The callers counted under one set of windows (the tiers share one; each path group has its own). */
+class Buckets {
+  // In the order their windows last started afresh: the windows are aligned to the
+  // clock and nested (minute, hour, day), so that is also the order in which their
+  // counters run out, and expired callers are always at the front.
+  private readonly byCaller = new Map<string, Counter[]>();
+
+  constructor(
+    readonly windowsMs: number[],
+    private readonly maxBuckets: number,
+  ) {}
+
+  get size(): number {
+    return this.byCaller.size;
+  }
+
+  private expired(counters: Counter[], now: number): boolean {
+    return counters.every((c, i) => c.start + this.windowsMs[i]! <= now);
+  }
+
+  /** The caller's counters, current at `now`. */
+  counters(key: string, now: number): Counter[] {
+    const known = this.byCaller.get(key);
+    if (!known) {
+      this.sweep(now);
+      if (this.byCaller.size >= this.maxBuckets) this.byCaller.delete(this.byCaller.keys().next().value!);
+      const counters = this.windowsMs.map((size) => ({ start: now - (now % size), count: 0 }));
+      this.byCaller.set(key, counters);
+      return counters;
+    }
+    let renewed = false;
+    for (let i = 0; i < known.length; i++) {
+      const size = this.windowsMs[i]!;
+      const c = known[i]!;
+      const start = now - (now % size);
+      if (c.start !== start) {
+        c.start = start;
+        c.count = 0;
+        renewed = true;
+      }
+    }
+    if (renewed) {
+      // To the back of the line: its counters now run out last.
+      this.byCaller.delete(key);
+      this.byCaller.set(key, known);
+      this.sweep(now);
+    }
+    return known;
+  }
+
+  /** Drops the callers at the front whose every window is over (each is dropped once, so this is cheap). */
+  private sweep(now: number): void {
+    for (const [key, counters] of this.byCaller) {
+      if (!this.expired(counters, now)) return;
+      this.byCaller.delete(key);
+    }
+  }
+}
+
+/** The most callers tracked per rule; an operator sharing the mock with a team never sees more. */
+export const DEFAULT_MAX_BUCKETS = 10_000;
+
+export class RateLimiter {
+  // Worked out once from the spec's rules: hit() runs on every request.
+  private readonly tierLimits = new Map<string, number[]>();
+  private readonly tiers: Buckets;
+  private readonly groups: { pathPrefix: string; limits: number[]; buckets: Buckets }[];
+
+  constructor(rules: RateLimits, maxBuckets = DEFAULT_MAX_BUCKETS) {
+    for (const [tier, limits] of Object.entries(rules.tiers)) this.tierLimits.set(tier, limits);
+    this.tiers = new Buckets(rules.windowsSeconds.map((s) => s * 1000), maxBuckets);
+    this.groups = rules.groups.map((g) => ({ pathPrefix: g.pathPrefix, limits: [g.limit], buckets: new Buckets([g.windowSeconds * 1000], maxBuckets) }));
+  }
+
+  /** How many callers are counted right now, over every rule. */
+  get size(): number {
+    return this.groups.reduce((n, g) => n + g.buckets.size, this.tiers.size);
+  }
+
+  /**
+   * Counts one request of caller `key` (an account, or an anonymous address) in `tier`
+   * to `path` (relative to the API base).
+   */
+  hit(key: string, tier: string, path: string, now: number): RateDecision {
+    const group = this.groups.find((g) => path.startsWith(g.pathPrefix));
+    const limits = group?.limits ?? this.tierLimits.get(tier) ?? this.tierLimits.get('anonymous')!;
+    const buckets = group?.buckets ?? this.tiers;
+    const counters = buckets.counters(key, now);
+    let retryAfter: number | undefined;
+    for (let i = 0; i < counters.length; i++) {
+      const c = counters[i]!;
+      c.count++;
+      if (c.count > limits[i]! && retryAfter === undefined) retryAfter = Math.max(1, Math.ceil((c.start + buckets.windowsMs[i]! - now) / 1000));
+    }
+    const first = counters[0]!;
+    return {
+      limit: limits[0]!,
+      remaining: Math.max(0, limits[0]! - first.count),
+      reset: Math.ceil((first.start + buckets.windowsMs[0]!) / 1000),
+      retryAfter,
+    };
+  }
+}

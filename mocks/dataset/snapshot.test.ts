@@ -1,0 +1,80 @@
+// The dataset snapshot: a cached start must serve exactly what a fresh generation
+// serves, at any clock, and anything wrong with the file is a miss, never an error.
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rowsOf } from './columns.ts';
+import { generateDataset, generateServers, generatorFingerprint } from './generator.ts';
+import { buildIndex, sortOrders, SORT_KEYS } from '../search/search-index.ts';
+import { findQuery, searchJson } from '../search/search.ts';
+import { KEEP_SNAPSHOTS, readSnapshot, snapshotFile, writeSnapshot, type SnapshotKey } from './snapshot.ts';
+
+const NOW = Date.parse('2026-06-01T12:00:00.000Z');
+const key = (over: Partial<SnapshotKey> = {}): SnapshotKey => ({ generator: generatorFingerprint(), seed: 5, count: 2500, clean: false, ...over });
+const fresh = () => mkdtempSync(join(tmpdir(), 'slm-snap-'));
+
+function written(dir = fresh(), k = key()) {
+  const ds = generateDataset({ seed: k.seed, count: k.count, now: new Date(NOW), clean: k.clean });
+  const orders = sortOrders(ds);
+  const file = writeSnapshot(dir, k, ds, orders, NOW);
+  return { dir, k, ds, orders, file };
+}
+
+describe('dataset snapshots', () => {
+  it('read back, rows, orders and answers are exactly those of a fresh generation', () => {
+    const { dir, k, ds, orders } = written();
+    const snap = readSnapshot(dir, k, NOW);
+    if (!('dataset' in snap)) throw new Error(snap.miss);
+    expect(rowsOf(snap.dataset)).toEqual(generateServers({ seed: 5, count: 2500, now: new Date(NOW) }));
+    expect(rowsOf(snap.dataset)).toEqual(rowsOf(ds));
+    for (const s of SORT_KEYS) expect(Array.from(snap.orders[s]), s).toEqual(Array.from(orders[s]));
+    const a = buildIndex(ds, { orders });
+    const b = buildIndex(snap.dataset, { orders: snap.orders });
+    for (const q of [{}, { version: '1.20*', minUsers: 2, sort: 'users' as const }, { region: 'EU', sort: 'address' as const, page: 3 }, { motd: 'survival', noFilter: true }]) {
+      expect(searchJson(b, findQuery(q), NOW)).toBe(searchJson(a, findQuery(q), NOW));
+    }
+  });
+
+  it('serves any clock: timestamps are stored as ages, so a later start gets the rows generated at that time', () => {
+    const { dir, k } = written();
+    const later = NOW + 37 * 86_400_000 + 5_000;
+    const snap = readSnapshot(dir, k, later);
+    if (!('dataset' in snap)) throw new Error(snap.miss);
+    expect(rowsOf(snap.dataset)).toEqual(generateServers({ seed: 5, count: 2500, now: new Date(later) }));
+  });
+
+  it('other flags or another generator are another snapshot: a miss, not a wrong dataset', () => {
+    const { dir, k } = written();
+    for (const other of [{ seed: 6 }, { count: 2501 }, { clean: true }, { generator: 'changed' }]) {
+      expect(readSnapshot(dir, { ...k, ...other }, NOW)).toEqual({ miss: 'no snapshot yet' });
+    }
+  });
+
+  it('a truncated, altered or foreign file is a miss that says why', () => {
+    const { dir, k, file } = written();
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    expect(readSnapshot(dir, k, NOW)).toMatchObject({ miss: expect.stringMatching(/checksum|past the end/) });
+    const altered = Buffer.from(bytes);
+    altered[altered.length - 1] = (altered[altered.length - 1] as number) ^ 0xff;
+    writeFileSync(file, altered);
+    expect(readSnapshot(dir, k, NOW)).toMatchObject({ miss: expect.stringMatching(/checksum mismatch/) });
+    writeFileSync(file, '{"servers": []}');
+    expect(readSnapshot(dir, k, NOW)).toMatchObject({ miss: expect.stringMatching(/not a snapshot/) });
+  });
+
+  it('keeps the newest few per directory, and writes atomically (no temporary file left)', () => {
+    const dir = fresh();
+    for (let seed = 1; seed <= KEEP_SNAPSHOTS + 2; seed++) {
+      const w = written(dir, key({ seed, count: 300 }));
+      // mtime order is what pruning goes by: make it unambiguous.
+      utimesSync(w.file, new Date(2026, 0, seed), new Date(2026, 0, seed));
+    }
+    const left = readdirSync(dir);
+    expect(left).toHaveLength(KEEP_SNAPSHOTS);
+    expect(left.every((f) => f.endsWith('.snap'))).toBe(true);
+    expect(left).toContain(snapshotFile(dir, key({ seed: KEEP_SNAPSHOTS + 2, count: 300 })).split('/').pop());
+    expect(left).not.toContain(snapshotFile(dir, key({ seed: 1, count: 300 })).split('/').pop());
+  });
+});

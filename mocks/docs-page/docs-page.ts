@@ -1,0 +1,191 @@
+// Interactive API docs for frontend developers, served by the mock itself: Swagger UI
+// (from node_modules/swagger-ui-dist, no network) at /__mock/docs, and the spec at
+// /__mock/openapi.json and /__mock/openapi.yaml with `servers` set to the origin the
+// browser used, so "Try it out" calls this mock. The fixture credentials are offered
+// in a bar above the docs (an API key pre-authorized, a session set as the cookie) and
+// listed in the security schemes' descriptions, where the docs show authentication.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Context, Hono } from 'hono';
+import { dump } from 'js-yaml';
+import type { Fixtures } from '../../fixtures/load.ts';
+import type { SpecModel } from '../../spec/model.ts';
+import type { AppEnv } from '../core/app.ts';
+
+export const DOCS_PATH = '/__mock/docs';
+export const SPEC_JSON_PATH = '/__mock/openapi.json';
+export const SPEC_YAML_PATH = '/__mock/openapi.yaml';
+
+/** The Swagger UI files the page loads, by the name it asks for. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+interface DocsDeps {
+  model: SpecModel;
+  fixtures: Fixtures;
+  fail: (c: Context, status: number, detail?: string) => Response;
+}
+
+/** Read once, on the first request: a mock that nobody opens the docs of never loads 2 MB. */
+let assetCache: Map<string, Buffer> | undefined;
+function asset(name: string): Buffer {
+  if (!assetCache) {
+    const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    assetCache = new Map(Object.keys(ASSETS).map((n) => [n, readFileSync(join(dir, n))]));
+  }
+  return assetCache.get(name)!;
+}
+
+/** Deep-link of an operation in Swagger UI (`deepLinking`): `#/<first tag>/<operationId>`. */
+export function docsAnchor(op: { operationId: string; raw: Record<string, any> }): string {
+  const tag = Array.isArray(op.raw.tags) && op.raw.tags[0] ? op.raw.tags[0] : 'default';
+  return `#/${encodeURIComponent(tag)}/${encodeURIComponent(op.operationId)}`;
+}
+
+/** The spec as this mock serves it: `servers` is this mock, the schemes list the fixture credentials. */
+function servedSpec(model: SpecModel, fixtures: Fixtures, origin: string): Record<string, any> {
+  const doc = structuredClone(model.doc) as Record<string, any>;
+  doc.servers = [{ url: `${origin}${model.basePath}`, description: 'This mock (npm run mock); the deployed service is in spec/openapi.yaml.' }];
+  // "Try it out" fills every parameter's example in, and all the search filters' examples
+  // together match nothing: optional query parameters start empty (their schema default
+  // still applies), and their example moves into the description.
+  const optionalQuery = (p: Record<string, any>) => p.in === 'query' && !p.required && 'example' in p;
+  const params = [
+    ...Object.values<any>(doc.components?.parameters ?? {}),
+    ...Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => (Array.isArray(op?.parameters) ? op.parameters : []))),
+  ].filter((p) => p && !p.$ref && optionalQuery(p));
+  for (const p of params) {
+    p.description = `${p.description ?? ''} Example: \`${String(p.example)}\`.`.trim();
+    delete p.example;
+  }
+  for (const [name, scheme] of Object.entries<any>(doc.components?.securitySchemes ?? {})) {
+    const creds = fixtures.credentials.filter((c) => c.type === name);
+    if (creds.length === 0) continue;
+    const how = model.schemes.get(name)?.kind === 'cookie'
+      ? 'In these docs, pick a session in the bar at the top: it sets the cookie (a browser lets no page send a Cookie header itself).'
+      : 'In these docs, pick one in the bar at the top, or paste it in Authorize.';
+    const rows = creds.map((c) => `| \`${c.name}\` | \`${c.value}\` | ${c.expect} |`).join('\n');
+    scheme.description = `${scheme.description ?? ''}\n\n**This mock's fixture credentials** (fake; \`fixtures/auth.json\`). ${how}\n\n| name | value | GET /user/apikeys answers |\n|---|---|---|\n${rows}\n`;
+  }
+  return doc;
+}
+
+/** JSON for an inline <script>: `<` escaped so no value can close the script element. */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+function page(model: SpecModel, fixtures: Fixtures): string {
+  const credentials = fixtures.credentials.map((c) => ({ name: c.name, scheme: c.type, kind: model.schemes.get(c.type)?.kind, value: c.value, expect: c.expect }));
+  const users = fixtures.users.map((u) => u.email);
+  const title = `${String(model.doc.info.title ?? 'API')} (mock docs)`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title.replace(/[<&]/g, '')}</title>
+<link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png">
+<link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
+<style>
+  body { margin: 0; font-family: sans-serif; }
+  #mock-bar { padding: 10px 20px; background: #1b1b1b; color: #eee; font-size: 14px; line-height: 2; }
+  #mock-bar b { color: #fff; }
+  #mock-bar button { margin: 0 4px; padding: 2px 8px; cursor: pointer; border-radius: 3px; border: 1px solid #888; background: #333; color: #eee; }
+  #mock-bar button.active { background: #49cc90; color: #000; border-color: #49cc90; }
+  #mock-bar a { color: #8fd3ff; }
+</style></head>
+<body>
+<div id="mock-bar">
+  <b>Mock credentials</b> (fake, from fixtures/auth.json; the number is what GET /user/apikeys answers):
+  <span id="mock-creds"></span><br>
+  <button id="mock-login">Log in as ${users[0] ?? 'the first user'} (POST /__mock/login)</button>
+  <span id="mock-using"></span>
+  &middot; spec: <a href="${SPEC_YAML_PATH}">openapi.yaml</a>, <a href="${SPEC_JSON_PATH}">openapi.json</a>
+</div>
+<div id="swagger-ui"></div>
+<script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+<script>
+const CREDENTIALS = ${scriptJson(credentials)};
+const COOKIE = ${scriptJson(model.cookieName ?? null)};
+const USER = ${scriptJson(users[0] ?? null)};
+const bar = document.getElementById('mock-creds');
+const using = document.getElementById('mock-using');
+const setCookie = (value) => { if (COOKIE) document.cookie = COOKIE + '=' + (value ?? '') + '; Path=/; SameSite=Lax' + (value ? '' : '; Max-Age=0'); };
+function use(cred) {
+  for (const b of bar.querySelectorAll('button')) b.classList.toggle('active', b.dataset.name === cred.name);
+  // One credential at a time: a key in Authorization, or a session in the cookie.
+  for (const c of CREDENTIALS) if (c.kind === 'bearer') window.ui.authActions.logout([c.scheme]);
+  setCookie(null);
+  if (cred.kind === 'bearer') window.ui.preauthorizeApiKey(cred.scheme, cred.value);
+  else setCookie(cred.value);
+  using.textContent = 'using ' + cred.name;
+}
+window.ui = SwaggerUIBundle({
+  url: ${scriptJson(SPEC_JSON_PATH)},
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+  onComplete() {
+    for (const c of CREDENTIALS) {
+      const b = document.createElement('button');
+      b.textContent = c.name + ' ' + c.expect;
+      b.dataset.name = c.name;
+      b.title = (c.kind === 'bearer' ? 'Authorization: Bearer ' : COOKIE + '=') + c.value;
+      b.onclick = () => use(c);
+      bar.appendChild(b);
+    }
+    const first = CREDENTIALS.find((c) => c.kind === 'bearer' && c.expect === 200);
+    if (first) use(first);
+  },
+});
+document.getElementById('mock-login').onclick = async () => {
+  const res = await fetch('/__mock/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: USER }) });
+  const body = await res.json();
+  for (const c of CREDENTIALS) if (c.kind === 'bearer') window.ui.authActions.logout([c.scheme]);
+  for (const b of bar.querySelectorAll('button')) b.classList.remove('active');
+  using.textContent = res.ok ? 'logged in as ' + body.user.email + ' (session cookie)' : body.message;
+};
+</script>
+</body></html>`;
+}
+
+/** The origin the browser used to reach the mock (the Host it sent), for links back to it. */
+export function requestOrigin(c: Context): string {
+  return new URL(c.req.url).origin;
+}
+
+export function mountDocs(app: Hono<AppEnv>, deps: DocsDeps): void {
+  const { model, fixtures, fail } = deps;
+  // Per origin the browser used; a handful at most (localhost, 127.0.0.1, a LAN address).
+  const specs = new Map<string, { json: string; yaml?: string }>();
+  const specFor = (origin: string) => {
+    let s = specs.get(origin);
+    if (!s) {
+      if (specs.size >= 32) specs.clear();
+      specs.set(origin, (s = { json: JSON.stringify(servedSpec(model, fixtures, origin)) }));
+    }
+    return s;
+  };
+  const html = page(model, fixtures);
+
+  app.get(DOCS_PATH, (c) => c.html(html));
+  app.get(`${DOCS_PATH}/`, (c) => c.redirect(DOCS_PATH));
+  app.get(`${DOCS_PATH}/:asset`, (c) => {
+    const name = c.req.param('asset');
+    const type = ASSETS[name];
+    if (!type) return fail(c, 404, `no docs asset '${name}'; the docs are at ${DOCS_PATH}`);
+    try {
+      return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
+    } catch (err) {
+      return fail(c, 503, `the docs need swagger-ui-dist (npm install): ${(err as Error).message}`);
+    }
+  });
+  app.get(SPEC_JSON_PATH, (c) => c.body(specFor(requestOrigin(c)).json, 200, { 'Content-Type': 'application/json' }));
+  app.get(SPEC_YAML_PATH, (c) => {
+    const s = specFor(requestOrigin(c));
+    s.yaml ??= dump(JSON.parse(s.json), { lineWidth: 120, noRefs: true });
+    return c.body(s.yaml, 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
+  });
+}

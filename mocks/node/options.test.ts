@@ -1,0 +1,81 @@
+// The mock's options: the flag table in mocks/README.md is rendered from the same
+// definitions as `--help` and the parser, never written by hand.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS, flagsMarkdown, helpText, OptionsError, parseOptions } from './options.ts';
+
+const README = new URL('../README.md', import.meta.url);
+
+describe('the flag table', () => {
+  it('in mocks/README.md is the one the flag definitions render (else: run npm run docs:flags)', () => {
+    const readme = readFileSync(README, 'utf8');
+    const table = /<!-- flags:start -->\n?([\s\S]*?)\n?<!-- flags:end -->/.exec(readme)?.[1];
+    expect(table, 'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: put them back, then run npm run docs:flags').toBeDefined();
+    expect(table, 'the flag table in mocks/README.md is stale: run npm run docs:flags').toBe(flagsMarkdown());
+  });
+
+  it('shows the defaults the parser uses', () => {
+    const row = (flag: string) => flagsMarkdown().split('\n').find((l) => l.startsWith(`| \`--${flag}`))!;
+    expect(row('port')).toContain(`| \`${DEFAULT_OPTIONS.port}\` |`);
+    expect(row('host')).toContain(`| \`${DEFAULT_OPTIONS.host}\` |`);
+    expect(row('seed')).toContain(`| \`${DEFAULT_OPTIONS.seed}\` |`);
+    expect(row('servers')).toContain(`| \`${DEFAULT_OPTIONS.servers}\` |`);
+    expect(row('cors-origin')).toContain(`| \`${DEFAULT_OPTIONS.corsOrigins.join(',')}\` |`);
+    expect(row('fixtures')).toContain('| `fixtures/auth.json` |');
+    expect(DEFAULT_OPTIONS.fixtures.replace(/\\/g, '/')).toMatch(/\/fixtures\/auth\.json$/);
+  });
+
+  it('lists every flag --help lists, and --help shows the same defaults', () => {
+    const helpFlags = [...helpText().matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+    const tableFlags = [...flagsMarkdown().matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]);
+    expect(tableFlags).toEqual(helpFlags.filter((f) => f !== '--help'));
+    expect(helpText()).toContain(`(default ${DEFAULT_OPTIONS.port}) [MOCK_PORT]`);
+  });
+});
+
+describe('parseOptions', () => {
+  it('starts from the defaults', () => {
+    const { help, ...opts } = parseOptions([], {});
+    expect(help).toBe(false);
+    expect(opts).toEqual({ ...DEFAULT_OPTIONS, selfCheck: DEFAULT_OPTIONS.selfCheck });
+  });
+
+  it('reads every flag, and flags win over environment variables', () => {
+    const opts = parseOptions(
+      ['--port', '0', '--host', '::1', '--seed', '7', '--now', '2026-01-01T00:00:00Z', '--servers', '10', '--data', 'db.json', '--latency', '5-10', '--rate-limit', '--cors-origin', 'https://a.test, https://b.test', '--quiet', '--self-check', '--fixtures', 'f.json'],
+      { MOCK_PORT: '9999', MOCK_SEED: '1' },
+    );
+    expect(opts).toMatchObject({
+      port: 0, host: '::1', seed: 7, now: Date.parse('2026-01-01T00:00:00Z'), servers: 10, data: 'db.json', latency: { min: 5, max: 10 },
+      rateLimit: true, corsOrigins: ['https://a.test', 'https://b.test'], quiet: true, selfCheck: true, fixtures: 'f.json',
+    });
+  });
+
+  it('reads environment variables, booleans included', () => {
+    expect(parseOptions([], { MOCK_PORT: '4011', MOCK_RATE_LIMIT: '1', MOCK_QUIET: 'no', MOCK_LATENCY: '20' })).toMatchObject({
+      port: 4011, rateLimit: true, quiet: false, latency: { min: 20, max: 20 },
+    });
+    expect(parseOptions([], { MOCK_SELF_CHECK: 'off' }).selfCheck).toBe(false);
+    expect(parseOptions([], { MOCK_PORT: '' }).port).toBe(DEFAULT_OPTIONS.port);
+  });
+
+  it.each([
+    [['--port', '65536'], "--port must be an integer from 0 to 65535, got '65536'"],
+    [['--seed=-1'], "--seed must be an integer from 0 to 4294967295, got '-1'"],
+    [['--servers', '1e3'], "--servers must be an integer from 0 to 5000000, got '1e3'"],
+    [['--now', 'soon'], "--now must be an ISO 8601 time, got 'soon'"],
+    [['--latency', '9-3'], "--latency must be MS or MIN-MAX with MIN <= MAX <= 60000, got '9-3'"],
+    [['--latency', '70000'], "--latency must be MS or MIN-MAX with MIN <= MAX <= 60000, got '70000'"],
+    [['--nope'], "unknown flag '--nope'"],
+    [['--prot', '1'], "unknown flag '--prot': did you mean --port?"],
+    [['stray'], "unexpected argument 'stray'"],
+  ])('refuses %j with a message naming it', (argv, message) => {
+    expect(() => parseOptions(argv, {})).toThrow(OptionsError);
+    expect(() => parseOptions(argv, {})).toThrow(message);
+  });
+
+  it('names the environment variable, not a flag, when the bad value came from one', () => {
+    expect(() => parseOptions([], { MOCK_PORT: 'abc' })).toThrow("MOCK_PORT must be an integer from 0 to 65535, got 'abc'");
+    expect(() => parseOptions([], { MOCK_LATENCY: 'x' })).toThrow("MOCK_LATENCY must be MS or MIN-MAX");
+  });
+});

@@ -1,0 +1,117 @@
+// The node:http adapter: binds the environment-neutral app to a socket. What only a
+// socket has lives here: the answers to requests the app never sees (parser errors,
+// a missing or invalid Host, in mocks/protocol-errors.ts), the unread rest of a body
+// (read to keep the connection, or while it closes: mocks/body-limit.ts and
+// mocks/lingering-close.ts), and a graceful stop. The app behind the socket can be
+// swapped (watch mode reloads the spec, data and fixtures without giving up the port).
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { MockApp } from '../core/app.ts';
+import { buildMock, loadInputs, type Progress } from './load.ts';
+import { dropUnreadBodyAfter, lingerOnClose } from './lingering-close.ts';
+import { listenOrigins } from './listen-urls.ts';
+import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
+import { answerParserErrors, refuseMissingHost, requestErrorResponse } from './protocol-errors.ts';
+
+/** How long a stop waits for requests in flight before it closes their connections. */
+export const STOP_GRACE_MS = 2000;
+
+export interface RunningMock {
+  /** The first URL a browser can open (loopback first for a wildcard bind). */
+  origin: string;
+  /** Every URL that reaches the mock (the machine's addresses for `--host 0.0.0.0`). */
+  origins: string[];
+  baseUrl: string;
+  /** The app answering now. */
+  readonly mock: MockApp;
+  /** Answers every later request with `next`; requests in flight finish on the old app. */
+  swap(next: MockApp): void;
+  /**
+   * Stops accepting connections, lets the requests in flight finish (at most
+   * `graceMs`), closes every connection and resolves once the port is free.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** An http.Server for the app answering now (`current()`), and its graceful stop. */
+export function createMockServer(current: () => MockApp, hostname: string): { server: Server; stop(graceMs: number): Promise<void> } {
+  let stopping = false;
+  const listener = getRequestListener((req, env) => current().app.fetch(req, env), {
+    hostname,
+    errorHandler: requestErrorResponse,
+    // A body the app leaves unread is read to its end by node itself (see body-limit.ts),
+    // not dropped after 500 ms with the connection, which the answer said stays open.
+    autoCleanupIncoming: false,
+  });
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    // While stopping, each answer closes its connection, so none lingers idle.
+    if (stopping) res.shouldKeepAlive = false;
+    if (refuseMissingHost(req, res)) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') dropUnreadBodyAfter(req, res);
+    void listener(req, res);
+  });
+  answerParserErrors(server);
+  // The open connections (a handful, reused by keep-alive), to tell answers already in
+  // flight when a stop begins that they close their connection too. A connection
+  // closed by the server reads on until the client is done (mocks/lingering-close.ts).
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    lingerOnClose(socket);
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  const stop = (graceMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      stopping = true;
+      for (const socket of sockets) {
+        const answer = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+        if (answer && !answer.headersSent) answer.shouldKeepAlive = false;
+      }
+      // close() stops accepting and ends idle connections; busy ones end as their
+      // answers finish (polled), and whatever is left after the grace period is cut.
+      server.close((err) => {
+        clearInterval(poll);
+        clearTimeout(deadline);
+        if (err) reject(err);
+        else resolve();
+      });
+      const poll = setInterval(() => server.closeIdleConnections(), 20);
+      const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    });
+  return { server, stop };
+}
+
+export interface StartHooks {
+  /** Progress of loading a big dataset (see loadInputs). */
+  progress?: (p: Progress) => void;
+}
+
+export async function startMock(overrides: Partial<MockOptions> = {}, hooks: StartHooks = {}): Promise<RunningMock> {
+  const options: MockOptions = { ...DEFAULT_OPTIONS, quiet: true, ...overrides };
+  let current = buildMock(options, loadInputs(options, undefined, hooks.progress));
+  const { server, stop } = createMockServer(() => current, options.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origins = listenOrigins(options.host, port);
+  const origin = origins[0]!;
+  return {
+    origin,
+    origins,
+    baseUrl: origin + current.basePath,
+    get mock() {
+      return current;
+    },
+    swap(next) {
+      current = next;
+    },
+    close: (graceMs = STOP_GRACE_MS) => stop(graceMs),
+  };
+}
