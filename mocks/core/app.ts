@@ -1,31 +1,53 @@
-// The mock as a Hono app: environment-neutral (request in, response out), so tests
-// can call `app.request()` without a socket and the same app runs on any runtime.
-// The pipeline for an API request, in order:
-//   CORS -> identify caller + rate limit -> body limit -> route (404 / 405)
-//   -> security (401 / 403) -> Prefer -> parameters and body (400 / 415) -> handler
-// Public and protected operations differ only in their spec-given security, applied
-// in one place (`authorize`), never in the handlers.
-import type { Context, MiddlewareHandler } from 'hono';
+// The mock as a Hono app: environment-neutral (request in, answer out), so tests can
+// call `app.request()` without a socket and the same app runs on any runtime; the Node
+// adapter (mocks/node/) binds it to a socket. The pipeline, in order, one stage per
+// folder here:
+//   request log -> cors/ -> latency -> auth/ (who is calling) -> rate-limit/
+//   -> body-limit/ -> route (404 / 405)
+//   -> per operation: auth/ (401 / 403) -> prefer/ -> parameters/ (400 / 415) -> handlers/
+// Public and protected operations differ only in their spec-given security, applied in
+// one place (authorize), never in the handlers. Every answer is written by answers.ts.
+import type { MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { errorBody, FORBIDDEN_MESSAGE, rateLimitedBody, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
+import { errorBody } from '../../spec/messages.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import { describeErrors } from '../../spec/validator.ts';
-import { Authenticator, schemeReaders, type Principal } from './auth/auth.ts';
-import { limitBody } from './body-limit/body-limit.ts';
-import { clientAddress, type NodeBindings } from './rate-limit/client-identity.ts';
-import type { HandlerResult, Handlers } from './handlers/handlers.ts';
 import { mountApiIndex } from '../docs-page/api-index.ts';
+import { DOCS_PATH, mountDocs } from '../docs-page/docs-page.ts';
+import { createAnswers, sendJson, type Answers } from './answers.ts';
+import { Authenticator, authorize, identifyCaller, schemeReaders } from './auth/auth.ts';
+import { limitBody } from './body-limit/body-limit.ts';
 import { CORS_REFUSED, corsMiddleware } from './cors/cors-policy.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
-import { DOCS_PATH, mountDocs } from '../docs-page/docs-page.ts';
+import type { AppEnv } from './env.ts';
+import type { Handler, Handlers } from './handlers/handlers.ts';
 import { compileOperations } from './operations.ts';
-import type { MockOptions } from '../node/options.ts';
+import { parameters } from './parameters/parameters.ts';
+import { preferredAnswer } from './prefer/prefer.ts';
+import { rateLimit } from './rate-limit/rate-limit.ts';
 import { ResponseChecker } from './self-check/self-check.ts';
 import type { MockState } from './state.ts';
 
-export type AppEnv = { Bindings: NodeBindings | undefined; Variables: { identity: Map<string, Principal>; now: number; [CORS_REFUSED]: string } };
+export type { AppEnv } from './env.ts';
+
+/** The settings the app reads (mocks/node/options.ts's MockOptions carries them, with the Node adapter's own). */
+export interface AppOptions {
+  /** No request log. */
+  quiet: boolean;
+  /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
+  corsOrigins: string[];
+  /** Every answer delayed by a random time in [min, max] ms. */
+  latency: { min: number; max: number };
+  /** Refuse over the rate limits with 429; otherwise only count. */
+  rateLimit: boolean;
+  /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
+  trustProxy: boolean;
+  /** Validate every answer against the spec and fail loudly on drift. */
+  selfCheck: boolean;
+  /** Where the servers come from, for /__mock/info: the seed, or the `--data` file (then the seed means nothing). */
+  seed: number;
+  data?: string;
+}
 
 export interface MockApp {
   app: Hono<AppEnv>;
@@ -36,7 +58,7 @@ export interface MockApp {
 
 /** What an app is made of: nothing is read from disk or from module state in here. */
 export interface AppParts {
-  options: MockOptions;
+  options: AppOptions;
   /** The loaded inputs (spec model, fixtures, dataset) and what changes at run time. */
   state: MockState;
   /** One handler per operationId of the spec (createHandlers, or a test's own). */
@@ -45,25 +67,31 @@ export interface AppParts {
   warn?: (line: string) => void;
 }
 
+/** One line per request: method, path and query, status, time (and a refused CORS origin). */
+const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const start = performance.now();
+  await next();
+  const ms = (performance.now() - start).toFixed(1);
+  const url = new URL(c.req.url);
+  const refused = c.get(CORS_REFUSED);
+  console.log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${refused} refused)` : ''}`);
+};
 
-/** The one way answers are written: JSON, with the spec's content type. */
-function sendJson(c: Context, status: number, body: unknown, headers?: Record<string, string | string[]>): Response {
-  c.header('Content-Type', 'application/json');
-  // A list is one header line per value (two Set-Cookie lines, say).
-  if (headers) for (const [k, v] of Object.entries(headers)) for (const one of [v].flat()) c.header(k, one, { append: true });
-  return c.body(JSON.stringify(body), status as ContentfulStatusCode);
+/** `--latency`: every answer waits a random time within [min, max] ms. */
+function latency({ min, max }: { min: number; max: number }): MiddlewareHandler<AppEnv> {
+  return async (_c, next) => {
+    await new Promise((r) => setTimeout(r, min + Math.random() * (max - min)));
+    await next();
+  };
 }
 
-/** `Prefer: code=404, example=name` (Prism-compatible): which declared response to answer. */
-function parsePrefer(header: string | undefined): { code?: number; example?: string } | undefined {
-  if (!header) return undefined;
-  const out: { code?: number; example?: string } = {};
-  for (const part of header.split(/[,;]/)) {
-    const [k, v] = part.split('=').map((s) => s?.trim());
-    if (k === 'code' && v) out.code = Number(v);
-    if (k === 'example' && v) out.example = v.replace(/^"|"$/g, '');
-  }
-  return out.code === undefined && out.example === undefined ? undefined : out;
+/** The last stage: the operation's handler, given what the stages before it found. */
+function handle(op: Operation, handler: Handler, state: MockState, answers: Answers): MiddlewareHandler<AppEnv> {
+  return (c) => {
+    const { query, path } = c.get('params');
+    const result = handler({ query, path, body: c.get('body'), principal: c.get('principal'), state, now: c.get('now') });
+    return Promise.resolve(answers.handled(c, op, result));
+  };
 }
 
 export function createApp(parts: AppParts): MockApp {
@@ -71,79 +99,19 @@ export function createApp(parts: AppParts): MockApp {
   const { model } = state;
   const app = new Hono<AppEnv>();
   const basePath = model.basePath;
-  const ops = compileOperations(model);
   const auth = new Authenticator(schemeReaders(model), () => state);
-  const checker = options.selfCheck ? new ResponseChecker(model) : undefined;
+  const answers = createAnswers(options.selfCheck ? new ResponseChecker(model) : undefined);
+  const { fail } = answers;
   const maxBodyBytes = model.limits.maxBodyBytes;
   // Warnings (a refused origin, a cookie that will not stick) go to stderr even with
   // --quiet: they explain a failure the developer is looking at.
   const warn = parts.warn ?? ((line: string) => console.warn(line));
 
-  /** Answers and, under self-check, refuses to let an answer that breaks the spec out. */
-  const reply = (c: Context, op: Operation | undefined, status: number, body: unknown, headers?: Record<string, string>) => {
-    const drift = checker?.check(op, status, body);
-    if (drift) {
-      console.error(`MOCK DRIFT: ${c.req.method} ${c.req.path} -> ${status}: ${drift}`);
-      return sendJson(c, 500, errorBody(500, `mock answer drifted from the spec: ${drift}`));
-    }
-    return sendJson(c, status, body, headers);
-  };
-  /** A handler's answer; a pre-serialised one (the search fast path) is parsed only to self-check it. */
-  const answer = (c: Context, op: Operation, result: HandlerResult) => {
-    if (result.json === undefined) return reply(c, op, result.status, result.body);
-    if (checker) {
-      const text = typeof result.json === 'string' ? result.json : Buffer.from(result.json).toString('utf8');
-      return reply(c, op, result.status, JSON.parse(text));
-    }
-    c.header('Content-Type', 'application/json');
-    return c.body(result.json as string | Uint8Array<ArrayBuffer>, result.status as ContentfulStatusCode);
-  };
-  const fail = (c: Context, status: number, detail?: string, headers?: Record<string, string>) =>
-    reply(c, undefined, status, errorBody(status, detail), headers);
-
-  if (!options.quiet) {
-    app.use('*', async (c, next) => {
-      const start = performance.now();
-      await next();
-      const ms = (performance.now() - start).toFixed(1);
-      const url = new URL(c.req.url);
-      const refused = c.get(CORS_REFUSED);
-      console.log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${refused} refused)` : ''}`);
-    });
-  }
-
+  if (!options.quiet) app.use('*', requestLog);
   app.use('*', corsMiddleware(options.corsOrigins, warn));
-
-  if (options.latency.max > 0) {
-    const { min, max } = options.latency;
-    app.use('*', async (_c, next) => {
-      await new Promise((r) => setTimeout(r, min + Math.random() * (max - min)));
-      await next();
-    });
-  }
-
-  // Who is calling (for rate limits and for authorization later) and how much they
-  // have left. Invalid credentials are simply not an identity here: public endpoints
-  // ignore them, protected ones answer 401 in `authorize`.
-  const identifyAndLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const now = state.now();
-    const identity = auth.identify(c.req.raw.headers, now);
-    c.set('identity', identity);
-    c.set('now', now);
-    const principal = identity.values().next().value as Principal | undefined;
-    const key = principal?.id ?? `ip:${clientAddress(c.env, c.req.header('x-forwarded-for'), options.trustProxy)}`;
-    const path = c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) : c.req.path;
-    const decision = state.rates.hit(key, principal?.scheme ?? 'anonymous', path, now);
-    c.header('X-RateLimit-Limit', String(decision.limit));
-    c.header('X-RateLimit-Remaining', String(decision.remaining));
-    c.header('X-RateLimit-Reset', String(decision.reset));
-    if (decision.retryAfter !== undefined && options.rateLimit) {
-      return reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), { 'Retry-After': String(decision.retryAfter) });
-    }
-    await next();
-  };
-  app.use('*', identifyAndLimit);
-
+  if (options.latency.max > 0) app.use('*', latency(options.latency));
+  app.use('*', identifyCaller(auth, () => state.now()));
+  app.use('*', rateLimit({ limiter: () => state.rates, basePath, trustProxy: options.trustProxy, enforce: options.rateLimit, answers }));
   app.use('*', limitBody(maxBodyBytes, (c, headers) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers)));
   app.use(
     '*',
@@ -154,67 +122,15 @@ export function createApp(parts: AppParts): MockApp {
     }),
   );
 
-  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail, warn, dataset: { seed: options.seed, data: options.data } });
+  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail, warn, dataset: { seed: options.seed, ...(options.data !== undefined ? { data: options.data } : {}) } });
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);
 
-  for (const { op, routePath, parseParams, validateBody } of ops) {
+  for (const compiled of compileOperations(model)) {
+    const { op, routePath } = compiled;
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
-    app.on(op.method, routePath, async (c) => {
-      const now = c.get('now');
-      const decision = auth.authorize(op, c.get('identity'));
-      if (!decision.ok) {
-        return reply(c, op, decision.status, {
-          success: false,
-          message: decision.status === 401 ? UNAUTHORIZED_MESSAGE : FORBIDDEN_MESSAGE,
-        });
-      }
-
-      const prefer = parsePrefer(c.req.header('prefer'));
-      if (prefer) {
-        const code = prefer.code ?? op.responses.keys().next().value!;
-        const declared = op.responses.get(code);
-        if (!declared) {
-          return fail(c, 400, `Prefer code=${code} is not a declared response of ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`);
-        }
-        const example = declared.examples.get(prefer.example ?? 'default');
-        if (example === undefined) {
-          return fail(c, 400, `Prefer example=${prefer.example} is not an example of ${op.operationId}'s ${code} response (examples: ${[...declared.examples.keys()].filter((k) => k !== 'default').join(', ') || 'default'})`);
-        }
-        const headers = declared.headers.has('Retry-After') ? { 'Retry-After': '45' } : undefined;
-        return reply(c, op, code, example, headers);
-      }
-
-      const url = c.req.url;
-      const q = url.indexOf('?');
-      const params = parseParams(q === -1 ? '' : url.slice(q + 1), c.req.param() as Record<string, string>);
-      if (!params.ok) return fail(c, 400, params.message);
-
-      let body: unknown;
-      if (op.requestBody && validateBody) {
-        const text = await c.req.text();
-        if (text.trim() === '') {
-          if (op.requestBody.required) return fail(c, 400, 'a JSON request body is required');
-        } else {
-          const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-          if (!op.requestBody.mediaTypes.includes(type)) {
-            return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
-          }
-          try {
-            body = JSON.parse(text);
-          } catch (err) {
-            return fail(c, 400, `the request body is not valid JSON: ${(err as Error).message}`);
-          }
-          if (!validateBody(body)) {
-            return fail(c, 400, describeErrors(validateBody.errors?.slice(0, 1), 'body'));
-          }
-        }
-      }
-
-      const result = handler({ query: params.query, path: params.path, body, principal: decision.principal, state, now });
-      return answer(c, op, result);
-    });
+    app.on(op.method, routePath, authorize(op, auth, answers), preferredAnswer(op, answers), parameters(compiled, answers), handle(op, handler, state, answers));
   }
 
   app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));

@@ -1,9 +1,8 @@
 // `GET /api/v0.1`: what a developer who opens the base URL wants to see: every operation
 // of the spec with its method, full path, summary and who may call it, and links to the
 // docs page and the spec. Mock-only: the spec does not promise it of the real service.
-import type { Context, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import type { SpecModel } from '../../spec/model.ts';
-import type { AppEnv } from '../core/app.ts';
 import { DOCS_PATH, docsAnchor, requestOrigin, SPEC_JSON_PATH, SPEC_YAML_PATH } from './docs-page.ts';
 
 export function apiIndex(model: SpecModel, origin: string): Record<string, unknown> {
@@ -28,7 +27,7 @@ export function apiIndex(model: SpecModel, origin: string): Record<string, unkno
   };
 }
 
-export function mountApiIndex(app: Hono<AppEnv>, model: SpecModel, reply: (c: Context, status: number, body: unknown) => Response): void {
+export function mountApiIndex<E extends Env>(app: Hono<E>, model: SpecModel, reply: (c: Context, status: number, body: unknown) => Response): void {
   const answer = (c: Context) => reply(c, 200, apiIndex(model, requestOrigin(c)));
   app.get(model.basePath, answer);
   app.get(`${model.basePath}/`, answer);

@@ -7,11 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Context, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import { dump } from 'js-yaml';
 import type { Fixtures } from '../../fixtures/load.ts';
 import type { SpecModel } from '../../spec/model.ts';
-import type { AppEnv } from '../core/app.ts';
 
 export const DOCS_PATH = '/__mock/docs';
 export const SPEC_JSON_PATH = '/__mock/openapi.json';
@@ -156,7 +155,8 @@ export function requestOrigin(c: Context): string {
   return new URL(c.req.url).origin;
 }
 
-export function mountDocs(app: Hono<AppEnv>, deps: DocsDeps): void {
+/** The docs routes on any app: they read nothing the app's other stages set. */
+export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   const { model, fixtures, fail } = deps;
   // Per origin the browser used; a handful at most (localhost, 127.0.0.1, a LAN address).
   const specs = new Map<string, { json: string; yaml?: string }>();

@@ -2,32 +2,23 @@
 // variables and `--help`, so a flag is declared exactly once.
 import { FlagError, flagUsage, helpLines, parseFlags, shownDefault, type FlagTable } from '../../cli/flags.ts';
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
+import type { AppOptions } from '../core/app.ts';
 import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 
-export interface MockOptions {
+/** The app's settings (core/app.ts) and the Node adapter's: where to listen, what to serve. */
+export interface MockOptions extends AppOptions {
   port: number;
   host: string;
-  seed: number;
   /** Pinned clock (ms since epoch); undefined means the real clock. */
   now?: number;
   servers: number;
-  /** Generated rows complete, without the real-world gaps (mocks/real-world.ts). */
+  /** Generated rows complete, without the real-world gaps (mocks/dataset/real-world-gaps.ts). */
   cleanData: boolean;
-  data?: string;
   /** Budget of the cache of serialised search rows, in MiB (0: no cache). */
   rowCacheMiB: number;
-  /** Where generated datasets are cached on disk (mocks/snapshot.ts); undefined: the user's cache directory; null: off. */
+  /** Where generated datasets are cached on disk (mocks/dataset/snapshot.ts); undefined: the user's cache directory; null: off. */
   cacheDir?: string | null;
-  latency: { min: number; max: number };
-  rateLimit: boolean;
-  /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
-  trustProxy: boolean;
-  /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
-  corsOrigins: string[];
-  quiet: boolean;
-  /** Validate every answer against the spec and fail loudly on drift. */
-  selfCheck: boolean;
   fixtures: string;
   /** Another copy of the spec to serve (default spec/openapi.yaml). */
   spec?: string;

@@ -3,18 +3,17 @@
 // evaluated with OpenAPI's semantics: the list is OR, the schemes inside one
 // requirement are AND. Missing or invalid credentials are 401; valid ones that
 // lack the operation's permission or use a scheme it does not allow are 403.
+import type { MiddlewareHandler } from 'hono';
 import type { FixtureUser } from '../../../fixtures/load.ts';
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../../spec/messages.ts';
 import type { Operation, SchemeKind, SpecModel } from '../../../spec/model.ts';
+import type { Answers } from '../answers.ts';
+import type { AppEnv } from '../env.ts';
 import type { KeyStore, SessionStore } from './credentials.ts';
+import type { Principal } from './principal.ts';
 
-export interface Principal {
-  user: FixtureUser;
-  /** The security scheme that authenticated it (also its rate-limit tier). */
-  scheme: string;
-  kind: SchemeKind;
-  /** Rate-limit key: the account, shared by all of its keys and sessions (the spec's limits are per account). */
-  id: string;
-}
+export type { Principal } from './principal.ts';
+
 
 export interface SchemeReader {
   name: string;
@@ -99,4 +98,31 @@ export class Authenticator {
     if (op.permission && !principal.user.permissions.includes(op.permission)) return { ok: false, status: 403 };
     return { ok: true, principal };
   }
+}
+
+/**
+ * Who is calling, on every request (the rate limits count by it, authorize decides by
+ * it), and the clock it came in at. An invalid credential is simply no identity here:
+ * public operations ignore it, protected ones answer 401 in authorize.
+ */
+export function identifyCaller(auth: Authenticator, clock: () => number): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const now = clock();
+    c.set('now', now);
+    c.set('identity', auth.identify(c.req.raw.headers, now));
+    return next();
+  };
+}
+
+/** An operation's security, before anything else of it: 401 or 403 with the spec's messages, else its principal is handed on. */
+export function authorize(op: Operation, auth: Authenticator, answers: Answers): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const decision = auth.authorize(op, c.get('identity'));
+    if (!decision.ok) {
+      const message = decision.status === 401 ? UNAUTHORIZED_MESSAGE : FORBIDDEN_MESSAGE;
+      return Promise.resolve(answers.reply(c, op, decision.status, { success: false, message }));
+    }
+    c.set('principal', decision.principal);
+    return next();
+  };
 }

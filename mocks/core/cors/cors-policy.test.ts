@@ -6,6 +6,7 @@ import { DEFAULT_OPTIONS, OptionsError, parseOptions } from '../../node/options.
 import { json, useApp } from '../../testing/test-app.ts';
 
 const DEFAULTS = DEFAULT_OPTIONS.corsOrigins;
+const m = useApp();
 
 describe('--cors-origin', () => {
   it('X,Y replaces the defaults; +X,+Y adds to them', () => {
@@ -83,5 +84,47 @@ describe('a refused origin in the log', () => {
     const line = refusedOriginMessage('http://evil.test\nmock: GET /api/v0.1/user/apikeys 200\u001b[2J', ['http://localhost:*']);
     expect(line).not.toMatch(/[\n\u001b]/);
     expect(line).toContain('refused origin http://evil.test\\u000amock: GET /api/v0.1/user/apikeys 200\\u001b[2J');
+  });
+});
+
+describe('CORS for browser apps on another origin', () => {
+  const origin = 'http://localhost:5173';
+
+  it('answers a preflight for a credentialed request', async () => {
+    const res = await m.fetch(m.url('/user/apikeys'), {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('echoes the origin (never *) with credentials on real answers, errors included', async () => {
+    for (const path of ['/servers/find?limit=1', '/user/apikeys']) {
+      const res = await m.fetch(m.url(path), { headers: { Origin: 'http://127.0.0.1:3000' } });
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(res.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+      expect(res.headers.get('vary')).toContain('Origin');
+    }
+  });
+
+  it('gives a foreign origin no allow-origin header', async () => {
+    const res = await m.fetch(m.url('/servers/find?limit=1'), { headers: { Origin: 'https://evil.example' } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  describe('with --cors-origin', () => {
+    const custom = useApp({ corsOrigins: ['https://app.example.test'] });
+    it('allows only the listed origins', async () => {
+      const ok = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: 'https://app.example.test' } });
+      expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.test');
+      const other = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: origin } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    });
   });
 });

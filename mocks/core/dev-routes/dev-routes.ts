@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../env.ts';
 import { cookieValue } from '../auth/auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
 import { CORS_REFUSED, mockOrigin } from '../cors/cors-policy.ts';

@@ -6,7 +6,8 @@
 import { errorBody } from '../../../spec/messages.ts';
 import type { Limits } from '../../../spec/model.ts';
 import type { ApiKey, ApiKeyList, CreatedApiKey, NewApiKey, Revoked } from '../../../spec/openapi.gen.ts';
-import type { Principal } from '../auth/auth.ts';
+import type { HandlerResult } from '../answers.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { ApiKeyRecord } from '../auth/credentials.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
@@ -22,12 +23,7 @@ export interface HandlerInput {
   now: number;
 }
 
-export interface HandlerResult {
-  status: number;
-  body?: unknown;
-  /** The body already serialised (UTF-8 bytes or text), for hot paths that build JSON from cached rows. */
-  json?: string | Uint8Array;
-}
+export type { HandlerResult } from '../answers.ts';
 
 export type Handler = (input: HandlerInput) => HandlerResult;
 export type Handlers = Record<string, Handler>;

@@ -2,9 +2,11 @@
 // to the clock, the /metadata/ group, and what the headers report.
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../spec/model.ts';
+import { authHeaders, credential, json, useApp } from '../../testing/test-app.ts';
 import { DEFAULT_MAX_BUCKETS, RateLimiter } from './rate-limit.ts';
 
 const rules = loadModel().limits.rateLimits;
+const m = useApp();
 const T0 = Date.parse('2026-06-01T12:00:00.000Z'); // a minute boundary
 
 function hits(limiter: RateLimiter, n: number, key: string, tier: string, path = '/servers/find', at = T0) {
@@ -87,5 +89,92 @@ describe('RateLimiter', () => {
 
   it('treats an unknown tier as anonymous', () => {
     expect(new RateLimiter(rules).hit('k', 'carrier-pigeon', '/servers/find', T0).limit).toBe(20);
+  });
+});
+
+// Through the app: the headers every answer carries, 429 with --rate-limit, who is counted.
+describe('rate-limit headers', () => {
+  it('are on every answer with the real tier numbers', async () => {
+    const anon = await m.fetch(m.url('/servers/find?limit=1'));
+    expect(anon.headers.get('x-ratelimit-limit')).toBe('20');
+    const key = await m.fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) });
+    expect(key.headers.get('x-ratelimit-limit')).toBe('100');
+    const session = await m.fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-session')) });
+    expect(session.headers.get('x-ratelimit-limit')).toBe('60');
+    const meta = await m.fetch(m.url('/metadata/regions'));
+    expect(meta.headers.get('x-ratelimit-limit')).toBe('1');
+    const missing = await m.fetch(m.url('/nope'));
+    for (const res of [anon, key, session, meta, missing]) {
+      expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+      // Unix seconds, within the next minute of the pinned clock.
+      const reset = Number(res.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThan(Date.parse('2026-06-01T12:00:00Z') / 1000);
+      expect(reset).toBeLessThanOrEqual(Date.parse('2026-06-01T12:01:00Z') / 1000);
+    }
+  });
+});
+
+describe('with --rate-limit', () => {
+  const limited = useApp({ rateLimit: true });
+  it('answers 429 with Retry-After and the real message past the tier limit', async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 21; i++) {
+      last = await limited.fetch(limited.url('/servers/find?limit=1'));
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(last!.status).toBe(429);
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+    const retry = Number(last!.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(await json(last!)).toEqual({ success: false, message: `Rate limit exceeded. Try again in ${retry} seconds.` });
+    // Another tier has its own bucket.
+    expect((await limited.fetch(limited.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) })).status).toBe(200);
+  });
+});
+
+describe('who the rate limits count', () => {
+  const anonymousUntil429 = async (app: ReturnType<typeof useApp>, headers: (i: number) => Record<string, string>) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await app.fetch(app.url('/servers/find?limit=1'), { headers: headers(i) })).status);
+    return statuses;
+  };
+
+  it('counts every key and session of one account together: more keys buy no more requests', async () => {
+    const app = useApp({ rateLimit: true });
+    const session = authHeaders(credential('valid-session'));
+    const created = await json(await app.fetch(app.url('/user/apikeys'), { method: 'POST', headers: session }));
+    const second = { Authorization: `Bearer ${created.key.secret}` };
+    const first = authHeaders(credential('valid-key'));
+    for (let i = 0; i < 99; i++) expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: first })).status).toBe(200);
+    // 100 requests of the account so far: the key tier's minute is spent, whichever key asks.
+    expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: second })).status).toBe(429);
+    expect((await app.fetch(app.url('/user/apikeys'), { headers: session })).status).toBe(429);
+    // Another account is not affected.
+    expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: authHeaders(credential('forbidden-key')) })).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For without --trust-proxy: a new value is no new client', async () => {
+    const app = useApp({ rateLimit: true });
+    const statuses = await anonymousUntil429(app, (i) => ({ 'X-Forwarded-For': `203.0.113.${i}` }));
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect(app.mock.state.rates.size).toBe(1);
+  });
+
+  it('with --trust-proxy counts the address the proxy put last in X-Forwarded-For', async () => {
+    const app = useApp({ rateLimit: true, trustProxy: true });
+    // Each a different client: the client-written first entry does not matter, the proxy's last one does.
+    const distinct = await anonymousUntil429(app, (i) => ({ 'X-Forwarded-For': `198.51.100.7, 203.0.113.${i}` }));
+    expect(distinct.every((s) => s === 200)).toBe(true);
+    const same = await anonymousUntil429(app, (i) => ({ 'X-Forwarded-For': `10.9.8.${i}, 203.0.113.99` }));
+    expect(same.slice(0, 19).every((s) => s === 200)).toBe(true);
+    expect(same[20]).toBe(429);
+    // Not an address: counted as the socket's peer (here the one local client), not as a new caller.
+    const before = app.mock.state.rates.size;
+    await app.fetch(app.url('/servers/find?limit=1'), { headers: { 'X-Forwarded-For': 'not-an-ip' } });
+    await app.fetch(app.url('/servers/find?limit=1'), { headers: { 'X-Forwarded-For': 'also garbage' } });
+    expect(app.mock.state.rates.size).toBe(before + 1);
   });
 });

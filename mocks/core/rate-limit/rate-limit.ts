@@ -11,7 +11,12 @@
 // with them: a caller's counters are dropped once all their windows are over, and at
 // most `maxBuckets` callers are tracked per rule (past that, the one seen least
 // recently starts afresh).
+import type { MiddlewareHandler } from 'hono';
+import { rateLimitedBody } from '../../../spec/messages.ts';
 import type { RateLimits } from '../../../spec/model.ts';
+import type { Answers } from '../answers.ts';
+import type { AppEnv } from '../env.ts';
+import { clientAddress } from './client-identity.ts';
 
 export interface RateDecision {
   limit: number;
@@ -129,4 +134,38 @@ export class RateLimiter {
       retryAfter,
     };
   }
+}
+
+export interface RateLimitSettings {
+  /** The limiter, asked on every request (the state's `reset` replaces it). */
+  limiter: () => RateLimiter;
+  /** The API's base path: the spec's path groups (`/metadata`) are relative to it. */
+  basePath: string;
+  /** Count anonymous callers by the last X-Forwarded-For address (`--trust-proxy`). */
+  trustProxy: boolean;
+  /** Refuse over the limit with 429 (`--rate-limit`); otherwise only count. */
+  enforce: boolean;
+  answers: Answers;
+}
+
+/**
+ * Counts every request against its caller (the account identifyCaller found, else the
+ * client's address) and says how much is left in `X-RateLimit-*`; over the limit and
+ * enforcing, answers 429 with `Retry-After`.
+ */
+export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv> {
+  const { limiter, basePath, trustProxy, enforce, answers } = settings;
+  return (c, next) => {
+    const principal = c.get('identity').values().next().value;
+    const key = principal?.id ?? `ip:${clientAddress(c.env, c.req.header('x-forwarded-for'), trustProxy)}`;
+    const path = c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) : c.req.path;
+    const decision = limiter().hit(key, principal?.scheme ?? 'anonymous', path, c.get('now'));
+    c.header('X-RateLimit-Limit', String(decision.limit));
+    c.header('X-RateLimit-Remaining', String(decision.remaining));
+    c.header('X-RateLimit-Reset', String(decision.reset));
+    if (decision.retryAfter !== undefined && enforce) {
+      return Promise.resolve(answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), { 'Retry-After': String(decision.retryAfter) }));
+    }
+    return next();
+  };
 }

@@ -1,0 +1,58 @@
+// The one way the mock writes an answer: JSON with the spec's content type. Under
+// `--self-check` every answer is first held against the spec (self-check/), so a
+// handler that drifts answers 500 and says so instead of teaching clients a wrong shape.
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { errorBody } from '../../spec/messages.ts';
+import type { Operation } from '../../spec/model.ts';
+import type { ResponseChecker } from './self-check/self-check.ts';
+
+export type Headers = Record<string, string | string[]>;
+
+/** What a handler answers (handlers/). */
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  /** The body already serialised (UTF-8 bytes or text), for hot paths that build JSON from cached rows. */
+  json?: string | Uint8Array;
+}
+
+export interface Answers {
+  /** `body` as the answer of `op` (undefined: a request that reached no operation). */
+  reply(c: Context, op: Operation | undefined, status: number, body: unknown, headers?: Headers): Response;
+  /** The spec's error body, `detail` in its message. */
+  fail(c: Context, status: number, detail?: string, headers?: Headers): Response;
+  /** A handler's answer; a pre-serialised one (the search's fast path) is parsed only to self-check it. */
+  handled(c: Context, op: Operation, result: HandlerResult): Response;
+}
+
+/** JSON with the spec's content type; a header given as a list is one line per value (two Set-Cookie lines, say). */
+export function sendJson(c: Context, status: number, body: unknown, headers?: Headers): Response {
+  c.header('Content-Type', 'application/json');
+  if (headers) for (const [k, v] of Object.entries(headers)) for (const one of [v].flat()) c.header(k, one, { append: true });
+  return c.body(JSON.stringify(body), status as ContentfulStatusCode);
+}
+
+export function createAnswers(checker: ResponseChecker | undefined): Answers {
+  const reply: Answers['reply'] = (c, op, status, body, headers) => {
+    const drift = checker?.check(op, status, body);
+    if (drift) {
+      console.error(`MOCK DRIFT: ${c.req.method} ${c.req.path} -> ${status}: ${drift}`);
+      return sendJson(c, 500, errorBody(500, `mock answer drifted from the spec: ${drift}`));
+    }
+    return sendJson(c, status, body, headers);
+  };
+  return {
+    reply,
+    fail: (c, status, detail, headers) => reply(c, undefined, status, errorBody(status, detail), headers),
+    handled(c, op, result) {
+      if (result.json === undefined) return reply(c, op, result.status, result.body);
+      if (checker) {
+        const text = typeof result.json === 'string' ? result.json : Buffer.from(result.json).toString('utf8');
+        return reply(c, op, result.status, JSON.parse(text));
+      }
+      c.header('Content-Type', 'application/json');
+      return c.body(result.json as string | Uint8Array<ArrayBuffer>, result.status as ContentfulStatusCode);
+    },
+  };
+}
