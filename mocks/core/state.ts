@@ -5,7 +5,8 @@ import type { SpecModel } from '../../spec/model.ts';
 import { KeyStore, SessionStore } from './auth/credentials.ts';
 import { RateLimiter } from './rate-limit/rate-limit.ts';
 import type { Dataset } from '../dataset/columns.ts';
-import { buildIndex, type ServerIndex, type SortOrders } from '../search/search-index.ts';
+import type { SortOrders } from '../dataset/sort-orders.ts';
+import { buildIndex, type ServerIndex } from '../search/search-index.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
 
 /** What a mock is built from, loaded before it starts (see mocks/build.ts). */

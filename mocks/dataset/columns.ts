@@ -30,6 +30,9 @@ export const DICT_FIELDS = [
 ] as const satisfies readonly (keyof StoredServer)[];
 export type DictField = (typeof DICT_FIELDS)[number];
 
+const DICT = new Set<string>(DICT_FIELDS);
+export const isDictField = (field: string): field is DictField => DICT.has(field);
+
 export type Ids = Uint8Array | Uint16Array | Uint32Array;
 
 /** A number per row: Float64Array as built; a snapshot keeps small integers in 16 or 32 bits and reads them as they are. */
@@ -207,6 +210,23 @@ export function addressAt(ds: Dataset, i: number): string {
 export function valueAt<F extends DictField>(ds: Dataset, field: F, i: number): StoredServer[F] {
   const col = ds.dict[field];
   return col.values[col.ids[i] as number] as StoredServer[F];
+}
+
+/**
+ * Any other field as a dictionary column, built by reading every row once: the address
+ * (nearly one value per row), the port, the players online, the last ping as ISO text.
+ * A field the rows do not have is undefined in every row.
+ */
+export function internColumn(ds: Dataset, field: string): DictColumn {
+  const at: (i: number) => unknown =
+    field === 'address' ? (i) => addressAt(ds, i)
+    : field === 'port' ? (i) => ds.port[i]
+    : field === 'players_online' ? (i) => ds.playersOnline[i]
+    : field === 'last_ping' ? (i) => new Date(ds.lastPing[i] as number).toISOString()
+    : () => undefined;
+  const interner = new Interner(ds.size);
+  for (let i = 0; i < ds.size; i++) interner.ids[i] = interner.id(at(i));
+  return interner.column(ds.size);
 }
 
 /** Row i as the object the rest of the mock knows (fields in spec order, favicon last). */

@@ -19,7 +19,7 @@ import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { DICT_FIELDS, type Dataset, type DictField, type Ids, type Numbers } from './columns.ts';
-import { SORT_KEYS, type SortKey, type SortOrders } from '../search/search-index.ts';
+import { SORT_KEYS, type SortKey, type SortOrders } from './sort-orders.ts';
 
 const MAGIC = Buffer.from('SLMSNAP1');
 const FORMAT = 2;

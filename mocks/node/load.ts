@@ -10,7 +10,7 @@ import { loadDataset } from '../dataset/data-file.ts';
 import { generateDataset, generatorFingerprint } from '../dataset/generator.ts';
 import { createHandlers } from '../core/handlers/handlers.ts';
 import type { MockOptions } from './options.ts';
-import { sortOrders } from '../search/search-index.ts';
+import { sortOrders } from '../dataset/sort-orders.ts';
 import { defaultCacheDir, readSnapshot, SNAPSHOT_ABOVE, writeSnapshot } from '../dataset/snapshot.ts';
 import { MockState, type MockInputs } from '../core/state.ts';
 
@@ -72,5 +72,5 @@ type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : n
 /** The mock of these options: its inputs loaded, the spec's handlers; warnings to `warn` (console.warn by default). */
 export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options), warn?: (line: string) => void): MockApp {
   const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
-  return createApp({ options, state, handlers: createHandlers(inputs.model.limits), ...(warn ? { warn } : {}) });
+  return createApp({ options, state, handlers: createHandlers(inputs.model), ...(warn ? { warn } : {}) });
 }

@@ -1,19 +1,12 @@
-// What `/servers/find` searches: the dataset's columns, every sort order precomputed
-// (snapshots store them, so a cached start does not sort), and the row sets filters
-// intersect (mocks/row-sets.ts), built on first use and kept within a byte budget.
+// What `/servers/find` searches: the dataset's columns, its sort orders (computed at
+// load, or read from a snapshot: mocks/dataset/sort-orders.ts), and the row sets filters
+// intersect (row-sets.ts), built on first use and kept within a byte budget.
 // Everything derived lazily here is a function of the immutable dataset.
-import type { operations } from '../../spec/openapi.gen.ts';
-import { addressAt, datasetFromRows, isDataset, type Dataset, type DictField, type Numbers } from '../dataset/columns.ts';
+import { datasetFromRows, internColumn, isDataset, isDictField, type Dataset, type DictColumn, type Numbers } from '../dataset/columns.ts';
+import { sortOrders, type SortKey, type SortOrders } from '../dataset/sort-orders.ts';
 import { RowCache } from './row-cache.ts';
 import { BitsCache, bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
 import { isTcpShield, type StoredServer } from '../dataset/server-row.ts';
-
-type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
-export type SortKey = NonNullable<FindParams['sort']>;
-export const SORT_KEYS: readonly SortKey[] = ['users', 'version', 'address', 'port', 'updated'];
-
-/** Each sort order: every row, in that order. */
-export type SortOrders = Readonly<Record<SortKey, Uint32Array>>;
 
 /** The row cache's size when nobody says otherwise (`--row-cache`): every row of the default dataset fits many times over. */
 export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
@@ -38,242 +31,16 @@ export interface ServerIndex {
 interface Lazy {
   rank: Partial<Record<SortKey, Uint32Array>>;
   visible: Partial<Record<SortKey, Uint32Array>>;
-  hidden?: Uint32Array;
-  postings: Partial<Record<DictField, Postings>>;
-  lowered: Partial<Record<DictField, (string | null)[]>>;
-  ranges: Partial<Record<'users' | 'updated', OrderRanges>>;
+  hidden: Partial<Record<SortKey, Uint32Array>>;
+  /** Columns of the fields the dataset does not keep as dictionaries (see column). */
+  columns: Map<string, DictColumn>;
+  postings: Map<string, Postings>;
+  lowered: Map<string, (string | null)[]>;
+  ranges: Partial<Record<SortKey, OrderRanges>>;
   sets: BitsCache;
   /** Counts per filter combination (see rememberedCount). */
   counts: Map<string, unknown>;
-  /** Scratch sets (queries run synchronously, one at a time). */
-  scratch?: [Bits, Bits, Bits, Bits];
-}
-
-// ---------------------------------------------------------------------------
-// Version ordering
-
-type Token = number | string;
-function tokens(v: string): Token[] {
-  const out: Token[] = [];
-  const re = /(\d+)|(\D+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(v))) out.push(m[1] !== undefined ? Number(m[1]) : (m[2] as string).toLowerCase());
-  return out;
-}
-
-/**
- * Natural, numeric-aware comparison: digit runs compare as numbers (1.20.4 > 1.9),
- * other runs case-insensitively; a number sorts before text; a prefix before a
- * longer value; exact code-unit order breaks what is left.
- */
-export function compareVersions(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  const n = Math.min(ta.length, tb.length);
-  for (let i = 0; i < n; i++) {
-    const x = ta[i] as Token;
-    const y = tb[i] as Token;
-    if (x === y) continue;
-    if (typeof x === 'number' && typeof y === 'number') return x - y;
-    if (typeof x === 'number') return -1;
-    if (typeof y === 'number') return 1;
-    return x < y ? -1 : 1;
-  }
-  if (ta.length !== tb.length) return ta.length - tb.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// ---------------------------------------------------------------------------
-// Sort orders
-
-/** The distinct values, ascending, and each value's rank among them. */
-function rankOf(values: Float64Array): { distinct: Float64Array; rank: (v: number) => number } {
-  const sorted = values.slice().sort();
-  let d = 0;
-  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[d - 1]) sorted[d++] = sorted[k] as number;
-  const distinct = sorted.subarray(0, d);
-  return {
-    distinct,
-    rank: (v) => {
-      let lo = 0;
-      let hi = d - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((distinct[mid] as number) < v) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    },
-  };
-}
-
-/**
- * Rows ordered by `primary` (ascending or descending), ties by address order. Packs
- * (rank of primary value, address rank) into one exact float per row and uses the
- * native comparator-free typed-array sort. NaN sorts last.
- */
-function orderBy(primary: Numbers, descending: boolean, byAddress: Uint32Array, addrRank: Uint32Array): Uint32Array {
-  const n = primary.length;
-  const nan = descending ? -Infinity : Infinity;
-  const clean = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = primary[i] as number;
-    clean[i] = v === v ? v : nan;
-  }
-  const { distinct, rank } = rankOf(clean);
-  const d = distinct.length;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = rank(clean[i] as number);
-    keys[i] = (descending ? d - 1 - r : r) * n + (addrRank[i] as number);
-  }
-  keys.sort();
-  const out = new Uint32Array(n);
-  for (let k = 0; k < n; k++) {
-    const key = keys[k] as number;
-    out[k] = byAddress[key - Math.floor(key / n) * n] as number;
-  }
-  return out;
-}
-
-/**
- * The first 7 bytes of the address packed into a number (7 bits each; from the first
- * non-ASCII byte on, every position is 127): ordered like the strings themselves
- * (code-unit order), except that distinct strings may tie.
- */
-function prefixKey(bytes: Buffer, from: number, to: number): number {
-  let k = 0;
-  let saturated = false;
-  for (let j = 0; j < 7; j++) {
-    const at = from + j;
-    let c: number;
-    if (saturated) c = 127;
-    else if (at >= to) c = 0;
-    else {
-      c = bytes[at] as number;
-      if (c >= 0x80) {
-        saturated = true;
-        c = 127;
-      }
-    }
-    k = k * 128 + c;
-  }
-  return k;
-}
-
-/** Rows by address (code-unit order), then port, then row. */
-function orderByAddress(ds: Dataset): Uint32Array {
-  const n = ds.size;
-  const prefix = new Float64Array(n);
-  for (let i = 0; i < n; i++) prefix[i] = prefixKey(ds.addressBytes, ds.addressStart[i] as number, ds.addressStart[i + 1] as number);
-  const { rank } = rankOf(prefix);
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = rank(prefix[i] as number) * n + i;
-  keys.sort();
-  const out = new Uint32Array(n);
-  for (let k = 0; k < n; k++) {
-    const key = keys[k] as number;
-    out[k] = key - Math.floor(key / n) * n;
-  }
-  // Rows with equal prefixes are neighbours: order each run by the whole address.
-  const port = ds.port;
-  for (let a = 0; a < n; ) {
-    let b = a + 1;
-    const p = prefix[out[a] as number] as number;
-    while (b < n && prefix[out[b] as number] === p) b++;
-    if (b - a > 1) {
-      const run = Array.from(out.subarray(a, b), (i) => ({ i, s: addressAt(ds, i) }));
-      run.sort((x, y) => (x.s !== y.s ? (x.s < y.s ? -1 : 1) : (port[x.i] as number) - (port[y.i] as number) || x.i - y.i));
-      run.forEach((r, k) => (out[a + k] = r.i));
-    }
-    a = b;
-  }
-  return out;
-}
-
-/**
- * `base` re-ordered by a small integer key per row (ascending), ties kept in `base`
- * order: a counting sort, two passes over the rows. Undefined when a key is not an
- * integer in [0, buckets) or there are too many buckets (then a comparison sort does it).
- */
-const MAX_BUCKETS = 1 << 23;
-function bucketOrder(base: Uint32Array, keys: Numbers, buckets: number): Uint32Array | undefined {
-  // Far more buckets than rows (60 days of seconds for a thousand servers) cost more than comparing.
-  if (!(buckets >= 1 && buckets <= MAX_BUCKETS && buckets <= 8 * base.length + 65536)) return undefined;
-  const n = base.length;
-  const start = new Uint32Array(buckets + 1);
-  for (let i = 0; i < n; i++) {
-    const k = keys[i] as number;
-    if (!(k >= 0 && k < buckets && k === Math.floor(k))) return undefined;
-    start[k + 1] = (start[k + 1] as number) + 1;
-  }
-  for (let k = 0; k < buckets; k++) start[k + 1] = (start[k + 1] as number) + (start[k] as number);
-  const out = new Uint32Array(n);
-  for (let p = 0; p < n; p++) {
-    const i = base[p] as number;
-    const k = keys[i] as number;
-    out[start[k] as number] = i;
-    start[k] = (start[k] as number) + 1;
-  }
-  return out;
-}
-
-/** `offset - a[i]` (descending as ascending keys) divided by `unit`, for every row. */
-function flipped(a: ArrayLike<number>, offset: number, unit = 1): Float64Array {
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = (offset - (a[i] as number)) / unit;
-  return out;
-}
-
-function extent(a: Numbers): { min: number; max: number } {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < a.length; i++) {
-    const v = a[i] as number;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return { min, max };
-}
-
-/**
- * Every sort order of the dataset. Only the address order needs comparing strings; the
- * others are the address order regrouped by a small integer (players, version rank,
- * port, ping second) in linear time, falling back to a packed-key sort for values that
- * are not small integers (a hand-written data file). `byAddress` skips the one real sort
- * (a snapshot stores it).
- */
-export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(ds)): SortOrders {
-  const n = ds.size;
-  let addrRank: Uint32Array | undefined;
-  const fallback = (primary: Numbers, descending: boolean): Uint32Array => {
-    if (!addrRank) {
-      addrRank = new Uint32Array(n);
-      for (let r = 0; r < n; r++) addrRank[byAddress[r] as number] = r;
-    }
-    return orderBy(primary, descending, byAddress, addrRank);
-  };
-  const versions = ds.dict.version;
-  const ranked = versions.values.map((v, id) => ({ v, id })).sort((a, b) => compareVersions(a.v, b.v));
-  const d = ranked.length;
-  const rankOfId = new Uint32Array(d);
-  ranked.forEach((x, r) => (rankOfId[x.id] = r));
-  const vIds = versions.ids;
-  const versionKey = new Float64Array(n);
-  for (let i = 0; i < n; i++) versionKey[i] = d - 1 - (rankOfId[vIds[i] as number] as number);
-  const pl = ds.playersOnline;
-  const users = extent(pl);
-  const lp = ds.lastPing;
-  const ping = extent(lp);
-  const newest = ping.max;
-  return {
-    address: byAddress,
-    users: bucketOrder(byAddress, flipped(pl, users.max), users.max - users.min + 1) ?? fallback(pl, true),
-    version: bucketOrder(byAddress, versionKey, d) as Uint32Array,
-    port: bucketOrder(byAddress, ds.port, 65536) ?? fallback(ds.port, false),
-    // Generated pings are whole seconds within 60 days: a few million buckets.
-    updated: bucketOrder(byAddress, flipped(lp, newest, 1000), Math.floor((newest - ping.min) / 1000) + 1) ?? fallback(lp, true),
-  };
+  scratch?: { runs: Bits[]; spare: Bits; work: Bits };
 }
 
 // ---------------------------------------------------------------------------
@@ -295,7 +62,7 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
     tcp,
     // Keys are 2 * row + favicon.
     rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
-    lazy: { rank: {}, visible: {}, postings: {}, lowered: {}, ranges: {}, sets: new BitsCache(ROW_SET_CACHE_BYTES), counts: new Map() },
+    lazy: { rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sets: new BitsCache(ROW_SET_CACHE_BYTES), counts: new Map() },
   };
 }
 
@@ -318,9 +85,11 @@ export function visibleOrder(ix: ServerIndex, key: SortKey): Uint32Array {
   return v;
 }
 
-/** The TCPShield rows, newest ping first (to count `filtered`). */
-export function hiddenByPing(ix: ServerIndex): Uint32Array {
-  return (ix.lazy.hidden ??= without(ix.orders.updated, ix.tcp, true));
+/** Only the TCPShield rows, in this order (to count `filtered`). */
+export function hiddenOrder(ix: ServerIndex, key: SortKey): Uint32Array {
+  let h = ix.lazy.hidden[key];
+  if (!h) ix.lazy.hidden[key] = h = without(ix.orders[key], ix.tcp, true);
+  return h;
 }
 
 /** `order` keeping the rows whose bit in `bits` is `keep` (a plain loop: several times faster than a filter callback at a million rows). */
@@ -334,18 +103,32 @@ function without(order: Uint32Array, bits: Bits, keep: boolean): Uint32Array {
   return out.slice(0, k);
 }
 
-/** A text column's distinct values, lower-cased (null stays null). */
-export function lowered(ix: ServerIndex, field: DictField): (string | null)[] {
-  let l = ix.lazy.lowered[field];
-  if (!l) ix.lazy.lowered[field] = l = ix.dataset.dict[field].values.map((v) => (typeof v === 'string' ? v.toLowerCase() : null));
+/**
+ * Any field of a row as a dictionary column (row -> id -> distinct value): the dataset's
+ * own for the dictionary fields; for the others (`address`, `port`, `players_online`,
+ * `last_ping`, or a field the dataset does not store: all undefined) built on first use,
+ * so a filter the spec adds on such a field needs no code.
+ */
+export function column(ix: ServerIndex, field: string): DictColumn {
+  if (isDictField(field)) return ix.dataset.dict[field];
+  let col = ix.lazy.columns.get(field);
+  if (!col) ix.lazy.columns.set(field, (col = internColumn(ix.dataset, field)));
+  return col;
+}
+
+/** A column's distinct values, lower-cased; null for a value that is no text. */
+export function lowered(ix: ServerIndex, field: string): (string | null)[] {
+  let l = ix.lazy.lowered.get(field);
+  if (!l) ix.lazy.lowered.set(field, (l = column(ix, field).values.map((v) => (typeof v === 'string' ? v.toLowerCase() : null))));
   return l;
 }
 
 /** The rows whose `field` value passes `test` (given each distinct value once), cached under `key`. */
-export function valueSet(ix: ServerIndex, field: DictField, key: string, test: (value: unknown, id: number) => boolean): Bits {
+export function valueSet(ix: ServerIndex, field: string, key: string, test: (value: unknown, id: number) => boolean): Bits {
   return ix.lazy.sets.get(`${field}\u0000${key}`, () => {
-    const col = ix.dataset.dict[field];
-    const p = (ix.lazy.postings[field] ??= postings(col.ids, col.values.length));
+    const col = column(ix, field);
+    let p = ix.lazy.postings.get(field);
+    if (!p) ix.lazy.postings.set(field, (p = postings(col.ids, col.values.length)));
     const ids: number[] = [];
     col.values.forEach((v, id) => {
       if (test(v, id)) ids.push(id);
@@ -354,13 +137,14 @@ export function valueSet(ix: ServerIndex, field: DictField, key: string, test: (
   });
 }
 
-/** A cached union of two sets. */
-export function unionSet(ix: ServerIndex, key: string, a: () => Bits, b: () => Bits): Bits {
+/** A cached union of sets. */
+export function unionSet(ix: ServerIndex, key: string, parts: readonly (() => Bits)[]): Bits {
   return ix.lazy.sets.get(`\u0001${key}`, () => {
-    const x = a();
-    const y = b();
-    const out = new Uint32Array(x.length);
-    for (let w = 0; w < x.length; w++) out[w] = (x[w] as number) | (y[w] as number);
+    const out = new Uint32Array(wordsFor(ix.size));
+    for (const part of parts) {
+      const x = part();
+      for (let w = 0; w < out.length; w++) out[w] = (out[w] as number) | (x[w] as number);
+    }
     return out;
   });
 }
@@ -387,38 +171,59 @@ export function rememberedCount<T>(ix: ServerIndex, key: string, compute: () => 
   return value;
 }
 
-/** Prefix checkpoints of the users or updated order (ranges of minUsers/maxUsers, minAge/maxAge). */
-export function orderRanges(ix: ServerIndex, key: 'users' | 'updated'): OrderRanges {
+/**
+ * The numeric fields with a sort order of their own, so a range of values is a run of
+ * positions in it (and a set of rows from its prefix checkpoints): players_online (the
+ * `users` order, descending), last_ping in ms (`updated`, descending), port (ascending).
+ */
+export interface SortedField {
+  order: SortKey;
+  descending: boolean;
+  values: Numbers;
+  /** The values are times (ms since the epoch): only an age rule ranges over them. */
+  time: boolean;
+}
+
+export function sortedField(ix: ServerIndex, field: string): SortedField | undefined {
+  switch (field) {
+    case 'players_online': return { order: 'users', descending: true, values: ix.playersOnline, time: false };
+    case 'last_ping': return { order: 'updated', descending: true, values: ix.lastPing, time: true };
+    case 'port': return { order: 'port', descending: false, values: ix.dataset.port, time: false };
+    default: return undefined;
+  }
+}
+
+/** Prefix checkpoints of a sort order (the sets of its runs). */
+export function orderRanges(ix: ServerIndex, key: SortKey): OrderRanges {
   return (ix.lazy.ranges[key] ??= new OrderRanges(ix.orders[key]));
 }
 
-/** Four sets' worth of scratch space: two ranges, their spare, the intersection. */
-export function scratchSets(ix: ServerIndex): [Bits, Bits, Bits, Bits] {
+/** Scratch sets (queries run synchronously, one at a time): one per range, their spare, the intersection. */
+export function scratchSets(ix: ServerIndex, ranges: number): { runs: Bits[]; spare: Bits; work: Bits } {
   const w = wordsFor(ix.size);
-  return (ix.lazy.scratch ??= [new Uint32Array(w), new Uint32Array(w), new Uint32Array(w), new Uint32Array(w)]);
+  const s = (ix.lazy.scratch ??= { runs: [], spare: new Uint32Array(w), work: new Uint32Array(w) });
+  while (s.runs.length < ranges) s.runs.push(new Uint32Array(w));
+  return s;
 }
 
-/** In an order sorted by `values` descending: the [start, end) positions whose value is within [lo, hi]. */
-export function descendingRun(values: Numbers, order: Uint32Array, lo: number, hi: number): [number, number] {
+/** In `order`, sorted by `values` (descending or ascending): the [start, end) positions whose value is within [lo, hi]. */
+export function runOf(values: Numbers, order: Uint32Array, lo: number, hi: number, descending: boolean): [number, number] {
+  // Past the run's first end: above hi when descending, below lo when ascending.
+  const before = descending ? (v: number) => v > hi : (v: number) => v < lo;
+  const within = descending ? (v: number) => v >= lo : (v: number) => v <= hi;
   let a = 0;
   let b = order.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
-    if ((values[order[mid] as number] as number) > hi) a = mid + 1;
+    if (before(values[order[mid] as number] as number)) a = mid + 1;
     else b = mid;
   }
   const start = a;
   b = order.length;
   while (a < b) {
     const mid = (a + b) >>> 1;
-    if ((values[order[mid] as number] as number) >= lo) a = mid + 1;
+    if (within(values[order[mid] as number] as number)) a = mid + 1;
     else b = mid;
   }
   return [start, a];
 }
-
-/** In an order sorted by lastPing descending: the [start, end) positions whose lastPing is within [from, to]. */
-export const pingRange = (lastPing: Float64Array, order: Uint32Array, from: number, to: number): [number, number] => descendingRun(lastPing, order, from, to);
-
-/** In the users order (players_online descending): the [start, end) positions with players_online within [lo, hi]. */
-export const usersRange = (ix: ServerIndex, lo: number, hi: number): [number, number] => descendingRun(ix.playersOnline, ix.orders.users, lo, hi);

@@ -1,67 +1,41 @@
-// `/servers/find` semantics over the index of mocks/search-index.ts.
+// `/servers/find` over the index of search-index.ts.
 //
-// A query with filters is an intersection of row sets: each value filter (region,
-// country, version, modpack, offline mode, the text filters...) is a cached set of the
-// rows whose value passes, each range (minUsers/maxUsers, minAge/maxAge) a run of a
-// sorted order; the intersection is counted a word (32 rows) at a time, and the page
-// is read off in the requested order. The HTTP answer is assembled from each row's
-// JSON bytes, kept in a bounded cache.
+// A query with filters is an intersection of row sets: each parameter that picks rows
+// is applied by its `x-meaning` rule (filters.ts): a value filter is a cached set of
+// the rows whose value passes, a range of a sorted field a run of its sort order; the
+// intersection is counted a word (32 rows) at a time, and the page is read off in the
+// requested order. The parameters that shape the answer (page size, page, order, which
+// rows are hidden, favicon, relative times) are read by their names in the generated
+// types. The HTTP answer is assembled from each row's JSON bytes, kept in a bounded cache.
 import { loadModel, parameterDefaults } from '../../spec/model.ts';
-import type { FindResponse, Server } from '../../spec/openapi.gen.ts';
+import type { FindResponse, operations, Server } from '../../spec/openapi.gen.ts';
 import { serverAt } from '../dataset/columns.ts';
-import { hasBit, intersectAndCount, type Bits } from './row-sets.ts';
-import {
-  hiddenByPing,
-  lowered,
-  orderRanges,
-  pingRange,
-  rememberedCount,
-  ranks,
-  scratchSets,
-  SORT_KEYS,
-  unionSet,
-  usersRange,
-  valueSet,
-  visibleOrder,
-  type ServerIndex,
-  type SortKey,
-} from './search-index.ts';
+import { SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
-import { wildcardMatcher } from './wildcard.ts';
+import { filtersOf, plan, type Filter, type OrderRange, type Plan } from './filters.ts';
+import { hasBit, intersectAndCount } from './row-sets.ts';
+import { hiddenOrder, orderRanges, rememberedCount, ranks, runOf, scratchSets, visibleOrder, type ServerIndex } from './search-index.ts';
 
-export { buildIndex, compareVersions, DEFAULT_ROW_CACHE_BYTES, SORT_KEYS, type ServerIndex, type SortKey } from './search-index.ts';
+export { buildIndex, DEFAULT_ROW_CACHE_BYTES, type ServerIndex } from './search-index.ts';
+export { compareVersions, SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
 
+type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 
 /**
- * The coerced `/servers/find` query, defaults applied by the HTTP layer (the
- * parameter schemas' `default`s, see DEFAULT_FIND_QUERY). Empty strings count as
- * "no filter". `order` is accepted by the API and ignored, so it is not here.
+ * The coerced `/servers/find` query (the generated types of its parameters), with the
+ * defaults the HTTP layer applies (the parameter schemas' `default`s, see
+ * DEFAULT_FIND_QUERY): the parameters that shape the answer are always there. Every
+ * other parameter is a filter, read by filters.ts by its name and rule.
  */
-export interface FindQuery {
-  limit: number;
-  page: number;
-  version: string;
-  minUsers?: number | undefined;
-  maxUsers?: number | undefined;
-  minAge?: number | undefined;
-  maxAge?: number | undefined;
-  region?: string | undefined;
-  country?: string | undefined;
-  country_code?: string | undefined;
-  city?: string | undefined;
-  motd?: string | undefined;
-  org?: string | undefined;
-  asn?: number | undefined;
-  modpack?: string | undefined;
-  sort: SortKey;
-  favicon: boolean;
-  relativeTime: boolean;
-  noFilter: boolean;
-  offlineOnly: string;
-}
+export type FindQuery = FindParams & Required<Pick<FindParams, 'limit' | 'page' | 'sort' | 'favicon' | 'relativeTime' | 'noFilter'>>;
+
+const findServers = loadModel().byId.get('findServers')!;
 
 /** What each left-out parameter means: the defaults of findServers' parameter schemas in the spec. */
-export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze(parameterDefaults(loadModel().byId.get('findServers')!) as unknown as FindQuery);
+export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze(parameterDefaults(findServers) as unknown as FindQuery);
+
+/** The filters of spec/openapi.yaml's findServers (a mock serving another copy of the spec passes its own). */
+export const FIND_FILTERS: readonly Filter[] = filtersOf(findServers);
 
 /** DEFAULT_FIND_QUERY with `q` on top (undefined values in `q` do not override defaults). */
 export function findQuery(q: Partial<FindQuery> = {}): FindQuery {
@@ -74,85 +48,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
-
 // ---------------------------------------------------------------------------
 // Query
-
-/** A value filter: the key its row set is cached under, and the set. */
-interface ValueFilter {
-  key: string;
-  bits: () => Bits;
-}
-
-interface Plan {
-  /** The value filters' row sets, built (or found in the cache) on demand. */
-  sets: ValueFilter[];
-  minUsers: number;
-  maxUsers: number;
-  /** lastPing must be within [pingFrom, pingTo]. */
-  pingFrom: number;
-  pingTo: number;
-}
-
-type TextField = Parameters<typeof lowered>[1];
-
-function plan(ix: ServerIndex, q: FindQuery, now: number): Plan {
-  const sets: ValueFilter[] = [];
-  const filter = (field: string, key: string, bits: () => Bits): ValueFilter => ({ key: `${field}\u0000${key}`, bits });
-  // Filters compare lower-cased values; a null value (a row's gap) passes none.
-  const equal = (field: TextField, value: string): ValueFilter => {
-    const want = value.toLowerCase();
-    return filter(field, `=${want}`, () => {
-      const low = lowered(ix, field);
-      return valueSet(ix, field, `=${want}`, (_, id) => low[id] === want);
-    });
-  };
-  const wild = (field: TextField, pattern: string, whole: boolean): ValueFilter => {
-    const key = `${whole ? 'w' : 's'}${pattern.toLowerCase()}`;
-    return filter(field, key, () => {
-      const low = lowered(ix, field);
-      const match = wildcardMatcher(pattern, { whole });
-      return valueSet(ix, field, key, (_, id) => {
-        const v = low[id];
-        return typeof v === 'string' && match(v);
-      });
-    });
-  };
-  if (given(q.version) && q.version !== '*') sets.push(wild('version', q.version, true));
-  if (given(q.region)) sets.push(equal('region', q.region));
-  if (given(q.country)) {
-    if (/^[A-Za-z]{2}$/.test(q.country)) sets.push(equal('country_code', q.country));
-    else sets.push(wild('country', q.country, true));
-  }
-  if (given(q.country_code)) sets.push(equal('country_code', q.country_code));
-  if (given(q.city)) sets.push(wild('city', q.city, false));
-  if (given(q.motd)) sets.push(wild('motd_stripped', q.motd, false));
-  if (given(q.org)) sets.push(wild('asn_name', q.org, false));
-  const num = (v: number | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
-  if (num(q.asn)) {
-    const want = q.asn;
-    // No ASN record (null) or a non-numeric one: no `asn=` filter matches it.
-    sets.push(filter('asn_number', `=${want}`, () => valueSet(ix, 'asn_number', `=${want}`, (v) => typeof v === 'string' && /^\d+$/.test(v) && Number(v) === want)));
-  }
-  if (given(q.modpack)) {
-    const name = equal('detected_mod_pack', q.modpack);
-    const short = equal('detected_mod_pack_short', q.modpack);
-    const key = `=${q.modpack.toLowerCase()}`;
-    sets.push(filter('modpack', key, () => unionSet(ix, `modpack${key}`, name.bits, short.bits)));
-  }
-  if (given(q.offlineOnly) && q.offlineOnly !== 'off') sets.push(filter('offline_mode', '=1', () => valueSet(ix, 'offline_mode', '=1', (v) => v === 1)));
-  return {
-    sets,
-    minUsers: num(q.minUsers) ? q.minUsers : -Infinity,
-    maxUsers: num(q.maxUsers) ? q.maxUsers : Infinity,
-    pingFrom: num(q.maxAge) ? now - q.maxAge * DAY : -Infinity,
-    pingTo: num(q.minAge) ? now - q.minAge * DAY : Infinity,
-  };
-}
-
-const usersFiltered = (p: Plan): boolean => p.minUsers !== -Infinity || p.maxUsers !== Infinity;
-const pingFiltered = (p: Plan): boolean => p.pingFrom !== -Infinity || p.pingTo !== Infinity;
 
 /**
  * What a filter combination matched: how many rows (TCPShield ones included), how many
@@ -167,20 +64,23 @@ interface Counted {
 /** Match lists are kept up to this many rows (16 KiB); more matches are met by walking an order. */
 const FEW_ROWS = 4096;
 
+/** A range with the [start, end) positions of its run in its order. */
+type Run = OrderRange & { from: number; to: number };
+
 /**
  * Counts the rows passing every filter: one pass over the words of the value sets and
- * of the ranges' runs. Remembered per filter combination (and range positions), so the
+ * of the ranges' runs. Remembered per filter combination (and run positions), so the
  * pages and sort orders of one search, and a search repeated, count once.
  */
-function count(ix: ServerIndex, p: Plan, users: [number, number] | undefined, ping: [number, number] | undefined): Counted {
+function count(ix: ServerIndex, p: Plan, runs: readonly Run[]): Counted {
   let key = '';
   for (const s of p.sets) key += `${s.key}\u0001`;
-  key += `|${users ? `${users[0]}:${users[1]}` : ''}|${ping ? `${ping[0]}:${ping[1]}` : ''}`;
+  for (const r of runs) key += `|${r.order}:${r.from}:${r.to}`;
   return rememberedCount(ix, key, () => {
     const sets = p.sets.map((s) => s.bits());
-    const [usersRun, pingRun, spare, work] = scratchSets(ix);
-    if (users) sets.push(orderRanges(ix, 'users').range(users[0], users[1], usersRun, spare));
-    if (ping) sets.push(orderRanges(ix, 'updated').range(ping[0], ping[1], pingRun, spare));
+    const scratch = scratchSets(ix, runs.length);
+    runs.forEach((r, k) => sets.push(orderRanges(ix, r.order).range(r.from, r.to, scratch.runs[k]!, scratch.spare)));
+    const work = scratch.work;
     const { members, marked } = intersectAndCount(sets, ix.tcp, work);
     let rows: Uint32Array | undefined;
     if (members <= FEW_ROWS) {
@@ -194,48 +94,57 @@ function count(ix: ServerIndex, p: Plan, users: [number, number] | undefined, pi
   });
 }
 
-/** Runs the query: the matching total, the TCPShield-hidden count (undefined with noFilter) and the page's rows. */
-export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
-  const p = plan(ix, q, now);
+/**
+ * Runs the query: the matching total, the TCPShield-hidden count (undefined with
+ * noFilter) and the page's rows. `filters`: the parameters that pick rows, from the
+ * spec the mock serves.
+ */
+export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: readonly Filter[] = FIND_FILTERS): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
+  const p = plan(ix, filters, q as Record<string, unknown>, now);
   const sort: SortKey = SORT_KEYS.includes(q.sort) ? q.sort : 'updated';
   const limit = Number.isFinite(q.limit) ? Math.max(0, Math.floor(q.limit)) : DEFAULT_FIND_QUERY.limit;
   const page = Number.isFinite(q.page) ? Math.max(1, Math.floor(q.page)) : 1;
   const offset = (page - 1) * limit;
   const end = offset + limit;
   const order = q.noFilter ? ix.orders[sort] : visibleOrder(ix, sort);
-  const from = p.pingFrom;
-  const to = p.pingTo;
 
-  if (p.sets.length === 0 && !usersFiltered(p)) {
-    // At most the age window: counts come from binary searches in the by-ping orders.
-    const byPing = q.noFilter ? ix.orders.updated : visibleOrder(ix, 'updated');
-    const [a, b] = pingRange(ix.lastPing, byPing, from, to);
+  if (p.sets.length === 0 && p.ranges.length <= 1) {
+    // At most one range (the age window of every default search): counts come from
+    // binary searches in its order, with and without the hidden rows.
+    const r = p.ranges[0];
+    const key = r?.order ?? sort;
+    const within = (o: Uint32Array): [number, number] => (r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length]);
+    const [a, b] = within(q.noFilter ? ix.orders[key] : visibleOrder(ix, key));
     const total = b - a;
     let filtered: number | undefined;
     if (!q.noFilter) {
-      const [ha, hb] = pingRange(ix.lastPing, hiddenByPing(ix), from, to);
+      const [ha, hb] = within(hiddenOrder(ix, key));
       filtered = hb - ha;
     }
-    if (sort === 'updated') return { total, filtered, page: order.subarray(Math.min(a + offset, b), Math.min(a + end, b)) };
+    if (sort === key) return { total, filtered, page: order.subarray(Math.min(a + offset, b), Math.min(a + end, b)) };
     // Walk this sort order until the page is full.
     const acc: number[] = [];
-    const lp = ix.lastPing;
     if (offset < total) {
-      let count = 0;
-      for (let k = 0; k < order.length && count < end; k++) {
+      const values = r!.values;
+      const lo = r!.lo;
+      const hi = r!.hi;
+      let found = 0;
+      for (let k = 0; k < order.length && found < end; k++) {
         const i = order[k] as number;
-        const t = lp[i] as number;
-        if (t < from || t > to) continue;
-        if (count >= offset) acc.push(i);
-        count++;
+        const v = values[i] as number;
+        if (v < lo || v > hi) continue;
+        if (found >= offset) acc.push(i);
+        found++;
       }
     }
     return { total, filtered, page: acc };
   }
 
-  const users = usersFiltered(p) ? usersRange(ix, p.minUsers, p.maxUsers) : undefined;
-  const ping = pingFiltered(p) ? pingRange(ix.lastPing, ix.orders.updated, from, to) : undefined;
-  const counted = count(ix, p, users, ping);
+  const runs: Run[] = p.ranges.map((r) => {
+    const [from, to] = runOf(r.values, ix.orders[r.order], r.lo, r.hi, r.descending);
+    return { ...r, from, to };
+  });
+  const counted = count(ix, p, runs);
   const filtered = q.noFilter ? undefined : counted.marked;
   const total = q.noFilter ? counted.members : counted.members - counted.marked;
   const acc: number[] = [];
@@ -254,18 +163,14 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number): { total: n
     return { total, filtered, page: acc };
   }
   const sets = p.sets.map((s) => s.bits());
-  const pl = ix.playersOnline;
-  const lp = ix.lastPing;
-  const lo = p.minUsers;
-  const hi = p.maxUsers;
   let found = 0;
   walk: for (let k = 0; k < order.length && found < end; k++) {
     const i = order[k] as number;
     for (const set of sets) if (!hasBit(set, i)) continue walk;
-    const u = pl[i] as number;
-    if (users && !(u >= lo && u <= hi)) continue;
-    const t = lp[i] as number;
-    if (ping && !(t >= from && t <= to)) continue;
+    for (const r of runs) {
+      const v = r.values[i] as number;
+      if (!(v >= r.lo && v <= r.hi)) continue walk;
+    }
     if (found >= offset) acc.push(i);
     found++;
   }
@@ -320,8 +225,8 @@ function row(ix: ServerIndex, i: number, q: FindQuery, now: number): Server {
 }
 
 /** `/servers/find` as an object (for tests and tools; the HTTP layer sends searchBuffer's bytes). */
-export function search(ix: ServerIndex, q: FindQuery, now: number): FindResponse {
-  const { total, filtered, page } = runQuery(ix, q, now);
+export function search(ix: ServerIndex, q: FindQuery, now: number, filters?: readonly Filter[]): FindResponse {
+  const { total, filtered, page } = runQuery(ix, q, now, filters);
   const results: Server[] = new Array(page.length);
   for (let k = 0; k < page.length; k++) results[k] = row(ix, page[k] as number, q, now);
   return filtered === undefined
@@ -351,8 +256,8 @@ const TAIL = Buffer.from(']}');
  * cached bytes: no per-request serialisation, and no encoding of a 16 KB string when
  * node writes it (measured 1.4x the plain-query throughput of building a string).
  */
-export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number): Buffer {
-  const { total, filtered, page } = runQuery(ix, q, now);
+export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, filters?: readonly Filter[]): Buffer {
+  const { total, filtered, page } = runQuery(ix, q, now, filters);
   // The rows read below are views into the cache's slab until Buffer.concat copies them: pin them.
   ix.rowCache.nextAnswer();
   const parts: Buffer[] = [
@@ -375,6 +280,6 @@ export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number): Buffer
 }
 
 /** searchBuffer as text. */
-export function searchJson(ix: ServerIndex, q: FindQuery, now: number): string {
-  return searchBuffer(ix, q, now).toString('utf8');
+export function searchJson(ix: ServerIndex, q: FindQuery, now: number, filters?: readonly Filter[]): string {
+  return searchBuffer(ix, q, now, filters).toString('utf8');
 }

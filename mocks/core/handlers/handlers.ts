@@ -4,13 +4,14 @@
 // answer. They are plain functions of their input, so tests can call them directly,
 // and createApp takes them as a parameter, so a test can hand it others.
 import { errorBody } from '../../../spec/messages.ts';
-import type { Limits } from '../../../spec/model.ts';
+import type { Limits, SpecModel } from '../../../spec/model.ts';
 import type { ApiKey, ApiKeyList, CreatedApiKey, NewApiKey, Revoked } from '../../../spec/openapi.gen.ts';
 import type { HandlerResult } from '../answers.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ApiKeyRecord } from '../auth/credentials.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
+import { filtersOf } from '../../search/filters.ts';
 import { searchBuffer, type FindQuery } from '../../search/search.ts';
 import type { MockState } from '../state.ts';
 
@@ -57,8 +58,13 @@ function notIndexed(host: string, port: number): HandlerResult {
   };
 }
 
-/** The handlers of every operation of the spec, answering within the spec's limits. */
-export function createHandlers(limits: Limits): Handlers {
+/**
+ * The handlers of every operation of the spec, answering within the spec's limits; the
+ * search applies the filters that spec declares (a copy served with `--spec` may add some).
+ */
+export function createHandlers(model: SpecModel): Handlers {
+  const { limits } = model;
+  const findFilters = filtersOf(model.byId.get('findServers')!);
   const ping = (host: string, port: number, state: MockState, now: number): HandlerResult => {
     const server = findServer(state.index, host, port);
     return server ? { status: 200, body: pingAnswer(server, now, limits.refreshAfterMs) } : notIndexed(host, port);
@@ -67,7 +73,7 @@ export function createHandlers(limits: Limits): Handlers {
   return {
     findServers({ query, principal, state, now }) {
       const q = { ...query, limit: Math.min(query.limit as number, maxPageSize(limits, principal)) } as FindQuery;
-      return { status: 200, json: searchBuffer(state.index, q, now) };
+      return { status: 200, json: searchBuffer(state.index, q, now, findFilters) };
     },
 
     pingServer({ path, state, now }) {

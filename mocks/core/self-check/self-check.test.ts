@@ -14,7 +14,7 @@ afterEach(() => {
 
 const options = testOptions({ servers: 50 });
 const inputs = loadInputs(options);
-const honest = createHandlers(inputs.model.limits);
+const honest = createHandlers(inputs.model);
 
 function mock(selfCheck: boolean, replaced: Partial<Handlers> = {}) {
   const handlers = { ...honest, ...replaced } as Handlers;
