@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, FlagError, helpLines, parseFlags, type FlagTable } from './flags.ts';
+import { didYouMean, FlagError, helpLines, parseFlags, programFlags, type FlagTable, type ProgramIo } from './flags.ts';
 
 const TABLE = {
   port: { type: 'integer', env: 'X_PORT', value: 'N', default: 4010, min: 0, max: 65535, help: 'port' },
@@ -74,5 +74,40 @@ describe('helpLines', () => {
     const lines = helpLines(TABLE);
     expect(lines[0]).toMatch(/^ {2}--port N +port \(default 4010\) \[X_PORT\]$/);
     expect(lines.at(-1)).toMatch(/^ {2}-h, --help +help$/);
+  });
+});
+
+describe('programFlags', () => {
+  /** What a program printed and how it ended; `exit` throws so the run stops there, as process.exit would. */
+  const run = (argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    let code: number | undefined;
+    const io: ProgramIo = { out: (t) => out.push(t), err: (t) => err.push(t), exit: (c) => { code = c; throw new Error('exit'); } };
+    let values: unknown;
+    try {
+      values = programFlags('tool', 'Usage: tool [options]', TABLE, argv, {}, io);
+    } catch (e) {
+      if ((e as Error).message !== 'exit') throw e;
+    }
+    return { values, code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  it('answers a misuse with the program name, the message and exit 2', () => {
+    const r = run(['--port', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("tool: --port must be an integer from 0 to 65535, got 'x'");
+    expect(run(['--bse-url', 'y']).err).toBe("tool: unknown flag '--bse-url': did you mean --base-url? (see --help)");
+  });
+
+  it('prints the usage and every flag for --help, and exits 0', () => {
+    const r = run(['-h']);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('Usage: tool [options]');
+    expect(r.out).toContain('--port N');
+  });
+
+  it('gives the values otherwise', () => {
+    expect(run(['--port', '80']).values).toMatchObject({ port: 80, pace: 'on', quiet: false });
   });
 });

@@ -202,3 +202,33 @@ function explainParseError(err: NodeJS.ErrnoException, argv: readonly string[], 
   }
   return `${msg} (see --help)`;
 }
+
+/** Where a program's flag messages go, and how it ends (process's own, unless a test says otherwise). */
+export interface ProgramIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  exit: (code: number) => never;
+}
+
+const PROCESS_IO: ProgramIo = { out: (t) => console.log(t), err: (t) => console.error(t), exit: (code) => process.exit(code) };
+
+/**
+ * A whole program's command line, the way every script here reads it: `--help` prints
+ * `usage` and the flag table and exits 0; a misuse prints `program: <what was wrong>`
+ * and exits 2; otherwise the values. The table should have a boolean `help` flag.
+ */
+export function programFlags<const T extends FlagTable>(program: string, usage: string, table: T, argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env, io: ProgramIo = PROCESS_IO): FlagValues<T> {
+  let parsed: Parsed<T>;
+  try {
+    parsed = parseFlags(table, argv, env);
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    io.err(`${program}: ${err.message}`);
+    return io.exit(2);
+  }
+  if ((parsed.values as Record<string, unknown>).help === true) {
+    io.out([usage, '', ...helpLines(table)].join('\n'));
+    return io.exit(0);
+  }
+  return parsed.values;
+}

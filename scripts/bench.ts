@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
+import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
 import type { GenResult, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
@@ -23,44 +23,32 @@ import { machine } from './machine.ts';
 import { replaceReadmeFigures } from './readme-figures.ts';
 import { mixedQueries } from './workload.ts';
 
-const HELP = `npm run bench -- [options]
-  --quick              2 s runs, 3 start-ups, datasets up to 100k (for development)
-  --servers <n>        dataset size of the mock under load (default 1000, the mock's own default)
-  --seed <n>           seed of the mock's dataset and of the mixed queries (default 42)
-  --mock <file>        the built mock to run (default dist/mock.mjs, built first by npm run build)
-  --skip-contract      do not time the contract suite
-  --scale-sizes <list> dataset sizes of the scale table (default 10000,100000,1000000;
-                       --quick: 10000,100000)
-  --skip-scale         no scale table
-  --out <file>         raw figures (default reports/bench.json)
-  --cpu-prof           profile the mock under load (node --cpu-prof) and print its busiest
-                       functions; slows the mock, so do not publish that run's figures
-  --readme             also replace the figures between <!-- bench:start --> and <!-- bench:end -->
-                       in scripts/README.md`;
+const FLAGS = {
+  quick: { type: 'boolean', help: '2 s runs, 3 start-ups, datasets up to 100k (for development)' },
+  servers: { type: 'integer', value: 'N', default: 1000, min: 1, max: 5_000_000, help: "dataset size of the mock under load (the mock's own default)" },
+  seed: { type: 'integer', value: 'N', default: 42, min: 0, max: 2 ** 32 - 1, help: "seed of the mock's dataset and of the mixed queries" },
+  mock: { type: 'string', value: 'FILE', default: 'dist/mock.mjs', help: 'the built mock to run (dist/mock.mjs is built first by npm run build)' },
+  'skip-contract': { type: 'boolean', help: 'do not time the contract suite' },
+  'scale-sizes': { type: 'custom', value: 'LIST', shown: '10000,100000,1000000; --quick: 10000,100000', parse: sizeList, help: 'dataset sizes of the scale table' },
+  'skip-scale': { type: 'boolean', help: 'no scale table' },
+  out: { type: 'string', value: 'FILE', default: 'reports/bench.json', help: 'raw figures' },
+  'cpu-prof': { type: 'boolean', help: "profile the mock under load (node --cpu-prof) and print its busiest functions; slows the mock, so do not publish that run's figures" },
+  readme: { type: 'boolean', help: 'also replace the figures between <!-- bench:start --> and <!-- bench:end --> in scripts/README.md' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies FlagTable;
 
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    servers: { type: 'string', default: '1000' },
-    seed: { type: 'string', default: '42' },
-    mock: { type: 'string', default: 'dist/mock.mjs' },
-    'skip-contract': { type: 'boolean', default: false },
-    'scale-sizes': { type: 'string' },
-    'skip-scale': { type: 'boolean', default: false },
-    out: { type: 'string', default: 'reports/bench.json' },
-    readme: { type: 'boolean', default: false },
-    'cpu-prof': { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
+/** `10000,100000`: dataset sizes, each a whole number from 1 to 5,000,000. */
+function sizeList(raw: string): number[] {
+  const sizes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!sizes.length || sizes.some((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 5_000_000)) throw new Error(`must be a comma-separated list of sizes from 1 to 5000000, got '${raw}'`);
+  return sizes.map(Number);
 }
 
+const args = programFlags('bench', 'npm run bench -- [options]', FLAGS);
+
 const quick = args.quick;
-const SEED = Number(args.seed);
-const DATASET = Number(args.servers);
+const SEED = args.seed;
+const DATASET = args.servers;
 // A fixed "now", so the dataset (ages, last pings) and every answer are the same on each run.
 const NOW = '2026-06-01T12:00:00.000Z';
 const MOCK_ENTRY = args.mock;
@@ -73,7 +61,7 @@ const CONFIG = {
   startupSizes: quick ? [1_000, 10_000] : [1_000, 100_000],
   genSizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
   mixedQueries: 1000,
-  scaleSizes: args['scale-sizes'] ? args['scale-sizes'].split(',').map(Number) : quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
+  scaleSizes: args['scale-sizes'] ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]),
   scaleColdStarts: quick ? 1 : 2,
   scaleCachedStarts: quick ? 2 : 3,
   scaleDurationSec: quick ? 2 : 5,

@@ -1,52 +1,32 @@
 // Writes a generated dataset as a json-server style db.json, to hand-edit and load
 // back into the mock with `--data <file>`.
 //
-//   tsx scripts/export-fixtures.ts [--seed N] [--servers N] [--now ISO] [--out file]
-//
-// Defaults: seed 1337, 1000 servers, now = the current time, out fixtures/db.json.
+//   npm run fixtures:export -- [--seed N] [--servers N] [--now ISO] [--out FILE]   (--help: defaults)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { generateServers } from '../mocks/dataset/generator.ts';
 
-const USAGE = 'usage: tsx scripts/export-fixtures.ts [--seed N] [--servers N] [--now ISO] [--out file]';
+const FLAGS = {
+  seed: { type: 'integer', value: 'N', default: 1337, min: 0, max: 0xffffffff, help: 'dataset seed (the mock\'s default)' },
+  servers: { type: 'integer', value: 'N', default: 1000, min: 0, max: 5_000_000, help: 'how many servers' },
+  now: { type: 'custom', value: 'ISO', shown: 'the current time', parse: isoTime, help: 'the clock the ages and last pings are relative to' },
+  out: { type: 'string', value: 'FILE', default: 'fixtures/db.json', help: 'where to write' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies FlagTable;
 
-function fail(message: string): never {
-  console.error(`export-fixtures: ${message}\n${USAGE}`);
-  process.exit(2);
+function isoTime(raw: string): Date {
+  const now = new Date(raw);
+  if (Number.isNaN(now.getTime())) throw new Error(`must be an ISO 8601 date-time, got '${raw}'`);
+  return now;
 }
 
 function main(): void {
-  let values: { seed?: string; servers?: string; now?: string; out?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      options: {
-        seed: { type: 'string' },
-        servers: { type: 'string' },
-        now: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const int = (name: string, text: string | undefined, fallback: number, max: number): number => {
-    if (text === undefined) return fallback;
-    if (!/^\d+$/.test(text) || Number(text) > max) fail(`--${name} must be an integer from 0 to ${max}, got ${JSON.stringify(text)}`);
-    return Number(text);
-  };
-  const seed = int('seed', values.seed, 1337, 0xffffffff);
-  const count = int('servers', values.servers, 1000, 5_000_000);
-  const now = values.now === undefined ? new Date() : new Date(values.now);
-  if (Number.isNaN(now.getTime())) fail(`--now must be an ISO 8601 date-time, got ${JSON.stringify(values.now)}`);
-  const out = resolve(values.out ?? 'fixtures/db.json');
+  const values = programFlags('export-fixtures', 'Usage: npm run fixtures:export -- [options]', FLAGS);
+  const seed = values.seed;
+  const count = values.servers;
+  const now = values.now ?? new Date();
+  const out = resolve(values.out);
 
   const servers = generateServers({ seed, count, now });
   mkdirSync(dirname(out), { recursive: true });

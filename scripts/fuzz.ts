@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { parseArgs } from 'node:util';
+import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
 import { AnswerChecker, type Answer, type FindingKind } from '../spec/answer-check.ts';
 import { loadModel } from '../spec/model.ts';
@@ -21,40 +21,21 @@ import { curlLine, requestArbitrary, type FuzzRequest } from '../spec/request-ar
 import { rawConnection } from '../testing/raw-http.ts';
 import { startServer, type Running } from './bench-servers.ts';
 
-const HELP = `npm run fuzz -- [options]
-  --count <n>        requests to send (default 20000)
-  --seed <n>         the generator's seed: the same seed sends the same requests (default 1)
-  --base-url <url>   fuzz a mock already running there (loopback only); default: start dist/mock.mjs
-  --concurrency <n>  requests in flight at once (default 8)
-  --timeout <ms>     an answer slower than this is a finding (default 10000)
-  --out <file>       every finding, as JSON (default reports/fuzz.json)`;
+const FLAGS = {
+  count: { type: 'integer', value: 'N', default: 20_000, min: 1, max: 100_000_000, help: 'requests to send' },
+  seed: { type: 'integer', value: 'N', default: 1, min: 1, max: 2 ** 31 - 1, help: "the generator's seed: the same seed sends the same requests" },
+  'base-url': { type: 'string', value: 'URL', help: 'fuzz a mock already running there (loopback only); default: start dist/mock.mjs' },
+  concurrency: { type: 'integer', value: 'N', default: 8, min: 1, max: 1024, help: 'requests in flight at once' },
+  timeout: { type: 'integer', value: 'MS', default: 10_000, min: 1, max: 600_000, help: 'an answer slower than this is a finding' },
+  out: { type: 'string', value: 'FILE', default: 'reports/fuzz.json', help: 'every finding, as JSON' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies FlagTable;
 
-const { values: args } = parseArgs({
-  options: {
-    count: { type: 'string', default: '20000' },
-    seed: { type: 'string', default: '1' },
-    'base-url': { type: 'string' },
-    concurrency: { type: 'string', default: '8' },
-    timeout: { type: 'string', default: '10000' },
-    out: { type: 'string', default: 'reports/fuzz.json' },
-    help: { type: 'boolean', default: false },
-  },
-});
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
-const positive = (name: string, raw: string) => {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    console.error(`fuzz: --${name} must be a positive integer, got '${raw}'`);
-    process.exit(2);
-  }
-  return Number(raw);
-};
-const COUNT = positive('count', args.count);
-const SEED = positive('seed', args.seed);
-const CONCURRENCY = positive('concurrency', args.concurrency);
-const TIMEOUT_MS = positive('timeout', args.timeout);
+const args = programFlags('fuzz', 'npm run fuzz -- [options]', FLAGS);
+const COUNT = args.count;
+const SEED = args.seed;
+const CONCURRENCY = args.concurrency;
+const TIMEOUT_MS = args.timeout;
 
 type Kind = FindingKind | 'timeout' | 'transport';
 interface Finding {

@@ -10,57 +10,43 @@
 // and reports/soak.md, and with --readme into scripts/README.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { programFlags, type FlagTable } from '../cli/flags.ts';
 import type { LoadResult } from './bench-child.ts';
 import { inChild, readMemory, startServer } from './bench-servers.ts';
 import { machine } from './machine.ts';
 import { replaceReadmeFigures } from './readme-figures.ts';
 import { mixedQueries } from './workload.ts';
 
-const HELP = `npm run soak -- [options]
-  --minutes <m>          how long to load the mock (default 5)
-  --connections <n>      autocannon connections (default 50)
-  --servers <n>          the mock's dataset size (default 1000, its own default)
-  --seed <n>             dataset and mixed-query seed (default 42)
-  --sample-seconds <s>   RSS sampling interval (default 5)
-  --churn-per-second <n> requests of the leak-hunting trickle per second (default 20; 0: none)
-  --tolerance <pct>      growth of the last third over the first third still called flat (default 10)
-  --out <file>           raw figures (default reports/soak.json)
-  --readme               also put the figures between <!-- soak:start --> and <!-- soak:end --> in scripts/README.md`;
+const FLAGS = {
+  minutes: { type: 'custom', value: 'M', default: 5, parse: atLeast(0.1), help: 'how long to load the mock' },
+  connections: { type: 'integer', value: 'N', default: 50, min: 1, max: 10_000, help: 'autocannon connections' },
+  servers: { type: 'integer', value: 'N', default: 1000, min: 1, max: 5_000_000, help: "the mock's dataset size (its own default)" },
+  seed: { type: 'integer', value: 'N', default: 42, min: 0, max: 2 ** 32 - 1, help: 'dataset and mixed-query seed' },
+  'sample-seconds': { type: 'custom', value: 'S', default: 5, parse: atLeast(1), help: 'RSS sampling interval' },
+  'churn-per-second': { type: 'custom', value: 'N', default: 20, parse: atLeast(0), help: 'requests of the leak-hunting trickle per second (0: none)' },
+  tolerance: { type: 'custom', value: 'PCT', default: 10, parse: atLeast(0), help: 'growth of the last third over the first third still called flat' },
+  out: { type: 'string', value: 'FILE', default: 'reports/soak.json', help: 'raw figures' },
+  readme: { type: 'boolean', help: 'also put the figures between <!-- soak:start --> and <!-- soak:end --> in scripts/README.md' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies FlagTable;
 
-const { values: args } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '50' },
-    servers: { type: 'string', default: '1000' },
-    seed: { type: 'string', default: '42' },
-    'sample-seconds': { type: 'string', default: '5' },
-    'churn-per-second': { type: 'string', default: '20' },
-    tolerance: { type: 'string', default: '10' },
-    out: { type: 'string', default: 'reports/soak.json' },
-    readme: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
+/** A number of at least `min` (minutes, seconds, a rate, a percentage). */
+function atLeast(min: number): (raw: string) => number {
+  return (raw) => {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || n < min) throw new Error(`must be a number of at least ${min}, got '${raw}'`);
+    return n;
+  };
 }
-const number = (name: string, raw: string, min: number) => {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) {
-    console.error(`soak: --${name} must be a number of at least ${min}, got '${raw}'`);
-    process.exit(2);
-  }
-  return n;
-};
-const MINUTES = number('minutes', args.minutes, 0.1);
-const CONNECTIONS = number('connections', args.connections, 1);
-const SERVERS = number('servers', args.servers, 1);
-const SEED = number('seed', args.seed, 0);
-const SAMPLE_MS = number('sample-seconds', args['sample-seconds'], 1) * 1000;
-const CHURN_PER_SECOND = number('churn-per-second', args['churn-per-second'], 0);
-const TOLERANCE_PCT = number('tolerance', args.tolerance, 0);
+
+const args = programFlags('soak', 'npm run soak -- [options]', FLAGS);
+const MINUTES = args.minutes;
+const CONNECTIONS = args.connections;
+const SERVERS = args.servers;
+const SEED = args.seed;
+const SAMPLE_MS = args['sample-seconds'] * 1000;
+const CHURN_PER_SECOND = args['churn-per-second'];
+const TOLERANCE_PCT = args.tolerance;
 // The first minute (at most a fifth of the run) lets caches and the heap settle.
 const WARMUP_S = Math.min(60, (MINUTES * 60) / 5);
 
