@@ -1,8 +1,16 @@
-// The loading progress a user sees on stderr: nothing for loads within a second, every
-// step once a load takes longer, and always where a snapshot went.
+// What a user sees when the mock starts: the banner (where it listens, where the servers
+// came from) and the loading progress on stderr: nothing for loads within a second,
+// every step once a load takes longer, and always where a snapshot went.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { progressPrinter } from './banner.ts';
-import type { Progress } from './load.ts';
+import type { MockInputs } from '../core/state.ts';
+import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
+import { ORIGIN, testOptions } from '../testing/test-app.ts';
+import { banner, progressPrinter } from './banner.ts';
+import { buildMock, loadInputs, type Progress } from './load.ts';
+import { startMock } from './server.ts';
 
 function printed(events: Progress[], isTTY = false): string {
   let text = '';
@@ -43,5 +51,34 @@ describe('progressPrinter', () => {
       { phase: 'index', total, ms: 2000 },
     ], true);
     expect(text).toBe('\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\ngenerated 1000000 servers; sorting them for every sort key\n');
+  });
+});
+
+describe('banner', () => {
+  it("with --host 0.0.0.0 lists URLs a browser can open: the machine's addresses, loopback first, each answering", async () => {
+    const options = testOptions({ host: '0.0.0.0', servers: 20 });
+    const running = await startMock(options);
+    try {
+      const text = banner(running, options, 5);
+      expect(running.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v0\.1$/);
+      expect(text).not.toContain('0.0.0.0');
+      const also = [...text.matchAll(/^ {2}also on: +(\S+)$/gm)].map((m) => m[1]!);
+      expect(also).toHaveLength(running.origins.length - 1);
+      for (const url of [running.baseUrl, ...also]) expect((await fetch(`${url}/servers/find?limit=1`)).status, url).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('says whether the servers came from a snapshot or were written to one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-banner-'));
+    const options = testOptions({ servers: SNAPSHOT_ABOVE + 1, cacheDir: dir });
+    const shown = (inputs: MockInputs) => {
+      const mock = buildMock(options, inputs);
+      return banner({ origin: ORIGIN, origins: [ORIGIN], baseUrl: `${ORIGIN}${mock.basePath}`, mock, swap() {}, close: async () => {} }, options, 5);
+    };
+    expect(shown(loadInputs(options))).toMatch(/^ {2}snapshot: +written to .*servers-[0-9a-f]+\.snap \(--cache-dir off to skip\)$/m);
+    expect(shown(loadInputs(options))).toMatch(/^ {2}snapshot: +loaded from .*servers-[0-9a-f]+\.snap/m);
+    expect(shown(loadInputs({ ...options, servers: 100 }))).not.toMatch(/snapshot:/);
   });
 });
