@@ -17,7 +17,7 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts', () => {
+describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e', () => {
   it('holds in this repository', () => {
     expect(layerViolations(REPO).map((v) => v.message)).toEqual([]);
   });
@@ -54,6 +54,22 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts', () =>
     expect(layerViolations(root).map((v) => v.message)).toEqual([
       'testing/chromium.ts:1 imports mocks/app.ts: testing may import only from testing',
       'cli/flags.ts:1 imports spec/model.ts: cli may import only from cli',
+    ]);
+  });
+
+  it('keeps the rooms of the mock one way: dataset <- search <- core <- node, sources only', () => {
+    const root = tree({
+      'mocks/core/app.ts': "import { startMock } from '../node/server.ts';\nimport { search } from '../search/search.ts';\n",
+      'mocks/search/search.ts': "import type { AppEnv } from '../core/env.ts';\nimport { serverAt } from '../dataset/columns.ts';\n",
+      'mocks/dataset/snapshot.ts': "import { buildIndex } from '../search/search-index.ts';\n",
+      'mocks/docs-page/docs-page.ts': "import type { AppEnv } from '../core/env.ts';\n",
+      'mocks/core/auth/auth.test.ts': "import { useApp } from '../../testing/test-app.ts';\nimport { startMock } from '../../node/server.ts';\n",
+    });
+    expect(layerViolations(root).map((v) => v.message)).toEqual([
+      'mocks/core/app.ts:1 imports mocks/node/server.ts: mocks/core may import only from mocks/dataset, mocks/search, mocks/docs-page, mocks/core',
+      'mocks/dataset/snapshot.ts:1 imports mocks/search/search-index.ts: mocks/dataset may import only from mocks/dataset',
+      'mocks/docs-page/docs-page.ts:1 imports mocks/core/env.ts: mocks/docs-page may import only from mocks/docs-page',
+      'mocks/search/search.ts:1 imports mocks/core/env.ts: mocks/search may import only from mocks/dataset, mocks/search',
     ]);
   });
 

@@ -25,6 +25,20 @@ export const LAYERS: Record<string, readonly string[]> = {
   e2e: ['testing', 'cli', 'spec', 'fixtures', 'mocks', 'contract-tests', 'scripts', 'e2e'],
 };
 
+// Inside the mock, its rooms run one way too, as in MSW (an environment-neutral core,
+// thin runtime adapters): dataset <- search <- core <- node, and the docs page, which
+// core mounts, leans on none of them. So the core never reaches for the socket, the
+// search never for HTTP, the dataset for nothing but itself. Tests may cross (a core
+// test builds the whole mock: mocks/testing/), so these rules read only the sources.
+export const MOCK_ROOMS: Record<string, readonly string[]> = {
+  dataset: ['dataset'],
+  search: ['dataset', 'search'],
+  'docs-page': ['docs-page'],
+  core: ['dataset', 'search', 'docs-page', 'core'],
+  node: ['dataset', 'search', 'docs-page', 'core', 'node'],
+  testing: ['dataset', 'search', 'docs-page', 'core', 'node', 'testing'],
+};
+
 export interface Violation {
   from: string;
   to: string;
@@ -50,6 +64,12 @@ function sourceFiles(root: string, folder: string): string[] {
   return out;
 }
 
+/** The room of the mock a path is in (`mocks/core/app.ts` -> `core`); undefined outside them. */
+function mockRoom(path: string): string | undefined {
+  const [top, room] = path.split('/');
+  return top === 'mocks' && room !== undefined && room in MOCK_ROOMS ? room : undefined;
+}
+
 /** Relative module references in a source text, with their 1-based lines. */
 export function references(text: string): { specifier: string; line: number }[] {
   const lineOf = (pos: number) => text.slice(0, pos).split('\n').length;
@@ -70,8 +90,14 @@ export function layerViolations(root: string): Violation[] {
       for (const { specifier, line } of references(readFileSync(file, 'utf8'))) {
         const to = relative(root, resolve(dirname(file), specifier)).split(sep).join('/');
         const target = to.split('/')[0]!;
-        if (!(target in LAYERS) || allowed.includes(target)) continue;
-        violations.push({ from, to, line, message: `${from}:${line} imports ${to}: ${layer} may import only from ${allowed.join(', ')}` });
+        if (target in LAYERS && !allowed.includes(target)) {
+          violations.push({ from, to, line, message: `${from}:${line} imports ${to}: ${layer} may import only from ${allowed.join(', ')}` });
+        }
+        const room = mockRoom(from);
+        const toRoom = mockRoom(to);
+        if (room && toRoom && !/\.test\.ts$/.test(from) && !MOCK_ROOMS[room]!.includes(toRoom)) {
+          violations.push({ from, to, line, message: `${from}:${line} imports ${to}: mocks/${room} may import only from ${MOCK_ROOMS[room]!.map((r) => `mocks/${r}`).join(', ')}` });
+        }
       }
     }
   }
