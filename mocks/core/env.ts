@@ -1,9 +1,25 @@
 // What the stages of the mock's pipeline hand on to each other (Hono's `c.var`), in the
-// order they set it. Every module of the pipeline types its middleware with this one
-// environment, and nothing here imports the app that assembles them.
-import type { Principal } from './auth/principal.ts';
+// order they set it, and the two things they speak of: the caller (Principal) and the
+// runtime's bindings. Every stage types its middleware with this one environment, and
+// nothing here imports the app that assembles them.
+import type { FixtureUser } from '../../fixtures/load.ts';
+import type { SchemeKind } from '../../spec/model.ts';
 import { CORS_REFUSED } from './cors/cors-policy.ts';
-import type { NodeBindings } from './rate-limit/client-identity.ts';
+
+/** Who a request acts for, once its credential is found valid (auth/). */
+export interface Principal {
+  user: FixtureUser;
+  /** The security scheme that authenticated it (also its rate-limit tier). */
+  scheme: string;
+  kind: SchemeKind;
+  /** Rate-limit key: the account, shared by all of its keys and sessions (the spec's limits are per account). */
+  id: string;
+}
+
+/** What @hono/node-server hands the app as `c.env`; absent under `app.request()`. */
+export interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string | undefined } };
+}
 
 export type AppEnv = {
   /** What the Node adapter hands the app (the socket); undefined under `app.request()`. */

@@ -8,11 +8,10 @@ import type { FixtureUser } from '../../../fixtures/load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../../spec/messages.ts';
 import type { Operation, SchemeKind, SpecModel } from '../../../spec/model.ts';
 import type { Answers } from '../answers.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv, Principal } from '../env.ts';
 import type { KeyStore, SessionStore } from './credentials.ts';
-import type { Principal } from './principal.ts';
 
-export type { Principal } from './principal.ts';
+export type { Principal } from '../env.ts';
 
 
 export interface SchemeReader {

@@ -7,7 +7,7 @@ import { errorBody } from '../../../spec/messages.ts';
 import type { Limits, SpecModel } from '../../../spec/model.ts';
 import type { ApiKey, ApiKeyList, CreatedApiKey, NewApiKey, Revoked } from '../../../spec/openapi.gen.ts';
 import type { HandlerResult } from '../answers.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../env.ts';
 import type { ApiKeyRecord } from '../auth/credentials.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';

@@ -5,11 +5,9 @@
 // (`--trust-proxy`) does the header name the client: then its last entry, the one
 // that proxy added, is taken, and the socket address is the proxy's.
 import { isIP } from 'node:net';
+import type { NodeBindings } from '../env.ts';
 
-/** What @hono/node-server hands the app as `c.env`; absent under `app.request()`. */
-export interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string | undefined } };
-}
+export type { NodeBindings } from '../env.ts';
 
 /** The client behind `app.request()`, which has no socket: one local caller. */
 export const LOCAL_CLIENT = 'local';
