@@ -42,7 +42,7 @@ export interface GenResult {
   /** generateServers() alone. */
   ms: number;
   rows: number;
-  /** Importing mocks/generator.ts (its tables and favicons are built at load), for context. */
+  /** Importing mocks/dataset/generator.ts (its tables and favicons are built at load), for context. */
   importMs: number;
 }
 

@@ -181,7 +181,7 @@ export interface StartOptions {
  * All three run as one plain `node` process (no npm/npx wrapper), so the PID we hold is the
  * process that serves, its RSS is the server's, and start-up times compare like for like.
  * The mock runs as `npm run mock` runs it: `node dist/mock.mjs`, the esbuild bundle of
- * mocks/cli.ts (bench.ts builds it first). The bare server runs through tsx's loader.
+ * mocks/node/cli.ts (bench.ts builds it first). The bare server runs through tsx's loader.
  */
 export async function startServer(o: StartOptions): Promise<Running> {
   const port = await freePort();
@@ -254,7 +254,7 @@ export function summarizeProfile(file: string, top = 12): { functions: [string, 
     // Idle time is when this server waited (e.g. while the others were under load): leave it out.
     if (!cf || cf.functionName === '(idle)') return;
     total += dt;
-    // file:///.../node_modules/hono/dist/x.js -> hono; file:///repo/mocks/app.ts -> mocks/app.ts
+    // file:///.../node_modules/hono/dist/x.js -> hono; file:///repo/mocks/core/app.ts -> mocks/core/app.ts
     const file = (cf.url || cf.functionName).replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(`file://${process.cwd()}/`, '');
     const fn = `${cf.functionName || '(anonymous)'} ${file}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + dt);

@@ -1,8 +1,8 @@
 // `npm run docs:flags`: writes the generated tables of mocks/README.md between their
 // markers: the flag table (<!-- flags:start --> ... <!-- flags:end -->) from the flag
-// definitions in mocks/options.ts (the same ones `--help` prints), and the real-world
-// gap rates (<!-- gaps:start --> ... <!-- gaps:end -->) from mocks/real-world.ts.
-// mocks/options.test.ts and mocks/real-world.test.ts fail while a table is stale.
+// definitions in mocks/node/options.ts (the same ones `--help` prints), and the real-world
+// gap rates (<!-- gaps:start --> ... <!-- gaps:end -->) from mocks/dataset/real-world-gaps.ts.
+// mocks/node/options.test.ts and mocks/dataset/real-world-gaps.test.ts fail while a table is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { flagsMarkdown } from '../mocks/node/options.ts';

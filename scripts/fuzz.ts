@@ -1,6 +1,6 @@
 // `npm run fuzz`: many requests generated from the spec, sent to the mock over a real
 // socket, each answer judged against the spec. The property test in `npm test`
-// (mocks/app.fuzz.test.ts) runs 5,000 through app.request(); this runs as many as you
+// (mocks/core/app.fuzz.test.ts) runs 5,000 through app.request(); this runs as many as you
 // like against the built mock in its own process, as users run it, plus requests only
 // a raw socket can send (a lowercase method, a bad Host, broken chunking, a URL or a
 // header over the parser's limit). Every finding is printed with a line that repeats

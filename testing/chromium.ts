@@ -1,4 +1,4 @@
-// Headless Chromium for the browser tests (*.e2e.ts), driven by playwright-core: the
+// Headless Chromium for the browser tests (e2e/*.browser.ts, the suite's *.e2e.ts), driven by playwright-core: the
 // system's Chromium (never a downloaded one), with the flags CI's sandbox needs.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';

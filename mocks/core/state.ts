@@ -9,7 +9,7 @@ import type { SortOrders } from '../dataset/sort-orders.ts';
 import { buildIndex, type ServerIndex } from '../search/search-index.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
 
-/** What a mock is built from, loaded before it starts (see mocks/build.ts). */
+/** What a mock is built from, loaded before it starts (see mocks/node/load.ts). */
 export interface MockInputs {
   model: SpecModel;
   fixtures: Fixtures;

@@ -5,7 +5,7 @@
 // numbers search sorts and filters on are Float64Arrays, and the addresses (distinct
 // per row) are one UTF-8 buffer. A row object exists only when a page needs it.
 //
-// The same shape is what mocks/snapshot.ts writes to disk and maps back, so a cached
+// The same shape is what mocks/dataset/snapshot.ts writes to disk and maps back, so a cached
 // start reads arrays instead of building objects.
 import type { StoredServer } from './server-row.ts';
 

@@ -1,6 +1,6 @@
 // The world the generated servers live in: versions, mod packs, plugins, hosters,
 // countries and the names and numbers servers use; weights are rough real-world shares.
-// Data only; mocks/generator.ts draws from it.
+// Data only; mocks/dataset/generator.ts draws from it.
 import type { Player, Region } from '../../spec/openapi.gen.ts';
 
 export type Kind = 'vanilla' | 'bukkit' | 'modded' | 'proxy';

@@ -1,5 +1,5 @@
 // The mock's generated server listing: deterministic, realistic servers drawn from the
-// tables in mocks/world.ts.
+// tables in mocks/dataset/generator-tables.ts.
 //
 // Speed: faker is seeded once per seed to build pools (player names, server names,
 // MOTDs, plugin sets); every per-server draw then comes from a fast seeded PRNG
@@ -42,7 +42,7 @@ export interface GenerateOptions {
   seed: number;
   count: number;
   now: Date;
-  /** Complete rows only: none of the real-world gaps of mocks/real-world.ts. */
+  /** Complete rows only: none of the real-world gaps of mocks/dataset/real-world-gaps.ts. */
   clean?: boolean;
   /** Called every PROGRESS_STEP rows with how many are done (for a progress line on big datasets). */
   onProgress?: (done: number) => void;
@@ -394,7 +394,7 @@ function eachServer(opts: GenerateOptions, isoTimes: boolean, emit: (row: Stored
 }
 
 /**
- * What identifies this generator's output, for caching datasets on disk (mocks/snapshot.ts):
+ * What identifies this generator's output, for caching datasets on disk (mocks/dataset/snapshot.ts):
  * a hash of its tables and of a small generated sample, so a change to either makes old
  * snapshots misses. (A change that shows in neither would need GENERATOR_REVISION bumped.)
  */

@@ -1,5 +1,5 @@
 // The docs page, its assets and the served spec, over HTTP. What a browser makes of
-// them (rendering, "Try it out") is checked in headless Chromium by docs.e2e.ts.
+// them (rendering, "Try it out") is checked in headless Chromium by e2e/mock-docs-page.browser.ts.
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { credential, json, model, useApp } from '../testing/test-app.ts';

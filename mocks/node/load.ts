@@ -1,6 +1,6 @@
 // Builds a mock from its options without touching a socket: load the inputs (the spec
 // model, the fixture credentials, the servers: generated from the seed, read from
-// `--data`, or a snapshot of an earlier generation: mocks/snapshot.ts), then hand them
+// `--data`, or a snapshot of an earlier generation: mocks/dataset/snapshot.ts), then hand them
 // and the spec's handlers to createApp. Tests and other runtimes can instead build an
 // app from inputs and handlers of their own.
 import { loadFixtures } from '../../fixtures/load.ts';

@@ -1,8 +1,8 @@
 // The node:http adapter: binds the environment-neutral app to a socket. What only a
 // socket has lives here: the answers to requests the app never sees (parser errors,
-// a missing or invalid Host, in mocks/protocol-errors.ts), the unread rest of a body
-// (read to keep the connection, or while it closes: mocks/body-limit.ts and
-// mocks/lingering-close.ts), and a graceful stop. The app behind the socket can be
+// a missing or invalid Host, in mocks/node/protocol-errors.ts), the unread rest of a body
+// (read to keep the connection, or while it closes: mocks/core/body-limit/body-limit.ts and
+// mocks/node/lingering-close.ts), and a graceful stop. The app behind the socket can be
 // swapped (watch mode reloads the spec, data and fixtures without giving up the port).
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -54,7 +54,7 @@ export function createMockServer(current: () => MockApp, hostname: string): { se
   answerParserErrors(server);
   // The open connections (a handful, reused by keep-alive), to tell answers already in
   // flight when a stop begins that they close their connection too. A connection
-  // closed by the server reads on until the client is done (mocks/lingering-close.ts).
+  // closed by the server reads on until the client is done (mocks/node/lingering-close.ts).
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     lingerOnClose(socket);

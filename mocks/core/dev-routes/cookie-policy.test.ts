@@ -1,6 +1,6 @@
 // The dev-login cookie per page origin x mock origin: the attributes, and whether any
 // browser keeps it over plain http. Over HTTP through /__mock/login too. What Chromium
-// really does with each is checked in browser.e2e.ts.
+// really does with each is checked in e2e/mock-cross-origin.browser.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isLoopbackHost, planLoginCookie, relationOf, siteOf } from './cookie-policy.ts';
 import { json, useApp } from '../../testing/test-app.ts';

@@ -46,7 +46,7 @@ function mockPackage(): { name: string; version: string } {
   return ownPackage;
 }
 
-/** The cookie this request's page can keep (mocks/cookie-policy.ts), from where the page and the mock are. */
+/** The cookie this request's page can keep (mocks/core/dev-routes/cookie-policy.ts), from where the page and the mock are. */
 function cookiePlan(c: Context): CookiePlan {
   return planLoginCookie({ pageOrigin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), mockOrigin: mockOrigin(c) });
 }
