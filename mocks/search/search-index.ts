@@ -37,6 +37,8 @@ interface Lazy {
   postings: Map<string, Postings>;
   lowered: Map<string, (string | null)[]>;
   ranges: Partial<Record<SortKey, OrderRanges>>;
+  /** Which fields have a sort order of their own (see sortedField). */
+  sorted: Map<string, SortedField | null>;
   sets: BitsCache;
   /** Counts per filter combination (see rememberedCount). */
   counts: Map<string, unknown>;
@@ -62,7 +64,7 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
     tcp,
     // Keys are 2 * row + favicon.
     rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
-    lazy: { rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sets: new BitsCache(ROW_SET_CACHE_BYTES), counts: new Map() },
+    lazy: { rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sorted: new Map(), sets: new BitsCache(ROW_SET_CACHE_BYTES), counts: new Map() },
   };
 }
 
@@ -185,12 +187,17 @@ export interface SortedField {
 }
 
 export function sortedField(ix: ServerIndex, field: string): SortedField | undefined {
-  switch (field) {
-    case 'players_online': return { order: 'users', descending: true, values: ix.playersOnline, time: false };
-    case 'last_ping': return { order: 'updated', descending: true, values: ix.lastPing, time: true };
-    case 'port': return { order: 'port', descending: false, values: ix.dataset.port, time: false };
-    default: return undefined;
+  let f = ix.lazy.sorted.get(field);
+  if (f === undefined) {
+    switch (field) {
+      case 'players_online': f = { order: 'users', descending: true, values: ix.playersOnline, time: false }; break;
+      case 'last_ping': f = { order: 'updated', descending: true, values: ix.lastPing, time: true }; break;
+      case 'port': f = { order: 'port', descending: false, values: ix.dataset.port, time: false }; break;
+      default: f = null;
+    }
+    ix.lazy.sorted.set(field, f);
   }
+  return f ?? undefined;
 }
 
 /** Prefix checkpoints of a sort order (the sets of its runs). */

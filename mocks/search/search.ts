@@ -79,7 +79,10 @@ function count(ix: ServerIndex, p: Plan, runs: readonly Run[]): Counted {
   return rememberedCount(ix, key, () => {
     const sets = p.sets.map((s) => s.bits());
     const scratch = scratchSets(ix, runs.length);
-    runs.forEach((r, k) => sets.push(orderRanges(ix, r.order).range(r.from, r.to, scratch.runs[k]!, scratch.spare)));
+    for (let k = 0; k < runs.length; k++) {
+      const r = runs[k]!;
+      sets.push(orderRanges(ix, r.order).range(r.from, r.to, scratch.runs[k]!, scratch.spare));
+    }
     const work = scratch.work;
     const { members, marked } = intersectAndCount(sets, ix.tcp, work);
     let rows: Uint32Array | undefined;
@@ -140,10 +143,11 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: re
     return { total, filtered, page: acc };
   }
 
-  const runs: Run[] = p.ranges.map((r) => {
+  const runs: Run[] = [];
+  for (const r of p.ranges) {
     const [from, to] = runOf(r.values, ix.orders[r.order], r.lo, r.hi, r.descending);
-    return { ...r, from, to };
-  });
+    runs.push({ order: r.order, descending: r.descending, values: r.values, lo: r.lo, hi: r.hi, from, to });
+  }
   const counted = count(ix, p, runs);
   const filtered = q.noFilter ? undefined : counted.marked;
   const total = q.noFilter ? counted.members : counted.members - counted.marked;
@@ -166,8 +170,9 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: re
   let found = 0;
   walk: for (let k = 0; k < order.length && found < end; k++) {
     const i = order[k] as number;
-    for (const set of sets) if (!hasBit(set, i)) continue walk;
-    for (const r of runs) {
+    for (let j = 0; j < sets.length; j++) if (!hasBit(sets[j]!, i)) continue walk;
+    for (let j = 0; j < runs.length; j++) {
+      const r = runs[j]!;
       const v = r.values[i] as number;
       if (!(v >= r.lo && v <= r.hi)) continue walk;
     }

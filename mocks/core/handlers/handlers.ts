@@ -60,11 +60,14 @@ function notIndexed(host: string, port: number): HandlerResult {
 
 /**
  * The handlers of every operation of the spec, answering within the spec's limits; the
- * search applies the filters that spec declares (a copy served with `--spec` may add some).
+ * search and the metadata lookups apply the filters that spec declares (a copy served
+ * with `--spec` may add some).
  */
 export function createHandlers(model: SpecModel): Handlers {
   const { limits } = model;
-  const findFilters = filtersOf(model.byId.get('findServers')!);
+  const filters = (operationId: string) => filtersOf(model.byId.get(operationId)!);
+  const findFilters = filters('findServers');
+  const byLookup = { versions: filters('listVersions'), countries: filters('listCountries'), regions: filters('listRegions') };
   const ping = (host: string, port: number, state: MockState, now: number): HandlerResult => {
     const server = findServer(state.index, host, port);
     return server ? { status: 200, body: pingAnswer(server, now, limits.refreshAfterMs) } : notIndexed(host, port);
@@ -86,15 +89,15 @@ export function createHandlers(model: SpecModel): Handlers {
     },
 
     listVersions({ query, state }) {
-      return { status: 200, body: versions(state.index, query) };
+      return { status: 200, body: versions(state.index, query, byLookup.versions) };
     },
 
     listCountries({ query, state, now }) {
-      return { status: 200, body: countries(state.index, query, now, limits.countryWindowMs) };
+      return { status: 200, body: countries(state.index, query, now, limits.countryWindowMs, byLookup.countries) };
     },
 
     listRegions({ query, state }) {
-      return { status: 200, body: regions(state.index, query) };
+      return { status: 200, body: regions(state.index, query, byLookup.regions) };
     },
 
     listApiKeys({ principal, state }) {

@@ -1,13 +1,16 @@
 // `/metadata/versions`, `/metadata/countries`, `/metadata/regions`, computed from the index.
+// Their filters are applied by their `x-meaning` rules, as the search's are
+// (mocks/search/filters.ts), to the rows they answer.
 //
 // Decision: metadata counts EVERY indexed server, TCPShield-proxied ones included.
 // The TCPShield filter is a property of search results (`noFilter`); the metadata
 // endpoints have no such switch and describe the whole listing. So the numbers here
 // can be higher than a default `/servers/find` total (which also applies maxAge=30).
+import { loadModel } from '../../../spec/model.ts';
 import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../../../spec/openapi.gen.ts';
+import { filtersOf, rowFilter, type Filter } from '../../search/filters.ts';
 import { postings } from '../../search/row-sets.ts';
 import type { ServerIndex } from '../../search/search-index.ts';
-import { wildcardMatcher } from '../../search/wildcard.ts';
 
 type VersionRow = VersionsResponse['versions'][number];
 type CountryRow = CountriesResponse['countries'][number];
@@ -45,7 +48,17 @@ function countIds(ids: ArrayLike<number>, distinct: number): Uint32Array {
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const given = (s: string | undefined | null): s is string => typeof s === 'string' && s !== '';
+
+/** The filters of each lookup in spec/openapi.yaml (a mock serving another copy of the spec passes its own). */
+const model = loadModel();
+export const METADATA_FILTERS = {
+  versions: filtersOf(model.byId.get('listVersions')!),
+  countries: filtersOf(model.byId.get('listCountries')!),
+  regions: filtersOf(model.byId.get('listRegions')!),
+};
+
+type Query = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 function allVersions(ix: ServerIndex): VersionRow[] {
   const c = cache(ix);
@@ -60,19 +73,18 @@ function allVersions(ix: ServerIndex): VersionRow[] {
   return c.versions;
 }
 
-/** Versions with server counts: most servers first, ties by version ascending. `version`: whole-value wildcard, case-insensitive. */
-export function versions(ix: ServerIndex, q: { version?: string | undefined; limit?: number | undefined } = {}): VersionsResponse {
+/** Versions with server counts: most servers first, ties by version ascending; `limit` rows at most. */
+export function versions(ix: ServerIndex, q: Query & { limit?: number | undefined } = {}, filters: readonly Filter[] = METADATA_FILTERS.versions): VersionsResponse {
   const all = allVersions(ix);
   let matching = all;
-  if (given(q.version) && q.version !== '*') {
+  const filter = rowFilter(filters, q, 0);
+  if (filter) {
     const c = cache(ix);
-    const key = q.version.toLowerCase();
-    let hit = c.versionQueries.get(key);
+    let hit = c.versionQueries.get(filter.key);
     if (!hit) {
-      const test = wildcardMatcher(key, { whole: true });
-      hit = all.filter((v) => test(v.version.toLowerCase()));
+      hit = all.filter((v) => filter.passes(v as unknown as Row));
       if (c.versionQueries.size >= 256) c.versionQueries.clear();
-      c.versionQueries.set(key, hit);
+      c.versionQueries.set(filter.key, hit);
     }
     matching = hit;
   }
@@ -117,17 +129,9 @@ function countryBuckets(ix: ServerIndex): CountryBucket[] {
  * Countries of servers pinged within `windowMs` before `now` (the spec's `x-window-days`):
  * most servers first, ties by name (then code).
  */
-export function countries(ix: ServerIndex, q: { country?: string | undefined }, now: number, windowMs: number): CountriesResponse {
-  let test: (b: CountryBucket) => boolean = () => true;
-  if (given(q.country)) {
-    if (/^[A-Za-z]{2}$/.test(q.country)) {
-      const code = q.country.toUpperCase();
-      test = (b) => b.country_code.toUpperCase() === code;
-    } else {
-      const m = wildcardMatcher(q.country, { whole: true });
-      test = (b) => m(b.country.toLowerCase());
-    }
-  }
+export function countries(ix: ServerIndex, q: Query, now: number, windowMs: number, filters: readonly Filter[] = METADATA_FILTERS.countries): CountriesResponse {
+  const filter = rowFilter(filters, q, now);
+  const test = filter ? (b: CountryBucket) => filter.passes(b as unknown as Row) : () => true;
   const from = now - windowMs;
   const rows: CountryRow[] = [];
   for (const b of countryBuckets(ix)) {
@@ -149,7 +153,7 @@ export function countries(ix: ServerIndex, q: { country?: string | undefined }, 
 }
 
 /** Continents with server counts, sorted by region code; `total_servers` sums the listed ones. */
-export function regions(ix: ServerIndex, q: { region?: string | undefined } = {}): RegionsResponse {
+export function regions(ix: ServerIndex, q: Query = {}, filters: readonly Filter[] = METADATA_FILTERS.regions): RegionsResponse {
   const c = cache(ix);
   if (!c.regions) {
     const col = ix.dataset.dict.region;
@@ -160,7 +164,7 @@ export function regions(ix: ServerIndex, q: { region?: string | undefined } = {}
       .filter((r) => r.region !== null && r.num_servers > 0)
       .sort((a, b) => byName(a.region, b.region));
   }
-  const want = given(q.region) ? q.region.toUpperCase() : undefined;
-  const rows = want === undefined ? c.regions.slice() : c.regions.filter((r) => r.region === want);
+  const filter = rowFilter(filters, q, 0);
+  const rows = filter ? c.regions.filter((r) => filter.passes(r as unknown as Row)) : c.regions.slice();
   return { unique_regions: rows.length, total_servers: rows.reduce((n, r) => n + r.num_servers, 0), regions: rows };
 }
