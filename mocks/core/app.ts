@@ -85,6 +85,19 @@ function latency({ min, max }: { min: number; max: number }): MiddlewareHandler<
   };
 }
 
+/**
+ * An operation's stages as one route: each answers or hands on to the next, in order.
+ * (The same as listing them on the route, without a round through Hono's dispatcher
+ * per stage on the hottest path.)
+ */
+function inOrder(...stages: MiddlewareHandler<AppEnv>[]): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    let i = 0;
+    const step = (): Promise<void> => (i < stages.length ? (stages[i++]!(c, step) as Promise<void>) : next());
+    return step();
+  };
+}
+
 /** The last stage: the operation's handler, given what the stages before it found. */
 function handle(op: Operation, handler: Handler, state: MockState, answers: Answers): MiddlewareHandler<AppEnv> {
   return (c) => {
@@ -130,7 +143,7 @@ export function createApp(parts: AppParts): MockApp {
     const { op, routePath } = compiled;
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
-    app.on(op.method, routePath, authorize(op, auth, answers), preferredAnswer(op, answers), parameters(compiled, answers), handle(op, handler, state, answers));
+    app.on(op.method, routePath, inOrder(authorize(op, auth, answers), preferredAnswer(op, answers), parameters(compiled, answers), handle(op, handler, state, answers)));
   }
 
   app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));

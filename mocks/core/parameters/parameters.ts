@@ -1,7 +1,7 @@
 // An operation's parameters and body, read the way the spec declares them (ajv, compiled
 // once in core/operations.ts: coercion, the schemas' defaults): a bad one is 400 naming
 // it, a body of another media type 415. What passes is handed on as `params` and `body`.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { errorBody } from '../../../spec/messages.ts';
 import { describeErrors } from '../../../spec/validator.ts';
 import type { Answers } from '../answers.ts';
@@ -11,32 +11,36 @@ import type { CompiledOperation } from '../operations.ts';
 export function parameters(compiled: CompiledOperation, answers: Answers): MiddlewareHandler<AppEnv> {
   const { op, parseParams, validateBody } = compiled;
   const { reply, fail } = answers;
-  return async (c, next) => {
+  /** The body, read and checked; a Response when it is refused. */
+  const readBody = async (c: Context<AppEnv>): Promise<Response | undefined> => {
+    const text = await c.req.text();
+    if (text.trim() === '') {
+      if (op.requestBody!.required) return fail(c, 400, 'a JSON request body is required');
+      return undefined;
+    }
+    const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!op.requestBody!.mediaTypes.includes(type)) {
+      return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      return fail(c, 400, `the request body is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!validateBody!(body)) return fail(c, 400, describeErrors(validateBody!.errors?.slice(0, 1), 'body'));
+    c.set('body', body);
+    return undefined;
+  };
+  // Most operations take no body: they never wait for one.
+  const hasBody = Boolean(op.requestBody && validateBody);
+  return (c, next) => {
     const url = c.req.url;
     const q = url.indexOf('?');
     const params = parseParams(q === -1 ? '' : url.slice(q + 1), c.req.param() as Record<string, string>);
-    if (!params.ok) return fail(c, 400, params.message);
+    if (!params.ok) return Promise.resolve(fail(c, 400, params.message));
     c.set('params', params);
-
-    if (op.requestBody && validateBody) {
-      const text = await c.req.text();
-      if (text.trim() === '') {
-        if (op.requestBody.required) return fail(c, 400, 'a JSON request body is required');
-      } else {
-        const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!op.requestBody.mediaTypes.includes(type)) {
-          return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
-        }
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch (err) {
-          return fail(c, 400, `the request body is not valid JSON: ${(err as Error).message}`);
-        }
-        if (!validateBody(body)) return fail(c, 400, describeErrors(validateBody.errors?.slice(0, 1), 'body'));
-        c.set('body', body);
-      }
-    }
-    return next();
+    if (!hasBody) return next();
+    return readBody(c).then<Response | void>((refused) => refused ?? next());
   };
 }
