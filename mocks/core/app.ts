@@ -86,9 +86,10 @@ function latency({ min, max }: { min: number; max: number }): MiddlewareHandler<
 }
 
 /**
- * An operation's stages as one route: each answers or hands on to the next, in order.
- * (The same as listing them on the route, without a round through Hono's dispatcher
- * per stage on the hottest path.)
+ * An operation's stages as one route: each answers or hands on to the next, in order;
+ * the Response a stage answers with travels back through these promises to Hono. (The
+ * same as listing them on the route, without a round through Hono's dispatcher per
+ * stage on the hottest path.)
  */
 function inOrder(...stages: MiddlewareHandler<AppEnv>[]): MiddlewareHandler<AppEnv> {
   return (c, next) => {
