@@ -11,7 +11,7 @@ import { nameFixtureSecrets, unknownKeyLike, unknownSessionLike } from './creden
 import { describeNetworkError, excerpt, mediaType, send, type HttpRequest, type HttpResponse } from './http.ts';
 import { HEADERS_CHECK, HeaderWatch } from './headers.ts';
 import { HYGIENE_LEVEL, HygieneWatch, LISTED_PER_OPERATION } from './hygiene.ts';
-import { schemaLevel, toJsonSchema } from './json-schema.ts';
+import { schemaLevel, toJsonSchema } from '../../spec/json-schema.ts';
 import { Ledger } from './ledger.ts';
 import { describeHeaders, rememberSecret } from './mask.ts';
 import { MAX_429_RETRIES, Pacer } from './pacing.ts';

@@ -10,7 +10,7 @@ import type { Operation, Parameter, SortOrder } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import { describeRequest, schemaErrorKeys, type Exchange, type SuiteContext } from './context.ts';
-import { toJsonSchema } from './json-schema.ts';
+import { toJsonSchema } from '../../spec/json-schema.ts';
 import { combinationName, meaningProvenance, totalOf } from './meanings.ts';
 import { orderProblem } from './orders.ts';
 import type { Reader } from './reader.ts';

@@ -9,7 +9,7 @@ import { loadSpec } from '../../spec/load.ts';
 import { runAuthMatrix, matrixCases } from '../lib/auth-matrix.ts';
 import { parseArgs, reportFlags, type RunConfig } from '../lib/config.ts';
 import { SuiteContext } from '../lib/context.ts';
-import { toJsonSchema } from '../lib/json-schema.ts';
+import { toJsonSchema } from '../../spec/json-schema.ts';
 import { describeHeaders, redact, rememberSecret } from '../lib/mask.ts';
 import { nameFixtureSecrets, resolveCredentials } from '../lib/credentials.ts';
 import { loadFixtures } from '../../fixtures/load.ts';

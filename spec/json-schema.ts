@@ -5,13 +5,16 @@
 // - every `$ref` is inlined (Gavel gets a lone schema, not the document);
 // - `nullable: true` becomes `type: [T, "null"]` (and `null` joins an `enum`): draft-07
 //   has no `nullable`, and ignoring it would reject every null the spec allows;
-// - OpenAPI-only keywords (`example`, `x-*`, ...) are dropped;
+// - OpenAPI-only keywords (`example`, `x-*`, ...) are dropped, and so are the formats
+//   only OpenAPI defines (`password`, `int32`, ...), which draft-07 validators refuse;
 // - with a provenance level, parts softer than it are cut (a property the spec marks
 //   `observed` is neither type-checked nor required when only `interface` is tested).
-import { deref, type OpenApiDoc } from '../../spec/load.ts';
-import { provenanceOf, weakest, within, type Provenance } from '../../spec/provenance.ts';
+import { deref, type OpenApiDoc } from './load.ts';
+import { provenanceOf, weakest, within, type Provenance } from './provenance.ts';
 
 const OPENAPI_ONLY = new Set(['nullable', 'example', 'examples', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'deprecated']);
+/** OpenAPI's own formats (a hint, or a number's width): no format of draft-07, so ajv 6 (Gavel) throws on them. */
+const OPENAPI_FORMATS = new Set(['password', 'int32', 'int64', 'float', 'double', 'byte', 'binary']);
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 type Schema = Record<string, any>;
@@ -53,7 +56,7 @@ function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: P
 
   const out: Schema = {};
   for (const [key, value] of Object.entries(current)) {
-    if (OPENAPI_ONLY.has(key) || key.startsWith('x-')) continue;
+    if (OPENAPI_ONLY.has(key) || key.startsWith('x-') || (key === 'format' && OPENAPI_FORMATS.has(value as string))) continue;
     switch (key) {
       case 'properties': {
         const props: Schema = {};
