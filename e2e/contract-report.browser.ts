@@ -1,24 +1,28 @@
-// The HTML report as a person meets it: a real run against a reference server with two
-// defects, its reports/contract-report.html opened in headless Chromium. The verdict
-// and both cause headings must be on the first screen and readable; the page must load
-// nothing but itself. The screenshot is kept in reports/contract-report.png.
-import { mkdirSync, readFileSync } from 'node:fs';
+// The HTML report as a person meets it: a real run (in process) against a reference
+// server with two defects, its report written to a file and opened in headless
+// Chromium. The verdict and both cause headings must be on the first screen and
+// readable; the page must load nothing but itself. The screenshot is kept in
+// reports/contract-report.png.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../testing/chromium.ts';
-import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
-import { fixtureEnv, runContract, type CliRun } from './helpers.ts';
+import { runAgainstReference } from '../contract-tests/reference-server/in-process.ts';
+import { htmlReport } from '../contract-tests/reports/html.ts';
+import type { RunOutcome } from '../contract-tests/reports/outcome.ts';
+import { launchChromium } from '../testing/chromium.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
-let server: RunningServer;
-let run: CliRun;
+let outcome: RunOutcome;
+const run = { html: join(mkdtempSync(join(tmpdir(), 'contract-report-')), 'contract-report.html') };
 let browser: Browser;
 let page: Page;
 const requested: string[] = [];
 
 beforeAll(async () => {
-  server = await startReferenceServer(['missing-route', 'no-rate-limit-headers']);
-  run = await runContract(['--base-url', server.baseUrl, '--allow-writes'], fixtureEnv());
+  ({ outcome } = await runAgainstReference(['missing-route', 'no-rate-limit-headers']));
+  writeFileSync(run.html, htmlReport(outcome));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: VIEWPORT });
   page.on('request', (req) => requested.push(req.url()));
@@ -29,7 +33,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 /** WCAG contrast ratio of two `rgb(...)` colours. */
@@ -61,7 +64,7 @@ async function readableOnFirstScreen(el: Locator, minPx: number): Promise<void> 
 
 describe('the HTML report in Chromium', () => {
   it('comes from a failing run', () => {
-    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(outcome.exitCode).toBe(1);
   });
 
   it('shows the verdict first, readable, with the failures per level', async () => {

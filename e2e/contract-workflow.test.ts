@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, test } from 'vitest';
-import { parseArgs } from '../lib/config.ts';
+import { parseOptions } from '../contract-tests/run/options.ts';
 import { REPO } from './helpers.ts';
 
 interface Step {
@@ -39,13 +39,13 @@ describe('.github/workflows/contract.yml', () => {
   test('the suite step tests the mock on a push, strictly', () => {
     const args = runStep(step('Contract suite').run!, REPO, { TARGET: '', PROVENANCE: 'assumed', STRICT: 'true', ALLOW_WRITES: 'false' });
     expect(args).toEqual(['run', 'contract', '--', '--provenance', 'assumed', '--strict', '--start-mock']);
-    expect(parseArgs(args.slice(3), {})).toMatchObject({ startMock: true, strict: true, provenance: 'assumed' });
+    expect(parseOptions(args.slice(3), {})).toMatchObject({ 'start-mock': true, strict: true, provenance: 'assumed' });
   });
 
   test('started by hand against a deployment: its base URL, the chosen level, writes when asked', () => {
     const args = runStep(step('Contract suite').run!, REPO, { TARGET: 'https://staging.example.com/api/v0.1', PROVENANCE: 'interface', STRICT: 'false', ALLOW_WRITES: 'true' });
     expect(args).toEqual(['run', 'contract', '--', '--provenance', 'interface', '--allow-writes']);
-    expect(parseArgs(args.slice(3), { CONTRACT_BASE_URL: 'https://staging.example.com/api/v0.1' })).toMatchObject({ baseUrl: 'https://staging.example.com/api/v0.1', allowWrites: true, strict: false });
+    expect(parseOptions(args.slice(3), { CONTRACT_BASE_URL: 'https://staging.example.com/api/v0.1' })).toMatchObject({ 'base-url': 'https://staging.example.com/api/v0.1', 'allow-writes': true, strict: false });
   });
 
   test('the summary step appends the markdown report to the job summary, even after a failed run', () => {

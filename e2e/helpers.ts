@@ -1,46 +1,62 @@
-// Shared by the self-tests: run the suite's CLI as a real child process, find free ports.
+// Shared by the end-to-end tests: the suite's CLI as a real child process, the mock on a
+// real socket in this process, free ports, and stopping what a test started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadFixtures } from '../../fixtures/load.ts';
+import { startMock, type RunningMock } from '../mocks/server.ts';
 
-export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const RUN = fileURLToPath(new URL('../run.ts', import.meta.url));
+export { fixtureEnv } from '../contract-tests/reference-server/in-process.ts';
+
+export const REPO = fileURLToPath(new URL('../', import.meta.url));
+const CLI = fileURLToPath(new URL('../contract-tests/cli.ts', import.meta.url));
 
 export interface CliRun {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   /** The reports the run wrote. */
   junit: string;
   html: string;
   markdown: string;
+  dreddLog: string;
 }
 
-/** The fixture credentials as a QA engineer would pass a target's own: for a server that is not the mock. */
-export function fixtureEnv(): Record<string, string> {
-  const value = (name: string) => loadFixtures().credentials.find((c) => c.name === name)!.value;
-  return { CONTRACT_API_KEY: value('valid-key'), CONTRACT_SESSION_COOKIE: value('valid-session'), CONTRACT_FORBIDDEN_API_KEY: value('forbidden-key') };
+/** A CLI run under way: its process, and its end. */
+export interface RunningCli {
+  child: ChildProcess;
+  done: Promise<CliRun>;
 }
 
-/** `npm run contract -- <args>` without npm; the reports go to `reports` (default: a fresh temp dir). */
-export function runContract(args: string[], env: Record<string, string | undefined> = {}, reports = mkdtempSync(join(tmpdir(), 'contract-test-'))): Promise<CliRun> {
+/** `npm run contract -- <args>` without npm, in a process group of its own (as a terminal starts it); the reports go to `reports` (default: a fresh temp dir). */
+export function startContract(args: string[], env: Record<string, string | undefined> = {}, reports = mkdtempSync(join(tmpdir(), 'contract-test-'))): RunningCli {
   const cleanEnv = { ...process.env };
   for (const k of Object.keys(cleanEnv)) if (k.startsWith('CONTRACT_')) delete cleanEnv[k];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUN, ...args, '--reports', reports], { cwd: REPO, env: { ...cleanEnv, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--reports', reports], { cwd: REPO, env: { ...cleanEnv, ...env }, detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout, stderr, junit: join(reports, 'contract-junit.xml'), html: join(reports, 'contract-report.html'), markdown: join(reports, 'contract-summary.md') }),
-    );
+    child.on('close', (code, signal) => resolve({
+      code, signal, stdout, stderr,
+      junit: join(reports, 'contract-junit.xml'), html: join(reports, 'contract-report.html'), markdown: join(reports, 'contract-summary.md'), dreddLog: join(reports, 'contract-dredd.log'),
+    }));
   });
+  return { child, done };
+}
+
+export function runContract(args: string[], env: Record<string, string | undefined> = {}, reports?: string): Promise<CliRun> {
+  return startContract(args, env, reports).done;
+}
+
+/** The mock on a socket of this process, on a free port (its answers self-checked, as under every test). */
+export function mockOnSocket(options: Parameters<typeof startMock>[0] = {}): Promise<RunningMock> {
+  return startMock({ port: 0, host: '127.0.0.1', cacheDir: null, ...options });
 }
 
 export function freePort(): Promise<number> {
@@ -66,33 +82,6 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-}
-
-export interface MockProcess {
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-/**
- * Runs the mock as its own program (`mocks/cli.ts`, as `npm run mock` does) on a free
- * port and resolves with its base URL. The suite meets the mock only over HTTP, like
- * any other target: it runs the program, it does not import the mock's code.
- */
-export function startMockProcess(args: string[] = []): Promise<MockProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mocks/cli.ts', '--port', '0', '--host', '127.0.0.1', '--quiet', ...args], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /Mock listening on (\S+)/.exec(out)?.[1];
-      if (url) resolve({ baseUrl: url, close: () => stop(child) });
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`the mock exited (${code}) before listening: ${out}`)));
-  });
 }
 
 /** Stops a child we started, by its PID, and waits for it to be gone. */

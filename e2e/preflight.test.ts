@@ -7,12 +7,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadModel } from '../../spec/model.ts';
-import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
-import { candidateBases, preflight } from '../lib/preflight.ts';
+import { startReferenceServer, type RunningServer } from '../contract-tests/reference-server/app.ts';
+import { candidateBases, preflight as preflightWith } from '../contract-tests/run/preflight.ts';
+import { loadModel } from '../spec/model.ts';
 import { freePort } from './helpers.ts';
 
 const model = loadModel();
+/** Over real sockets: the global fetch. */
+const preflight = (url: string, m: typeof model) => preflightWith(url, m, (request) => fetch(request));
 const servers: Server[] = [];
 let reference: RunningServer;
 

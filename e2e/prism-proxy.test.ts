@@ -4,10 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, test } from 'vitest';
-import { loadSpec } from '../../spec/load.ts';
-import { startReferenceServer } from '../broken/reference-server.ts';
-import { prismArgs } from '../prism/proxy.ts';
-import { freePort, startMockProcess, stop, waitForHttp } from './helpers.ts';
+import { startReferenceServer } from '../contract-tests/reference-server/app.ts';
+import { prismArgs } from '../contract-tests/prism/proxy.ts';
+import { loadSpec } from '../spec/load.ts';
+import { freePort, mockOnSocket, stop, waitForHttp } from './helpers.ts';
 
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -64,7 +64,7 @@ describe.concurrent('Prism validation proxy', () => {
   }, 90_000);
 
   test('in front of the mock: answers pass through, no violation', async ({ expect }) => {
-    const mock = await startMockProcess();
+    const mock = await mockOnSocket();
     closers.push(() => mock.close());
     const p = await proxy(mock.baseUrl);
     expect(await get(`${p.origin}/servers/find?limit=3`)).toBe(200);

@@ -158,6 +158,12 @@ export class AnswerJudge {
     return this.judgeBody(this.bodyValidator(op, status), answer);
   }
 
+  /** A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps nothing of it), for a caller that groups them itself (by row). */
+  bodyErrors(op: Operation, status: number, json: unknown): ErrorObject[] {
+    const compiled = this.bodyValidator(op, status);
+    return !compiled || compiled.validate(json) ? [] : [...(compiled.validate.errors ?? [])];
+  }
+
   /** The body against the error body. */
   errorBody(answer: Answer): BodyVerdict {
     return this.judgeBody(this.errorValidator(), answer);

@@ -1,22 +1,21 @@
-// The whole auth matrix on a protected operation, from the spec: no credentials, an
-// unknown key, a malformed Authorization header and an unknown session cookie get 401; the
-// forbidden principal gets 403; each valid credential succeeds, or gets 403 when the
-// operation's `x-credentials` excludes its scheme.
+// `auth:` the whole auth matrix of a protected operation, from the spec: no
+// credentials, an unknown key, a malformed Authorization header and an unknown session
+// cookie get 401; the forbidden credential gets 403; each valid credential succeeds, or
+// gets 403 when the operation's `x-credentials` excludes its scheme. Error bodies must
+// be exactly the promised ones.
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
-import type { Operation, SpecModel } from '../../spec/model.ts';
-import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
-import type { Principal, SuiteContext } from './context.ts';
-import type { HttpResponse } from './http.ts';
-import { createKey, newKeyBody, noteCreatedKey, revokePath } from './keys.ts';
-import type { CreatedKey } from './ledger.ts';
-
-/** The softest provenance of the security schemes an operation relies on. */
-function schemesProvenance(model: SpecModel, op: Operation): Provenance {
-  return weakest(...op.schemes.map((name) => model.schemes.get(name)?.provenance));
-}
+import type { Operation } from '../../spec/model.ts';
+import { weakest, type Provenance } from '../../spec/provenance.ts';
+import type { CredentialVariant } from '../run/credentials.ts';
+import type { CreatedKey } from '../run/key-ledger.ts';
+import type { CheckResult } from '../run/recorder.ts';
+import type { HttpResponse } from '../transport/http.ts';
+import { expectAnswer, skip } from './expect.ts';
+import { successPath } from './request-paths.ts';
+import type { Family, RunKit } from './run-kit.ts';
 
 interface Case {
-  principal: Principal;
+  variant: CredentialVariant;
   label: string;
   status: number;
   provenance: Provenance;
@@ -26,39 +25,34 @@ interface Case {
 
 const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<number, string>;
 
-export function matrixCases(ctx: SuiteContext, op: Operation): Case[] {
-  const { model } = ctx;
-  const errorBody = provenanceOf(model.doc.components.schemas.ErrorBody);
+/** The cases of an operation's matrix, each as firm as the parts of the spec it rests on. */
+export function matrixCases(op: Operation, run: Pick<RunKit, 'spec' | 'credentials' | 'judge'>): Case[] {
+  const { spec, credentials } = run;
+  const schemes = weakest(...op.schemes.map((name) => spec.schemes.get(name)?.provenance));
   // A 401 or 403 on this operation relies on the operation itself as much as on the schemes.
-  const authRules = weakest(op.provenance, schemesProvenance(model, op), errorBody);
-  const principals = op.schemes.map((s) => ctx.principalForScheme(s));
-  const hasBearer = principals.includes('apiKey');
-  const hasCookie = principals.includes('session');
-  const cases: Case[] = [{ principal: 'none', label: 'no credentials', status: 401, provenance: authRules }];
-  if (hasBearer) {
-    cases.push({ principal: 'unknownKey', label: 'an unknown API key', status: 401, provenance: authRules });
-    cases.push({ principal: 'malformed', label: "a malformed Authorization header (no 'Bearer')", status: 401, provenance: authRules });
+  const authRules = weakest(op.provenance, schemes, run.judge.errorBodyLevel());
+  const variants = op.schemes.map((s) => credentials.variantForScheme(s));
+  const cases: Case[] = [{ variant: 'none', label: 'no credentials', status: 401, provenance: authRules }];
+  if (variants.includes('apiKey')) {
+    cases.push({ variant: 'unknownKey', label: 'an unknown API key', status: 401, provenance: authRules });
+    cases.push({ variant: 'malformed', label: "a malformed Authorization header (no 'Bearer')", status: 401, provenance: authRules });
   }
-  if (hasCookie) cases.push({ principal: 'unknownSession', label: 'an unknown session cookie', status: 401, provenance: authRules });
+  if (variants.includes('session')) cases.push({ variant: 'unknownSession', label: 'an unknown session cookie', status: 401, provenance: authRules });
   if (op.permission) {
-    cases.push({
-      principal: 'forbidden',
-      label: `a valid key without the '${op.permission}' permission`,
-      status: 403,
-      provenance: authRules,
-      missing: ctx.headersFor('forbidden') ? undefined : 'no forbidden principal: set CONTRACT_FORBIDDEN_API_KEY',
-    });
+    const missing = credentials.headers('forbidden') ? undefined : 'no forbidden principal: set CONTRACT_FORBIDDEN_API_KEY';
+    cases.push({ variant: 'forbidden', label: `a valid key without the '${op.permission}' permission`, status: 403, provenance: authRules, ...(missing ? { missing } : {}) });
   }
   for (const scheme of op.schemes) {
-    const principal = ctx.principalForScheme(scheme);
-    if (!principal) continue;
+    const variant = credentials.variantForScheme(scheme);
+    if (!variant) continue;
     const allowed = op.allowedSchemes.includes(scheme);
+    const missing = credentials.headers(variant) ? undefined : `no ${variant === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`;
     cases.push({
-      principal,
-      label: `a valid ${principal === 'apiKey' ? 'API key' : 'session'}${allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`}`,
+      variant,
+      label: `a valid ${variant === 'apiKey' ? 'API key' : 'session'}${allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`}`,
       status: allowed ? op.successStatus : 403,
-      provenance: weakest(op.provenance, schemesProvenance(model, op)),
-      missing: ctx.headersFor(principal) ? undefined : `no ${principal === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`,
+      provenance: weakest(op.provenance, schemes),
+      ...(missing ? { missing } : {}),
     });
   }
   return cases;
@@ -77,44 +71,40 @@ function errorBodyProblems(status: number, res: HttpResponse): string[] {
   return problems;
 }
 
-/**
- * Runs every case against the operation. `relativePath` is the request Dredd made (a
- * spec example); an operation on one key gets a key of the suite's own to aim at.
- */
-export async function runAuthMatrix(ctx: SuiteContext, op: Operation, relativePath: string): Promise<void> {
-  const blocked = ctx.writesBlocked(op);
+/** Every case against the operation; an operation on one key gets a key of the suite's own to aim at. */
+async function authMatrix(op: Operation, run: RunKit): Promise<CheckResult[]> {
+  const { scope, keys, http } = run;
+  const blocked = scope.writesBlocked(op);
+  const revokes = op === keys.lifecycle?.revoke?.op;
+  const out: CheckResult[] = [];
   let victim: CreatedKey | undefined;
-  for (const c of matrixCases(ctx, op)) {
-    const name = `auth: ${c.label} -> ${c.status}`;
-    if (!ctx.wants(c.provenance)) continue;
+  for (const c of matrixCases(op, run)) {
+    const check = `auth: ${c.label} -> ${c.status}`;
+    if (!scope.wants(c.provenance)) continue;
     if (blocked || c.missing) {
-      ctx.skip(op, name, c.provenance, (blocked ?? c.missing)!);
+      out.push(...skip(scope, { op, check, level: c.provenance, reason: (blocked ?? c.missing)! }));
       continue;
     }
-    let path = relativePath;
-    if (op.path.includes('{id}')) {
+    let path = successPath(op, undefined);
+    if (revokes) {
       // Aim at a real key of ours, so a server that skips the check really would revoke it.
-      victim ??= await createKey(ctx);
+      victim ??= await keys.create();
       if (!victim) {
-        ctx.skip(op, name, c.provenance, 'could not create a key to aim at (the session cannot create keys)');
+        out.push(...skip(scope, { op, check, level: c.provenance, reason: 'could not create a key to aim at (the session cannot create keys)' }));
         continue;
       }
-      path = revokePath(ctx, victim.id);
+      path = keys.revokePath(victim.id)!;
     }
-    const ex = await ctx.exchange({
-      method: op.method,
-      url: ctx.url(path),
-      headers: ctx.headersFor(c.principal),
-      body: op.method === 'POST' ? newKeyBody(ctx) : undefined,
-    });
-    ctx.verify(op, name, c.provenance, ex, { status: c.status, extra: (res) => errorBodyProblems(c.status, res) });
-    const res = ex.response;
-    if (res && res.status < 300) {
-      noteCreatedKey(ctx, res.json);
-      if (op.method === 'DELETE' && victim) {
-        ctx.ledger.removed(victim.id);
-        victim = undefined; // used up: the next case needs a fresh one
-      }
-    }
+    const body = op === keys.lifecycle?.create ? keys.newKeyBody() : undefined;
+    const exchange = await http.send({ method: op.method, url: http.url(path), headers: run.credentials.headers(c.variant), body });
+    out.push(expectAnswer(run, { op, check, level: c.provenance, exchange, status: c.status, extra: (res) => errorBodyProblems(c.status, res) }));
+    // A revocation that went through used the key up: the next case needs a fresh one.
+    if (revokes && exchange.response && exchange.response.status < 300) victim = undefined;
   }
+  return out;
 }
+
+export const authFamily: Family = {
+  name: 'auth',
+  perOperation: async (op, run) => (op.schemes.length ? authMatrix(op, run) : []),
+};

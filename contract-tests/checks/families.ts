@@ -1,48 +1,36 @@
-// The checks beyond Dredd's replay, run once Dredd's transactions are done (from the
-// hooks' afterAll, in the same process, so one budget, one pacer and one hygiene scan
-// see every request). The order spends the budget on fixed-size families first and
-// lets the sample, which can use any number of requests, take what is left.
-import type { SuiteContext } from './context.ts';
-import { checkProvokedErrors, checkRouting, recordCoverage } from './errors.ts';
-import { checkOperationMeanings, combinations, meaningsWanted } from './meanings.ts';
-import { checkNegatives } from './negative.ts';
-import { pingOperations, pingSample } from './ping-sample.ts';
-import { Reader } from './reader.ts';
-import { rowsOf } from './rows.ts';
-import { Sampler, type SampleStats } from './sample.ts';
+// The one table of check families, in the order the run spends its budget: the
+// fixed-size families first, then the sample, which takes what is left (keeping room
+// for the pings), then coverage, which reads what all the others provoked. The watches
+// (headers, hygiene) see every answer of the run, Dredd's included, and give their
+// verdicts at the end. A new family is one file exporting a `Family` and one line here
+// (contract-tests/README.md shows one).
+import { authFamily } from './auth.ts';
+import { coverageFamily } from './coverage.ts';
+import { errorsFamily } from './errors.ts';
+import { headersFamily } from './headers.ts';
+import { hygieneFamily } from './hygiene.ts';
+import { keysFamily } from './keys.ts';
+import { meaningFamily } from './meaning/meanings.ts';
+import { negativeFamily } from './negative.ts';
+import { pagingFamily } from './paging.ts';
+import { publicFamily } from './public.ts';
+import type { Family } from './run-kit.ts';
+import { pingFamily } from './sample/ping.ts';
+import { sampleFamily } from './sample/sample.ts';
 
-/** Servers pinged through each ping form; the budget keeps room for them while sampling. */
-const PINGED_SERVERS = 6;
+export type { AnswerWatch, Family, RunKit } from './run-kit.ts';
 
-export async function runDepthChecks(ctx: SuiteContext): Promise<SampleStats | undefined> {
-  const reader = new Reader(ctx);
-  // The operation whose rows are sampled: the one whose parameters page and sort them.
-  const searched = ctx.model.operations.find((o) => o.rows && o.parameters.some((p) => p.meaning?.rule === 'page'));
-  const sampler = searched ? new Sampler(ctx, reader, searched) : undefined;
-  const sampling = Boolean(sampler && ctx.selected(sampler.op) && sampler.wanted());
-  const pings = pingOperations(ctx);
-  // The first pages feed the meaning probes and the pings, whoever needs them.
-  const meanings = ctx.model.operations.filter((o) => ctx.selected(o) && o.rows && meaningsWanted(ctx, o));
-  if (sampler && (sampling || pings.length || meanings.includes(sampler.op))) await sampler.seed();
-
-  for (const op of meanings) {
-    if (op === sampler?.op) await checkOperationMeanings(ctx, reader, op, sampler.seen);
-    else {
-      // A lookup without paging answers all its rows at once: they are what its probes draw from.
-      const all = await reader.get(op);
-      await checkOperationMeanings(ctx, reader, op, (rowsOf(op, all.response?.json) ?? []).map((row) => ({ row, query: {} })));
-    }
-  }
-  await checkNegatives(ctx, reader.headers);
-  await checkRouting(ctx);
-  await checkProvokedErrors(ctx, reader.headers);
-
-  if (sampler && sampling) {
-    sampler.plan(combinations(sampler.op, sampler.seen));
-    await sampler.walk(pings.length * (PINGED_SERVERS + 1));
-    await sampler.record();
-  }
-  if (sampler && pings.length) sampler.notePinged(await pingSample(ctx, reader, sampler.pickServers(PINGED_SERVERS)));
-  recordCoverage(ctx);
-  return sampler?.stats;
-}
+export const FAMILIES: readonly Family[] = [
+  authFamily,
+  publicFamily,
+  pagingFamily,
+  keysFamily,
+  meaningFamily,
+  negativeFamily,
+  errorsFamily,
+  sampleFamily,
+  pingFamily,
+  coverageFamily,
+  headersFamily,
+  hygieneFamily,
+];

@@ -1,10 +1,15 @@
-// The response headers each declared status promises (`X-RateLimit-*`, `Retry-After`),
-// checked on every answer of the run, Dredd's included: each operation gets one verdict
-// on whether its answers carry them with values their schemas allow. A header family
-// missing from every answer then shows as one finding per operation, which the report
-// groups into one cause.
+// `headers:` the response headers each declared status promises (`X-RateLimit-*`,
+// `Retry-After`), checked on every answer of the run, Dredd's included: each operation
+// gets one verdict on whether its answers carry them with values their schemas allow. A
+// header family missing from every answer then shows as one finding per operation,
+// which the report groups into one cause.
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
+import type { Subject } from '../run/answer-log.ts';
+import { describeRequest, describeResponse } from '../run/mask.ts';
+import type { CheckResult } from '../run/recorder.ts';
+import type { HttpRequest, HttpResponse } from '../transport/http.ts';
+import type { AnswerWatch, Family, RunKit } from './run-kit.ts';
 
 export const HEADERS_CHECK = 'headers: every answer carries the headers its status declares, with values their schemas allow';
 
@@ -36,11 +41,12 @@ export interface HeaderVerdict {
 export class HeaderWatch {
   private readonly tallies = new Map<string, Tally>();
 
-  /**
-   * One answer of `op`. `accepts` tells whether a header's schema allows a value;
-   * `describe` renders the exchange for the report (only called for a problem).
-   */
-  note(op: Operation, status: number, headers: Record<string, string>, accepts: (schema: Record<string, any>, value: string) => boolean, describe: () => { request: string; actual: string }): void {
+  /** `accepts` tells whether a header's schema allows a value (as it travels: "20" is an integer). */
+  constructor(private readonly accepts: (schema: Record<string, any>, value: string) => boolean) {}
+
+  /** One answer of `op`. */
+  note(op: Operation, request: HttpRequest, response: HttpResponse): void {
+    const { status, headers } = response;
     const declared = op.responses.get(status)?.headers;
     if (!declared?.size) return;
     let t = this.tallies.get(op.operationId);
@@ -54,12 +60,12 @@ export class HeaderWatch {
       if (value === undefined) {
         t.missing.set(h.name, (t.missing.get(h.name) ?? 0) + 1);
         problem = true;
-      } else if (!accepts(h.schema, value)) {
+      } else if (!this.accepts(h.schema, value)) {
         if (!t.invalid.has(h.name)) t.invalid.set(h.name, value);
         problem = true;
       }
     }
-    if (problem) t.example ??= describe();
+    if (problem) t.example ??= { request: describeRequest(request), actual: describeResponse(response) };
   }
 
   verdicts(): HeaderVerdict[] {
@@ -83,3 +89,29 @@ export class HeaderWatch {
     });
   }
 }
+
+/** The header verdict of each selected operation, once every answer is in. */
+function verdicts(watch: HeaderWatch, run: RunKit): CheckResult[] {
+  return watch.verdicts().filter((v) => run.scope.selected(v.op) && run.scope.wants(v.provenance)).map((v) => ({
+    operationId: v.op.operationId,
+    check: HEADERS_CHECK,
+    provenance: v.provenance,
+    status: v.problems.length ? 'fail' : 'pass',
+    ...(v.problems.length ? { request: v.example?.request, expected: `${v.declared.join(', ')} on every answer that declares them`, actual: v.example?.actual } : {}),
+    message: v.problems.length ? v.problems.join('; ') : `${v.answers} answers carry ${v.declared.join(', ')}`,
+    ...(v.missing ? { evidence: { missingHeaders: v.missing } } : {}),
+  }));
+}
+
+export const headersFamily: Family = {
+  name: 'headers',
+  watch: (run): AnswerWatch => {
+    const watch = new HeaderWatch((schema, value) => run.judge.accepts(schema, value));
+    return {
+      note: (subject: Operation | Subject, request, response) => {
+        if ('responses' in subject) watch.note(subject, request, response);
+      },
+      verdicts: () => verdicts(watch, run),
+    };
+  },
+};

@@ -1,7 +1,7 @@
 // The hygiene scan finds what servers leak (stack traces, SQL, file paths, framework
 // pages) and stays quiet on what real rows hold.
 import { describe, expect, test } from 'vitest';
-import { HygieneWatch, findLeaks } from '../lib/hygiene.ts';
+import { HYGIENE_CHECK, HygieneWatch, findLeaks } from './hygiene.ts';
 
 const kinds = (text: string, json?: unknown) => findLeaks(text, json).map((l) => l.kind);
 
@@ -45,10 +45,18 @@ describe('findLeaks', () => {
 });
 
 describe('HygieneWatch', () => {
-  test('counts answers and findings per operation, listing the first ten', () => {
+  const request = (n: number) => ({ method: 'GET', url: `http://x/api/v0.1/servers/find?limit=${n}` });
+  const answer = (text: string) => ({ status: 500, headers: { 'content-type': 'text/plain' }, text, json: undefined });
+
+  test('one verdict per operation: the answers scanned, or every leaking one in one failure (the first ten listed, the rest counted)', () => {
     const watch = new HygieneWatch();
-    for (let i = 0; i < 12; i++) expect(watch.scan('op', 'You have an error in your SQL syntax', undefined).listed).toBe(i < 10);
-    watch.scan('other', '{}', {});
-    expect(watch.summary()).toEqual([{ operationId: 'op', scanned: 12, found: 12 }, { operationId: 'other', scanned: 1, found: 0 }]);
+    for (let i = 0; i < 12; i++) watch.note({ operationId: 'op' }, request(i), answer('You have an error in your SQL syntax'));
+    watch.note({ operationId: 'other' }, request(0), { ...answer('{}'), json: {} });
+    const [op, other] = watch.verdicts();
+    expect(other).toEqual({ operationId: 'other', check: HYGIENE_CHECK, provenance: 'assumed', status: 'pass', message: '1 answers scanned' });
+    expect(op).toMatchObject({ operationId: 'op', check: HYGIENE_CHECK, status: 'fail', request: 'GET /api/v0.1/servers/find?limit=0 (no credentials)' });
+    expect(op!.message).toMatch(/^12 of 12 answers leak: SQL text: 'You have an error in your SQL syntax' \| GET \/api\/v0\.1\/servers\/find\?limit=1 \(no credentials\): SQL text: /);
+    expect(op!.message!.split(' | ')).toHaveLength(10);
+    expect(op!.message).toMatch(/\(and 2 more of its 12 answers leak\)$/);
   });
 });

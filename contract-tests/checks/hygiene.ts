@@ -1,10 +1,15 @@
-// Error-body hygiene, a security check: no answer of any status may carry a stack trace,
-// SQL text, a server-side file path or framework internals. Each is something an
-// attacker learns from and a client never needs. The patterns are specific enough not
-// to fire on what real rows hold (a MOTD saying "select a mode from the menu", a
-// Minecraft command such as "/home"): they look for the shapes only software writes.
-
+// `hygiene:` a security check on every answer of the run, Dredd's included, whatever its
+// status: no stack trace, SQL text, server-side file path or framework internals. Each
+// is something an attacker learns from and a client never needs. The patterns are
+// specific enough not to fire on what real rows hold (a MOTD saying "select a mode from
+// the menu", a Minecraft command such as "/home"): they look for the shapes only
+// software writes. One verdict per operation, listing the answers that leak.
 import type { Provenance } from '../../spec/provenance.ts';
+import type { Subject } from '../run/answer-log.ts';
+import { describeRequest, describeResponse } from '../run/mask.ts';
+import type { CheckResult } from '../run/recorder.ts';
+import type { HttpRequest, HttpResponse } from '../transport/http.ts';
+import type { Family } from './run-kit.ts';
 
 /**
  * No leaks is this project's rule, not a promise of the interface document: the scan
@@ -71,28 +76,62 @@ export function findLeaks(text: string, json?: unknown): Leak[] {
   return out;
 }
 
-/** At most this many findings are listed per operation; the rest are counted. */
+/** At most this many leaking answers are listed per operation; the rest are counted. */
 export const LISTED_PER_OPERATION = 10;
+
+export const HYGIENE_CHECK = 'hygiene: no answer leaks a stack trace, SQL text, a server file path or framework internals';
+
+interface Tally {
+  scanned: number;
+  leaking: { request: string; actual: string; leaks: Leak[] }[];
+  found: number;
+}
 
 /**
  * Counts, per operation, the answers scanned and those that leak, so every answer the
- * suite receives (Dredd's included) is judged and each operation gets its verdict.
+ * suite receives (Dredd's included) is judged and each operation gets one verdict.
  */
 export class HygieneWatch {
-  private readonly scanned = new Map<string, number>();
-  private readonly found = new Map<string, number>();
+  private readonly tallies = new Map<string, Tally>();
 
-  /** The leaks of one answer, and whether it is still within the listed findings of its operation. */
-  scan(operationId: string, text: string, json: unknown): { leaks: Leak[]; listed: boolean } {
-    this.scanned.set(operationId, (this.scanned.get(operationId) ?? 0) + 1);
-    const leaks = findLeaks(text, json);
-    if (!leaks.length) return { leaks, listed: false };
-    const n = (this.found.get(operationId) ?? 0) + 1;
-    this.found.set(operationId, n);
-    return { leaks, listed: n <= LISTED_PER_OPERATION };
+  note(subject: Subject, request: HttpRequest, response: Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>): void {
+    const t = this.tallies.get(subject.operationId) ?? { scanned: 0, leaking: [], found: 0 };
+    this.tallies.set(subject.operationId, t);
+    t.scanned++;
+    const leaks = findLeaks(response.text, response.json);
+    if (!leaks.length) return;
+    t.found++;
+    if (t.leaking.length < LISTED_PER_OPERATION) t.leaking.push({ request: describeRequest(request), actual: describeResponse(response), leaks });
   }
 
-  summary(): { operationId: string; scanned: number; found: number }[] {
-    return [...this.scanned].map(([operationId, scanned]) => ({ operationId, scanned, found: this.found.get(operationId) ?? 0 }));
+  verdicts(): CheckResult[] {
+    return [...this.tallies].map(([operationId, t]) => {
+      const base = { operationId, check: HYGIENE_CHECK, provenance: HYGIENE_LEVEL };
+      if (!t.found) return { ...base, status: 'pass', message: `${t.scanned} answers scanned` };
+      const [first, ...others] = t.leaking;
+      const leaks = (l: Leak[]) => l.map((x) => `${x.kind}: '${x.excerpt}'`).join('; ');
+      const more = t.found > t.leaking.length ? ` (and ${t.found - t.leaking.length} more of its ${t.scanned} answers leak)` : '';
+      return {
+        ...base,
+        status: 'fail',
+        request: first!.request,
+        expected: 'an answer without stack traces, SQL text, server file paths or framework internals',
+        actual: first!.actual,
+        message: `${t.found} of ${t.scanned} answers leak: ${[leaks(first!.leaks), ...others.map((o) => `${o.request}: ${leaks(o.leaks)}`)].join(' | ')}${more}`,
+      };
+    });
   }
 }
+
+export const hygieneFamily: Family = {
+  name: 'hygiene',
+  watch: (run) => {
+    const watch = new HygieneWatch();
+    return {
+      note: (subject, request, response) => {
+        if (run.scope.wants(HYGIENE_LEVEL)) watch.note(subject, request, response);
+      },
+      verdicts: () => (run.scope.wants(HYGIENE_LEVEL) ? watch.verdicts() : []),
+    };
+  },
+};

@@ -1,7 +1,7 @@
 // Negative values come from the schema alone, so a new parameter is covered without code.
 import { describe, expect, test } from 'vitest';
 import { loadModel } from '../../spec/model.ts';
-import { badValues, namesIt } from '../lib/negative.ts';
+import { badValues, namesIt } from './negative.ts';
 
 const model = loadModel();
 const param = (op: string, name: string) => model.byId.get(op)!.parameters.find((p) => p.name === name)!;

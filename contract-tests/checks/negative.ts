@@ -1,14 +1,17 @@
-// Negative checks generated from the spec: for every parameter (and every property of a
-// JSON request body), the values its schema refuses (a wrong type, below the minimum,
-// above the maximum, outside the enum, against the pattern, too long), each sent alone.
-// Each must get the declared 400 with the error body, whose message names what was
-// wrong. A new parameter is covered without code.
+// `negative:` for every parameter and every property of a JSON request body, the values
+// its schema refuses (a wrong type, below the minimum, above the maximum, outside the
+// enum, against the pattern, too long), each sent alone. Each must get the declared 400
+// with the error body, whose message names what was wrong. A new parameter is covered
+// without code.
 import { deref } from '../../spec/load.ts';
 import type { Operation } from '../../spec/model.ts';
-import { provenanceOf, weakest } from '../../spec/provenance.ts';
-import type { SuiteContext } from './context.ts';
-import { newKeyBody, noteCreatedKey } from './keys.ts';
-import { queryString } from './rows.ts';
+import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
+import type { CheckResult } from '../run/recorder.ts';
+import type { HttpRequest } from '../transport/http.ts';
+import { expectAnswer, skip } from './expect.ts';
+import { queryString } from './meaning/rows.ts';
+import { pathWith } from './request-paths.ts';
+import type { Family, RunKit } from './run-kit.ts';
 
 export interface BadValue {
   /** The value as sent (a query or path string, or a JSON value in a body). */
@@ -67,73 +70,6 @@ const show = (v: unknown): string => {
   return s.length > 24 ? `${s.slice(0, 12)}…(${s.length} chars)` : s;
 };
 
-/** The request path with every path parameter filled from its example, one of them replaced. */
-export function pathWith(op: Operation, name?: string, value?: string): string {
-  // A ':' may stand in a path segment as it is (RFC 3986 pchar), as real clients send `host:port`.
-  return op.path.replace(/\{([^}]+)\}/g, (_m, p: string) =>
-    encodeURIComponent(p === name ? String(value) : String(op.parameters.find((x) => x.name === p)?.example ?? 'x')).replace(/%3A/gi, ':'),
-  );
-}
-
-export async function checkNegatives(ctx: SuiteContext, readHeaders: Record<string, string>): Promise<void> {
-  const errorBody = provenanceOf(ctx.model.doc.components.schemas.ErrorBody);
-  for (const op of ctx.model.operations.filter((o) => ctx.selected(o))) {
-    if (!op.responses.has(400)) continue;
-    const blocked = ctx.writesBlocked(op);
-    const principal = op.allowedSchemes.map((s) => ctx.principalForScheme(s)).find((p) => p && ctx.headersFor(p));
-    const headers = op.schemes.length ? (principal ? ctx.headersFor(principal) : undefined) : readHeaders;
-    for (const p of op.parameters.filter((x) => x.in === 'query' || x.in === 'path')) {
-      const schema = p.schema;
-      for (const bad of badValues(schema, p.example, { inQuery: p.in === 'query' })) {
-        if (ctx.accepts(p.schema, bad.value)) continue;
-        const provenance = weakest(op.provenance, p.provenance, errorBody);
-        const name = `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`;
-        if (!ctx.wants(provenance)) continue;
-        if (blocked || !headers) {
-          ctx.skip(op, name, provenance, blocked ?? `no credentials for ${op.allowedSchemes.join(' or ')}`);
-          continue;
-        }
-        const url = p.in === 'path' ? ctx.url(pathWith(op, p.name, String(bad.value))) : ctx.url(`${pathWith(op)}${queryString({ [p.name]: String(bad.value) })}`);
-        await send400(ctx, op, name, provenance, { method: op.method, url, headers }, p.name);
-      }
-    }
-    await checkBadBodies(ctx, op, headers, blocked, errorBody);
-  }
-}
-
-/** Every property of a JSON request body, broken one at a time; and a property the schema does not know. */
-async function checkBadBodies(ctx: SuiteContext, op: Operation, headers: Record<string, string> | undefined, blocked: string | undefined, errorBody: ReturnType<typeof provenanceOf>): Promise<void> {
-  const schema = op.requestBody?.schema ? deref<Record<string, any>>(ctx.model.doc, op.requestBody.schema) : undefined;
-  if (!schema?.properties) return;
-  // The suite's own valid body (a key named after the run, expiring in a day), one property broken.
-  const valid = op.method === 'POST' ? newKeyBody(ctx) : {};
-  const cases: { property: string; value: unknown; breaks: string; provenance: ReturnType<typeof weakest> }[] = [];
-  for (const [property, raw] of Object.entries<any>(schema.properties)) {
-    const prop = deref<Record<string, any>>(ctx.model.doc, raw);
-    for (const bad of badValues(prop, prop.example, { inQuery: false, inBody: true })) {
-      cases.push({ property, ...bad, provenance: weakest(op.provenance, provenanceOf(schema), provenanceOf(prop), errorBody) });
-    }
-  }
-  if (schema.additionalProperties === false) cases.push({ property: 'contract_unknown', value: 1, breaks: 'a property the schema does not allow', provenance: weakest(op.provenance, provenanceOf(schema), errorBody) });
-  for (const c of cases) {
-    const name = `negative: body ${c.property}=${show(c.value)} (${c.breaks}) -> 400 with the error body naming '${c.property}'`;
-    if (!ctx.wants(c.provenance)) continue;
-    if (blocked || !headers) {
-      ctx.skip(op, name, c.provenance, blocked ?? `no credentials for ${op.allowedSchemes.join(' or ')}`);
-      continue;
-    }
-    const url = ctx.url(pathWith(op));
-    await send400(ctx, op, name, c.provenance, { method: op.method, url, headers, body: { ...valid, [c.property]: c.value } }, c.property);
-  }
-}
-
-async function send400(ctx: SuiteContext, op: Operation, name: string, provenance: ReturnType<typeof weakest>, request: Parameters<SuiteContext['exchange']>[0], names: string): Promise<void> {
-  const ex = await ctx.exchange(request);
-  // A server that wrongly accepted a create made a key: it is removed with the rest.
-  if (ex.response && ex.response.status < 300 && op.method === 'POST') noteCreatedKey(ctx, ex.response.json);
-  ctx.verify(op, name, provenance, ex, { status: 400, extra: (res) => namesIt(res.json, names, res.status) });
-}
-
 /** The spec: the message "names the parameter and the rule". */
 export function namesIt(body: unknown, name: string, status: number): string[] {
   if (status !== 400) return [];
@@ -141,3 +77,62 @@ export function namesIt(body: unknown, name: string, status: number): string[] {
   return typeof message === 'string' && message.includes(name) ? [] : [`body.message ${JSON.stringify(message)} does not name '${name}'`];
 }
 
+interface Case {
+  /** The parameter or body property broken. */
+  name: string;
+  check: string;
+  level: Provenance;
+  request: HttpRequest;
+}
+
+/** Every query and path parameter, broken one value at a time. */
+function parameterCases(op: Operation, run: RunKit, headers: Record<string, string>): Case[] {
+  const errorBody = run.judge.errorBodyLevel();
+  return op.parameters.filter((x) => x.in === 'query' || x.in === 'path').flatMap((p) =>
+    badValues(p.schema, p.example, { inQuery: p.in === 'query' })
+      .filter((bad) => !run.judge.accepts(p.schema, bad.value))
+      .map((bad) => ({
+        name: p.name,
+        check: `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`,
+        level: weakest(op.provenance, p.provenance, errorBody),
+        request: { method: op.method, url: run.http.url(p.in === 'path' ? pathWith(op, p.name, String(bad.value)) : `${pathWith(op)}${queryString({ [p.name]: String(bad.value) })}`), headers },
+      })),
+  );
+}
+
+/** Every property of a JSON request body, broken one at a time (on the suite's own valid body); and a property the schema does not know. */
+function bodyCases(op: Operation, run: RunKit, headers: Record<string, string>): Case[] {
+  const schema = op.requestBody?.schema ? deref<Record<string, any>>(run.spec.doc, op.requestBody.schema) : undefined;
+  if (!schema?.properties) return [];
+  const errorBody = run.judge.errorBodyLevel();
+  const valid = op === run.keys.lifecycle?.create ? run.keys.newKeyBody() : {};
+  const url = run.http.url(pathWith(op));
+  const cases: Case[] = [];
+  const add = (name: string, value: unknown, breaks: string, level: Provenance) =>
+    cases.push({ name, check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`, level, request: { method: op.method, url, headers, body: { ...valid, [name]: value } } });
+  for (const [property, raw] of Object.entries<any>(schema.properties)) {
+    const prop = deref<Record<string, any>>(run.spec.doc, raw);
+    for (const bad of badValues(prop, prop.example, { inQuery: false, inBody: true })) add(property, bad.value, bad.breaks, weakest(op.provenance, provenanceOf(schema), provenanceOf(prop), errorBody));
+  }
+  if (schema.additionalProperties === false) add('contract_unknown', 1, 'a property the schema does not allow', weakest(op.provenance, provenanceOf(schema), errorBody));
+  return cases;
+}
+
+async function negatives(op: Operation, run: RunKit): Promise<CheckResult[]> {
+  if (!op.responses.has(400)) return [];
+  const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
+  const blocked = run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
+  const out: CheckResult[] = [];
+  for (const c of [...parameterCases(op, run, headers ?? {}), ...bodyCases(op, run, headers ?? {})]) {
+    if (!run.scope.wants(c.level)) continue;
+    if (blocked) {
+      out.push(...skip(run.scope, { op, check: c.check, level: c.level, reason: blocked }));
+      continue;
+    }
+    const exchange = await run.http.send(c.request);
+    out.push(expectAnswer(run, { op, check: c.check, level: c.level, exchange, status: 400, extra: (res) => namesIt(res.json, c.name, res.status) }));
+  }
+  return out;
+}
+
+export const negativeFamily: Family = { name: 'negative', perOperation: negatives };

@@ -1,16 +1,17 @@
-// A small, correct implementation of the API whose defects are chosen by a parameter,
-// for the suite's self-tests: with none the whole suite must pass, and with each defect
-// it must fail and name it. It is an oracle: it shares no code
+// The reference server: a small, correct implementation of the API with defects that
+// can be switched on, for the suite's self-tests: with none the whole suite must pass,
+// and with each defect it must fail and name it. It is an oracle: it shares no code
 // with the mock and does not read spec/model.ts (it may use fixtures/ and
-// spec/messages.ts); its data is a few hundred realistic rows of its own.
+// spec/messages.ts); its data is a few hundred realistic rows of its own. A Hono app:
+// the tests drive it in process (`app.fetch`), `startReferenceServer` puts it on a socket.
 import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { loadFixtures } from '../../fixtures/load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE, errorBody } from '../../spec/messages.ts';
-import { referenceRows } from './reference-data.ts';
-import { QueryError, countries, regions, search, versions, type SearchDefects } from './reference-search.ts';
+import { referenceRows } from './data.ts';
+import { QueryError, countries, regions, search, versions, type SearchDefects } from './search.ts';
 
 export const DEFECTS = {
   none: 'a correct implementation',
@@ -44,6 +45,8 @@ export type Defect = keyof typeof DEFECTS;
 export interface ReferenceOptions {
   /** Enforce a rate limit: this many requests per window per credential, then 429 with Retry-After. */
   rateLimit?: { limit: number; windowMs: number };
+  /** Its clock (default the real one): a test shares a fake one with the suite's pacing. */
+  now?: () => number;
 }
 
 interface Key { id: string; user: string; name: string | null; secret: string; created_at: string; expires_at: string | null; last_used_at: string | null; revoked: boolean }
@@ -77,7 +80,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   const chosen = new Set(Array.isArray(defects) ? defects : [defects]);
   const has = (d: Defect) => chosen.has(d);
   const rows = referenceRows();
-  const started = Date.now();
+  const now = options.now ?? Date.now;
+  const started = now();
   const keys: Key[] = fixtures.credentials
     .filter((f) => f.type === 'apiKey' && f.keyId && f.user)
     .map((f) => ({ id: f.keyId!, user: f.user!, name: f.keyName ?? null, secret: f.value, created_at: f.createdAt ?? NOW, expires_at: f.expiresAt ?? null, last_used_at: null, revoked: Boolean(f.revoked) }));
@@ -135,12 +139,12 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
       if (c.res.headers.get('content-type')?.startsWith('application/json')) c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8');
     });
   }
-  app.use(rateLimiter(options.rateLimit, !has('no-rate-limit-headers')));
+  app.use(rateLimiter(options.rateLimit, { sendHeaders: !has('no-rate-limit-headers'), now }));
   app.onError((err, c) => error(c, 500, `the request could not be completed (${err.name})`));
 
   app.get('/servers/find', (c) => {
     try {
-      const { page, ...answer } = search(rows, query(c), switches, Date.now());
+      const { page, ...answer } = search(rows, query(c), switches, now());
       if (has('nulls-past-page-one') && page > 1) {
         answer.results = answer.results.map((r, i) => ((i * 7 + page) % 20 === 0 ? { ...r, players_online: null as unknown as number } : r));
       }
@@ -159,7 +163,7 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     const row = rows.find((r) => r.address.toLowerCase() === host.toLowerCase() && r.port === port);
     if (!row) return c.json({ ...errorBody(404, `server ${host}:${port} is not indexed yet`), status: 'Server is not indexed yet, it will be shortly' }, 404);
     const { motd_stripped: _m, players: _p, plugins: _pl, ...core } = row;
-    const stale = Date.now() - Date.parse(row.last_ping) > 30 * 60_000;
+    const stale = now() - Date.parse(row.last_ping) > 30 * 60_000;
     return c.json({ status: stale ? 'refreshing' : 'online', refresh: stale, server: core });
   };
   app.get('/status/ping/:host/:port', (c) => ping(c, c.req.param('host'), c.req.param('port'), { host: 'host', port: 'port' }));
@@ -180,7 +184,7 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   }
   app.get('/metadata/countries', (c) => {
     try {
-      return c.json(countries(rows, query(c), Date.now()));
+      return c.json(countries(rows, query(c), now()));
     } catch (err) {
       return badQuery(c, err);
     }
@@ -272,12 +276,12 @@ function keyBodyProblem(body: unknown): string | undefined {
  * Fixed windows per credential; the headers on every answer, 429 with Retry-After over
  * the limit. Without a limit to enforce, the headers say so (a limit no run reaches).
  */
-function rateLimiter(limit: ReferenceOptions['rateLimit'], sendHeaders: boolean) {
+function rateLimiter(limit: ReferenceOptions['rateLimit'], { sendHeaders, now: clock }: { sendHeaders: boolean; now: () => number }) {
   const windows = new Map<string, { start: number; count: number }>();
   return async (c: Context, next: () => Promise<void>) => {
     const size = limit?.windowMs ?? 60_000;
     const max = limit?.limit ?? 1_000_000;
-    const now = Date.now();
+    const now = clock();
     const start = now - (now % size);
     const who = c.req.header('authorization') ?? c.req.header('cookie') ?? 'anonymous';
     const w = windows.get(who)?.start === start ? windows.get(who)! : { start, count: 0 };

@@ -1,7 +1,7 @@
 // The reference server's search and metadata: its own reading of the API (written from
 // the documented behaviour, not from spec/model.ts, so it can catch the model's
 // mistakes), with switches for the search defects the suite must find.
-import type { ReferenceRow } from './reference-data.ts';
+import type { ReferenceRow } from './data.ts';
 
 export interface SearchDefects {
   falseAsTrue: boolean;

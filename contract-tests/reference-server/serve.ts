@@ -1,7 +1,7 @@
 // `npx tsx contract-tests/broken/serve.ts <defect>[,<defect>...]`: serves one reference
 // server and prints its base URL, to try the suite (or the Prism proxy) against known
 // defects by hand.
-import { DEFECTS, startReferenceServer, type Defect } from './reference-server.ts';
+import { DEFECTS, startReferenceServer, type Defect } from './app.ts';
 
 const defects = (process.argv[2] ?? 'none').split(',') as Defect[];
 const unknown = defects.filter((d) => !(d in DEFECTS));

@@ -6,8 +6,7 @@
 // route explains a wrong body on its answers, not the other way round). Failures that
 // share nothing stay as themselves.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
-import { HEADERS_CHECK } from './headers.ts';
-import type { CheckResult } from './results.ts';
+import type { CheckResult } from '../run/recorder.ts';
 
 export interface Cause {
   /** What is wrong, for people: `route missing: GET /metadata/versions answers 404 to every request`. */
@@ -19,7 +18,7 @@ export interface Cause {
   failures: CheckResult[];
 }
 
-/** What the run saw of every answer (the hooks' figures): statuses per operation, media types overall. */
+/** What the run saw of every answer (run/answer-log.ts): statuses per operation, media types overall. */
 export interface Observed {
   answers: Record<string, Record<string, number>>;
   answerTypes: Record<string, number>;
@@ -41,7 +40,7 @@ interface Fingerprint {
   cause(key: string, failures: CheckResult[]): Omit<Cause, 'level' | 'failures'>;
 }
 
-const PRINCIPALS: Record<string, string> = { apiKey: 'API key', session: 'session cookie', forbidden: 'forbidden API key (CONTRACT_FORBIDDEN_API_KEY)' };
+const CREDENTIALS: Record<string, string> = { apiKey: 'API key', session: 'session cookie', forbidden: 'forbidden API key (CONTRACT_FORBIDDEN_API_KEY)' };
 const ENV: Record<string, string> = { apiKey: 'CONTRACT_API_KEY', session: 'CONTRACT_SESSION_COOKIE', forbidden: 'CONTRACT_FORBIDDEN_API_KEY' };
 
 function fingerprints(ops: OperationInfo[], observed: Observed | undefined, results: CheckResult[]): Fingerprint[] {
@@ -58,9 +57,9 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
    */
   const refused = new Set<string>();
   const restsOnCredential = (status: number | undefined) => status !== undefined && ((status >= 200 && status < 300) || status === 403);
-  for (const principal of Object.keys(PRINCIPALS)) {
-    const uses = results.filter((r) => r.evidence?.principal === principal && byId.get(r.operationId)?.isProtected && r.evidence.answer && restsOnCredential(r.evidence.expectedStatus));
-    if (uses.length && uses.every((r) => r.evidence!.answer!.status === 401)) refused.add(principal);
+  for (const credential of Object.keys(CREDENTIALS)) {
+    const uses = results.filter((r) => r.evidence?.credential === credential && byId.get(r.operationId)?.isProtected && r.evidence.answer && restsOnCredential(r.evidence.expectedStatus));
+    if (uses.length && uses.every((r) => r.evidence!.answer!.status === 401)) refused.add(credential);
   }
   const jsonAnswers = observed?.answerTypes['application/json'] ?? 0;
   const allAnswers = Object.values(observed?.answerTypes ?? {}).reduce((a, b) => a + b, 0);
@@ -79,13 +78,13 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
     },
     {
       key: (f) => {
-        const p = f.evidence?.principal;
+        const p = f.evidence?.credential;
         return p && refused.has(p) && f.evidence?.answer?.status === 401 ? 'refused' : undefined;
       },
       cause: () => {
         const which = [...refused];
         return {
-          title: `valid credentials refused: every request with the ${which.map((p) => PRINCIPALS[p]).join(', the ')} got 401`,
+          title: `valid credentials refused: every request with the ${which.map((p) => CREDENTIALS[p]).join(', the ')} got 401`,
           hint: `check that ${which.map((p) => ENV[p]).join(', ')} ${which.length > 1 ? 'are' : 'is'} valid on this target (not expired, revoked or from another environment); if so, the target refuses valid credentials`,
         };
       },
@@ -98,7 +97,7 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
       }),
     },
     {
-      key: (f) => (f.check === HEADERS_CHECK && f.evidence?.missingHeaders ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}` : undefined),
+      key: (f) => (f.evidence?.missingHeaders ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}` : undefined),
       cause: (key, failures) => {
         const [every, names] = key.split('\u0000');
         return { title: `response headers ${names} missing from ${every === 'every' ? 'every answer' : 'some answers'} of ${failures.length} operations`, hint: 'the spec declares them on these statuses; clients (and the suite\'s pacing) rely on them' };

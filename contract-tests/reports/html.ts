@@ -4,8 +4,8 @@
 // expected, what came back and why, and a table of the operations.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
-import { failsStrictly, tally, verdictLine, type RunOutcome } from './report.ts';
-import type { CheckResult } from './results.ts';
+import { failsStrictly, tally, verdictLine, type RunOutcome } from './outcome.ts';
+import type { CheckResult } from '../run/recorder.ts';
 
 function esc(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -2,9 +2,9 @@
 // (named with its level), `time` on cases, suites and the run; a failure carries the
 // request, what was expected, what came back, why and its cause. A run that checked
 // nothing (exit 2) is one test case in error saying why, so a gate never reads green.
-import type { RunOutcome } from './report.ts';
-import { failsStrictly, tally } from './report.ts';
-import type { CheckResult } from './results.ts';
+import type { RunOutcome } from './outcome.ts';
+import { failsStrictly, tally } from './outcome.ts';
+import type { CheckResult } from '../run/recorder.ts';
 
 function xml(text: string): string {
   return text

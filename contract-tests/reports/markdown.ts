@@ -2,8 +2,8 @@
 // ($GITHUB_STEP_SUMMARY): the verdict, failures per level, the causes worst level first
 // with their checks folded away, the other failures, and one row per operation.
 import { LEVELS } from '../../spec/provenance.ts';
-import { tally, verdictLine, type RunOutcome } from './report.ts';
-import type { CheckResult } from './results.ts';
+import { tally, verdictLine, type RunOutcome } from './outcome.ts';
+import type { CheckResult } from '../run/recorder.ts';
 
 /** Text safe inside a table cell or a list item. */
 function md(text: string): string {

@@ -1,9 +1,23 @@
-// Which credentials the suite uses, and the deliberately bad ones the auth matrix sends.
+// Which credentials the suite uses, how each is presented (the spec's security schemes
+// say how), and the deliberately bad ones the auth matrix sends.
 import { randomBytes } from 'node:crypto';
 import { fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
-import type { SpecModel } from '../../spec/model.ts';
-import type { Credentials } from './config.ts';
-import { nameSecrets } from './mask.ts';
+import { credentialHeaders, type Operation, type SecurityScheme, type SpecModel } from '../../spec/model.ts';
+import { nameSecrets, rememberSecret } from './mask.ts';
+
+export interface Credentials {
+  apiKey?: string;
+  session?: string;
+  forbiddenKey?: string;
+  /** Where they came from, for the summary. */
+  source: 'environment' | 'fixtures/auth.json' | 'none';
+}
+
+/** The credentials the auth matrix presents: the run's own, none, and bad ones. */
+export type CredentialVariant = 'none' | 'apiKey' | 'session' | 'forbidden' | 'unknownKey' | 'malformed' | 'unknownSession';
+
+/** The run's own valid credentials, as a failure's evidence names the one its request carried. */
+export type OwnCredential = 'apiKey' | 'session' | 'forbidden';
 
 /**
  * Environment first; the fixture credentials only for a target that identifies as the
@@ -48,4 +62,65 @@ export function unknownSessionLike(session: string | undefined): string {
 /** Every fixture credential prints as its name wherever it shows up (a fake, public value, told apart by name). */
 export function nameFixtureSecrets(model: SpecModel): void {
   nameSecrets(loadFixtures(undefined, model).credentials);
+}
+
+/** The run's credentials, presented the way the spec's security schemes say. */
+export class CredentialSet {
+  private readonly bearerScheme: SecurityScheme | undefined;
+  private readonly cookieScheme: SecurityScheme | undefined;
+  private readonly unknownKey: string;
+  private readonly unknownSession: string;
+
+  constructor(readonly model: SpecModel, readonly credentials: Credentials) {
+    this.bearerScheme = [...model.schemes.values()].find((s) => s.kind === 'bearer');
+    this.cookieScheme = [...model.schemes.values()].find((s) => s.kind === 'cookie');
+    for (const s of [credentials.apiKey, credentials.session, credentials.forbiddenKey]) rememberSecret(s);
+    this.unknownKey = unknownKeyLike(credentials.apiKey);
+    this.unknownSession = unknownSessionLike(credentials.session);
+  }
+
+  /** Headers for one variant; undefined when the run has no such credential. */
+  headers(variant: CredentialVariant): Record<string, string> | undefined {
+    const { apiKey, session, forbiddenKey } = this.credentials;
+    const present = (scheme: SecurityScheme | undefined, secret: string | undefined) => (scheme && secret ? credentialHeaders(scheme, secret) : undefined);
+    switch (variant) {
+      case 'none': return {};
+      case 'apiKey': return present(this.bearerScheme, apiKey);
+      case 'session': return present(this.cookieScheme, session);
+      case 'forbidden': return present(this.bearerScheme, forbiddenKey);
+      case 'unknownKey': return present(this.bearerScheme, this.unknownKey);
+      // The valid key without its scheme: a server that accepts it parses the header too loosely.
+      case 'malformed': return { Authorization: apiKey ?? this.unknownKey };
+      case 'unknownSession': return present(this.cookieScheme, this.unknownSession);
+    }
+  }
+
+  /** Headers presenting a key the suite holds (one it created), the way the spec's bearer scheme says. */
+  bearer(secret: string): Record<string, string> {
+    if (!this.bearerScheme) throw new Error('the spec declares no bearer security scheme');
+    return credentialHeaders(this.bearerScheme, secret);
+  }
+
+  /** The run's own credential that authenticates with a spec security scheme. */
+  variantForScheme(scheme: string): 'apiKey' | 'session' | undefined {
+    const kind = this.model.schemes.get(scheme)?.kind;
+    return kind === 'bearer' ? 'apiKey' : kind === 'cookie' ? 'session' : undefined;
+  }
+
+  /** Credentials an operation accepts, if the run has any (none needed for a public one). */
+  forOperation(op: Operation): Record<string, string> | undefined {
+    if (!op.schemes.length) return {};
+    const variant = op.allowedSchemes.map((s) => this.variantForScheme(s)).find((v) => v && this.headers(v));
+    return variant ? this.headers(variant) : undefined;
+  }
+
+  /** Which of the run's own credentials a request carries, if any. */
+  carriedBy(headers: Record<string, string> | undefined): OwnCredential | undefined {
+    const { apiKey, session, forbiddenKey } = this.credentials;
+    const sent = Object.entries(headers ?? {}).map(([k, v]) => `${k.toLowerCase()}: ${v}`).join('\n');
+    if (forbiddenKey && sent.includes(`Bearer ${forbiddenKey}`)) return 'forbidden';
+    if (apiKey && sent.includes(`Bearer ${apiKey}`)) return 'apiKey';
+    if (session && sent.includes(`=${session}`)) return 'session';
+    return undefined;
+  }
 }

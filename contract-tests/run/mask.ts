@@ -2,7 +2,9 @@
 // recognisable: a fixture credential shows as its name in fixtures/auth.json (the valid,
 // expired and revoked fixture keys share their first and last characters), any other
 // secret as a short prefix and its last 4 characters, so two keys of one format still
-// print differently.
+// print differently. Requests and answers are shown to people only through here.
+import { excerpt, type HttpRequest } from '../transport/http.ts';
+
 const named = new Map<string, string>();
 const known = new Set<string>();
 
@@ -54,4 +56,22 @@ export function describeHeaders(headers: Record<string, string> | undefined): st
       return `${name}: ${value}`;
     });
   return parts.length ? parts.join(', ') : 'no credentials';
+}
+
+/** A request as a person should see it: method, path and query, credentials masked, the body. */
+export function describeRequest(req: HttpRequest): string {
+  let path = req.url;
+  try {
+    const url = new URL(req.url);
+    path = url.pathname + url.search;
+  } catch {
+    // a relative URL shows as it is
+  }
+  const body = req.body === undefined ? '' : ` body ${JSON.stringify(req.body)}`;
+  return `${req.method} ${path} (${describeHeaders(req.headers)})${body}`;
+}
+
+/** An answer as a person should see it: status, Content-Type, the start of the body. */
+export function describeResponse(res: { status: number; headers: Record<string, string>; text: string }): string {
+  return `${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} ${excerpt(res.text)}`;
 }

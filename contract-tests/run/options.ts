@@ -1,114 +1,39 @@
-// One run's settings: parsed once by the runner from flags and environment, handed to the
-// Dredd hooks (a separate process) as JSON in CONTRACT_RUN.
-import { isProvenance, type Provenance } from '../../spec/provenance.ts';
-
-export interface Credentials {
-  apiKey?: string;
-  session?: string;
-  forbiddenKey?: string;
-  /** Where they came from, for the summary. */
-  source: 'environment' | 'fixtures/auth.json' | 'none';
-}
-
-export interface RunConfig {
-  baseUrl: string;
-  only: string[];
-  provenance: Provenance;
-  allowWrites: boolean;
-  /** Why writes are on or off, for the summary. */
-  writesReason: string;
-  credentials: Credentials;
-  resultsFile: string;
-  ledgerFile: string;
-  /** Where the hooks write the run's figures (requests, waits, the sample) for the summary. */
-  statsFile: string;
-  runId: string;
-  /** Requests the suite may send beyond Dredd's own (`--budget`). */
-  budget: number;
-  /** Wait on `X-RateLimit-Remaining: 0` as well as on 429 (`--pace off` turns the first off). */
-  pace: boolean;
-}
-
-export interface CliOptions {
-  baseUrl?: string;
-  only: string[];
-  provenance: Provenance;
-  allowWrites: boolean;
-  junit?: string;
-  /** Where the reports go (default ./reports). */
-  reports?: string;
-  /** A skipped check fails the run (unless no setting could avoid it). */
-  strict: boolean;
-  startMock: boolean;
-  verbose: boolean;
-  help: boolean;
-  budget: number;
-  pace?: boolean;
-}
+// The suite's command line: one flag table (cli/flags.ts reads it, as every program of
+// the repository does) drives parsing, the environment fallbacks and `--help`.
+import { FlagError, helpLines, parseFlags, type FlagTable, type FlagValues } from '../../cli/flags.ts';
+import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 
 export const DEFAULT_BUDGET = 400;
 
-export class UsageError extends Error {}
+export const FLAGS = {
+  'base-url': { type: 'string', env: 'CONTRACT_BASE_URL', value: '<url>', help: 'API base, e.g. http://127.0.0.1:4010/api/v0.1' },
+  'start-mock': { type: 'boolean', help: 'start the local mock on a free port and test it' },
+  spec: { type: 'string', env: 'CONTRACT_SPEC', value: '<file>', shown: 'spec/openapi.yaml', help: 'replay another copy of the OpenAPI document' },
+  only: { type: 'list', value: '<operationId>', help: 'run only these operations (repeat or comma-separate)' },
+  provenance: { type: 'string', value: '<level>', choices: LEVELS, default: 'assumed', help: "interface | observed | assumed: check only what the spec marks this level or harder; 'interface' = the hard promises alone" },
+  'allow-writes': { type: 'boolean', env: 'CONTRACT_ALLOW_WRITES', help: 'create and revoke API keys on a target that is not the mock (always on for the mock); everything created is removed again' },
+  budget: { type: 'integer', value: '<n>', default: DEFAULT_BUDGET, min: 0, max: 1_000_000, help: "requests the suite may send beyond Dredd's own: how deep it samples; checks past the budget are skipped, named" },
+  pace: { type: 'string', value: 'on|off', choices: ['on', 'off'], shown: 'on; off with --start-mock', help: 'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; off: wait only on a 429 (for a target that reports limits it does not enforce)' },
+  dredd: { type: 'string', value: 'on|off', choices: ['on', 'off'], default: 'on', help: "on: replay each operation's documented success with Dredd first; off: skip that phase, every other check unchanged" },
+  strict: { type: 'boolean', help: 'a skipped check fails the run (except the few no setting can avoid, such as provoking a 500)' },
+  reports: { type: 'string', value: '<dir>', shown: './reports', help: 'where the reports go: contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log' },
+  junit: { type: 'string', value: '<path>', shown: '<reports>/contract-junit.xml', help: 'the JUnit XML elsewhere' },
+  verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies FlagTable;
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  const out: CliOptions = {
-    baseUrl: env.CONTRACT_BASE_URL || undefined,
-    only: [],
-    provenance: 'assumed',
-    allowWrites: env.CONTRACT_ALLOW_WRITES === '1' || env.CONTRACT_ALLOW_WRITES === 'true',
-    startMock: false,
-    strict: false,
-    verbose: false,
-    help: false,
-    budget: DEFAULT_BUDGET,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i] ?? '';
-    const [flag, inline] = raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--base-url': out.baseUrl = value(); break;
-      case '--only': out.only.push(...value().split(',').map((s) => s.trim()).filter(Boolean)); break;
-      case '--provenance': {
-        const v = value();
-        if (!isProvenance(v)) throw new UsageError(`--provenance must be interface, observed or assumed, got '${v}'`);
-        out.provenance = v;
-        break;
-      }
-      case '--allow-writes': out.allowWrites = true; break;
-      case '--junit': out.junit = value(); break;
-      case '--reports': out.reports = value(); break;
-      case '--strict': out.strict = true; break;
-      case '--start-mock': out.startMock = true; break;
-      case '--verbose': out.verbose = true; break;
-      case '--budget': {
-        const v = value();
-        if (!/^\d+$/.test(v)) throw new UsageError(`--budget must be a whole number of requests, got '${v}'`);
-        out.budget = Number(v);
-        break;
-      }
-      case '--pace': {
-        const v = value();
-        if (v !== 'on' && v !== 'off') throw new UsageError(`--pace must be on or off, got '${v}'`);
-        out.pace = v === 'on';
-        break;
-      }
-      case '--help': case '-h': out.help = true; break;
-      default: throw new UsageError(`unknown argument '${raw}'`);
-    }
-  }
-  return out;
+export type CliOptions = FlagValues<typeof FLAGS> & { provenance: Provenance };
+
+/** Reads the command line; a misuse throws FlagError (exit 2). */
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  return parseFlags(FLAGS, argv, env).values as CliOptions;
 }
 
 /**
  * Where the reports go, read leniently from the raw arguments: even a run refused for a
  * bad flag replaces the last run's reports with its own.
  */
-export function reportFlags(argv: string[]): { reports?: string; junit?: string } {
+export function reportFlags(argv: readonly string[]): { reports?: string; junit?: string } {
   const out: { reports?: string; junit?: string } = {};
   argv.forEach((arg, i) => {
     for (const flag of ['reports', 'junit'] as const) {
@@ -119,48 +44,40 @@ export function reportFlags(argv: string[]): { reports?: string; junit?: string 
   return out;
 }
 
+/** The target as given, for the report of a run that never got to one. */
+export function givenTarget(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+  const i = argv.indexOf('--base-url');
+  const given = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--base-url='))?.slice('--base-url='.length);
+  return given ?? env.CONTRACT_BASE_URL ?? (argv.includes('--start-mock') ? 'the local mock (--start-mock)' : '(no target)');
+}
+
 export function normaliseBaseUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`--base-url '${raw}' is not a URL (expected e.g. http://127.0.0.1:4010/api/v0.1)`);
+    throw new FlagError(`--base-url '${raw}' is not a URL (expected e.g. http://127.0.0.1:4010/api/v0.1)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got '${raw}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FlagError(`--base-url must be http(s), got '${raw}'`);
   return url.toString().replace(/\/+$/, '');
 }
 
-export const USAGE = `Usage: server-listing-contract --base-url <url> [options]
-   (in a clone: npm run contract -- --base-url <url> [options])
-
-Replays the spec (spec/openapi.yaml) against an implementation with Dredd plus the
-suite's hooks. Before any check, a pre-flight makes sure the target answers at that
-base URL and asks whether it is this project's mock (GET /__mock/info).
-
-  --base-url <url>        API base, e.g. http://127.0.0.1:4010/api/v0.1 (or CONTRACT_BASE_URL)
-  --start-mock            start the local mock on a free port and test it
-  --only <operationId>    run only these operations (repeat or comma-separate)
-  --provenance <level>    interface | observed | assumed (default): check only what the spec
-                          marks this level or harder; 'interface' = the hard promises alone
-  --allow-writes          create and revoke API keys on a target that is not the mock
-                          (always on for the mock); everything created is removed again
-  --budget <n>            requests the suite may send beyond Dredd's own (default ${DEFAULT_BUDGET}):
-                          how deep it samples; checks past the budget are skipped, named
-  --pace on|off           on (default): wait when the target says X-RateLimit-Remaining: 0,
-                          until its X-RateLimit-Reset; off: wait only on a 429's Retry-After
-                          (for a target that reports limits it does not enforce;
-                          --start-mock implies off)
-  --strict                a skipped check fails the run (except the few no setting can
-                          avoid, such as provoking a 500)
-  --reports <dir>         where the reports go (default ./reports): contract-junit.xml,
-                          contract-report.html, contract-summary.md, contract-dredd.log
-  --junit <path>          the JUnit XML elsewhere (default <reports>/contract-junit.xml)
-  --verbose               also print Dredd's own log (secrets masked)
-
-Environment: CONTRACT_API_KEY, CONTRACT_SESSION_COOKIE, CONTRACT_FORBIDDEN_API_KEY (a valid key
-of a user without the API-key permission). Against a target that identifies as the mock
-with none set, the fixture credentials from fixtures/auth.json are used.
-
-Exit: 0 all checks passed, 1 a check failed (or, with --strict, was skipped), 2 nothing
-was checked: the target could not be reached or tested, or the flags were wrong. Every
-run writes its reports, exit 2 included.`;
+export const USAGE = [
+  'Usage: server-listing-contract --base-url <url> [options]',
+  '   (in a clone: npm run contract -- --base-url <url> [options])',
+  '',
+  "Replays the spec (spec/openapi.yaml) against an implementation: a pre-flight makes sure",
+  "the target answers at that base URL and asks whether it is this project's mock",
+  "(GET /__mock/info); Dredd replays each operation's documented success; the depth checks",
+  'follow; everything the suite created is removed; the reports are written.',
+  '',
+  ...helpLines(FLAGS, 24),
+  '',
+  'Environment: CONTRACT_API_KEY, CONTRACT_SESSION_COOKIE, CONTRACT_FORBIDDEN_API_KEY (a valid key',
+  'of a user without the API-key permission). Against a target that identifies as the mock',
+  'with none set, the fixture credentials from fixtures/auth.json are used.',
+  '',
+  'Exit: 0 all checks passed, 1 a check failed (or, with --strict, was skipped), 2 nothing',
+  'was checked: the target could not be reached or tested, or the flags were wrong. Every',
+  'run writes its reports, exit 2 included.',
+].join('\n');

@@ -8,7 +8,8 @@
 // Then it asks the target whether it is this project's mock (GET /__mock/info): only
 // the mock gets the fixture credentials and writes without being told.
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import { describeNetworkError, mediaType, send, type HttpResponse } from './http.ts';
+import { mediaType } from '../../spec/judge.ts';
+import { describeNetworkError, send, type Fetch, type HttpResponse } from '../transport/http.ts';
 
 export class PreflightError extends Error {}
 
@@ -64,12 +65,12 @@ export function candidateBases(baseUrl: string, basePath: string): string[] {
   return [...new Set(out)].filter((c) => c !== baseUrl);
 }
 
-export async function preflight(baseUrl: string, model: SpecModel): Promise<Target> {
+export async function preflight(baseUrl: string, model: SpecModel, fetch: Fetch): Promise<Target> {
   let requests = 0;
   const get = async (url: string): Promise<HttpResponse> => {
     requests++;
     try {
-      return await send({ method: 'GET', url }, { timeoutMs: TIMEOUT_MS });
+      return await send(fetch, { method: 'GET', url }, { timeoutMs: TIMEOUT_MS });
     } catch (err) {
       const { code, text } = describeNetworkError(err);
       const advice = ADVICE.find(([re]) => re.test(code))?.[1];
@@ -86,7 +87,7 @@ export async function preflight(baseUrl: string, model: SpecModel): Promise<Targ
   }
   if (routes.length && missed.length === routes.length) {
     for (const candidate of candidateBases(baseUrl, model.basePath)) {
-      const res = await send({ method: 'GET', url: `${candidate}${routes[0]!.path}` }, { timeoutMs: TIMEOUT_MS }).catch(() => undefined);
+      const res = await send(fetch, { method: 'GET', url: `${candidate}${routes[0]!.path}` }, { timeoutMs: TIMEOUT_MS }).catch(() => undefined);
       requests++;
       if (res && answersAsApi(res)) {
         throw new PreflightError(`every public route of the spec answers 404 or HTML under ${baseUrl} (${missed.join(', ')}), but ${candidate}${routes[0]!.path} answers ${res.status}: did you mean --base-url ${candidate}?`);
@@ -96,14 +97,14 @@ export async function preflight(baseUrl: string, model: SpecModel): Promise<Targ
       `no public route of the spec answers under ${baseUrl} (${missed.join(', ')}): is it the base URL of the Server Listing API, ending in its server path (e.g. https://host${model.basePath})?`,
     );
   }
-  return { baseUrl, mock: await identify(baseUrl, model.basePath, () => requests++), requests };
+  requests++;
+  return { baseUrl, mock: await identify(baseUrl, model.basePath, fetch), requests };
 }
 
 /** The mock's /__mock/info sits beside the API's base path (`<origin>/__mock/info`), wherever the mock is mounted. */
-async function identify(baseUrl: string, basePath: string, count: () => void): Promise<MockInfo | undefined> {
+async function identify(baseUrl: string, basePath: string, fetch: Fetch): Promise<MockInfo | undefined> {
   const root = baseUrl.endsWith(basePath) ? baseUrl.slice(0, -basePath.length) : new URL(baseUrl).origin;
-  count();
-  const res = await send({ method: 'GET', url: `${root}/__mock/info` }, { timeoutMs: TIMEOUT_MS }).catch(() => undefined);
+  const res = await send(fetch, { method: 'GET', url: `${root}/__mock/info` }, { timeoutMs: TIMEOUT_MS }).catch(() => undefined);
   const info = res?.status === 200 ? (res.json as Partial<MockInfo> | undefined) : undefined;
   return info?.name === MOCK_NAME && typeof info.version === 'string' ? (info as MockInfo) : undefined;
 }

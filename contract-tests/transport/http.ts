@@ -1,6 +1,6 @@
-// The suite's own HTTP client, for every request Dredd does not make itself (the auth
-// matrix, paging, key lifecycle, the depth checks). SuiteContext.exchange wraps it with
-// the request budget, the pacing and the hygiene scan.
+// One request, one answer, through whatever `fetch` the run was given: the global one
+// (a real socket) or a Hono app's `app.fetch` (in process, no socket). Waiting out rate
+// limits, the budget and watching answers are the Transport's (transport.ts).
 export interface HttpRequest {
   method: string;
   url: string;
@@ -17,8 +17,10 @@ export interface HttpResponse {
   json: unknown;
 }
 
-/** One request, one answer: waiting out rate limits is the pacer's job (lib/pacing.ts). */
-export async function send(req: HttpRequest, options: { timeoutMs?: number } = {}): Promise<HttpResponse> {
+/** The fetch the run sends with: `(Request) => Promise<Response>`, as `globalThis.fetch` and Hono's `app.fetch` are. */
+export type Fetch = (request: Request) => Promise<Response>;
+
+export async function send(fetch: Fetch, req: HttpRequest, options: { timeoutMs?: number } = {}): Promise<HttpResponse> {
   const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
   let body: string | undefined;
   if (typeof req.body === 'string') body = req.body;
@@ -26,13 +28,7 @@ export async function send(req: HttpRequest, options: { timeoutMs?: number } = {
     body = JSON.stringify(req.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await fetch(req.url, {
-    method: req.method,
-    headers,
-    body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-  });
+  const res = await fetch(new Request(req.url, { method: req.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) }));
   const text = await res.text();
   return { status: res.status, headers: headersObject(res.headers), text, json: parseJson(text) };
 }
@@ -65,15 +61,6 @@ export function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** The media type of a Content-Type header, without parameters, lower case. */
-export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /** A short, single-line excerpt of a body for people. */

@@ -1,11 +1,11 @@
 // The suite keeps within the target's rate limits: it waits when the target says its
 // window is used up, waits out a 429 as Retry-After says, and reports the time waited.
-// The clock is a fake here (no timed assertions); the real-socket run below uses a
-// reference server with a one-second window.
-import { afterAll, describe, expect, test } from 'vitest';
-import { startReferenceServer, type RunningServer } from '../broken/reference-server.ts';
-import { Pacer, retryAfterMs } from '../lib/pacing.ts';
-import { fixtureEnv, runContract } from './helpers.ts';
+// The clock is a fake (no real second is slept, no timed assertion): in the run below
+// the reference server and the suite's pacing share it.
+import { describe, expect, test } from 'vitest';
+import { runAgainstReference } from '../reference-server/in-process.ts';
+import { summary } from '../reports/outcome.ts';
+import { Pacer, retryAfterMs } from './pacing.ts';
 
 function fakeClock(start = 1_000_000) {
   let now = start;
@@ -71,20 +71,27 @@ describe('Pacer', () => {
 });
 
 describe('a run against a target that enforces a tiny rate limit', () => {
-  let server: RunningServer;
-  afterAll(() => server?.close());
-
   test('finishes without a 429-caused failure and reports how long it waited', async () => {
-    server = await startReferenceServer('none', { rateLimit: { limit: 15, windowMs: 1_000 } });
-    const run = await runContract(['--base-url', server.baseUrl, '--budget', '80', '--allow-writes'], fixtureEnv());
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).not.toMatch(/^FAIL/m);
-    const [, seconds, pauses, tooMany] = /^Rate limits: waited ([\d.]+) s in (\d+) pause\(s\); (\d+) answer\(s\) were 429/m.exec(run.stdout) ?? [];
-    expect(Number(pauses), run.stdout).toBeGreaterThan(0);
+    const clock = fakeClock(Date.now());
+    const { outcome } = await runAgainstReference('none', { reference: { rateLimit: { limit: 15, windowMs: 1_000 }, now: clock.now }, clock, budget: 80, pace: true });
+    const text = [summary(outcome), ...outcome.figures].join('\n');
+    expect(outcome.exitCode, text).toBe(0);
+    expect(text).not.toMatch(/^FAIL/m);
+    const [, seconds, pauses, tooMany] = /^Rate limits: waited ([\d.]+) s in (\d+) pause\(s\); (\d+) answer\(s\) were 429$/m.exec(text) ?? [];
+    expect(Number(pauses), text).toBeGreaterThan(0);
     expect(Number(seconds)).toBeGreaterThan(0);
     expect(Number(tooMany)).toBe(0);
+    expect(clock.slept.length).toBe(Number(pauses));
     // The budget bounds the run: what it could not afford is skipped and says so.
-    expect(run.stdout).toMatch(/^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, \d+ by Dredd and \d+ by the pre-flight$/m);
-    expect(run.stdout).toMatch(/skipped: .*\(the request budget is used up \(--budget 80\)\)/);
-  }, 120_000);
+    expect(text).toMatch(/^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m);
+    expect(text).toMatch(/skipped: .*\(the request budget is used up \(--budget 80\)\)/);
+  });
+
+  test('without pacing against the same target, 429s are waited out as Retry-After says and asked again', async () => {
+    const clock = fakeClock(Date.now());
+    const { outcome } = await runAgainstReference('none', { reference: { rateLimit: { limit: 15, windowMs: 1_000 }, now: clock.now }, clock, budget: 60, pace: false });
+    const text = [summary(outcome), ...outcome.figures].join('\n');
+    expect(outcome.exitCode, text).toBe(0);
+    expect(Number(/(\d+) answer\(s\) were 429/.exec(text)?.[1])).toBeGreaterThan(0);
+  });
 });

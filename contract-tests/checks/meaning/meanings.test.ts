@@ -1,12 +1,16 @@
 // The one table from each x-meaning rule to its check, the row rules' probes and
-// predicates (null-aware), the sort orders, and how answers are compared.
+// predicates (null-aware), one search exchange judged by its query alone, the sort
+// orders, and how answers are compared.
 import { describe, expect, test } from 'vitest';
-import { loadModel, type Parameter } from '../../spec/model.ts';
-import { RULES } from '../../spec/meaning.ts';
-import { MEANINGS, combinations, neutralValue, scopeOf, shapeOf } from '../lib/meanings.ts';
-import { orderProblem } from '../lib/orders.ts';
-import { ROW_RULES, acrossCodes, wildcard, type RowMeaning, type RowRule } from '../lib/row-rules.ts';
-import type { Row, SeenRow } from '../lib/rows.ts';
+import { loadModel, type Parameter } from '../../../spec/model.ts';
+import { RULES } from '../../../spec/meaning.ts';
+import { combinations, scopeOf } from './combinations.ts';
+import { shapeOf } from './compare.ts';
+import { MEANINGS, neutralValue } from './meanings.ts';
+import { orderProblem } from './orders.ts';
+import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
+import type { Row, SeenRow } from './rows.ts';
+import { acrossCodes, wildcard } from './text-match.ts';
 
 const model = loadModel();
 const find = model.byId.get('findServers')!;
@@ -63,6 +67,19 @@ describe('row rules: which rows a value lets through', () => {
     const [across] = r.probes(m, seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]), param('motd'));
     expect(across!.value).toBe('LMS | fA');
     expect('§aCreeperRealms §7| §bFactions'.toLowerCase()).not.toContain(across!.value.toLowerCase());
+  });
+
+  test('one search exchange, judged by the x-meaning of every filter it sent (what a validation proxy sees)', () => {
+    const now = Date.parse('2026-03-01T00:00:00Z');
+    const rows = [
+      { address: 'a', port: 1, players_online: 12, country: 'Germany', country_code: 'DE', last_ping: new Date(now).toISOString() },
+      { address: 'b', port: 2, players_online: 3, country: 'France', country_code: 'FR', last_ping: new Date(now).toISOString() },
+    ];
+    expect(rowsBreaking(find, { minUsers: '10', country: 'de', limit: '5', sort: 'users' }, rows, now).map((b) => `${b.parameter}=${b.value} ${b.row.address}: ${b.says}`)).toEqual([
+      'minUsers=10 b: players_online >= 10',
+      "country=de b: country_code 'de' (a 2-letter value is an ISO code)",
+    ]);
+    expect(rowsBreaking(find, { minUsers: '1' }, rows, now)).toEqual([]);
   });
 
   test('wildcards are literal but for *', () => {

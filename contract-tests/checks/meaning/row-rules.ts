@@ -2,8 +2,9 @@
 // values worth probing with (taken from rows the suite has seen, so a probe is known to
 // match at least that row), and whether a row satisfies a value. A row whose field is
 // null satisfies nothing: a row with no country cannot be in `country=Germany`.
-import type { Meaning, Parameter } from '../../spec/model.ts';
-import type { Row, SeenRow } from './rows.ts';
+import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
+import type { Query, Row, SeenRow } from './rows.ts';
+import { acrossCodes, wildcard } from './text-match.ts';
 
 /** The meaning of one rule (the spec groups rules of one shape in one type). */
 export type MeaningOf<R extends Meaning['rule']> = Meaning & { rule: R };
@@ -35,12 +36,6 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const same = (a: unknown, b: string): boolean => a !== null && a !== undefined && String(a).toLowerCase() === b.toLowerCase();
 const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
-
-/** `*` is any run of characters, the rest literal, case-insensitive; whole value or any substring. */
-export function wildcard(pattern: string, whole: boolean): RegExp {
-  const body = pattern.split('*').map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&')).join('.*');
-  return new RegExp(whole ? `^${body}$` : body, 'is');
-}
 
 /** The same letters in the other case: a probe that also proves matching ignores case. */
 function otherCase(value: string, param: Parameter): string {
@@ -75,29 +70,6 @@ const stringField = (field: string) => (r: Row): string | undefined => (r[field]
 /** Half of a value and a `*`: `Paper 1.2*`. */
 function prefixPattern(v: string): string {
   return `${v.slice(0, Math.max(1, Math.ceil(v.length / 2))).trimEnd()}*`;
-}
-
-/**
- * A piece of `stripped` that spans a place where `raw` has a colour code, so it is in
- * the text without codes and not in the text with them; undefined when `raw` has no
- * code inside the text.
- */
-export function acrossCodes(stripped: string, raw: string): string | undefined {
-  const cuts: number[] = [];
-  let plain = '';
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] === '§' && i + 1 < raw.length) {
-      cuts.push(plain.length);
-      i++;
-    } else plain += raw[i];
-  }
-  if (plain !== stripped) return undefined;
-  for (const cut of cuts) {
-    const from = Math.max(0, cut - 4);
-    const piece = stripped.slice(from, cut + 4);
-    if (cut > 0 && cut < stripped.length && piece.trim().length >= 3 && !raw.toLowerCase().includes(piece.toLowerCase())) return piece;
-  }
-  return undefined;
 }
 
 const rule = <M extends RowMeaning>(r: RowRule<M>): RowRule<M> => r;
@@ -228,4 +200,30 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
 
 export function isRowRule(m: Meaning): m is RowMeaning {
   return m.rule in ROW_RULES;
+}
+
+/** A row an answer holds though a filter of the query it answered lets it not through. */
+export interface RowBreak {
+  parameter: string;
+  value: string;
+  row: Row;
+  /** What every row should have had, for people: `players_online >= 37`. */
+  says: string;
+}
+
+/**
+ * One search exchange judged by the spec's `x-meaning` alone: every row answered against
+ * every row rule of the query sent. For a check, the sample, or a validation proxy that
+ * sees one request and its answer.
+ */
+export function rowsBreaking(op: Operation, query: Query, rows: readonly Row[], now: number): RowBreak[] {
+  const out: RowBreak[] = [];
+  for (const p of op.parameters) {
+    const value = query[p.name];
+    if (value === undefined || !p.meaning || !isRowRule(p.meaning)) continue;
+    const m = p.meaning;
+    const rule = ROW_RULES[m.rule] as RowRule;
+    for (const row of rows) if (!rule.holds(m, row, value, now)) out.push({ parameter: p.name, value, row, says: rule.says(m, value) });
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // Rows as the suite meets them: the array of an answer that holds them (`results`,
 // `versions`, ... as spec/model.ts finds it), who a row is, and the rows the sample
 // collected with the query each came from (so a probe can ask within the same scope).
-import type { Operation } from '../../spec/model.ts';
+import type { Operation } from '../../../spec/model.ts';
 
 export type Row = Record<string, unknown>;
 export type Query = Record<string, string>;

@@ -1,29 +1,25 @@
-// Pings a sample of the servers the search listed, through every ping form the spec
-// declares: each must be found (a listed server is indexed) and answered with a valid
-// PingResponse about that very server.
-import type { Operation } from '../../spec/model.ts';
-import { deref } from '../../spec/load.ts';
-import { provenanceOf, weakest } from '../../spec/provenance.ts';
-import type { SuiteContext } from './context.ts';
-import type { HttpResponse } from './http.ts';
-import type { Reader } from './reader.ts';
-import type { Row } from './rows.ts';
+// `sample:` pings a sample of the servers the search listed, through every ping form the
+// spec declares: each must be found (a listed server is indexed) and answered with a
+// valid PingResponse about that very server; once, by host alone, for a server on the
+// default port.
+import { deref } from '../../../spec/load.ts';
+import type { Operation } from '../../../spec/model.ts';
+import { provenanceOf, weakest, type Provenance } from '../../../spec/provenance.ts';
+import type { CheckResult } from '../../run/recorder.ts';
+import type { HttpResponse } from '../../transport/http.ts';
+import { expectAnswer } from '../expect.ts';
+import { pingPath, pingsOneServer, type Server } from '../request-paths.ts';
+import type { Family, RunKit } from '../run-kit.ts';
 
-/** The path of one ping form for a server: `{address}` is `host:port` (or `host` alone on the default port), `{host}`/`{port}` the parts. */
-function pingPath(op: Operation, host: string, port: number, hostOnly = false): string | undefined {
-  if (!/\{(address|host)\}/.test(op.path)) return undefined;
-  return op.path
-    .replace('{address}', encodeURIComponent(hostOnly ? host : `${host}:${port}`).replace(/%3A/gi, ':'))
-    .replace('{host}', encodeURIComponent(host))
-    .replace('{port}', String(port));
-}
+/** Servers pinged through each ping form; the sample keeps room in the budget for them. */
+export const PINGED_SERVERS = 6;
 
-function aboutServer(res: HttpResponse, host: string, port: number): string[] {
+function aboutServer(res: HttpResponse, server: Server): string[] {
   const body = res.json as { status?: unknown; refresh?: unknown; server?: { address?: unknown; port?: unknown } } | undefined;
   const problems: string[] = [];
   const s = body?.server;
-  if (typeof s?.address === 'string' && (s.address.toLowerCase() !== host.toLowerCase() || s.port !== port)) {
-    problems.push(`the answer is about ${s.address}:${String(s.port)}, not ${host}:${port}`);
+  if (typeof s?.address === 'string' && (s.address.toLowerCase() !== server.address.toLowerCase() || s.port !== server.port)) {
+    problems.push(`the answer is about ${s.address}:${String(s.port)}, not ${server.address}:${server.port}`);
   }
   // PingResponse.refresh: "True exactly when status is refreshing".
   if (typeof body?.refresh === 'boolean' && typeof body.status === 'string' && body.refresh !== (body.status === 'refreshing')) {
@@ -32,41 +28,43 @@ function aboutServer(res: HttpResponse, host: string, port: number): string[] {
   return problems;
 }
 
-function pingProvenance(ctx: SuiteContext, op: Operation) {
-  return weakest(op.provenance, provenanceOf(deref(ctx.model.doc, op.responses.get(op.successStatus)?.schema)));
+function pingProvenance(run: RunKit, op: Operation): Provenance {
+  return weakest(op.provenance, provenanceOf(deref(run.spec.doc, op.responses.get(op.successStatus)?.schema)));
 }
 
 /** The selected operations that ping one server, whose checks the run's --provenance wants. */
-export function pingOperations(ctx: SuiteContext): Operation[] {
-  return ctx.model.operations.filter((o) => ctx.selected(o) && pingPath(o, 'h', 1) && ctx.wants(pingProvenance(ctx, o)));
+export function pingOperations(run: RunKit): Operation[] {
+  return run.spec.operations.filter((o) => run.scope.selected(o) && pingsOneServer(o) && run.scope.wants(pingProvenance(run, o)));
 }
 
-/** Pings each server through each selected ping operation; returns how many pings were sent. */
-export async function pingSample(ctx: SuiteContext, reader: Reader, servers: Row[]): Promise<number> {
-  let sent = 0;
-  const defaultPort = ctx.model.limits.defaultPort;
-  for (const op of pingOperations(ctx)) {
-    const provenance = pingProvenance(ctx, op);
-    let hostOnlyDone = false;
-    for (const [i, row] of servers.entries()) {
-      const [host, port] = [row.address, row.port];
-      if (typeof host !== 'string' || typeof port !== 'number') continue;
-      const forms = [{ path: pingPath(op, host, port), name: `sample: listed server ${i + 1} of ${servers.length} answers its ping` }];
-      // The host alone means the default port: once, for a server that listens there.
-      if (!hostOnlyDone && port === defaultPort && op.path.includes('{address}')) {
-        forms.push({ path: pingPath(op, host, port, true), name: 'sample: a listed server on the default port answers its ping by host alone' });
-        hostOnlyDone = true;
-      }
-      for (const { path, name } of forms) {
-        const ex = await reader.get(op, {}, { path });
-        sent++;
-        ctx.verify(op, name, provenance, ex, {
-          status: op.successStatus,
-          expected: `${op.successStatus}, a PingResponse about ${host}:${port}`,
-          extra: (res) => (res.status === op.successStatus ? aboutServer(res, host, port) : []),
-        });
-      }
+async function pingSample(op: Operation, run: RunKit): Promise<CheckResult[]> {
+  const sample = run.sample;
+  if (!sample || !pingOperations(run).includes(op)) return [];
+  await sample.seed();
+  const servers = sample.pickServers(PINGED_SERVERS);
+  const level = pingProvenance(run, op);
+  const defaultPort = run.spec.limits.defaultPort;
+  const out: CheckResult[] = [];
+  let hostOnlyDone = false;
+  for (const [i, row] of servers.entries()) {
+    if (typeof row.address !== 'string' || typeof row.port !== 'number') continue;
+    const server = { address: row.address, port: row.port };
+    const forms = [{ path: pingPath(op, server), check: `sample: listed server ${i + 1} of ${servers.length} answers its ping` }];
+    // The host alone means the default port: once, for a server that listens there.
+    if (!hostOnlyDone && server.port === defaultPort && op.path.includes('{address}')) {
+      forms.push({ path: pingPath(op, server, true), check: 'sample: a listed server on the default port answers its ping by host alone' });
+      hostOnlyDone = true;
+    }
+    for (const { path, check } of forms) {
+      const exchange = await run.reads.get(op, {}, { path });
+      sample.pinged++;
+      out.push(expectAnswer(run, {
+        op, check, level, exchange, status: op.successStatus, expected: `${op.successStatus}, a PingResponse about ${server.address}:${server.port}`,
+        extra: (res) => (res.status === op.successStatus ? aboutServer(res, server) : []),
+      }));
     }
   }
-  return sent;
+  return out;
 }
+
+export const pingFamily: Family = { name: 'ping', perOperation: pingSample };

@@ -3,22 +3,23 @@
 // operations answer the same either way). A query asked before is answered from memory
 // unless a check asks afresh (to tell a live target's moving counts from a defect).
 import type { Operation } from '../../spec/model.ts';
-import type { Exchange, SuiteContext } from './context.ts';
-import { queryString, type Query } from './rows.ts';
+import type { CredentialSet } from '../run/credentials.ts';
+import type { Exchange, Transport } from '../transport/transport.ts';
+import { queryString, type Query } from './meaning/rows.ts';
 
 export class Reader {
   readonly headers: Record<string, string>;
   private readonly memory = new Map<string, Exchange>();
 
-  constructor(readonly ctx: SuiteContext) {
-    this.headers = ctx.headersFor('apiKey') ?? ctx.headersFor('session') ?? {};
+  constructor(private readonly http: Transport, credentials: CredentialSet) {
+    this.headers = credentials.headers('apiKey') ?? credentials.headers('session') ?? {};
   }
 
   async get(op: Operation, query: Query = {}, options: { fresh?: boolean; path?: string } = {}): Promise<Exchange> {
-    const url = this.ctx.url(`${options.path ?? op.path}${queryString(query)}`);
+    const url = this.http.url(`${options.path ?? op.path}${queryString(query)}`);
     const known = this.memory.get(url);
     if (known?.response && !options.fresh) return known;
-    const ex = await this.ctx.exchange({ method: 'GET', url, headers: this.headers });
+    const ex = await this.http.send({ method: 'GET', url, headers: this.headers });
     if (ex.response) this.memory.set(url, ex);
     return ex;
   }
