@@ -7,7 +7,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startReferenceServer, type RunningServer } from '../contract-tests/reference-server/app.ts';
+import { startReferenceServer, type RunningServer } from '../contract-tests/reference-server/socket.ts';
 import { candidateBases, preflight as preflightWith } from '../contract-tests/run/preflight.ts';
 import { loadModel } from '../spec/model.ts';
 import { freePort } from './helpers.ts';

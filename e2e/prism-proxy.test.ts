@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, test } from 'vitest';
-import { startReferenceServer } from '../contract-tests/reference-server/app.ts';
+import { startReferenceServer } from '../contract-tests/reference-server/socket.ts';
 import { prismArgs } from '../contract-tests/prism/proxy.ts';
 import { loadSpec } from '../spec/load.ts';
 import { freePort, mockOnSocket, stop, waitForHttp } from './helpers.ts';

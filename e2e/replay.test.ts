@@ -3,7 +3,8 @@
 // (no depth family). Against a correct server every replayed success passes; against
 // the defects the replay names, it names each, at the level of the promise it breaks.
 import { afterAll, describe, expect, test } from 'vitest';
-import { startReferenceServer, type Defect, type RunningServer } from '../contract-tests/reference-server/app.ts';
+import type { Defect } from '../contract-tests/reference-server/defects.ts';
+import { startReferenceServer, type RunningServer } from '../contract-tests/reference-server/socket.ts';
 import { fixtureEnv } from '../contract-tests/reference-server/in-process.ts';
 import { REPLAY_NAMED, names, type Failure } from '../contract-tests/reference-server/named-defects.ts';
 import { summary, type RunOutcome } from '../contract-tests/reports/outcome.ts';

@@ -19,10 +19,22 @@ const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 type Schema = Record<string, any>;
 
+/** Where the conversion stands: the document, the level cut to, the provenance a node without one inherits, the `$ref`s it is inside. */
+interface Walk {
+  doc: OpenApiDoc;
+  level: Provenance;
+  inherited: Provenance;
+  stack: string[];
+  /** Collects the levels of the body and of the properties the cut keeps. */
+  kept: Provenance[];
+  /** This node is a promise of its own (the body, or a property). */
+  promise: boolean;
+}
+
 export function toJsonSchema(doc: OpenApiDoc, schema: unknown, level: Provenance = 'assumed'): Schema {
   // A node without x-provenance takes its parent's; a root without one (an inline wrapper
   // such as the 401 response's allOf) promises nothing by itself, so it is never cut.
-  const out = convert(doc, schema, level, 'interface', [], []) ?? {};
+  const out = convert(schema, { doc, level, inherited: 'interface', stack: [], kept: [], promise: false }) ?? {};
   return { $schema: DRAFT_07, ...out };
 }
 
@@ -35,24 +47,23 @@ export function toJsonSchema(doc: OpenApiDoc, schema: unknown, level: Provenance
  */
 export function schemaLevel(doc: OpenApiDoc, schema: unknown, level: Provenance = 'assumed'): Provenance | undefined {
   const kept: Provenance[] = [];
-  return convert(doc, schema, level, 'interface', [], kept, true) && kept.length ? weakest(...kept) : undefined;
+  return convert(schema, { doc, level, inherited: 'interface', stack: [], kept, promise: true }) && kept.length ? weakest(...kept) : undefined;
 }
 
-/**
- * Returns undefined when the node is softer than `level` (the caller drops it). `kept`
- * collects the levels of the body and the properties kept (`promise`: this node is one).
- */
-function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: Provenance, stack: string[], kept: Provenance[], promise = false): Schema | undefined {
+/** Returns undefined when the node is softer than the level (the caller drops it). */
+function convert(node: unknown, walk: Walk): Schema | undefined {
   if (!node || typeof node !== 'object') return {};
   let current = node as Schema;
+  let stack = walk.stack;
   if (typeof current.$ref === 'string') {
     if (stack.includes(current.$ref)) throw new Error(`recursive schema ${current.$ref} cannot be inlined`);
     stack = [...stack, current.$ref];
-    current = deref<Schema>(doc, current);
+    current = deref<Schema>(walk.doc, current);
   }
-  const provenance = provenanceOf(current) ?? inherited;
-  if (!within(provenance, level)) return undefined;
-  if (promise) kept.push(provenance);
+  const provenance = provenanceOf(current) ?? walk.inherited;
+  if (!within(provenance, walk.level)) return undefined;
+  if (walk.promise) walk.kept.push(provenance);
+  const inner = (promise: boolean): Walk => ({ ...walk, inherited: provenance, stack, promise });
 
   const out: Schema = {};
   for (const [key, value] of Object.entries(current)) {
@@ -61,7 +72,7 @@ function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: P
       case 'properties': {
         const props: Schema = {};
         for (const [name, prop] of Object.entries<any>(value)) {
-          const converted = convert(doc, prop, level, provenance, stack, kept, true);
+          const converted = convert(prop, inner(true));
           if (converted) props[name] = converted;
         }
         out.properties = props;
@@ -70,12 +81,12 @@ function convert(doc: OpenApiDoc, node: unknown, level: Provenance, inherited: P
       case 'items':
       case 'not':
       case 'additionalProperties':
-        out[key] = typeof value === 'object' ? (convert(doc, value, level, provenance, stack, kept) ?? {}) : value;
+        out[key] = typeof value === 'object' ? (convert(value, inner(false)) ?? {}) : value;
         break;
       case 'allOf':
       case 'anyOf':
       case 'oneOf':
-        out[key] = (value as unknown[]).map((s) => convert(doc, s, level, provenance, stack, kept) ?? {});
+        out[key] = (value as unknown[]).map((s) => convert(s, inner(false)) ?? {});
         break;
       default:
         out[key] = value;

@@ -8,7 +8,7 @@
 // check twice. Every run is in process (the reference server's app.fetch): no socket.
 import { describe, expect, test } from 'vitest';
 import type { Provenance } from '../../spec/provenance.ts';
-import { DEFECTS, type Defect } from '../reference-server/app.ts';
+import { DEFECTS, type Defect } from '../reference-server/defects.ts';
 import { runAgainstReference } from '../reference-server/in-process.ts';
 import { GROUPS, INTERFACE, NAMED, names, type Failure } from '../reference-server/named-defects.ts';
 import { junit } from '../reports/junit.ts';

@@ -4,43 +4,16 @@
 // with the mock and does not read spec/model.ts (it may use fixtures/ and
 // spec/messages.ts); its data is a few hundred realistic rows of its own. A Hono app:
 // the tests drive it in process (`app.fetch`), `startReferenceServer` puts it on a socket.
-import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { loadFixtures } from '../../fixtures/load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE, errorBody } from '../../spec/messages.ts';
 import { referenceRows } from './data.ts';
 import { QueryError, countries, regions, search, versions, type SearchDefects } from './search.ts';
+import type { Defect } from './defects.ts';
+import { rateLimiter } from './rate-limit.ts';
 
-export const DEFECTS = {
-  none: 'a correct implementation',
-  'auth-not-enforced': 'GET /user/apikeys answers without credentials',
-  'wrong-401-message': 'the 401 body says "Unauthorised" instead of the promised message',
-  'missing-field': "search rows lack the required 'port'",
-  'wrong-type': "search rows carry 'port' as a string",
-  'limit-ignored': 'GET /servers/find ignores limit',
-  'secret-in-list': 'GET /user/apikeys shows each key\'s secret',
-  'wrong-status': 'POST /user/apikeys answers 200 instead of 201',
-  'nulls-past-page-one': "5% of the rows past the first page carry 'players_online': null",
-  'false-as-true': 'a boolean parameter set to false is read as true',
-  'wrong-default-sort': 'without sort, rows come by address instead of newest ping first',
-  'ignored-filter': 'the org filter is silently ignored',
-  'motd-raw': 'motd matches the MOTD with its § colour codes, so text spanning a code is not found',
-  'total-counts-hidden': 'total counts the TCPShield-hidden rows, which no page shows',
-  'total-per-page': 'total grows with the page asked for (one more per page)',
-  'sql-500': 'a non-numeric integer parameter answers 500 with the SQL error and a stack trace',
-  'html-404': 'an unknown path answers an HTML page',
-  '404-wrong-method': 'a wrong method answers 404 instead of 405 with Allow',
-  'out-of-range-accepted': 'out-of-range numbers and unknown enum values are answered 200',
-  'limit-dependent-count': 'unique_versions counts only the versions shown (it depends on limit)',
-  'bare-error-body': '400 answers are {"error": ...}, without success and message',
-  'missing-route': 'GET /metadata/versions is not routed at all (404)',
-  'no-rate-limit-headers': 'no answer carries the X-RateLimit-* headers',
-  'text-plain-json': 'every JSON answer says Content-Type: text/plain',
-  'refuses-credentials': 'every credential is refused with 401, valid ones included',
-} as const;
-export type Defect = keyof typeof DEFECTS;
+
 
 export interface ReferenceOptions {
   /** Enforce a rate limit: this many requests per window per credential, then 429 with Retry-After. */
@@ -271,53 +244,3 @@ function keyBodyProblem(body: unknown): string | undefined {
   }
   return undefined;
 }
-
-/**
- * Fixed windows per credential; the headers on every answer, 429 with Retry-After over
- * the limit. Without a limit to enforce, the headers say so (a limit no run reaches).
- */
-function rateLimiter(limit: ReferenceOptions['rateLimit'], { sendHeaders, now: clock }: { sendHeaders: boolean; now: () => number }) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return async (c: Context, next: () => Promise<void>) => {
-    const size = limit?.windowMs ?? 60_000;
-    const max = limit?.limit ?? 1_000_000;
-    const now = clock();
-    const start = now - (now % size);
-    const who = c.req.header('authorization') ?? c.req.header('cookie') ?? 'anonymous';
-    const w = windows.get(who)?.start === start ? windows.get(who)! : { start, count: 0 };
-    windows.set(who, w);
-    w.count++;
-    const reset = Math.ceil((start + size) / 1000);
-    const headers = { 'X-RateLimit-Limit': String(max), 'X-RateLimit-Remaining': String(Math.max(0, max - w.count)), 'X-RateLimit-Reset': String(reset) };
-    if (limit && w.count > max) {
-      const wait = Math.max(1, Math.ceil((start + size - now) / 1000));
-      return c.json({ success: false, message: `Rate limit exceeded. Try again in ${wait} seconds.` }, 429, { ...headers, 'Retry-After': String(wait) });
-    }
-    await next();
-    if (sendHeaders) for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
-  };
-}
-
-export interface RunningServer {
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-/** Listens on 127.0.0.1 on a free port. */
-export async function startReferenceServer(defects: Defect | Defect[] = 'none', options: ReferenceOptions = {}): Promise<RunningServer> {
-  const app = createReferenceApp(defects, options);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    s.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/api/v0.1`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
-}
-

@@ -9,7 +9,8 @@ import { resolveCredentials } from '../run/credentials.ts';
 import { assembleKit, type Kit } from '../run/kit.ts';
 import { Scope } from '../run/scope.ts';
 import { runSuite, type SuiteOptions, type SuiteRun } from '../run/suite.ts';
-import { createReferenceApp, type Defect, type ReferenceOptions } from './app.ts';
+import { createReferenceApp, type ReferenceOptions } from './app.ts';
+import type { Defect } from './defects.ts';
 
 /** The base URL an in-process reference server answers at (any host would do: no request leaves the process). */
 export const REFERENCE_BASE = 'http://reference.test/api/v0.1';

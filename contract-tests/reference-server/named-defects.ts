@@ -3,7 +3,7 @@
 // families name every defect (checks/families.test.ts runs them in process); the replay
 // (Dredd) names some of them again (e2e/replay.test.ts runs it over a socket).
 import type { Provenance } from '../../spec/provenance.ts';
-import type { Defect } from './app.ts';
+import type { Defect } from './defects.ts';
 
 export interface Named {
   operation: string;

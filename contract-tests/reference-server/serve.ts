@@ -1,7 +1,8 @@
-// `npx tsx contract-tests/broken/serve.ts <defect>[,<defect>...]`: serves one reference
+// `npx tsx contract-tests/reference-server/serve.ts <defect>[,<defect>...]`: serves one reference
 // server and prints its base URL, to try the suite (or the Prism proxy) against known
 // defects by hand.
-import { DEFECTS, startReferenceServer, type Defect } from './app.ts';
+import { DEFECTS, type Defect } from './defects.ts';
+import { startReferenceServer } from './socket.ts';
 
 const defects = (process.argv[2] ?? 'none').split(',') as Defect[];
 const unknown = defects.filter((d) => !(d in DEFECTS));
