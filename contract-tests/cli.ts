@@ -11,7 +11,7 @@ import { markdown } from './reports/markdown.ts';
 import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
 import { clearReports, reportPaths, writeAtomically } from './reports/files.ts';
 import { notRun } from './run/figures.ts';
-import { redact } from './run/mask.ts';
+import { redact } from './kit/mask.ts';
 import { startMockProgram, type MockProgram } from './run/mock-program.ts';
 import { USAGE, givenTarget, parseOptions, reportFlags, type CliOptions } from './run/options.ts';
 import { runSuite, type SuiteRun } from './run/suite.ts';

@@ -6,9 +6,9 @@
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import type { CredentialVariant } from '../run/credentials.ts';
-import type { CreatedKey } from '../run/key-ledger.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CredentialVariant } from '../kit/credentials.ts';
+import type { CreatedKey } from '../kit/key-ledger.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpResponse } from '../transport/http.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { successPath } from './request-paths.ts';

@@ -4,7 +4,7 @@
 // did.
 import { reasonPhrase } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import { skip } from './expect.ts';
 import type { Family, RunKit } from './run-kit.ts';
 

@@ -4,8 +4,8 @@
 // the key cap (409, key-cap.ts).
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import { NO_OPERATION } from '../run/answer-log.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import { NO_OPERATION } from '../kit/answer-log.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
 import { expectAnswer, expectError, skip } from './expect.ts';
 import { keyCap } from './key-cap.ts';

@@ -6,11 +6,11 @@
 import { mediaType, type AnswerJudge } from '../../spec/judge.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import type { Subject } from '../run/answer-log.ts';
-import type { CredentialSet } from '../run/credentials.ts';
-import { describeRequest, describeResponse } from '../run/mask.ts';
-import type { CheckResult, Evidence, Status } from '../run/recorder.ts';
-import type { Scope } from '../run/scope.ts';
+import type { Subject } from '../kit/answer-log.ts';
+import type { CredentialSet } from '../kit/credentials.ts';
+import { describeRequest, describeResponse } from '../kit/mask.ts';
+import type { CheckResult, Evidence, Status } from '../kit/recorder.ts';
+import type { Scope } from '../kit/scope.ts';
 import type { HttpResponse } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
 

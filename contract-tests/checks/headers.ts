@@ -5,9 +5,9 @@
 // which the report groups into one cause.
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import type { Subject } from '../run/answer-log.ts';
-import { describeRequest, describeResponse } from '../run/mask.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { Subject } from '../kit/answer-log.ts';
+import { describeRequest, describeResponse } from '../kit/mask.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import type { AnswerWatch, Family, RunKit } from './run-kit.ts';
 

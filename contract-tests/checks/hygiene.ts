@@ -5,9 +5,9 @@
 // the menu", a Minecraft command such as "/home"): they look for the shapes only
 // software writes. One verdict per operation, listing the answers that leak.
 import type { Provenance } from '../../spec/provenance.ts';
-import type { Subject } from '../run/answer-log.ts';
-import { describeRequest, describeResponse } from '../run/mask.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { Subject } from '../kit/answer-log.ts';
+import { describeRequest, describeResponse } from '../kit/mask.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import type { Family } from './run-kit.ts';
 

@@ -2,7 +2,7 @@
 // must be 409 with the error body; then removes every key it made. Costs about twice
 // the keys it has to make, so it asks the budget first.
 import type { Operation } from '../../spec/model.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, outcome, skip } from './expect.ts';
 import type { RunKit } from './run-kit.ts';
 

@@ -3,9 +3,9 @@
 // revoked key gets 401 and is gone from the list. The key is the run's own (named after
 // it, a day to live), and the ledger removes it if a step fails.
 import type { Operation } from '../../spec/model.ts';
-import type { CreatedKey } from '../run/key-ledger.ts';
-import type { KeyLifecycle } from '../run/key-lifecycle.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CreatedKey } from '../kit/key-ledger.ts';
+import type { KeyLifecycle } from '../kit/key-lifecycle.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
 import { expectAnswer, outcome, skip } from './expect.ts';
 import type { Family, RunKit } from './run-kit.ts';

@@ -6,7 +6,7 @@
 import { deref } from '../../spec/load.ts';
 import type { Operation } from '../../spec/model.ts';
 import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { queryString } from './meaning/rows.ts';

@@ -3,7 +3,7 @@
 // For the operation whose parameters page its rows (x-meaning `page` and `limitsRows`).
 import type { Operation } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer } from './expect.ts';
 import type { Family, RunKit } from './run-kit.ts';
 

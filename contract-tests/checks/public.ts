@@ -1,7 +1,7 @@
 // `public:` credentials on a public endpoint do not break it (rate limits are per
 // account, so clients send their key everywhere): the answer must still succeed.
 import type { Operation } from '../../spec/model.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { successPath } from './request-paths.ts';
 import type { Family, RunKit } from './run-kit.ts';

@@ -4,9 +4,9 @@
 // returns results (it never records them).
 import type { SpecModel } from '../../spec/model.ts';
 import type { Operation } from '../../spec/model.ts';
-import type { AnswerLog, Subject } from '../run/answer-log.ts';
-import type { KeyLedger } from '../run/key-ledger.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { AnswerLog, Subject } from '../kit/answer-log.ts';
+import type { KeyLedger } from '../kit/key-ledger.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import type { Transport } from '../transport/transport.ts';
 import type { Judging } from './expect.ts';

@@ -5,9 +5,9 @@
 import { loadFixtures } from '../../fixtures/load.ts';
 import { loadModel } from '../../spec/model.ts';
 import type { Family } from '../checks/families.ts';
-import { resolveCredentials } from '../run/credentials.ts';
-import { assembleKit, type Kit } from '../run/kit.ts';
-import { Scope } from '../run/scope.ts';
+import { resolveCredentials } from '../kit/credentials.ts';
+import { assembleKit, type Kit } from '../run/assemble.ts';
+import { Scope } from '../kit/scope.ts';
 import { runSuite, type SuiteOptions, type SuiteRun } from '../run/suite.ts';
 import { createReferenceApp, type ReferenceOptions } from './app.ts';
 import type { Defect } from './defects.ts';

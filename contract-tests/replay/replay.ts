@@ -8,7 +8,7 @@ import { weakest, type Provenance } from '../../spec/provenance.ts';
 import { compactProblems, expectAnswer, expectedText, outcome, skip } from '../checks/expect.ts';
 import { pingPath, pingsOneServer, successParameters } from '../checks/request-paths.ts';
 import type { RunKit } from '../checks/run-kit.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import { parseJson, type HttpRequest, type HttpResponse } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
 import { runDredd, type ReplaySteps } from './dredd.ts';

@@ -6,7 +6,7 @@
 // route explains a wrong body on its answers, not the other way round). Failures that
 // share nothing stay as themselves.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 
 export interface Cause {
   /** What is wrong, for people: `route missing: GET /metadata/versions answers 404 to every request`. */

@@ -5,7 +5,7 @@
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
 import { failsStrictly, tally, verdictLine, type RunOutcome } from './outcome.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 
 function esc(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -4,7 +4,7 @@
 // nothing (exit 2) is one test case in error saying why, so a gate never reads green.
 import type { RunOutcome } from './outcome.ts';
 import { failsStrictly, tally } from './outcome.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 
 function xml(text: string): string {
   return text

@@ -3,7 +3,7 @@
 // with their checks folded away, the other failures, and one row per operation.
 import { LEVELS } from '../../spec/provenance.ts';
 import { tally, verdictLine, type RunOutcome } from './outcome.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 
 /** Text safe inside a table cell or a list item. */
 function md(text: string): string {

@@ -5,7 +5,7 @@
 // html-report.ts). Inputs are already masked by the recorder.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
-import type { CheckResult } from '../run/recorder.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 
 export interface OperationReport {
   operationId: string;

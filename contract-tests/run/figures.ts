@@ -6,10 +6,10 @@ import type { RunOutcome } from '../reports/outcome.ts';
 import type { SampleStats } from '../checks/sample/sampler.ts';
 import type { Budget } from '../transport/budget.ts';
 import type { PaceStats } from '../transport/pacing.ts';
-import type { Credentials } from './credentials.ts';
-import { mask } from './mask.ts';
+import type { Credentials } from '../kit/credentials.ts';
+import { mask } from '../kit/mask.ts';
 import type { Target } from './preflight.ts';
-import type { Scope } from './scope.ts';
+import type { Scope } from '../kit/scope.ts';
 
 export interface RunFacts {
   specName: string;

@@ -2,7 +2,7 @@
 // runs it (the suite meets it over HTTP only, like any other target), and is stopped by
 // its PID when the run ends.
 import { spawn } from 'node:child_process';
-import { MOCK_PROGRAM, PACKAGE_ROOT } from './package-files.ts';
+import { MOCK_PROGRAM, PACKAGE_ROOT } from '../kit/package-files.ts';
 
 export interface MockProgram {
   baseUrl: string;

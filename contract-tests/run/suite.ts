@@ -15,14 +15,14 @@ import { replayPhase } from '../replay/replay.ts';
 import { findCauses } from '../reports/causes.ts';
 import { groupByOperation, tally, type RunOutcome } from '../reports/outcome.ts';
 import type { Fetch } from '../transport/http.ts';
-import { nameFixtureSecrets, resolveCredentials } from './credentials.ts';
+import { nameFixtureSecrets, resolveCredentials } from '../kit/credentials.ts';
 import { figureLines, notRun, settingsLines } from './figures.ts';
-import { assembleKit, type Clock, type Kit } from './kit.ts';
-import { redact } from './mask.ts';
+import { assembleKit, type Clock, type Kit } from './assemble.ts';
+import { redact } from '../kit/mask.ts';
 import { normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight } from './preflight.ts';
-import type { CheckResult } from './recorder.ts';
-import { Scope } from './scope.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+import { Scope } from '../kit/scope.ts';
 
 export interface SuiteOptions {
   baseUrl: string;

@@ -7,8 +7,8 @@
 import { fieldsOf, type Rule } from '../../../spec/meaning.ts';
 import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
 import { weakest } from '../../../spec/provenance.ts';
-import type { CheckResult } from '../../run/recorder.ts';
-import type { Scope } from '../../run/scope.ts';
+import type { CheckResult } from '../../kit/recorder.ts';
+import type { Scope } from '../../kit/scope.ts';
 import type { HttpResponse } from '../../transport/http.ts';
 import { expectAnswer, skip } from '../expect.ts';
 import type { Family, RunKit } from '../run-kit.ts';

@@ -5,7 +5,7 @@
 import { deref } from '../../../spec/load.ts';
 import type { Operation } from '../../../spec/model.ts';
 import { provenanceOf, weakest, type Provenance } from '../../../spec/provenance.ts';
-import type { CheckResult } from '../../run/recorder.ts';
+import type { CheckResult } from '../../kit/recorder.ts';
 import type { HttpResponse } from '../../transport/http.ts';
 import { expectAnswer } from '../expect.ts';
 import { pingPath, pingsOneServer, type Server } from '../request-paths.ts';

@@ -3,8 +3,8 @@
 // the pings; its verdicts are in verdicts.ts, its paging in sampler.ts.
 import type { Operation } from '../../../spec/model.ts';
 import { weakest } from '../../../spec/provenance.ts';
-import type { Scope } from '../../run/scope.ts';
-import type { CheckResult } from '../../run/recorder.ts';
+import type { Scope } from '../../kit/scope.ts';
+import type { CheckResult } from '../../kit/recorder.ts';
 import { combinations } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';
 import { ROW_RULES } from '../meaning/row-rules.ts';

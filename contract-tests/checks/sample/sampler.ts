@@ -9,7 +9,7 @@ import { schemaErrorKeys } from '../../../spec/judge.ts';
 import type { Operation, Parameter, SortOrder } from '../../../spec/model.ts';
 import type { Provenance } from '../../../spec/provenance.ts';
 import { describeErrors } from '../../../spec/validator.ts';
-import { describeRequest } from '../../run/mask.ts';
+import { describeRequest } from '../../kit/mask.ts';
 import type { Exchange } from '../../transport/transport.ts';
 import type { Reader } from '../reader.ts';
 import { totalOf, type Predicate } from '../meaning/combinations.ts';

@@ -3,7 +3,7 @@
 // on every page of a query and equals the rows paging reaches; each order holds within
 // and across pages; combined filters hold on every row.
 import { weakest } from '../../../spec/provenance.ts';
-import type { CheckResult } from '../../run/recorder.ts';
+import type { CheckResult } from '../../kit/recorder.ts';
 import { skip } from '../expect.ts';
 import { combinationName } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';

@@ -11,12 +11,12 @@ import { Budget } from '../transport/budget.ts';
 import type { Fetch } from '../transport/http.ts';
 import { Pacer } from '../transport/pacing.ts';
 import { Transport } from '../transport/transport.ts';
-import { AnswerLog, subjectOf } from './answer-log.ts';
-import { CredentialSet, type Credentials } from './credentials.ts';
-import { KeyLedger } from './key-ledger.ts';
-import { keyLifecycle } from './key-lifecycle.ts';
-import { Recorder } from './recorder.ts';
-import type { Scope } from './scope.ts';
+import { AnswerLog, subjectOf } from '../kit/answer-log.ts';
+import { CredentialSet, type Credentials } from '../kit/credentials.ts';
+import { KeyLedger } from '../kit/key-ledger.ts';
+import { keyLifecycle } from '../kit/key-lifecycle.ts';
+import { Recorder } from '../kit/recorder.ts';
+import type { Scope } from '../kit/scope.ts';
 
 /** The clock the pacing waits by; tests pass a fake one (no real seconds slept). */
 export interface Clock {
