@@ -1,7 +1,8 @@
 // The suite as QA and CI run it: its CLI as a process, against the mock on a real socket.
 // With the replay (Dredd) on, every check passes and every report is written, secrets
-// masked; with --dredd off the same depth checks run; the mistakes of a setup stop it
-// with exit 2 and reports that say so; and Ctrl-C half-way still removes every key it
+// masked; with --dredd off the same depth checks run; a target it cannot reach and a
+// flag it cannot read stop it with exit 2 and reports that say so (what the pre-flight
+// tells apart is in preflight.test.ts); and Ctrl-C half-way still removes every key it
 // created.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,13 +56,6 @@ describe.concurrent('the CLI against the mock', () => {
     expect(off.stdout).toContain('--dredd off: no replay');
     expect(cases(off)).toEqual(cases(on).filter((c) => !c.includes(' / Dredd: ')));
     expect(existsSync(off.dreddLog)).toBe(false);
-  });
-
-  test("a base URL without the spec's server path: exit 2 with the URL that answers", async () => {
-    const run = await runContract(['--base-url', mock.origin]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`did you mean --base-url ${mock.origin}/api/v0.1?`);
-    expect(run.stdout).not.toMatch(/^FAIL/m);
   });
 
   test("an unreachable target: exit 2 naming the cause, and the last run's green reports are replaced", async () => {

@@ -3,7 +3,7 @@
 // families of checks/families.ts in table order, their watches' verdicts, the cleanup
 // of everything the run created, and the outcome the reports render. `runSuite` takes a
 // `fetch`, so a test can run it against a Hono app's `app.fetch` with no socket (the
-// replay phase then stays off: Dredd has an HTTP client of its own).
+// replay phase is then off unless asked for: Dredd has an HTTP client of its own).
 import { randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { FlagError } from '../../cli/flags.ts';
@@ -37,7 +37,7 @@ export interface SuiteOptions {
   budget?: number;
   /** Wait on `X-RateLimit-Remaining: 0` (default true). */
   pace?: boolean;
-  /** The replay phase (default true). */
+  /** The replay phase. Dredd sends with an HTTP client of its own, not `fetch`: the default is on, off when a `fetch` is given. */
   dredd?: boolean;
   /** Where CONTRACT_* credentials are read (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -122,7 +122,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), families,
   });
   const { run, recorder } = kit;
-  const dredd = options.dredd ?? true;
+  const dredd = options.dredd ?? !options.fetch;
   let replay: Awaited<ReturnType<typeof replayPhase>> | undefined;
   const extra: CheckResult[] = [];
   try {
