@@ -83,7 +83,7 @@ describe.concurrent('the CLI against the mock', () => {
   });
 });
 
-describe('Ctrl-C half-way', () => {
+describe.concurrent('Ctrl-C half-way', () => {
   test('reaches the run (its whole process group, as a terminal sends it): it stops, removes every key it created, and its reports say so', async () => {
     const session = { Cookie: `sls_session=${fixtureEnv().CONTRACT_SESSION_COOKIE}` };
     const ours = async () => ((await (await fetch(`${slow.baseUrl}/user/apikeys`, { headers: session })).json()) as { keys: { name: string | null }[] }).keys.filter((k) => k.name?.startsWith('contract-test-'));

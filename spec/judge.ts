@@ -75,7 +75,18 @@ function parsed(answer: Answer): { json?: unknown; ok: boolean } {
   }
 }
 
+const judges = new WeakMap<SpecModel, Map<Provenance, AnswerJudge>>();
+
 export class AnswerJudge {
+  /** The judge of a model at a level, made once: it holds only what it compiled. */
+  static of(model: SpecModel, level: Provenance = 'assumed'): AnswerJudge {
+    let byLevel = judges.get(model);
+    if (!byLevel) judges.set(model, (byLevel = new Map()));
+    let judge = byLevel.get(level);
+    if (!judge) byLevel.set(level, (judge = new AnswerJudge(model, level)));
+    return judge;
+  }
+
   private readonly validator: SchemaValidator;
   private readonly coercing: SchemaValidator;
   private readonly compiled = new Map<string, Compiled>();

@@ -65,7 +65,7 @@ export function assembleKit(p: KitParts): Kit {
     },
   });
   keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
-  const judge = new AnswerJudge(p.model, p.scope.level);
+  const judge = AnswerJudge.of(p.model, p.scope.level);
   const reads = new Reader(http, credentials);
   const searched = searchedOperation(p.model.operations);
   const sample = searched ? new Sampler(searched, { reads, judge, budgetLeft: () => http.budget.left() }) : undefined;
