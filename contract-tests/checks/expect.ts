@@ -23,7 +23,7 @@ export interface Judging {
 
 export interface Expectation {
   /** What the result is filed under. */
-  op: Subject;
+  op: Operation;
   check: string;
   level: Provenance;
   exchange: Exchange;
@@ -102,7 +102,7 @@ export function skip(scope: Scope, s: { op: Subject; check: string; level: Prove
 /** The answer must be the spec's response for `status`: the status, JSON, the body's schema, and what `extra` adds. */
 export function expectAnswer(run: Judging, e: Expectation): CheckResult {
   const { judge } = run;
-  const target = e.against ?? (e.op as Operation);
+  const target = e.against ?? e.op;
   const evidence: Evidence = { expectedStatus: e.status };
   if (e.exchange.skipped) return outcome(run, { op: e.op, check: e.check, level: e.level, status: 'skip', message: e.exchange.skipped, evidence });
   // The check relies on the body's schema too (what the run's level keeps of it), and on JSON answers.
@@ -133,7 +133,7 @@ export function expectAnswer(run: Judging, e: Expectation): CheckResult {
  * The answer must be the spec's error body with `status`, for requests whose answer no
  * operation declares (an unknown path, a wrong method).
  */
-export function expectError(run: Judging, e: Omit<Expectation, 'against' | 'schema' | 'expected'>): CheckResult {
+export function expectError(run: Judging, e: Omit<Expectation, 'op' | 'against' | 'schema' | 'expected'> & { op: Subject }): CheckResult {
   const { judge } = run;
   const evidence: Evidence = { expectedStatus: e.status };
   if (e.exchange.skipped) return outcome(run, { op: e.op, check: e.check, level: e.level, status: 'skip', message: e.exchange.skipped, evidence });

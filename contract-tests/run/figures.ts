@@ -19,6 +19,8 @@ export interface RunFacts {
   budget: number;
   strict: boolean;
   dredd: boolean;
+  /** Wait on `X-RateLimit-Remaining: 0` as well as on 429. */
+  pace: boolean;
 }
 
 export function settingsLines(f: RunFacts): string[] {

@@ -8,19 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import { FlagError } from '../../cli/flags.ts';
 import { SPEC_PATH } from '../../spec/load.ts';
-import { loadModel, type SpecModel } from '../../spec/model.ts';
+import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { FAMILIES, type Family, type RunKit } from '../checks/families.ts';
-import { replayPhase } from '../replay/replay.ts';
+import { FAMILIES, type Family } from '../checks/families.ts';
+import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
 import { findCauses } from '../reports/causes.ts';
 import { groupByOperation, tally, type RunOutcome } from '../reports/outcome.ts';
 import type { Fetch } from '../transport/http.ts';
-import { nameFixtureSecrets, resolveCredentials } from '../kit/credentials.ts';
-import { figureLines, notRun, settingsLines } from './figures.ts';
+import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
+import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
 import { assembleKit, type Clock, type Kit } from './assemble.ts';
 import { redact } from '../kit/mask.ts';
 import { normaliseBaseUrl } from './options.ts';
-import { PreflightError, preflight } from './preflight.ts';
+import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
 
@@ -61,8 +61,9 @@ const realClock = (signal: AbortSignal | undefined): Clock => ({
   now: Date.now,
   // A stopped run does not sit out a rate-limit window.
   sleep: (ms) => new Promise((done) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+    const stop = () => (clearTimeout(timer), done());
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', stop), done()), ms);
+    signal?.addEventListener('abort', stop, { once: true });
   }),
 });
 
@@ -76,7 +77,7 @@ function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
 }
 
 /** The families in table order, each on every selected operation; their watches' verdicts last. */
-async function depthPhase(kit: Kit, operations: readonly RunKit['spec']['operations'][number][], families: readonly Family[]): Promise<void> {
+async function depthPhase(kit: Kit, operations: readonly Operation[], families: readonly Family[]): Promise<void> {
   const { run, recorder } = kit;
   for (const family of families) {
     if (run.http.stopped()) return;
@@ -96,14 +97,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   }
 }
 
-async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteRun> {
-  const { model, path: specPath } = modelOf(options);
-  nameFixtureSecrets(model);
+/** What the target said about itself decides the run's credentials and writes; a target it may not test is refused. */
+function settle(options: SuiteOptions, model: SpecModel, target: Target): { credentials: Credentials; scope: Scope } {
   const only = options.only ?? [];
-  const unknown = only.filter((id) => !model.byId.has(id));
-  if (unknown.length) throw new Refusal(`--only: no operation ${unknown.join(', ')} in the spec; known: ${[...model.byId.keys()].join(', ')}`);
-  const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const target = await preflight(normaliseBaseUrl(options.baseUrl), model, fetch);
   const isMock = Boolean(target.mock);
   const credentials = resolveCredentials(options.env ?? process.env, isMock, model);
   const selected = model.operations.filter((o) => !only.length || only.includes(o.operationId));
@@ -114,51 +110,75 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     );
   }
   const writes = { allowed: isMock || Boolean(options.allowWrites), reason: isMock ? 'the target is the mock' : options.allowWrites ? '--allow-writes' : 'the target is not the mock' };
-  const scope = new Scope(options.provenance ?? 'assumed', only, writes);
-  const families = options.families ?? FAMILIES;
-  const budget = options.budget ?? 400;
-  const kit = assembleKit({
-    model, baseUrl: target.baseUrl, fetch, scope, credentials, budget, pace: options.pace ?? true,
-    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), families,
-  });
+  return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
+}
+
+/** The replay, the depth families and their watches; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
+async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
   const { run, recorder } = kit;
-  const dredd = options.dredd ?? !options.fetch;
-  let replay: Awaited<ReturnType<typeof replayPhase>> | undefined;
-  const extra: CheckResult[] = [];
+  const failures: CheckResult[] = [];
+  let replay: ReplayOutcome | undefined;
   try {
-    if (dredd) {
+    if (options.dredd ?? !options.fetch) {
       replay = await replayPhase(run, specPath);
       recorder.add(replay.results);
     }
-    await depthPhase(kit, selected, families).catch((err: Error) => {
-      extra.push({ operationId: 'suite', check: 'suite: the depth checks ran to completion', provenance: 'interface', status: 'fail', message: `internal error in the contract suite: ${err.stack ?? err.message}` });
+    const selected = run.spec.operations.filter((o) => run.scope.selected(o));
+    await depthPhase(kit, selected, options.families ?? FAMILIES).catch((err: Error) => {
+      failures.push({ operationId: 'suite', check: 'suite: the depth checks ran to completion', provenance: 'interface', status: 'fail', message: `internal error in the contract suite: ${err.stack ?? err.message}` });
     });
     for (const w of kit.watches) recorder.add(w.verdicts());
   } finally {
     // Cleanup is never refused: not for want of budget, not because the run was stopped.
     const left = await run.keys.removeAll().catch(() => run.keys.open());
     if (left.length) {
-      extra.push({ operationId: 'cleanup', check: 'cleanup: everything the suite created is removed', provenance: 'interface', status: 'fail', message: `could not remove API key(s) ${left.map((k) => k.id).join(', ')}: remove them by hand` });
+      failures.push({ operationId: 'cleanup', check: 'cleanup: everything the suite created is removed', provenance: 'interface', status: 'fail', message: `could not remove API key(s) ${left.map((k) => k.id).join(', ')}: remove them by hand` });
     }
   }
   const stopped = run.http.stopped();
-  if (stopped) extra.push({ operationId: 'suite', check: 'suite: the run finished', provenance: 'interface', status: 'fail', message: `${stopped} before every check ran; what ran is reported, and what it created was removed` });
+  if (stopped) failures.push({ operationId: 'suite', check: 'suite: the run finished', provenance: 'interface', status: 'fail', message: `${stopped} before every check ran; what ran is reported, and what it created was removed` });
   if (recorder.all().length === 0 && !stopped) {
-    throw new Refusal(`nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${scope.level} selects no check (every part it would rely on is softer than ${scope.level})`);
+    const { only, level } = run.scope;
+    throw new Refusal(`nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no check (every part it would rely on is softer than ${level})`);
   }
-  recorder.add(extra);
-  const all = [...recorder.all()];
+  recorder.add(failures);
+  return replay;
+}
+
+/** The outcome the reports render: results per operation, causes, the verdict, the figures. */
+function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined, started: Date): RunOutcome {
+  const { run } = kit;
+  const all = [...kit.recorder.all()];
+  const selected = run.spec.operations.filter((o) => run.scope.selected(o));
   const reports = groupByOperation(selected.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })), all);
-  const opInfo = model.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic }));
+  const opInfo = run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic }));
   const { causes, single } = findCauses(all, opInfo, run.answers);
-  const strict = options.strict ?? false;
-  const outcome: RunOutcome = { exitCode: 0, settings: settingsLines({ specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, strict, dredd }), reports, causes, single, figures: [], strict, startedAt: started, durationMs: 0 };
+  const outcome: RunOutcome = { exitCode: 0, settings: settingsLines(facts), reports, causes, single, figures: [], strict: facts.strict, startedAt: started, durationMs: 0 };
   const t = tally(outcome);
   outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
   outcome.durationMs = Date.now() - started.getTime();
   outcome.figures = figureLines({
-    budget: run.http.budget, pace: { ...run.http.pacer.stats, honoured: options.pace ?? true }, dreddRequests: replay?.requests,
-    preflightRequests: target.requests, sample: run.sample?.stats, wallMs: outcome.durationMs,
+    budget: run.http.budget, pace: { ...run.http.pacer.stats, honoured: facts.pace }, dreddRequests: replay?.requests,
+    preflightRequests: facts.target.requests, sample: run.sample?.stats, wallMs: outcome.durationMs,
   });
-  return { outcome, ...(replay ? { dreddLog: replay.log } : {}) };
+  return outcome;
+}
+
+async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteRun> {
+  const { model, path: specPath } = modelOf(options);
+  nameFixtureSecrets(model);
+  const unknown = (options.only ?? []).filter((id) => !model.byId.has(id));
+  if (unknown.length) throw new Refusal(`--only: no operation ${unknown.join(', ')} in the spec; known: ${[...model.byId.keys()].join(', ')}`);
+  const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const target = await preflight(normaliseBaseUrl(options.baseUrl), model, fetch);
+  const { credentials, scope } = settle(options, model, target);
+  const budget = options.budget ?? 400;
+  const pace = options.pace ?? true;
+  const kit = assembleKit({
+    model, baseUrl: target.baseUrl, fetch, scope, credentials, budget, pace,
+    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), families: options.families ?? FAMILIES,
+  });
+  const replay = await phases(kit, options, specPath);
+  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, strict: options.strict ?? false, dredd: Boolean(replay), pace };
+  return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
 }
