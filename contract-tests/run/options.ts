@@ -77,7 +77,7 @@ export const USAGE = [
   'of a user without the API-key permission). Against a target that identifies as the mock',
   'with none set, the fixture credentials from fixtures/auth.json are used.',
   '',
-  'Exit: 0 all checks passed, 1 a check failed (or, with --strict, was skipped), 2 nothing',
-  'was checked: the target could not be reached or tested, or the flags were wrong. Every',
-  'run writes its reports, exit 2 included.',
+  'Exit: 0 all checks passed, 1 a check failed (or, with --strict, was skipped) or the run was stopped, 2',
+  'nothing was checked: the target could not be reached or tested, or the flags were wrong.',
+  'Every run writes its reports, exit 2 included.',
 ].join('\n');
