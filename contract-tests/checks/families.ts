@@ -6,11 +6,11 @@
 // (contract-tests/README.md shows one).
 import { authFamily } from './auth.ts';
 import { coverageFamily } from './coverage.ts';
-import { errorsFamily } from './errors.ts';
+import { errorsFamily } from './error-answers.ts';
 import { headersFamily } from './headers.ts';
 import { hygieneFamily } from './hygiene.ts';
-import { keysFamily } from './keys.ts';
-import { meaningFamily } from './meaning/meanings.ts';
+import { keysFamily } from './key-life.ts';
+import { meaningFamily } from './meaning/rule-checks.ts';
 import { negativeFamily } from './negative.ts';
 import { pagingFamily } from './paging.ts';
 import { publicFamily } from './public.ts';

@@ -9,7 +9,7 @@ import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
 import { expectAnswer, skip } from './expect.ts';
-import { queryString } from './meaning/rows.ts';
+import { queryString } from './meaning/answer-rows.ts';
 import { pathWith } from './request-paths.ts';
 import type { Family, RunKit } from './run-kit.ts';
 

@@ -5,7 +5,7 @@
 // the meaning and negative families; all examples at once match no row.
 import type { Operation } from '../../spec/model.ts';
 import { within } from '../../spec/provenance.ts';
-import { queryString } from './meaning/rows.ts';
+import { queryString } from './meaning/answer-rows.ts';
 
 /** A server the target lists. */
 export interface Server {

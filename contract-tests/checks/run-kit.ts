@@ -10,7 +10,7 @@ import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import type { Transport } from '../transport/transport.ts';
 import type { Judging } from './expect.ts';
-import type { Reader } from './reader.ts';
+import type { CachedReads } from './cached-reads.ts';
 import type { Sampler } from './sample/sampler.ts';
 
 export interface RunKit extends Judging {
@@ -18,7 +18,7 @@ export interface RunKit extends Judging {
   /** Every request of the suite's goes through here (budget, pacing, stop). */
   http: Transport;
   /** GETs of the depth checks, with the run's read credentials and a memory. */
-  reads: Reader;
+  reads: CachedReads;
   keys: KeyLedger;
   /** The search, paged through: the rows seen so far feed the meaning and ping checks. */
   sample: Sampler | undefined;

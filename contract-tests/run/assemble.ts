@@ -4,7 +4,7 @@
 import { AnswerJudge } from '../../spec/judge.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import type { AnswerWatch, Family, RunKit } from '../checks/families.ts';
-import { Reader } from '../checks/reader.ts';
+import { CachedReads } from '../checks/cached-reads.ts';
 import { searchedOperation } from '../checks/sample/sample.ts';
 import { Sampler } from '../checks/sample/sampler.ts';
 import { Budget } from '../transport/budget.ts';
@@ -66,7 +66,7 @@ export function assembleKit(p: KitParts): Kit {
   });
   keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
   const judge = AnswerJudge.of(p.model, p.scope.level);
-  const reads = new Reader(http, credentials);
+  const reads = new CachedReads(http, credentials);
   const searched = searchedOperation(p.model.operations);
   const sample = searched ? new Sampler(searched, { reads, judge, budgetLeft: () => http.budget.left() }) : undefined;
   const run: RunKit = { spec: p.model, scope: p.scope, http, reads, judge, credentials, keys, sample, answers, results: () => recorder.all(), runId: p.runId };

@@ -5,7 +5,7 @@
 import type { Rule } from '../../../spec/meaning.ts';
 import type { Operation, Parameter } from '../../../spec/model.ts';
 import { isRowRule, ROW_RULES, type RowMeaning, type RowRule } from './row-rules.ts';
-import { countOf, type Query, type SeenRow } from './rows.ts';
+import { countOf, type Query, type SeenRow } from './answer-rows.ts';
 
 /** The parameters whose rule shapes pages rather than picks rows: a probe keeps none of them. */
 export const PAGING: readonly Rule[] = ['limitsRows', 'page', 'sort'];

@@ -5,8 +5,8 @@
 // again once before it is called a defect.
 import type { Operation } from '../../../spec/model.ts';
 import type { Exchange } from '../../transport/transport.ts';
-import type { Reader } from '../reader.ts';
-import { describeQuery, rowsOf, type Query } from './rows.ts';
+import type { CachedReads } from '../cached-reads.ts';
+import { describeQuery, rowsOf, type Query } from './answer-rows.ts';
 
 /** What an answer looks like, without its data: keys, the kind of each row field, the counts. */
 export function shapeOf(op: Operation, body: unknown): { keys: string; fields: string; counts: Record<string, unknown>; rows?: number } {
@@ -50,11 +50,11 @@ export interface Comparison {
  * Compares two answers; when they disagree, asks both again once, so a live target whose
  * counts moved between the requests is not taken for a defect.
  */
-export async function stableCompare(reader: Reader, c: Comparison): Promise<{ exchange: Exchange; problems: string[] }> {
-  let [ea, eb] = [await reader.get(c.op, c.without), await reader.get(c.op, c.with)];
+export async function stableCompare(reads: CachedReads, c: Comparison): Promise<{ exchange: Exchange; problems: string[] }> {
+  let [ea, eb] = [await reads.get(c.op, c.without), await reads.get(c.op, c.with)];
   let problems = ea.response && eb.response ? c.compare(ea.response.json, eb.response.json) : [];
   if (problems.length) {
-    [ea, eb] = [await reader.get(c.op, c.without, { fresh: true }), await reader.get(c.op, c.with, { fresh: true })];
+    [ea, eb] = [await reads.get(c.op, c.without, { fresh: true }), await reads.get(c.op, c.with, { fresh: true })];
     problems = ea.response && eb.response ? c.compare(ea.response.json, eb.response.json) : problems;
   }
   if (!ea.response && eb.response) problems.push(`the request without ${describeQuery(c.with)} got no answer: ${ea.skipped ?? ea.error}`);

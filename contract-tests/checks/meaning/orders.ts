@@ -2,7 +2,7 @@
 // how values compare, and the fields that break ties. Used to judge whether consecutive
 // rows (within a page, and across a page boundary) come in the promised order.
 import type { Comparison, SortOrder } from '../../../spec/model.ts';
-import type { Row } from './rows.ts';
+import type { Row } from './answer-rows.ts';
 
 // Numeric-aware, case-insensitive: "1.20.4" sorts after "1.9", as people read versions.
 const versions = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

@@ -3,7 +3,7 @@
 // match at least that row), and whether a row satisfies a value. A row whose field is
 // null satisfies nothing: a row with no country cannot be in `country=Germany`.
 import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
-import type { Query, Row, SeenRow } from './rows.ts';
+import type { Query, Row, SeenRow } from './answer-rows.ts';
 import { acrossCodes, wildcard } from './text-match.ts';
 
 /** The meaning of one rule (the spec groups rules of one shape in one type). */

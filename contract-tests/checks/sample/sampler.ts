@@ -11,12 +11,12 @@ import type { Provenance } from '../../../spec/provenance.ts';
 import { describeErrors } from '../../../spec/validator.ts';
 import { describeRequest } from '../../kit/mask.ts';
 import type { Exchange } from '../../transport/transport.ts';
-import type { Reader } from '../reader.ts';
+import type { CachedReads } from '../cached-reads.ts';
 import { totalOf, type Predicate } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';
 import { orderProblem } from '../meaning/orders.ts';
 import { rowsBreaking } from '../meaning/row-rules.ts';
-import { describeQuery, identityOf, rowsOf, type Query, type Row, type SeenRow } from '../meaning/rows.ts';
+import { describeQuery, identityOf, rowsOf, type Query, type Row, type SeenRow } from '../meaning/answer-rows.ts';
 import type { Server } from '../request-paths.ts';
 
 export interface PagedQuery {
@@ -67,7 +67,7 @@ export class Sampler {
   private seeded: Promise<void> | undefined;
   private server: Promise<Server | undefined> | undefined;
 
-  constructor(readonly op: Operation, private readonly parts: { reads: Reader; judge: AnswerJudge; budgetLeft: () => number }) {
+  constructor(readonly op: Operation, private readonly parts: { reads: CachedReads; judge: AnswerJudge; budgetLeft: () => number }) {
     const byRule = (rule: string) => op.parameters.find((p) => p.meaning?.rule === rule);
     this.limitParam = byRule('limitsRows');
     this.pageParam = byRule('page');

@@ -16,7 +16,7 @@ import { scopeOf, totalOf } from './combinations.ts';
 import { shapeProblems, stableCompare } from './compare.ts';
 import { meaningProvenance } from './levels.ts';
 import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
-import { countOf, identityOf, rowsOf, type Row, type SeenRow } from './rows.ts';
+import { countOf, identityOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
 
 /** One parameter's meaning, to check against the run's target. */
 export interface MeaningProbe {

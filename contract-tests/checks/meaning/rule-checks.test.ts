@@ -6,10 +6,10 @@ import { loadModel, type Parameter } from '../../../spec/model.ts';
 import { RULES } from '../../../spec/meaning.ts';
 import { combinations, scopeOf } from './combinations.ts';
 import { shapeOf } from './compare.ts';
-import { MEANINGS, neutralValue } from './meanings.ts';
+import { MEANINGS, neutralValue } from './rule-checks.ts';
 import { orderProblem } from './orders.ts';
 import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
-import type { Row, SeenRow } from './rows.ts';
+import type { Row, SeenRow } from './answer-rows.ts';
 import { acrossCodes, wildcard } from './text-match.ts';
 
 const model = loadModel();

@@ -5,9 +5,9 @@
 import type { Operation } from '../../spec/model.ts';
 import type { CredentialSet } from '../kit/credentials.ts';
 import type { Exchange, Transport } from '../transport/transport.ts';
-import { queryString, type Query } from './meaning/rows.ts';
+import { queryString, type Query } from './meaning/answer-rows.ts';
 
-export class Reader {
+export class CachedReads {
   readonly headers: Record<string, string>;
   private readonly memory = new Map<string, Exchange>();
 
