@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
-import { AnswerChecker, type Answer, type FindingKind } from '../spec/answer-check.ts';
+import { AnswerJudge, type Answer, type FindingKind } from '../spec/judge.ts';
 import { loadModel } from '../spec/model.ts';
 import { curlLine, requestArbitrary, type FuzzRequest } from '../spec/request-arbitraries.ts';
 import { rawConnection } from '../testing/raw-http.ts';
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const origin = base.origin;
   const port = Number(base.port || 80);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const checker = new AnswerChecker(model);
+  const checker = new AnswerJudge(model);
   const arbitrary = requestArbitrary(model, { credentials: fixtures.credentials.map((c) => ({ scheme: c.type, value: c.value })) });
   const findings: Finding[] = [];
   const statuses = new Map<string, number>();
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
         }
         const key = `${res.status}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        for (const f of checker.check(req.method, req.path, res, req.headers)) findings.push({ ...f, request, repro: repro(), answer: `${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 300)}` });
+        for (const f of checker.exchange({ request: req, response: res })) findings.push({ ...f, request, repro: repro(), answer: `${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 300)}` });
       }),
       ...raws.map((raw, k) => async () => {
         const request = sent + reqs.length + k;
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
           return;
         }
         statuses.set(`${res.status}`, (statuses.get(`${res.status}`) ?? 0) + 1);
-        for (const f of checker.check('RAW', '/', res)) findings.push({ ...f, request, detail: `raw ${raw.what}: ${f.detail}`, repro: printfLine(raw.raw, port) });
+        for (const f of checker.exchange({ request: { method: 'RAW', path: '/' }, response: res })) findings.push({ ...f, request, detail: `raw ${raw.what}: ${f.detail}`, repro: printfLine(raw.raw, port) });
       }),
     ];
     let next = 0;

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-// No exception: `--start-mock` runs the mock as a program (contract-tests/lib/mock-process.ts).
+// No exception: `--start-mock` runs the mock as a program (contract-tests/run/mock-program.ts).
 export const LAYERS: Record<string, readonly string[]> = {
   testing: ['testing'],
   cli: ['cli'],

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { checkAll, checkAuthResponses, checkExamples, checkLimits, checkMeanings, checkParameterExamples, checkProvenance } from './checks.ts';
+import { checkAll, checkAuthResponses, checkExamples, checkLimits, checkLinks, checkMeanings, checkParameterExamples, checkProvenance } from './checks.ts';
 import { loadSpec, SPEC_PATH } from './load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
 
@@ -125,5 +125,30 @@ describe('checkMeanings', () => {
     const doc = fresh();
     delete doc.components.parameters!.city['x-meaning'];
     expect(checkMeanings(doc)).toEqual(["GET /servers/find parameter 'city' has no x-meaning: say what it does to the 'results' rows"]);
+  });
+});
+
+describe('checkLinks', () => {
+  const links = (doc: ReturnType<typeof fresh>) => doc.paths['/user/apikeys']!.post.responses['201'].links;
+  it('finds the links from a new key to its revocation and the list valid', () => {
+    expect(Object.keys(links(fresh()))).toEqual(['revokeTheNewKey', 'listTheKeys']);
+    expect(checkLinks(fresh())).toEqual([]);
+  });
+  it('reports a link to no operation, a parameter the target lacks, a pointer into nothing and a missing path parameter', () => {
+    const doc = fresh();
+    links(doc).listTheKeys.operationId = 'listKeys';
+    links(doc).revokeTheNewKey.parameters = { key: '$response.body#/key/id', ...{} };
+    expect(checkLinks(doc)).toEqual([
+      "POST /user/apikeys response 201 link 'revokeTheNewKey' sets parameter 'key', which revokeApiKey does not have",
+      "POST /user/apikeys response 201 link 'revokeTheNewKey' does not give revokeApiKey's path parameter 'id'",
+      "POST /user/apikeys response 201 link 'listTheKeys' names operationId 'listKeys', which no operation has",
+    ]);
+    const other = fresh();
+    links(other).revokeTheNewKey.parameters.id = '$response.body#/key/uuid';
+    delete links(other).revokeTheNewKey['x-provenance'];
+    expect(checkLinks(other)).toEqual([
+      "POST /user/apikeys response 201 link 'revokeTheNewKey' has no x-provenance",
+      "POST /user/apikeys response 201 link 'revokeTheNewKey' parameter 'id': the 201 body has nothing at /key/uuid",
+    ]);
   });
 });

@@ -5,7 +5,7 @@
 // the CLI can print them and the tests can assert them.
 import { deref, type OpenApiDoc } from './load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
-import { buildModel, examplesOf as namedExamples, SpecError, type SpecModel } from './model.ts';
+import { buildModel, examplesOf as namedExamples, objectProperties, SpecError, type SpecModel } from './model.ts';
 import { LEVELS } from './provenance.ts';
 import { SchemaValidator, describeErrors } from './validator.ts';
 
@@ -235,8 +235,57 @@ export function checkMeanings(doc: OpenApiDoc): string[] {
   return problems;
 }
 
+/** The schema a JSON pointer (`/key/id`) reaches inside a body schema, following `$ref`s and `allOf`; undefined when it reaches nothing. */
+function schemaAt(doc: OpenApiDoc, schema: unknown, pointer: string): unknown {
+  let node = schema;
+  for (const raw of pointer.split('/').slice(1)) {
+    const name = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = objectProperties(doc, node).get(name);
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+const EXPRESSION = /^\$(url|method|statusCode|request\.(path|query|header)\.[\w-]+|request\.body(#.*)?|response\.header\.[\w-]+|response\.body(#.*)?)$/;
+
+/**
+ * Every response link (what a client does next, read by the contract suite and by
+ * generic tools for a stateful run) names an operation of the spec by its operationId,
+ * gives only parameters that operation has and every path parameter it needs, takes
+ * body values from places the response's schema has, and says where it comes from.
+ */
+export function checkLinks(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
+  const problems: string[] = [];
+  for (const op of model.operations) {
+    for (const response of op.responses.values()) {
+      for (const link of response.links) {
+        const at = `${op.method} ${op.path} response ${response.status} link '${link.name}'`;
+        const raw = deref<any>(doc, deref<any>(doc, op.raw.responses[String(response.status)]).links[link.name]);
+        const problem = provenanceProblem(at, raw);
+        if (problem) problems.push(problem);
+        const target = link.operationId === undefined ? undefined : model.byId.get(link.operationId);
+        if (!target) {
+          problems.push(`${at} names ${link.operationId === undefined ? 'no operationId (operationRef is not supported)' : `operationId '${link.operationId}', which no operation has`}`);
+          continue;
+        }
+        for (const [name, expression] of Object.entries(link.parameters)) {
+          if (!target.parameters.some((p) => p.name === name)) problems.push(`${at} sets parameter '${name}', which ${target.operationId} does not have`);
+          if (typeof expression !== 'string' || !expression.startsWith('$')) continue;
+          if (!EXPRESSION.test(expression)) problems.push(`${at} parameter '${name}': '${expression}' is not a runtime expression`);
+          const pointer = /^\$response\.body#(\/.*)$/.exec(expression)?.[1];
+          if (pointer !== undefined && schemaAt(doc, response.schema, pointer) === undefined) problems.push(`${at} parameter '${name}': the ${response.status} body has nothing at ${pointer}`);
+        }
+        for (const p of target.parameters.filter((x) => x.in === 'path' && !(x.name in link.parameters))) problems.push(`${at} does not give ${target.operationId}'s path parameter '${p.name}'`);
+      }
+    }
+  }
+  return problems;
+}
+
 export function checkAll(doc: OpenApiDoc): string[] {
   return [
-    ...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc), ...checkLimits(doc), ...checkMeanings(doc),
+    ...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc), ...checkLimits(doc), ...checkMeanings(doc), ...checkLinks(doc),
   ];
 }

@@ -54,6 +54,18 @@ export interface DeclaredResponse {
   /** Example bodies by name; `default` is the `example`, else the first of `examples`. */
   examples: Map<string, unknown>;
   headers: Map<string, ResponseHeader>;
+  /** `links`: what a client may do next with this answer. */
+  links: ResponseLink[];
+}
+
+/** An OpenAPI link: the operation a client may call next, and where its parameters come from. */
+export interface ResponseLink {
+  name: string;
+  /** The target's operationId (a link by operationRef is not read: spec:check refuses one). */
+  operationId?: string;
+  /** Target parameter name -> runtime expression (`$response.body#/key/id`) or constant. */
+  parameters: Record<string, string>;
+  provenance: Provenance;
 }
 
 export interface RequestBody {
@@ -230,12 +242,17 @@ function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, De
       const header = deref<Record<string, any>>(doc, h);
       headers.set(name, { name, schema: header.schema ?? {}, provenance: levelOf(header) });
     }
+    const links = Object.entries<any>(response.links ?? {}).map(([name, ref]): ResponseLink => {
+      const link = deref<Record<string, any>>(doc, ref);
+      return { name, ...(typeof link.operationId === 'string' ? { operationId: link.operationId } : {}), parameters: { ...(link.parameters ?? {}) }, provenance: levelOf(link) };
+    });
     out.set(Number(status), {
       status: Number(status),
       description: response.description ?? '',
       schema: media?.schema,
       examples: examplesOf(doc, media),
       headers,
+      links,
     });
   }
   return out;

@@ -382,7 +382,10 @@ export interface components {
             success: true;
             /** @description The new key's record plus its secret. */
             key: components["schemas"]["ApiKey"] & {
-                /** @description The full key, for `Authorization: Bearer`. Shown this once. */
+                /**
+                 * Format: password
+                 * @description The full key, for `Authorization: Bearer`. Shown this once (`format: password`: a secret).
+                 */
                 secret: string;
             };
         };

@@ -1,19 +1,18 @@
 // Under test the mock checks its own answers against the spec, so a handler that
 // drifts from the contract fails loudly instead of teaching clients the wrong shape.
-import type { ValidateFunction } from 'ajv';
+// The judging is the spec's one judge (spec/judge.ts); which statuses the mock may
+// answer without declaring them is the mock's own rule.
 import type { Operation, SpecModel } from '../../../spec/model.ts';
-import { describeErrors, SchemaValidator } from '../../../spec/validator.ts';
+import { AnswerJudge } from '../../../spec/judge.ts';
 
 // Statuses any request may get (404 unknown path, 405, 413, 429): the spec's error body.
-const GENERIC = '#/components/schemas/ErrorBody';
 const ANY_REQUEST = [400, 404, 405, 413, 429];
 
 export class ResponseChecker {
-  private readonly validator: SchemaValidator;
-  private readonly cache = new Map<string, ValidateFunction | null>();
+  private readonly judge: AnswerJudge;
 
   constructor(model: SpecModel) {
-    this.validator = new SchemaValidator(model.doc);
+    this.judge = new AnswerJudge(model);
   }
 
   /** A description of how the answer breaks the spec, or undefined when it keeps it. */
@@ -22,17 +21,8 @@ export class ResponseChecker {
     if (op && !declared && !ANY_REQUEST.includes(status)) {
       return `${op.operationId} does not declare a ${status} response`;
     }
-    const key = declared ? `${op!.operationId} ${status}` : 'generic';
-    let validate = this.cache.get(key);
-    if (validate === undefined) {
-      validate = declared
-        ? declared.schema
-          ? this.validator.compile(declared.schema)
-          : null
-        : this.validator.compileRef(GENERIC);
-      this.cache.set(key, validate);
-    }
-    if (validate && !validate(body)) return describeErrors(validate.errors, 'body');
-    return undefined;
+    const answer = { status, headers: {}, body: '', json: body };
+    const verdict = declared ? this.judge.body(op!, status, answer) : this.judge.errorBody(answer);
+    return verdict.problems.join('; ') || undefined;
   }
 }

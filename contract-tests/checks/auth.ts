@@ -1,0 +1,110 @@
+// `auth:` the whole auth matrix of a protected operation, from the spec: no
+// credentials, an unknown key, a malformed Authorization header and an unknown session
+// cookie get 401; the forbidden credential gets 403; each valid credential succeeds, or
+// gets 403 when the operation's `x-credentials` excludes its scheme. Error bodies must
+// be exactly the promised ones.
+import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
+import type { Operation } from '../../spec/model.ts';
+import { weakest, type Provenance } from '../../spec/provenance.ts';
+import type { CredentialVariant } from '../kit/credentials.ts';
+import type { CreatedKey } from '../kit/key-ledger.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+import type { HttpResponse } from '../transport/http.ts';
+import { expectAnswer, skip } from './expect.ts';
+import { successPath } from './request-paths.ts';
+import type { Family, RunKit } from './run-kit.ts';
+
+interface Case {
+  variant: CredentialVariant;
+  label: string;
+  status: number;
+  provenance: Provenance;
+  /** Why it cannot run, if it cannot. */
+  missing?: string;
+}
+
+const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<number, string>;
+
+/** The cases of an operation's matrix, each as firm as the parts of the spec it rests on. */
+export function matrixCases(op: Operation, run: Pick<RunKit, 'spec' | 'credentials' | 'judge'>): Case[] {
+  const { spec, credentials } = run;
+  const schemes = weakest(...op.schemes.map((name) => spec.schemes.get(name)?.provenance));
+  // A 401 or 403 on this operation relies on the operation itself as much as on the schemes.
+  const authRules = weakest(op.provenance, schemes, run.judge.errorBodyLevel());
+  const variants = op.schemes.map((s) => credentials.variantForScheme(s));
+  const cases: Case[] = [{ variant: 'none', label: 'no credentials', status: 401, provenance: authRules }];
+  if (variants.includes('apiKey')) {
+    cases.push({ variant: 'unknownKey', label: 'an unknown API key', status: 401, provenance: authRules });
+    cases.push({ variant: 'malformed', label: "a malformed Authorization header (no 'Bearer')", status: 401, provenance: authRules });
+  }
+  if (variants.includes('session')) cases.push({ variant: 'unknownSession', label: 'an unknown session cookie', status: 401, provenance: authRules });
+  if (op.permission) {
+    const missing = credentials.headers('forbidden') ? undefined : 'no forbidden principal: set CONTRACT_FORBIDDEN_API_KEY';
+    cases.push({ variant: 'forbidden', label: `a valid key without the '${op.permission}' permission`, status: 403, provenance: authRules, ...(missing ? { missing } : {}) });
+  }
+  for (const scheme of op.schemes) {
+    const variant = credentials.variantForScheme(scheme);
+    if (!variant) continue;
+    const allowed = op.allowedSchemes.includes(scheme);
+    const missing = credentials.headers(variant) ? undefined : `no ${variant === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`;
+    cases.push({
+      variant,
+      label: `a valid ${variant === 'apiKey' ? 'API key' : 'session'}${allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`}`,
+      status: allowed ? op.successStatus : 403,
+      provenance: weakest(op.provenance, schemes),
+      ...(missing ? { missing } : {}),
+    });
+  }
+  return cases;
+}
+
+/** Exact error body: success false and the message the spec fixes, which starts with the reason. */
+function errorBodyProblems(status: number, res: HttpResponse): string[] {
+  const prefix = PREFIX[status];
+  if (!prefix || res.status !== status) return [];
+  const body = res.json as { success?: unknown; message?: unknown } | undefined;
+  const problems: string[] = [];
+  if (body?.success !== false) problems.push(`body.success is ${JSON.stringify(body?.success)}, expected false`);
+  if (typeof body?.message !== 'string' || !body.message.startsWith(prefix)) {
+    problems.push(`body.message is ${JSON.stringify(body?.message)}, expected it to start with '${prefix}'`);
+  }
+  return problems;
+}
+
+/** Every case against the operation; an operation on one key gets a key of the suite's own to aim at. */
+async function authMatrix(op: Operation, run: RunKit): Promise<CheckResult[]> {
+  const { scope, keys, http } = run;
+  const blocked = scope.writesBlocked(op);
+  const revokes = op === keys.lifecycle?.revoke?.op;
+  const out: CheckResult[] = [];
+  let victim: CreatedKey | undefined;
+  for (const c of matrixCases(op, run)) {
+    const check = `auth: ${c.label} -> ${c.status}`;
+    if (!scope.wants(c.provenance)) continue;
+    if (blocked || c.missing) {
+      out.push(...skip(scope, { op, check, level: c.provenance, reason: (blocked ?? c.missing)! }));
+      continue;
+    }
+    let path = successPath(op, undefined);
+    if (revokes) {
+      // Aim at a real key of ours, so a server that skips the check really would revoke it.
+      victim ??= await keys.create();
+      if (!victim) {
+        out.push(...skip(scope, { op, check, level: c.provenance, reason: 'could not create a key to aim at (the session cannot create keys)' }));
+        continue;
+      }
+      path = keys.revokePath(victim.id)!;
+    }
+    const body = op === keys.lifecycle?.create ? keys.newKeyBody() : undefined;
+    const exchange = await http.send({ method: op.method, url: http.url(path), headers: run.credentials.headers(c.variant), body });
+    out.push(expectAnswer(run, { op, check, level: c.provenance, exchange, status: c.status, extra: (res) => errorBodyProblems(c.status, res) }));
+    // A revocation that went through used the key up: the next case needs a fresh one.
+    if (revokes && exchange.response && exchange.response.status < 300) victim = undefined;
+  }
+  return out;
+}
+
+export const authFamily: Family = {
+  name: 'auth',
+  perOperation: async (op, run) => (op.schemes.length ? authMatrix(op, run) : []),
+};

@@ -1,0 +1,229 @@
+// The rules of `x-meaning` that say which rows a value lets through: for each, the
+// values worth probing with (taken from rows the suite has seen, so a probe is known to
+// match at least that row), and whether a row satisfies a value. A row whose field is
+// null satisfies nothing: a row with no country cannot be in `country=Germany`.
+import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
+import type { Query, Row, SeenRow } from './answer-rows.ts';
+import { acrossCodes, wildcard } from './text-match.ts';
+
+/** The meaning of one rule (the spec groups rules of one shape in one type). */
+export type MeaningOf<R extends Meaning['rule']> = Meaning & { rule: R };
+export type RowMeaning = MeaningOf<RowRuleName>;
+export type RowRuleName = 'atLeast' | 'atMost' | 'ageAtLeastDays' | 'ageAtMostDays' | 'wholeWildcard' | 'substringWildcard' | 'nameOrCode' | 'equals' | 'flag' | 'addsField' | 'relativeTime';
+
+export interface Probe {
+  value: string;
+  /** What the probe proves, the same on every run (the value is data): `matches a * wildcard`. */
+  label: string;
+  /** A seen row that satisfies the value: the answer must not lose it. */
+  witness?: SeenRow;
+}
+
+export interface RowRule<M extends RowMeaning = RowMeaning> {
+  /** Values to probe with; none when no seen row carries a usable value. */
+  probes(m: M, seen: SeenRow[], param: Parameter): Probe[];
+  /** A value `row` satisfies, for a combination of filters; undefined when it has none. */
+  valueFor(m: M, row: Row, param: Parameter): string | undefined;
+  holds(m: M, row: Row, value: string, now: number): boolean;
+  /** What every row must have, for people: `players_online >= 37`. */
+  says(m: M, value: string): string;
+}
+
+const DAY = 86_400_000;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const same = (a: unknown, b: string): boolean => a !== null && a !== undefined && String(a).toLowerCase() === b.toLowerCase();
+const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
+
+/** The same letters in the other case: a probe that also proves matching ignores case. */
+function otherCase(value: string, param: Parameter): string {
+  if (Array.isArray(param.schema.enum)) return value; // an enum is matched as written
+  const swapped = [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  return swapped;
+}
+
+/** The seen rows whose field has a value, ordered by it, and the one at quantile q. */
+function at<T>(seen: SeenRow[], value: (r: Row) => T | undefined, q: number, order: (a: T, b: T) => number): { row: SeenRow; v: T } | undefined {
+  const have = seen.flatMap((s) => {
+    const v = value(s.row);
+    return v === undefined || (typeof v === 'number' && Number.isNaN(v)) ? [] : [{ row: s, v }];
+  });
+  if (!have.length) return undefined;
+  have.sort((a, b) => order(a.v, b.v));
+  return have[Math.floor(q * (have.length - 1))];
+}
+
+/** A seen row with a usable value, from the middle of the distinct values (not the first, often a special case). */
+function spread(seen: SeenRow[], value: (r: Row) => string | undefined, minLength = 1): SeenRow | undefined {
+  const distinct = new Map<string, SeenRow>();
+  for (const s of seen) {
+    const v = value(s.row);
+    if (v && v.length >= minLength && !v.includes('*') && !distinct.has(v.toLowerCase())) distinct.set(v.toLowerCase(), s);
+  }
+  return [...distinct.values()][Math.floor(distinct.size / 2)];
+}
+
+const stringField = (field: string) => (r: Row): string | undefined => (r[field] === null || r[field] === undefined || r[field] === '' ? undefined : String(r[field]));
+
+/** Half of a value and a `*`: `Paper 1.2*`. */
+function prefixPattern(v: string): string {
+  return `${v.slice(0, Math.max(1, Math.ceil(v.length / 2))).trimEnd()}*`;
+}
+
+const rule = <M extends RowMeaning>(r: RowRule<M>): RowRule<M> => r;
+
+const bound = (q: number, cmp: (x: number, v: number) => boolean, sign: string) =>
+  rule<MeaningOf<'atLeast' | 'atMost'>>({
+    probes: (m, seen) => {
+      const pick = at(seen, (r) => num(r[m.field]), q, (a, b) => a - b);
+      return pick ? [{ value: String(pick.v), label: `keeps rows with ${m.field} ${sign} it`, witness: pick.row }] : [];
+    },
+    valueFor: (m, row) => (num(row[m.field]) === undefined ? undefined : String(row[m.field])),
+    holds: (m, row, value, _now) => num(row[m.field]) !== undefined && cmp(row[m.field] as number, Number(value)),
+    says: (m, value) => `${m.field} ${sign} ${value}`,
+  });
+
+// The spec does not pin a day's boundary (calendar day or 24 hours, whose clock): a row
+// up to a day past it is tolerated.
+const age = (q: number, round: (d: number) => number, cmp: (days: number, v: number) => boolean, words: string) =>
+  rule<MeaningOf<'ageAtLeastDays' | 'ageAtMostDays'>>({
+    probes: (m, seen) => {
+      const now = Date.now();
+      const pick = at(seen, (r) => ageDays(r[m.field], now), q, (a, b) => a - b);
+      return pick ? [{ value: String(Math.max(1, round(pick.v))), label: `keeps rows whose ${m.field} is ${words} that many days ago`, witness: pick.row }] : [];
+    },
+    valueFor: (m, row) => {
+      const d = ageDays(row[m.field], Date.now());
+      return Number.isNaN(d) ? undefined : String(Math.max(1, round(d)));
+    },
+    holds: (m, row, value, now) => cmp(ageDays(row[m.field], now), Number(value)),
+    says: (m, value) => `${m.field} ${words} ${value} days ago`,
+  });
+
+/** Every rule that filters, adds to or reshapes rows, by its name in `x-meaning`. */
+export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
+  atLeast: bound(0.75, (x, v) => x >= v, '>='),
+  atMost: bound(0.25, (x, v) => x <= v, '<='),
+  ageAtLeastDays: age(0.7, Math.floor, (d, v) => d >= v - 1, 'at least'),
+  ageAtMostDays: age(0.3, Math.ceil, (d, v) => d <= v + 1, 'at most'),
+
+  wholeWildcard: {
+    probes: (m, seen, param) => {
+      const w = spread(seen, stringField(m.field), 2);
+      if (!w) return [];
+      const v = String(w.row[m.field]);
+      return [
+        { value: otherCase(v, param), label: `matches a whole ${m.field}, in any case`, witness: w },
+        { value: prefixPattern(v), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
+      ];
+    },
+    valueFor: (m, row) => (text(row[m.field]) && !text(row[m.field])!.includes('*') ? prefixPattern(text(row[m.field])!) : undefined),
+    holds: (m, row, value) => text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string),
+    says: (m, value) => `${m.field} matching '${value}' as a whole (case-insensitive, * any run)`,
+  },
+
+  substringWildcard: {
+    probes: (m, seen, param) => {
+      // With `raw`, prefer a row whose codes sit inside the text: its probe only matches through them.
+      const across = m.raw ? seen.filter((s) => acrossCodes(String(s.row[m.field]), String(s.row[m.raw!])) !== undefined) : [];
+      const w = spread(across.length ? across : seen, stringField(m.field), 6);
+      if (!w) return [];
+      const v = String(w.row[m.field]);
+      const quarter = Math.floor(v.length / 4);
+      const piece = (m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined) ?? v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
+      const third = Math.max(1, Math.floor(v.length / 3));
+      return [
+        { value: otherCase(piece.trim(), param), label: m.raw ? `matches a part of ${m.field} across § colour codes of ${m.raw}, in any case` : `matches a part of ${m.field}, in any case`, witness: w },
+        { value: `${v.slice(0, third).trimStart()}*${v.slice(-third).trimEnd()}`, label: `matches a * wildcard within ${m.field}`, witness: w },
+      ];
+    },
+    valueFor: (m, row) => {
+      const v = text(row[m.field]);
+      return v && v.length >= 3 && !v.includes('*') ? v.slice(0, 3) : undefined;
+    },
+    holds: (m, row, value) => text(row[m.field]) !== undefined && wildcard(value, false).test(row[m.field] as string),
+    says: (m, value) => `${m.field} containing '${value}'${m.raw ? ` (the ${m.raw} without § colour codes)` : ''} (case-insensitive, * any run)`,
+  },
+
+  nameOrCode: {
+    probes: (m, seen, param) => {
+      const w = spread(seen.filter((s) => text(s.row[m.codeField])), stringField(m.field), 3);
+      if (!w) return [];
+      const name = String(w.row[m.field]);
+      return [
+        { value: otherCase(name, param), label: `matches a whole ${m.field}, in any case`, witness: w },
+        { value: prefixPattern(name), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
+        { value: String(w.row[m.codeField]).toLowerCase(), label: `of two letters matches ${m.codeField} (an ISO code)`, witness: w },
+      ];
+    },
+    valueFor: (m, row) => text(row[m.codeField])?.toLowerCase(),
+    holds: (m, row, value) => (/^[A-Za-z]{2}$/.test(value) ? same(row[m.codeField], value) : text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string)),
+    says: (m, value) => (/^[A-Za-z]{2}$/.test(value) ? `${m.codeField} '${value}' (a 2-letter value is an ISO code)` : `${m.field} matching '${value}' as a whole (case-insensitive)`),
+  },
+
+  equals: {
+    // One probe per field: `modpack` must match by name and by short name.
+    probes: (m, seen, param) =>
+      m.fields.flatMap((field) => {
+        const w = spread(seen, stringField(field));
+        return w ? [{ value: otherCase(String(w.row[field]), param), label: `keeps rows whose ${field} equals it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`, witness: w }] : [];
+      }),
+    valueFor: (m, row) => m.fields.map((f) => stringField(f)(row)).find((v) => v !== undefined),
+    holds: (m, row, value) => m.fields.some((f) => same(row[f], value)),
+    says: (m, value) => `${m.fields.join(' or ')} '${value}' (case-insensitive)`,
+  },
+
+  flag: {
+    // Any value but the `off` one turns it on; `on` is such a value.
+    probes: (m, seen) => [{ value: m.off === 'on' ? 'yes' : 'on', label: `other than '${m.off}' keeps rows with ${m.field} ${JSON.stringify(m.value)}`, witness: seen.find((s) => s.row[m.field] === m.value) }],
+    valueFor: (m, row) => (row[m.field] === m.value ? (m.off === 'on' ? 'yes' : 'on') : undefined),
+    holds: (m, row) => row[m.field] === m.value,
+    says: (m) => `${m.field} ${JSON.stringify(m.value)}`,
+  },
+
+  addsField: {
+    probes: (m, seen) => [{ value: 'true', label: `=true adds '${m.field}' to every row`, witness: seen[0] }],
+    valueFor: () => 'true',
+    holds: (m, row) => m.field in row,
+    says: (m) => `a '${m.field}' field`,
+  },
+
+  relativeTime: {
+    probes: (m, seen) => [{ value: 'true', label: `=true gives ${m.field} as relative text`, witness: seen[0] }],
+    valueFor: () => 'true',
+    holds: (m, row) => typeof row[m.field] === 'string' && !ISO_DATE_TIME.test(row[m.field] as string),
+    says: (m) => `${m.field} as relative text, not an ISO 8601 timestamp`,
+  },
+};
+
+export function isRowRule(m: Meaning): m is RowMeaning {
+  return m.rule in ROW_RULES;
+}
+
+/** A row an answer holds though a filter of the query it answered lets it not through. */
+export interface RowBreak {
+  parameter: string;
+  value: string;
+  row: Row;
+  /** What every row should have had, for people: `players_online >= 37`. */
+  says: string;
+}
+
+/**
+ * One search exchange judged by the spec's `x-meaning` alone: every row answered against
+ * every row rule of the query sent. For a check, the sample, or a validation proxy that
+ * sees one request and its answer.
+ */
+export function rowsBreaking(op: Operation, query: Query, rows: readonly Row[], now: number): RowBreak[] {
+  const out: RowBreak[] = [];
+  for (const p of op.parameters) {
+    const value = query[p.name];
+    if (value === undefined || !p.meaning || !isRowRule(p.meaning)) continue;
+    const m = p.meaning;
+    const rule = ROW_RULES[m.rule] as RowRule;
+    for (const row of rows) if (!rule.holds(m, row, value, now)) out.push({ parameter: p.name, value, row, says: rule.says(m, value) });
+  }
+  return out;
+}

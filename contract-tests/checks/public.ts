@@ -1,0 +1,27 @@
+// `public:` credentials on a public endpoint do not break it (rate limits are per
+// account, so clients send their key everywhere): the answer must still succeed.
+import type { Operation } from '../../spec/model.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+import { expectAnswer, skip } from './expect.ts';
+import { successPath } from './request-paths.ts';
+import type { Family, RunKit } from './run-kit.ts';
+
+async function publicWithCredentials(op: Operation, run: RunKit): Promise<CheckResult[]> {
+  const { scope, credentials, http } = run;
+  if (op.schemes.length || !scope.wants(op.provenance)) return [];
+  const server = run.sample ? await run.sample.aServer() : undefined;
+  const out: CheckResult[] = [];
+  for (const variant of ['apiKey', 'session'] as const) {
+    const check = `public: a request with a valid ${variant === 'apiKey' ? 'API key' : 'session'} still succeeds`;
+    const headers = credentials.headers(variant);
+    if (!headers) {
+      out.push(...skip(scope, { op, check, level: op.provenance, reason: `no ${variant === 'apiKey' ? 'CONTRACT_API_KEY' : 'CONTRACT_SESSION_COOKIE'}` }));
+      continue;
+    }
+    const exchange = await http.send({ method: op.method, url: http.url(successPath(op, server)), headers });
+    out.push(expectAnswer(run, { op, check, level: op.provenance, exchange, status: op.successStatus }));
+  }
+  return out;
+}
+
+export const publicFamily: Family = { name: 'public', perOperation: publicWithCredentials };

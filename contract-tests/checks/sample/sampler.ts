@@ -1,0 +1,250 @@
+// Pages through the search widely, within the request budget: in every declared sort
+// order (and the default), with and without the filters that hide rows by default, and
+// through a few combinations of filters. Every row is validated against the spec as it
+// comes in; what each query showed (its totals, the rows it reached, rows out of order
+// or breaking a filter) is kept for the verdicts (verdicts.ts). The rows seen feed the
+// meaning probes and the pings.
+import type { AnswerJudge } from '../../../spec/judge.ts';
+import { schemaErrorKeys } from '../../../spec/judge.ts';
+import type { Operation, Parameter, SortOrder } from '../../../spec/model.ts';
+import type { Provenance } from '../../../spec/provenance.ts';
+import { describeErrors } from '../../../spec/validator.ts';
+import { describeRequest } from '../../kit/mask.ts';
+import type { Exchange } from '../../transport/transport.ts';
+import type { CachedReads } from '../cached-reads.ts';
+import { totalOf, type Predicate } from '../meaning/combinations.ts';
+import { meaningProvenance } from '../meaning/levels.ts';
+import { orderProblem } from '../meaning/orders.ts';
+import { rowsBreaking } from '../meaning/row-rules.ts';
+import { describeQuery, identityOf, rowsOf, type Query, type Row, type SeenRow } from '../meaning/answer-rows.ts';
+import type { Server } from '../request-paths.ts';
+
+export interface PagedQuery {
+  query: Query;
+  limit: number;
+  label: string;
+  /** The order its rows must come in, with the name of that order for people. */
+  order?: { name: string; order: SortOrder; provenance: Provenance };
+  /** Filters every row must satisfy (a combination). */
+  predicates?: Predicate[];
+  nextPage: number;
+  done: boolean;
+  /** Rows per page the target really serves (it may cut `limit` to the caller's plan). */
+  pageSize?: number;
+  totals: { page: number; total: number }[];
+  reached: Set<string>;
+  lastRow?: Row;
+  firstRequest?: string;
+  orderProblems: string[];
+  predicateProblems: string[];
+  rowsSeen: number;
+}
+
+export interface SampleStats {
+  pages: number;
+  rows: number;
+  distinct: number;
+  invalid: number;
+  pinged: number;
+}
+
+export class Sampler {
+  readonly seen: SeenRow[] = [];
+  readonly queries: PagedQuery[] = [];
+  readonly distinct = new Set<string>();
+  /** Invalid rows by identity, with their field paths. */
+  readonly invalid = new Map<string, string>();
+  /** The schema errors of every invalid row, without the row: what they share (reports/causes.ts). */
+  readonly schemaKeys = new Set<string>();
+  readonly pageProblems: string[] = [];
+  readonly limitParam?: Parameter;
+  readonly pageParam?: Parameter;
+  readonly sortParam?: Parameter;
+  firstInvalidRequest: string | undefined;
+  pages = 0;
+  rows = 0;
+  pinged = 0;
+  private seeded: Promise<void> | undefined;
+  private server: Promise<Server | undefined> | undefined;
+
+  constructor(readonly op: Operation, private readonly parts: { reads: CachedReads; judge: AnswerJudge; budgetLeft: () => number }) {
+    const byRule = (rule: string) => op.parameters.find((p) => p.meaning?.rule === rule);
+    this.limitParam = byRule('limitsRows');
+    this.pageParam = byRule('page');
+    this.sortParam = byRule('sort');
+  }
+
+  get stats(): SampleStats {
+    return { pages: this.pages, rows: this.rows, distinct: this.distinct.size, invalid: this.invalid.size, pinged: this.pinged };
+  }
+
+  tieBreak(): string[] {
+    const m = this.sortParam?.meaning;
+    return m?.rule === 'sort' ? m.tieBreak : [];
+  }
+
+  /** The query that shows every row the default query hides (hidden rows, old ones). */
+  relaxed(): Query {
+    const out: Query = {};
+    for (const p of this.op.parameters) {
+      if (p.meaning?.rule === 'revealsHidden') out[p.name] = 'true';
+      if (p.meaning?.rule === 'ageAtMostDays' && 'default' in p && typeof p.schema.maximum === 'number') out[p.name] = String(p.schema.maximum);
+    }
+    return out;
+  }
+
+  private maxLimit(): number {
+    return typeof this.limitParam?.schema.maximum === 'number' ? this.limitParam.schema.maximum : 100;
+  }
+
+  /** How firm a check of the sort orders is. */
+  orderProvenance(): Provenance {
+    const m = this.sortParam?.meaning;
+    return this.sortParam && m ? meaningProvenance(this.op, this.sortParam, m) : this.op.provenance;
+  }
+
+  /** The default sort order, when the sort parameter has a default. */
+  defaultOrder(): PagedQuery['order'] {
+    const m = this.sortParam?.meaning;
+    if (!this.sortParam || m?.rule !== 'sort' || !('default' in this.sortParam)) return undefined;
+    const name = String(this.sortParam.default);
+    const order = m.orders[name];
+    return order && { name: `the default order (${this.sortParam.name} left out, meaning ${name})`, order, provenance: this.orderProvenance() };
+  }
+
+  add(query: Query, limit: number, label: string, extra: Partial<PagedQuery> = {}): void {
+    this.queries.push({ query, limit, label, nextPage: 1, done: false, totals: [], reached: new Set(), orderProblems: [], predicateProblems: [], rowsSeen: 0, ...extra });
+  }
+
+  /** A server the target lists: one already seen, or the first of a one-row search (asked once). */
+  aServer(): Promise<Server | undefined> {
+    return (this.server ??= (async () => {
+      let row: Row | undefined = this.seen[0]?.row;
+      if (!row && this.limitParam) row = rowsOf(this.op, (await this.parts.reads.get(this.op, { [this.limitParam.name]: '1' })).response?.json)?.[0];
+      // A port sent as a string is the search's defect, found there: the ping checks still get a real server.
+      const port = typeof row?.port === 'number' ? row.port : typeof row?.port === 'string' && /^\d+$/.test(row.port) ? Number(row.port) : undefined;
+      return typeof row?.address === 'string' && port !== undefined ? { address: row.address, port } : undefined;
+    })());
+  }
+
+  /** The first page of the default query and of the relaxed one, as wide as the target pages (once): the rows the other checks probe with. */
+  seed(): Promise<void> {
+    return (this.seeded ??= (async () => {
+      const order = this.defaultOrder();
+      for (const query of [{}, this.relaxed()]) {
+        this.add(query, this.maxLimit(), describeQuery(query), order ? { order } : {});
+        await this.nextPage(this.queries.at(-1)!);
+      }
+    })());
+  }
+
+  /** Every declared order over the relaxed query, and the combinations, in pages small enough to cross page boundaries. */
+  plan(combinations: { query: Query; predicates: Predicate[] }[]): void {
+    const total = Math.max(0, ...this.queries.map((q) => q.totals[0]?.total ?? 0));
+    const min = typeof this.limitParam?.schema.minimum === 'number' ? this.limitParam.schema.minimum : 1;
+    const limit = Math.min(this.maxLimit(), Math.max(min, Math.ceil(total / 3)));
+    const m = this.sortParam?.meaning;
+    const byDefault = this.defaultOrder();
+    // The default order again, in pages small enough to have a boundary, if the widest pages have none.
+    if (byDefault && this.queries.some((q) => q.done && q.totals.length === 1)) this.add(this.relaxed(), limit, `${describeQuery(this.relaxed())}, in smaller pages`, { order: byDefault });
+    if (this.sortParam && m?.rule === 'sort') {
+      for (const [name, order] of Object.entries(m.orders)) {
+        const query = { ...this.relaxed(), [this.sortParam.name]: name };
+        this.add(query, limit, describeQuery(query), { order: { name: `${this.sortParam.name}=${name}`, order, provenance: this.orderProvenance() } });
+      }
+    }
+    for (const c of combinations) this.add(c.query, limit, describeQuery(c.query), { predicates: c.predicates });
+  }
+
+  /** Pages through every planned query in turn (each its page 1, then each its page 2, ...) until all are done or only `reserve` requests of the budget are left. */
+  async walk(reserve: number): Promise<void> {
+    for (;;) {
+      const open = this.queries.filter((q) => !q.done);
+      if (!open.length) return;
+      for (const q of open) {
+        if (this.parts.budgetLeft() <= reserve) return;
+        await this.nextPage(q);
+      }
+    }
+  }
+
+  private async nextPage(q: PagedQuery): Promise<void> {
+    const page = q.nextPage++;
+    const query: Query = { ...q.query };
+    if (this.limitParam) query[this.limitParam.name] = String(q.limit);
+    if (this.pageParam && page > 1) query[this.pageParam.name] = String(page);
+    this.take(q, page, await this.parts.reads.get(this.op, query));
+  }
+
+  private take(q: PagedQuery, page: number, ex: Exchange): void {
+    const res = ex.response;
+    if (ex.skipped) return void (q.done = true);
+    const request = describeRequest(ex.request);
+    q.firstRequest ??= request;
+    if (!res || res.status !== this.op.successStatus) {
+      this.pageProblems.push(`${request}: ${res ? `status ${res.status}` : `no answer (${ex.error})`}`);
+      return void (q.done = true);
+    }
+    const rows = rowsOf(this.op, res.json);
+    if (!rows) {
+      this.pageProblems.push(`${request}: the body has no '${this.op.rows?.property}' array`);
+      return void (q.done = true);
+    }
+    this.pages++;
+    this.rows += rows.length;
+    this.checkSchema(res.json, rows, request);
+    if (rows.length > q.limit) this.pageProblems.push(`${request}: ${rows.length} rows, more than ${this.limitParam?.name}=${q.limit}`);
+    const total = totalOf(this.op, res.json);
+    if (total !== undefined) q.totals.push({ page, total });
+    const now = Date.parse(res.headers.date ?? '') || Date.now();
+    const filters = Object.fromEntries((q.predicates ?? []).map((p) => [p.param.name, p.value]));
+    for (const row of rows) {
+      const id = identityOf(this.op, row);
+      this.distinct.add(id);
+      q.reached.add(id);
+      this.seen.push({ row, query: q.query });
+      if (q.order && q.lastRow) {
+        const problem = orderProblem(q.order.order, this.tieBreak(), q.lastRow, row);
+        if (problem) q.orderProblems.push(`${request}: ${id} after ${identityOf(this.op, q.lastRow)}${row === rows[0] ? ' (across the page boundary)' : ''}: ${problem}`);
+      }
+      q.lastRow = row;
+      for (const b of rowsBreaking(this.op, filters, [row], now)) q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
+    }
+    q.rowsSeen += rows.length;
+    if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
+    if (rows.length < (q.pageSize ?? q.limit) || (total !== undefined && q.rowsSeen >= total)) q.done = true;
+  }
+
+  /** Every row against the spec's row schema; errors are grouped by row, with their field paths. */
+  private checkSchema(body: unknown, rows: Row[], request: string): void {
+    const errors = this.parts.judge.bodyErrors(this.op, this.op.successStatus, body);
+    if (!errors.length) return;
+    for (const key of schemaErrorKeys(errors)) this.schemaKeys.add(key);
+    const property = this.op.rows?.property;
+    const byRow = new Map<number, string[]>();
+    for (const e of errors) {
+      const m = new RegExp(`^/${property}/(\\d+)(/.*)?$`).exec(e.instancePath);
+      if (!m) {
+        this.pageProblems.push(`${request}: ${describeErrors([e], 'body')}`);
+        continue;
+      }
+      const i = Number(m[1]);
+      byRow.set(i, [...(byRow.get(i) ?? []), describeErrors([{ ...e, instancePath: m[2] ?? '' }], `${property}[${i}]`)]);
+    }
+    for (const [i, problems] of byRow) {
+      const id = identityOf(this.op, rows[i]!);
+      if (this.invalid.has(id)) continue;
+      this.firstInvalidRequest ??= request;
+      this.invalid.set(id, `${id} (${request.split(' (')[0]}): ${problems.join('; ')}`);
+    }
+  }
+
+  /** Distinct servers spread over the sample, for the ping checks. */
+  pickServers(count: number): Row[] {
+    const byId = new Map<string, Row>();
+    for (const s of this.seen) byId.set(identityOf(this.op, s.row), s.row);
+    const all = [...byId.values()];
+    const step = Math.max(1, Math.floor(all.length / count));
+    return all.filter((_r, i) => i % step === 0).slice(0, count);
+  }
+}

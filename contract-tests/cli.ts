@@ -1,0 +1,88 @@
+// `server-listing-contract --base-url <url>` (`npm run contract --` in a clone): the
+// flags, `--start-mock`, Ctrl-C and SIGTERM, then the run (run/suite.ts), then the
+// reports: the summary on stdout, JUnit, HTML and markdown in ./reports, Dredd's log.
+// Exit 0: every check passed; 1: a check failed (or was skipped, with --strict), or the
+// run was stopped; 2: nothing was checked (unreachable target, wrong base URL, refused
+// to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
+import { FlagError } from '../cli/flags.ts';
+import { htmlReport } from './reports/html.ts';
+import { junit } from './reports/junit.ts';
+import { markdown } from './reports/markdown.ts';
+import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
+import { clearReports, reportPaths, writeAtomically } from './reports/files.ts';
+import { notRun } from './run/figures.ts';
+import { redact } from './kit/mask.ts';
+import { startMockProgram, type MockProgram } from './run/mock-program.ts';
+import { USAGE, givenTarget, parseOptions, reportFlags, type CliOptions } from './run/options.ts';
+import { runSuite, type SuiteRun } from './run/suite.ts';
+
+async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: MockProgram }): Promise<SuiteRun> {
+  if (opts['start-mock']) running.mock = await startMockProgram();
+  const baseUrl = running.mock?.baseUrl ?? opts['base-url'];
+  if (!baseUrl) throw new FlagError('no target: pass --base-url <url> (or set CONTRACT_BASE_URL), or --start-mock');
+  return runSuite({
+    baseUrl,
+    spec: opts.spec,
+    only: opts.only,
+    provenance: opts.provenance,
+    strict: opts.strict,
+    allowWrites: opts['allow-writes'],
+    budget: opts.budget,
+    // The mock --start-mock starts reports its limits without enforcing them: waiting on them would only slow the run.
+    pace: opts.pace === undefined ? !opts['start-mock'] : opts.pace === 'on',
+    dredd: opts.dredd !== 'off',
+    signal,
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const started = new Date();
+  const paths = reportPaths(reportFlags(argv));
+  clearReports(paths);
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Nothing more is sent but the cleanup, which removes what the run created; a second signal ends the process at once.
+    console.error(`\n${signal}: stopping (removing what the run created; again to quit at once)`);
+    stop.abort(signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const running: { mock?: MockProgram } = {};
+  let opts: CliOptions | undefined;
+  let run: SuiteRun;
+  try {
+    opts = parseOptions(argv);
+    run = await check(opts, stop.signal, running);
+    if (run.outcome.exitCode === 2) console.error(`contract: ${run.outcome.refusal}`);
+  } catch (err) {
+    const misuse = err instanceof FlagError;
+    const reason = redact(misuse ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`);
+    run = { outcome: notRun(reason, started, givenTarget(argv)) };
+    console.error(`contract: ${reason}${misuse ? `\n\n${USAGE}` : ''}`);
+  } finally {
+    await running.mock?.close();
+  }
+  const outcome: RunOutcome = run.outcome;
+  writeAtomically(paths.junit, junit(outcome));
+  writeAtomically(paths.html, htmlReport(outcome));
+  writeAtomically(paths.markdown, markdown(outcome));
+  if (run.dreddLog !== undefined) writeAtomically(paths.dreddLog, redact(run.dreddLog));
+  if (outcome.exitCode !== 2) console.log([summary(outcome), ...outcome.figures].join('\n'));
+  else console.log(verdictLine(outcome));
+  if (opts?.verbose && run.dreddLog) console.log(`--- Dredd output (masked) ---\n${redact(run.dreddLog)}\n`);
+  console.log(`Reports: ${paths.junit} (JUnit), ${paths.html} (HTML), ${paths.markdown} (markdown)${run.dreddLog === undefined ? '' : `, ${paths.dreddLog} (Dredd's log, masked)`}`);
+  return outcome.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`contract: unexpected error: ${redact(err.stack ?? err.message)}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,72 @@
+// Every check's outcome, as the families return them: masked on the way in, and one per
+// check. A check that fails on several requests is one result listing them (the JUnit
+// report has one test case per check), so a second result of the same check of the same
+// operation joins the first.
+import type { Provenance } from '../../spec/provenance.ts';
+import type { OwnCredential } from './credentials.ts';
+import { redact } from './mask.ts';
+
+export type Status = 'pass' | 'fail' | 'skip';
+
+/** What a failure may share with others of the same cause (reports/causes.ts groups by it). */
+export interface Evidence {
+  /** The status and media type that came back. */
+  answer?: { status: number; type: string };
+  /** The status the check expected. */
+  expectedStatus?: number;
+  /** The run's own credential the request carried. */
+  credential?: OwnCredential;
+  /** Body-schema errors with row indices taken out (`body.results.*.port must be integer`). */
+  schemaErrors?: string[];
+  /** The media type that came back where the spec promises JSON. */
+  wrongType?: string;
+  /** Declared headers some answers lacked; `every`: no answer of the operation carried them. */
+  missingHeaders?: { names: string[]; every: boolean };
+}
+
+export interface CheckResult {
+  operationId: string;
+  check: string;
+  provenance: Provenance;
+  status: Status;
+  /** e.g. `GET /user/apikeys (Authorization: Bearer sls_live…9e1a)`. */
+  request?: string;
+  expected?: string;
+  actual?: string;
+  /** Why it failed or was skipped, naming the defect. */
+  message?: string;
+  /** How long its request took, when it made one. */
+  ms?: number;
+  /** A skip no setting of the suite can avoid (a 5xx cannot be provoked): `--strict` lets it pass. */
+  unavoidable?: boolean;
+  evidence?: Evidence;
+}
+
+const WORST: Status[] = ['fail', 'pass', 'skip'];
+
+/** Two results of one check as one: the worse status first, each one's request and message kept. */
+function join(a: CheckResult, b: CheckResult): CheckResult {
+  const [first, second] = WORST.indexOf(b.status) < WORST.indexOf(a.status) ? [b, a] : [a, b];
+  const also = [second.request, second.message].filter(Boolean).join(': ');
+  const message = second.status === first.status && also ? `${first.message ?? '-'} | ${also}` : first.message;
+  return { ...first, ...(message ? { message } : {}), ms: (a.ms ?? 0) + (b.ms ?? 0) || undefined };
+}
+
+export class Recorder {
+  private readonly results: CheckResult[] = [];
+  private readonly byCheck = new Map<string, number>();
+
+  add(results: readonly CheckResult[]): void {
+    for (const result of results) {
+      const clean = Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) as unknown as CheckResult;
+      const key = `${clean.operationId}\u0000${clean.check}`;
+      const at = this.byCheck.get(key);
+      if (at === undefined) this.byCheck.set(key, this.results.push(clean) - 1);
+      else this.results[at] = join(this.results[at]!, clean);
+    }
+  }
+
+  all(): readonly CheckResult[] {
+    return this.results;
+  }
+}

@@ -1,0 +1,30 @@
+// The reference server's defects, each switched on by name: what it does wrong, for the
+// reports of the tests that prove the suite names it (named-defects.ts).
+export const DEFECTS = {
+  none: 'a correct implementation',
+  'auth-not-enforced': 'GET /user/apikeys answers without credentials',
+  'wrong-401-message': 'the 401 body says "Unauthorised" instead of the promised message',
+  'missing-field': "search rows lack the required 'port'",
+  'wrong-type': "search rows carry 'port' as a string",
+  'limit-ignored': 'GET /servers/find ignores limit',
+  'secret-in-list': 'GET /user/apikeys shows each key\'s secret',
+  'wrong-status': 'POST /user/apikeys answers 200 instead of 201',
+  'nulls-past-page-one': "5% of the rows past the first page carry 'players_online': null",
+  'false-as-true': 'a boolean parameter set to false is read as true',
+  'wrong-default-sort': 'without sort, rows come by address instead of newest ping first',
+  'ignored-filter': 'the org filter is silently ignored',
+  'motd-raw': 'motd matches the MOTD with its § colour codes, so text spanning a code is not found',
+  'total-counts-hidden': 'total counts the TCPShield-hidden rows, which no page shows',
+  'total-per-page': 'total grows with the page asked for (one more per page)',
+  'sql-500': 'a non-numeric integer parameter answers 500 with the SQL error and a stack trace',
+  'html-404': 'an unknown path answers an HTML page',
+  '404-wrong-method': 'a wrong method answers 404 instead of 405 with Allow',
+  'out-of-range-accepted': 'out-of-range numbers and unknown enum values are answered 200',
+  'limit-dependent-count': 'unique_versions counts only the versions shown (it depends on limit)',
+  'bare-error-body': '400 answers are {"error": ...}, without success and message',
+  'missing-route': 'GET /metadata/versions is not routed at all (404)',
+  'no-rate-limit-headers': 'no answer carries the X-RateLimit-* headers',
+  'text-plain-json': 'every JSON answer says Content-Type: text/plain',
+  'refuses-credentials': 'every credential is refused with 401, valid ones included',
+} as const;
+export type Defect = keyof typeof DEFECTS;

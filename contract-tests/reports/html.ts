@@ -1,0 +1,108 @@
+// reports/contract-report.html: the run for a person, in one self-contained file (inline
+// CSS, no script, no font or image from anywhere): the verdict first, then the causes
+// worst level first, the failures per level, every failure with its request, what was
+// expected, what came back and why, and a table of the operations.
+import { LEVELS, type Provenance } from '../../spec/provenance.ts';
+import type { Cause } from './causes.ts';
+import { failsStrictly, tally, verdictLine, type RunOutcome } from './outcome.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+
+function esc(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const STYLE = `
+:root { color-scheme: light; --fail: #b42318; --pass: #067647; --muted: #475467; --line: #d0d5dd; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #101828; background: #f9fafb; }
+main { max-width: 1100px; margin: 0 auto; padding: 24px; }
+h1 { font-size: 32px; line-height: 1.2; margin: 0 0 8px; }
+h2 { font-size: 22px; margin: 32px 0 12px; }
+.verdict { border-radius: 10px; padding: 20px 24px; color: #fff; }
+.verdict.passed { background: var(--pass); } .verdict.failed { background: var(--fail); } .verdict.refused { background: #93370d; }
+.verdict p { margin: 4px 0 0; font-size: 17px; }
+.settings { color: var(--muted); margin: 12px 0 0; padding: 0; list-style: none; font-size: 15px; }
+.level { display: inline-block; min-width: 84px; text-align: center; border-radius: 999px; padding: 1px 10px; font-size: 13px; font-weight: 600; color: #fff; }
+.level.interface { background: #b42318; } .level.observed { background: #b54708; } .level.assumed { background: #475467; }
+.cause { background: #fff; border: 1px solid var(--line); border-left: 6px solid var(--fail); border-radius: 8px; padding: 14px 18px; margin: 0 0 12px; }
+.cause h3 { font-size: 19px; margin: 0 0 4px; }
+.cause .hint { color: var(--muted); margin: 0 0 8px; }
+.cause ul, .checks { margin: 0; padding-left: 20px; }
+.verdict .bylevel { margin-top: 10px; }
+.verdict .bylevel b { margin-right: 14px; }
+.verdict .level { border: 1px solid rgba(255, 255, 255, 0.7); }
+details.failure { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 0 0 10px; padding: 10px 16px; }
+details.failure summary { cursor: pointer; font-weight: 600; }
+dl { display: grid; grid-template-columns: 90px 1fr; gap: 4px 12px; margin: 10px 0 0; }
+dt { color: var(--muted); } dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 14px; overflow-wrap: anywhere; }
+table { border-collapse: collapse; width: 100%; background: #fff; }
+th, td { border: 1px solid var(--line); padding: 6px 10px; text-align: left; font-size: 15px; }
+th { background: #f2f4f7; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.fail { color: var(--fail); font-weight: 600; } .pass { color: var(--pass); font-weight: 600; }
+.figures { color: var(--muted); font-size: 14px; white-space: pre-wrap; }
+`;
+
+/** Checks listed in a cause's card before the rest is folded. */
+const LISTED = 8;
+
+const badge = (level: Provenance) => `<span class="level ${level}">${level}</span>`;
+
+function failure(f: CheckResult, cause: Cause | undefined, open: boolean): string {
+  const rows = [['request', f.request], ['expected', f.expected], ['got', f.actual], ['why', f.message], ['cause', cause?.title]].filter((r): r is [string, string] => Boolean(r[1]));
+  return `<details class="failure"${open ? ' open' : ''}><summary>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</summary>
+<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl></details>`;
+}
+
+export function htmlReport(outcome: RunOutcome): string {
+  const t = tally(outcome);
+  const state = outcome.exitCode === 0 ? 'passed' : outcome.exitCode === 1 ? 'failed' : 'refused';
+  const heading = { passed: 'PASSED', failed: 'FAILED', refused: 'NOT RUN' }[state];
+  const body: string[] = [
+    `<section class="verdict ${state}" id="verdict"><h1>Contract suite: ${heading}</h1><p>${esc(verdictLine(outcome).replace(/^[A-Z ]+: /, ''))}</p>${
+      t.failed ? `<p class="bylevel" id="levels">Failures by level: ${LEVELS.map((l) => `${badge(l)} <b>${t.failuresByLevel[l]}</b>`).join(' ')}</p>` : ''
+    }</section>`,
+    `<ul class="settings">${outcome.settings.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ul>`,
+  ];
+  if (outcome.exitCode !== 2) {
+    const causeOf = new Map<CheckResult, Cause>();
+    for (const c of outcome.causes) for (const f of c.failures) causeOf.set(f, c);
+    if (outcome.causes.length) {
+      body.push('<h2 id="causes">Causes, worst level first</h2>');
+      for (const c of outcome.causes) {
+        // A long cause keeps its first checks in sight and folds the rest, so the next cause is not pushed out of view.
+        const item = (f: CheckResult) => `<li>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</li>`;
+        const cut = c.failures.length > LISTED + 2 ? LISTED : c.failures.length;
+        const shown = c.failures.slice(0, cut);
+        const folded = c.failures.slice(cut);
+        body.push(`<section class="cause"><h3>${badge(c.level)} ${esc(c.title)}</h3><p class="hint">${c.failures.length} failures${c.hint ? `: ${esc(c.hint)}` : ''}</p>
+<ul>${shown.map(item).join('')}</ul>${folded.length ? `<details><summary>and ${folded.length} more</summary><ul>${folded.map(item).join('')}</ul></details>` : ''}</section>`);
+      }
+    }
+    if (t.failed) {
+      const all = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
+      body.push(`<h2 id="failures">Every failure (${all.length})</h2>`, ...all.map((f, i) => failure(f, causeOf.get(f), i < 20)));
+    }
+    if (t.strictFailures.length) {
+      body.push('<h2>Skipped checks that fail the run under --strict</h2>', `<ul class="checks">${t.strictFailures.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)} (${esc(r.message ?? '')})</li>`).join('')}</ul>`);
+    }
+    body.push('<h2 id="operations">Per operation</h2>', '<table><thead><tr><th>operation</th><th>route</th><th>result</th><th>passed</th><th>failed</th><th>skipped</th></tr></thead><tbody>');
+    for (const r of outcome.reports) {
+      const n = (s: CheckResult['status']) => r.results.filter((x) => x.status === s).length;
+      const result = n('fail') ? '<span class="fail">FAIL</span>' : n('pass') ? '<span class="pass">PASS</span>' : 'SKIP';
+      body.push(`<tr><td>${esc(r.operationId)}</td><td>${esc(r.route ?? '')}</td><td>${result}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('skip')}</td></tr>`);
+    }
+    body.push('</tbody></table>');
+    const skipped = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'skip'));
+    if (skipped.length) {
+      body.push(`<h2>Skipped (${skipped.length})</h2>`, `<ul class="checks">${skipped.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)}: ${esc(r.message ?? '')}${failsStrictly(r, outcome.strict) ? ' <b>(fails under --strict)</b>' : ''}</li>`).join('')}</ul>`);
+    }
+  }
+  body.push(`<h2>Run</h2><p class="figures">${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`);
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Contract suite: ${heading}</title><style>${STYLE}</style></head>
+<body><main>
+${body.join('\n')}
+</main></body></html>
+`;
+}

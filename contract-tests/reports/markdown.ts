@@ -1,0 +1,43 @@
+// The run as GitHub-flavoured markdown, for a CI job's summary page
+// ($GITHUB_STEP_SUMMARY): the verdict, failures per level, the causes worst level first
+// with their checks folded away, the other failures, and one row per operation.
+import { LEVELS } from '../../spec/provenance.ts';
+import { tally, verdictLine, type RunOutcome } from './outcome.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+
+/** Text safe inside a table cell or a list item. */
+function md(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/\r?\n/g, ' ');
+}
+
+function failureItem(f: CheckResult): string {
+  return `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}${f.message ? `<br>${md(f.message.length > 300 ? `${f.message.slice(0, 300)}…` : f.message)}` : ''}`;
+}
+
+export function markdown(outcome: RunOutcome): string {
+  const mark = outcome.exitCode === 0 ? '✅' : outcome.exitCode === 1 ? '❌' : '⛔';
+  const lines = [`## ${mark} Contract suite: ${md(verdictLine(outcome))}`, '', ...outcome.settings.map((s) => `> ${md(s.trim())}`), ''];
+  if (outcome.exitCode === 2) return [...lines, 'Nothing was checked. The JUnit report holds one error saying why.', ''].join('\n');
+  const t = tally(outcome);
+  if (t.failed) {
+    lines.push('| level | failures |', '|---|---|', ...LEVELS.map((l) => `| ${l} | ${t.failuresByLevel[l]} |`), '');
+  }
+  if (outcome.causes.length) {
+    lines.push('### Causes, worst level first', '');
+    outcome.causes.forEach((c, i) => {
+      lines.push(`${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failures${c.hint ? `<br>${md(c.hint)}` : ''}`);
+      lines.push('   <details><summary>the failing checks</summary>', '', ...c.failures.map((f) => `   ${failureItem(f)}`), '', '   </details>');
+    });
+    lines.push('');
+  }
+  const others = outcome.causes.length ? outcome.single : outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
+  if (others.length) lines.push(outcome.causes.length ? '### Other failures' : '### Failures', '', ...others.map(failureItem), '');
+  if (t.strictFailures.length) lines.push('### Skipped checks that fail the run under --strict', '', ...t.strictFailures.map((r) => `- **${md(r.operationId)}**: ${md(r.check)} (${md(r.message ?? '')})`), '');
+  lines.push('### Per operation', '', '| operation | result | passed | failed | skipped |', '|---|---|---|---|---|');
+  for (const r of outcome.reports) {
+    const n = (s: CheckResult['status']) => r.results.filter((x) => x.status === s).length;
+    lines.push(`| ${md(r.operationId)}${r.route ? ` (\`${md(r.route)}\`)` : ''} | ${n('fail') ? '❌ fail' : n('pass') ? '✅ pass' : 'skip'} | ${n('pass')} | ${n('fail')} | ${n('skip')} |`);
+  }
+  lines.push('', ...outcome.figures.map((f) => `${md(f)}  `), '');
+  return lines.join('\n');
+}

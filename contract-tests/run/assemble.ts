@@ -1,0 +1,75 @@
+// Puts together what one run provides to its phases: the transport (budget, pacing, the
+// stop signal) with every answer shown to the answer log, the key ledger and the
+// families' watches; the judge at the run's level; the credentials; the search sample.
+import { AnswerJudge } from '../../spec/judge.ts';
+import type { SpecModel } from '../../spec/model.ts';
+import type { AnswerWatch, Family, RunKit } from '../checks/families.ts';
+import { CachedReads } from '../checks/cached-reads.ts';
+import { searchedOperation } from '../checks/sample/sample.ts';
+import { Sampler } from '../checks/sample/sampler.ts';
+import { Budget } from '../transport/budget.ts';
+import type { Fetch } from '../transport/http.ts';
+import { Pacer } from '../transport/pacing.ts';
+import { Transport } from '../transport/transport.ts';
+import { AnswerLog, subjectOf } from '../kit/answer-log.ts';
+import { CredentialSet, type Credentials } from '../kit/credentials.ts';
+import { KeyLedger } from '../kit/key-ledger.ts';
+import { keyLifecycle } from '../kit/key-lifecycle.ts';
+import { Recorder } from '../kit/recorder.ts';
+import type { Scope } from '../kit/scope.ts';
+
+/** The clock the pacing waits by; tests pass a fake one (no real seconds slept). */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface KitParts {
+  model: SpecModel;
+  baseUrl: string;
+  fetch: Fetch;
+  scope: Scope;
+  credentials: Credentials;
+  budget: number;
+  /** Wait on `X-RateLimit-Remaining: 0` as well as on 429. */
+  pace: boolean;
+  clock: Clock;
+  signal?: AbortSignal;
+  runId: string;
+  families: readonly Family[];
+}
+
+export interface Kit {
+  run: RunKit;
+  recorder: Recorder;
+  watches: AnswerWatch[];
+}
+
+export function assembleKit(p: KitParts): Kit {
+  const answers = new AnswerLog();
+  const recorder = new Recorder();
+  const watches: AnswerWatch[] = [];
+  const credentials = new CredentialSet(p.model, p.credentials);
+  let keys: KeyLedger | undefined;
+  const http = new Transport({
+    baseUrl: p.baseUrl,
+    fetch: p.fetch,
+    budget: new Budget(p.budget),
+    pacer: new Pacer({ honourRemaining: p.pace, groups: p.model.limits.rateLimits.groups, now: p.clock.now, sleep: p.clock.sleep }),
+    signal: p.signal,
+    observe: (request, response) => {
+      const subject = subjectOf(p.model, request.method, http.relative(request.url));
+      answers.note(subject, response);
+      keys?.observe(subject, request, response);
+      for (const w of watches) w.note(subject, request, response);
+    },
+  });
+  keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
+  const judge = AnswerJudge.of(p.model, p.scope.level);
+  const reads = new CachedReads(http, credentials);
+  const searched = searchedOperation(p.model.operations);
+  const sample = searched ? new Sampler(searched, { reads, judge, budgetLeft: () => http.budget.left() }) : undefined;
+  const run: RunKit = { spec: p.model, scope: p.scope, http, reads, judge, credentials, keys, sample, answers, results: () => recorder.all(), runId: p.runId };
+  for (const f of p.families) if (f.watch) watches.push(f.watch(run));
+  return { run, recorder, watches };
+}

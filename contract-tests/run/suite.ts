@@ -1,0 +1,184 @@
+// The suite's run, in process and in phases: the pre-flight (can the target be tested,
+// is it the mock), the replay of each operation's documented success (Dredd), the depth
+// families of checks/families.ts in table order, their watches' verdicts, the cleanup
+// of everything the run created, and the outcome the reports render. `runSuite` takes a
+// `fetch`, so a test can run it against a Hono app's `app.fetch` with no socket (the
+// replay phase is then off unless asked for: Dredd has an HTTP client of its own).
+import { randomBytes } from 'node:crypto';
+import { basename, resolve } from 'node:path';
+import { FlagError } from '../../cli/flags.ts';
+import { SPEC_PATH } from '../../spec/load.ts';
+import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
+import type { Provenance } from '../../spec/provenance.ts';
+import { FAMILIES, type Family } from '../checks/families.ts';
+import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
+import { findCauses } from '../reports/causes.ts';
+import { groupByOperation, tally, type RunOutcome } from '../reports/outcome.ts';
+import type { Fetch } from '../transport/http.ts';
+import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
+import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
+import { assembleKit, type Clock, type Kit } from './assemble.ts';
+import { redact } from '../kit/mask.ts';
+import { normaliseBaseUrl } from './options.ts';
+import { PreflightError, preflight, type Target } from './preflight.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+import { Scope } from '../kit/scope.ts';
+
+export interface SuiteOptions {
+  baseUrl: string;
+  /** How requests are sent (default: the global fetch, over a socket); a Hono app's `app.fetch` runs the suite in process. */
+  fetch?: Fetch;
+  /** Another copy of the spec (default spec/openapi.yaml). */
+  spec?: string;
+  only?: readonly string[];
+  provenance?: Provenance;
+  strict?: boolean;
+  allowWrites?: boolean;
+  budget?: number;
+  /** Wait on `X-RateLimit-Remaining: 0` (default true). */
+  pace?: boolean;
+  /** The replay phase. Dredd sends with an HTTP client of its own, not `fetch`: the default is on, off when a `fetch` is given. */
+  dredd?: boolean;
+  /** Where CONTRACT_* credentials are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Stops the run: nothing more is sent but the cleanup. */
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** The families to run (default all, checks/families.ts). */
+  families?: readonly Family[];
+}
+
+export interface SuiteRun {
+  outcome: RunOutcome;
+  /** Dredd's log, unmasked (the caller masks what it writes). */
+  dreddLog?: string;
+}
+
+/** The suite refused to run: nothing was checked (exit 2). */
+export class Refusal extends Error {}
+
+const realClock = (signal: AbortSignal | undefined): Clock => ({
+  now: Date.now,
+  // A stopped run does not sit out a rate-limit window.
+  sleep: (ms) => new Promise((done) => {
+    const stop = () => (clearTimeout(timer), done());
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', stop), done()), ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  }),
+});
+
+function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
+  const path = options.spec ? resolve(options.spec) : SPEC_PATH;
+  try {
+    return { model: loadModel(path), path };
+  } catch (err) {
+    throw new Refusal(`--spec ${options.spec ?? path}: ${(err as Error).message}`);
+  }
+}
+
+/** The families in table order, each on every selected operation; their watches' verdicts last. */
+async function depthPhase(kit: Kit, operations: readonly Operation[], families: readonly Family[]): Promise<void> {
+  const { run, recorder } = kit;
+  for (const family of families) {
+    if (run.http.stopped()) return;
+    if (family.once) recorder.add(await family.once(run));
+    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, run));
+  }
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+  const started = new Date();
+  try {
+    return await checkTarget(options, started);
+  } catch (err) {
+    const expected = err instanceof Refusal || err instanceof PreflightError || err instanceof FlagError;
+    const reason = expected ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`;
+    return { outcome: notRun(redact(reason), started, options.baseUrl) };
+  }
+}
+
+/** What the target said about itself decides the run's credentials and writes; a target it may not test is refused. */
+function settle(options: SuiteOptions, model: SpecModel, target: Target): { credentials: Credentials; scope: Scope } {
+  const only = options.only ?? [];
+  const isMock = Boolean(target.mock);
+  const credentials = resolveCredentials(options.env ?? process.env, isMock, model);
+  const selected = model.operations.filter((o) => !only.length || only.includes(o.operationId));
+  if (!isMock && selected.some((o) => o.schemes.length) && !credentials.apiKey && !credentials.session) {
+    throw new Refusal(
+      `refusing to test ${target.baseUrl} without credentials: it does not identify as the mock (GET /__mock/info), so the fixture credentials do not apply. ` +
+        'Set CONTRACT_API_KEY and/or CONTRACT_SESSION_COOKIE (and CONTRACT_FORBIDDEN_API_KEY for the 403 checks), or limit the run to public operations with --only.',
+    );
+  }
+  const writes = { allowed: isMock || Boolean(options.allowWrites), reason: isMock ? 'the target is the mock' : options.allowWrites ? '--allow-writes' : 'the target is not the mock' };
+  return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
+}
+
+/** The replay, the depth families and their watches; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
+async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
+  const { run, recorder } = kit;
+  const failures: CheckResult[] = [];
+  let replay: ReplayOutcome | undefined;
+  try {
+    if (options.dredd ?? !options.fetch) {
+      replay = await replayPhase(run, specPath);
+      recorder.add(replay.results);
+    }
+    const selected = run.spec.operations.filter((o) => run.scope.selected(o));
+    await depthPhase(kit, selected, options.families ?? FAMILIES).catch((err: Error) => {
+      failures.push({ operationId: 'suite', check: 'suite: the depth checks ran to completion', provenance: 'interface', status: 'fail', message: `internal error in the contract suite: ${err.stack ?? err.message}` });
+    });
+    for (const w of kit.watches) recorder.add(w.verdicts());
+  } finally {
+    // Cleanup is never refused: not for want of budget, not because the run was stopped.
+    const left = await run.keys.removeAll().catch(() => run.keys.open());
+    if (left.length) {
+      failures.push({ operationId: 'cleanup', check: 'cleanup: everything the suite created is removed', provenance: 'interface', status: 'fail', message: `could not remove API key(s) ${left.map((k) => k.id).join(', ')}: remove them by hand` });
+    }
+  }
+  const stopped = run.http.stopped();
+  if (stopped) failures.push({ operationId: 'suite', check: 'suite: the run finished', provenance: 'interface', status: 'fail', message: `${stopped} before every check ran; what ran is reported, and what it created was removed` });
+  if (recorder.all().length === 0 && !stopped) {
+    const { only, level } = run.scope;
+    throw new Refusal(`nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no check (every part it would rely on is softer than ${level})`);
+  }
+  recorder.add(failures);
+  return replay;
+}
+
+/** The outcome the reports render: results per operation, causes, the verdict, the figures. */
+function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined, started: Date): RunOutcome {
+  const { run } = kit;
+  const all = [...kit.recorder.all()];
+  const selected = run.spec.operations.filter((o) => run.scope.selected(o));
+  const reports = groupByOperation(selected.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })), all);
+  const opInfo = run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic }));
+  const { causes, single } = findCauses(all, opInfo, run.answers);
+  const outcome: RunOutcome = { exitCode: 0, settings: settingsLines(facts), reports, causes, single, figures: [], strict: facts.strict, startedAt: started, durationMs: 0 };
+  const t = tally(outcome);
+  outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
+  outcome.durationMs = Date.now() - started.getTime();
+  outcome.figures = figureLines({
+    budget: run.http.budget, pace: { ...run.http.pacer.stats, honoured: facts.pace }, dreddRequests: replay?.requests,
+    preflightRequests: facts.target.requests, sample: run.sample?.stats, wallMs: outcome.durationMs,
+  });
+  return outcome;
+}
+
+async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteRun> {
+  const { model, path: specPath } = modelOf(options);
+  nameFixtureSecrets(model);
+  const unknown = (options.only ?? []).filter((id) => !model.byId.has(id));
+  if (unknown.length) throw new Refusal(`--only: no operation ${unknown.join(', ')} in the spec; known: ${[...model.byId.keys()].join(', ')}`);
+  const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const target = await preflight(normaliseBaseUrl(options.baseUrl), model, fetch);
+  const { credentials, scope } = settle(options, model, target);
+  const budget = options.budget ?? 400;
+  const pace = options.pace ?? true;
+  const kit = assembleKit({
+    model, baseUrl: target.baseUrl, fetch, scope, credentials, budget, pace,
+    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), families: options.families ?? FAMILIES,
+  });
+  const replay = await phases(kit, options, specPath);
+  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, strict: options.strict ?? false, dredd: Boolean(replay), pace };
+  return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
+}
