@@ -2,9 +2,13 @@
 // with a rule the mock knows (here `substringWildcard` on `address`, which no filter
 // read before) works in the mock started on that copy with `--spec`, with no code
 // change: only matching rows come back over HTTP, and the mock on the original spec
-// ignores the parameter (an unknown one). The contract suite's meaning check of the
-// same parameter can run against the same mock (e2e/mock-program.ts).
+// ignores the parameter (an unknown one). The contract suite replaying the same copy
+// of the spec checks the new parameter by its rule, also with no code change: its
+// meaning check passes against the mock that filters, and fails against the one that
+// ignores the parameter.
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckResult } from '../contract-tests/kit/recorder.ts';
+import { runSuite } from '../contract-tests/run/suite.ts';
 import { ADDRESS_FILTER, specWith, startMockProgram, stopMockPrograms } from './mock-program.ts';
 
 afterAll(stopMockPrograms);
@@ -40,5 +44,21 @@ describe('a parameter added to the spec with a known rule', () => {
     expect((await tooLong.json()).message).toMatch(/query parameter 'address'/);
     // On the original spec the parameter is unknown, so ignored: every row.
     expect(await allRows(without, `&address=${piece}`)).toHaveLength(every.length);
+  });
+});
+
+describe('the contract suite on a copy of the spec with that parameter', () => {
+  it("checks the parameter by its rule: passes against the mock that filters by it, fails against one that ignores it", async () => {
+    const spec = specWith(ADDRESS_FILTER);
+    const [withIt, without] = await Promise.all([startMockProgram(['--spec', spec]), startMockProgram([])]);
+    const meaningOf = async (baseUrl: string): Promise<CheckResult[]> => {
+      const { outcome } = await runSuite({ baseUrl, spec, only: ['findServers'], dredd: false, pace: false, env: {}, budget: 150 });
+      return outcome.reports.flatMap((r) => r.results).filter((r) => r.check.startsWith('meaning: address '));
+    };
+    const honoured = await meaningOf(withIt);
+    expect(honoured.length).toBeGreaterThan(0);
+    expect(honoured.map((r) => `${r.status} ${r.check}`)).toEqual(honoured.map((r) => `pass ${r.check}`));
+    const ignored = await meaningOf(without);
+    expect(ignored.some((r) => r.status === 'fail'), ignored.map((r) => `${r.status} ${r.check}: ${r.message ?? ''}`).join('\n')).toBe(true);
   });
 });
