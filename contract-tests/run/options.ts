@@ -20,6 +20,7 @@ export const FLAGS = {
   junit: { type: 'string', value: '<path>', shown: '<reports>/contract-junit.xml', help: 'the JUnit XML elsewhere' },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
 
 export type CliOptions = FlagValues<typeof FLAGS> & { provenance: Provenance };
