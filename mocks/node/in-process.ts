@@ -74,7 +74,7 @@ const BOOLEAN = ['cleanData', 'rateLimit', 'selfCheck', 'quiet'] as const;
 const KNOWN = [...Object.keys(VALUED), ...BOOLEAN];
 
 /** The server's options for these: the same defaults, and the same checks as the flags (a bad value throws, naming the option). */
-export function mockOptions(options: CreateMockOptions = {}): MockOptions {
+function mockOptions(options: CreateMockOptions = {}): MockOptions {
   const argv: string[] = [];
   for (const [key, value] of Object.entries(options)) {
     if (!KNOWN.includes(key)) {
