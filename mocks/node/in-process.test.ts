@@ -2,7 +2,7 @@
 // socket: the same requests get the same bytes (status, headers, body); reset() and
 // close() do what they say; a bad option is refused, named. (The same, installed from
 // the packed package: e2e/installed-package.pack.ts; under MSW: e2e/mock-in-msw.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authHeaders, credential, PINNED_NOW } from '../testing/test-app.ts';
 import { createMock, type InProcessMock } from './in-process.ts';
 import { startMock, type RunningMock } from './server.ts';
@@ -64,6 +64,16 @@ describe('createMock()', () => {
     const res = await mock.fetch('http://api.test/api/v0.1/user/apikeys', { headers: authHeaders(credential('valid-key')) });
     expect(res.status).toBe(200);
     expect(mock.basePath).toBe('/api/v0.1');
+  });
+
+  it("resolves a relative URL against the page's location (a DOM environment), and without one rejects, saying so", async () => {
+    await expect(mock.fetch('/api/v0.1/metadata/regions')).rejects.toThrow("createMock: fetch needs an absolute URL (there is no page location to resolve a relative one against), got '/api/v0.1/metadata/regions'");
+    vi.stubGlobal('location', new URL('http://localhost:5173/app/'));
+    try {
+      expect((await mock.fetch('/api/v0.1/metadata/regions')).status).toBe(200);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('reset() puts back the seeded keys and sessions, as POST /__mock/reset does', async () => {

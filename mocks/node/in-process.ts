@@ -46,7 +46,8 @@ export interface InProcessMock {
   readonly basePath: string;
   /**
    * The answer the server would give to this request (`fetch`'s arguments: a Request, or
-   * an absolute URL and its init). Routes, auth and rate limits read the path, headers
+   * a URL and its init; a relative URL resolves against the page's location, in a DOM
+   * environment). Routes, auth and rate limits read the path, headers
    * and body; the origin only shapes what points back at the mock (the docs page's
    * `servers`, the login cookie's attributes).
    */
@@ -108,6 +109,23 @@ function mockOptions(options: CreateMockOptions = {}): MockOptions {
 }
 
 /**
+ * fetch's arguments as one Request. A relative URL (an app that calls `/api/v0.1/...` on
+ * its page's origin) resolves against the page's location, where a DOM environment
+ * (jsdom, happy-dom) has one, as the browser's fetch does.
+ */
+function toRequest(input: Request | string | URL, init: RequestInit | undefined): Request {
+  if (input instanceof Request) return init === undefined ? input : new Request(input, init);
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  let url: URL;
+  try {
+    url = new URL(String(input), page);
+  } catch {
+    throw new TypeError(`createMock: fetch needs an absolute URL${page ? '' : ' (there is no page location to resolve a relative one against)'}, got '${String(input)}'`);
+  }
+  return new Request(url, init);
+}
+
+/**
  * The answer as the socket sends it: with the Content-Length node:http sets on a body it
  * has whole (a header a page may read, even cross-origin). Every answer of the mock is small.
  */
@@ -132,7 +150,13 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
     basePath,
     fetch(input, init) {
       if (!mock) return Promise.reject(new TypeError('createMock: fetch after close()'));
-      const answer = withLength(mock.app.fetch(input instanceof Request && init === undefined ? input : new Request(input, init)));
+      let request: Request;
+      try {
+        request = toRequest(input, init);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+      const answer = withLength(mock.app.fetch(request));
       inFlight.add(answer);
       void answer.finally(() => inFlight.delete(answer)).catch(() => undefined);
       return answer;
