@@ -102,6 +102,7 @@ describe('createMock()', () => {
     expect(() => createMock({ now: 'yesterday' })).toThrow("createMock: option 'now' must be an ISO 8601 time, got 'yesterday'");
     expect(() => createMock({ latency: { min: 5, max: 1 } })).toThrow("createMock: option 'latency' must be MS or MIN-MAX");
     expect(() => createMock({ corsOrigins: ['http://a.test/'] })).toThrow(/^createMock: option 'corsOrigins' /);
+    expect(() => createMock({ latency: 'slow' } as never)).toThrow("createMock: option 'latency' must be MS or MIN-MAX");
     expect(() => createMock({ seeds: 1 } as never)).toThrow("createMock: unknown option 'seeds': did you mean seed?");
     expect(() => createMock({ cleanData: 'yes' } as never)).toThrow("createMock: option 'cleanData' must be true or false, got \"yes\"");
   });

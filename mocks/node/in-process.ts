@@ -66,8 +66,8 @@ const VALUED: { [K in keyof CreateMockOptions]?: [flag: string, write: (v: NonNu
   data: ['data', String],
   fixtures: ['fixtures', String],
   spec: ['spec', String],
-  latency: ['latency', (v) => (typeof v === 'number' ? String(v) : `${v.min}-${v.max}`)],
-  corsOrigins: ['cors-origin', (v) => v.join(',')],
+  latency: ['latency', (v) => (typeof v === 'object' && v !== null ? `${v.min}-${v.max}` : String(v))],
+  corsOrigins: ['cors-origin', (v) => (Array.isArray(v) ? v.join(',') : String(v))],
   rowCacheMiB: ['row-cache', String],
   cacheDir: ['cache-dir', (v) => v],
 };
