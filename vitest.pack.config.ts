@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['e2e/**/*.pack.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // Each file packs the repository (prepack rebuilds dist/): one at a time, so no tarball takes another's half-written bundle.
+    fileParallelism: false,
   },
 });

@@ -5,6 +5,7 @@
 // run was stopped; 2: nothing was checked (unreachable target, wrong base URL, refused
 // to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
 import { FlagError } from '../cli/flags.ts';
+import { ownPackage } from '../cli/own-package.ts';
 import { htmlReport } from './reports/html.ts';
 import { junit } from './reports/junit.ts';
 import { markdown } from './reports/markdown.ts';
@@ -38,6 +39,10 @@ async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: Mo
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    console.log(ownPackage().version);
     return 0;
   }
   const started = new Date();

@@ -75,6 +75,15 @@ describe.concurrent('the CLI against the mock', () => {
     expect(readFileSync(run.markdown, 'utf8')).toMatch(/^## ⛔ Contract suite: NOT RUN: cannot reach/);
   });
 
+  test('--version prints the package version and exits 0; the summary names the suite and its version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const run = await runContract(['--version']);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, `${version}\n`, '']);
+    const on = await withDredd;
+    expect(on.stdout).toContain(`\n  suite: server-listing-mock ${version} (server-listing-contract)\n`);
+    expect(readFileSync(on.markdown, 'utf8')).toContain(`> suite: server-listing-mock ${version} (server-listing-contract)\n`);
+  });
+
   test('a flag that does not parse: exit 2, the usage, and its JUnit still written, in error', async () => {
     const run = await runContract(['--bogus']);
     expect(run.code).toBe(2);

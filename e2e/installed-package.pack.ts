@@ -1,26 +1,46 @@
-// `npm pack`, then `npm install <tarball>` in an empty folder, as someone without a clone
-// would: both bins work from any directory, find the spec and the fixtures beside
-// themselves, write their reports to the directory they run in, and need no TypeScript
-// loader (tsx is removed from the installed tree before they run).
+// `npm pack`, then `npm install <tarball>` in an empty folder, as a team without a clone
+// does: the install is lean (the dependencies are exactly what the bundles load, no
+// install scripts run), both bins answer --version and --help from any directory, find
+// the spec and the fixtures beside themselves and write their reports where they run;
+// `import { createMock } from 'server-listing-mock'` answers with the server's bytes;
+// `tsc` compiles a consumer's file against `server-listing-mock` and
+// `server-listing-mock/types`. Dredd, an optional peer dependency, is installed half-way:
+// before, the contract bin names the replay it skips; after, it replays.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
+const OURS = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
 const root = mkdtempSync(join(tmpdir(), 'installed-package-'));
 /** Where the bins run: inside the install folder, but neither the package nor the repository. */
 const work = join(root, 'work');
+const installed = join(root, 'node_modules/server-listing-mock');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const NOW = '2026-06-01T12:00:00Z';
 let tarball = '';
+let installLog = '';
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+function npm(args: string[], cwd: string): { stdout: string; stderr: string } {
+  const out = spawnSyncText('npm', args, cwd);
+  if (out.code !== 0) throw new Error(`npm ${args.join(' ')} exited ${out.code}: ${out.stderr}`);
+  return out;
 }
 
-/** Runs a bin to the end; the contract bin's CONTRACT_* variables are cleared so it decides from the target alone. */
+function spawnSyncText(file: string, args: string[], cwd: string): { code: number; stdout: string; stderr: string } {
+  try {
+    const stdout = execFileSync(file, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { code: 0, stdout, stderr: '' };
+  } catch (e) {
+    const err = e as { status: number; stdout: string; stderr: string };
+    return { code: err.status, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+/** Runs a program to the end; the contract bin's CONTRACT_* variables are cleared so it decides from the target alone. */
 function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
   return new Promise((resolve, reject) => {
@@ -34,64 +54,198 @@ function run(file: string, args: string[]): Promise<{ code: number | null; stdou
   });
 }
 
+/** The installed mock bin on a free port; resolves with its base URL once it listens. */
+async function startBin(args: string[]): Promise<{ baseUrl: string; stop(): void }> {
+  const child = spawn(bin('server-listing-mock'), ['--port', '0', '--quiet', ...args], { cwd: work });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /Mock listening on (\S+)/.exec(out)?.[1];
+      if (url) resolve(url);
+    });
+    child.on('exit', (code) => reject(new Error(`the mock exited (${code}): ${out}`)));
+  });
+  return { baseUrl, stop: () => child.kill('SIGTERM') };
+}
+
 beforeAll(() => {
-  // prepack builds the bundles the bins run.
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', root], REPO)) as { filename: string; files: { path: string }[] }[];
+  // prepack builds the bundles the bins run, the library entry and its declarations.
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', root], REPO).stdout) as { filename: string }[];
   tarball = join(root, packed[0]!.filename);
-  npm(['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], root);
-  rmSync(join(root, 'node_modules/tsx'), { recursive: true, force: true });
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'a-frontend', version: '1.0.0', private: true, type: 'module' }));
+  const out = spawnSyncText('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], root);
+  if (out.code !== 0) throw new Error(`npm install exited ${out.code}: ${out.stderr}`);
+  installLog = out.stdout + out.stderr;
   mkdirSync(work);
 });
 
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => process.env.KEEP_PACK_DIR || rmSync(root, { recursive: true, force: true }));
 
 describe('the package, installed from its tarball', () => {
-  it('holds the bins, their bundles, the spec, the fixtures and the manuals, and no source', () => {
+  it('holds the bins, their bundles, the library entry and its types, the docs assets, the spec, the fixtures and the manuals, and no source', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
     expect(files).toEqual([
-      'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'contract-tests/README.md', 'dist/contract.mjs', 'dist/dredd-hooks.cjs',
-      'dist/mock.mjs', 'fixtures/auth.json', 'mocks/README.md', 'package.json', 'spec/openapi.yaml',
+      'LICENSE', 'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'contract-tests/README.md', 'dist/contract.mjs', 'dist/dredd-hooks.cjs',
+      'dist/index.d.ts', 'dist/index.mjs', 'dist/mock.mjs', 'dist/swagger-ui/LICENSE', 'dist/swagger-ui/NOTICE', 'dist/swagger-ui/favicon-32x32.png',
+      'dist/swagger-ui/swagger-ui-bundle.js', 'dist/swagger-ui/swagger-ui.css', 'dist/types.d.ts', 'dist/types.mjs',
+      'fixtures/auth.json', 'mocks/README.md', 'package.json', 'spec/openapi.yaml',
     ]);
-    expect(existsSync(join(root, 'node_modules/tsx'))).toBe(false);
   });
 
-  it('server-listing-mock --help and server-listing-contract --help', async () => {
+  it('depends on exactly the packages its bundles load (Dredd as an optional peer), and its install runs no install script', () => {
+    const loaded = new Set<string>();
+    for (const bundle of ['mock.mjs', 'contract.mjs', 'index.mjs']) {
+      const code = readFileSync(join(installed, 'dist', bundle), 'utf8');
+      // Static imports, import(), and require() through createRequire.
+      for (const m of code.matchAll(/(?:\bfrom |\bimport\(|\brequire\d*\(|\)\()"([^".][^"]*)"/g)) {
+        const spec = m[1]!;
+        if (spec.startsWith('node:')) continue;
+        loaded.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+    expect([...loaded].sort()).toEqual([...Object.keys(OURS.dependencies), ...Object.keys(OURS.peerDependencies)].sort());
+    for (const buildTool of ['esbuild', 'tsx', 'swagger-ui-dist', '@scarf/scarf', 'dredd', 'typescript']) expect(existsSync(join(root, 'node_modules', buildTool)), buildTool).toBe(false);
+    const tree = JSON.parse(readFileSync(join(root, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.entries(tree.packages).filter(([, p]) => p.hasInstallScript).map(([name]) => name)).toEqual([]);
+    expect(installLog).not.toMatch(/install-scripts|scarf/i);
+  });
+
+  it('both bins answer --version and --help', async () => {
+    for (const name of ['server-listing-mock', 'server-listing-contract']) {
+      const version = await run(bin(name), ['--version']);
+      expect([version.code, version.stdout, version.stderr], name).toEqual([0, `${OURS.version}\n`, '']);
+    }
     const mock = await run(bin('server-listing-mock'), ['--help']);
     expect(mock.code, mock.stderr).toBe(0);
     expect(mock.stdout).toMatch(/^Usage: .*server-listing-mock \[options\]/);
+    expect(mock.stdout).toContain('--version');
     const contract = await run(bin('server-listing-contract'), ['--help']);
     expect(contract.code, contract.stderr).toBe(0);
     expect(contract.stdout).toMatch(/^Usage: server-listing-contract --base-url <url> \[options\]/);
     expect(contract.stdout).toContain('--start-mock');
   });
 
-  it('server-listing-contract --start-mock tests the installed mock and writes its reports here', async () => {
+  it('server-listing-mock serves the API, says what it is, and serves its docs page with the Swagger UI files it ships', async () => {
+    const mock = await startBin([]);
+    try {
+      const origin = new URL(mock.baseUrl).origin;
+      expect(await (await fetch(`${origin}/__mock/info`)).json()).toMatchObject({ name: 'server-listing-mock', version: OURS.version, seed: 1337, servers: 1000 });
+      expect((await (await fetch(`${mock.baseUrl}/servers/find?limit=2`)).json()).results).toHaveLength(2);
+      expect((await fetch(`${origin}/__mock/docs`)).status).toBe(200);
+      const script = await fetch(`${origin}/__mock/docs/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect(Buffer.from(await script.arrayBuffer()).equals(readFileSync(join(installed, 'dist/swagger-ui/swagger-ui-bundle.js')))).toBe(true);
+    } finally {
+      mock.stop();
+    }
+  });
+
+  it("a script's createMock() gets the same bytes as the installed server for the same requests", async () => {
+    const mock = await startBin(['--seed', '7', '--servers', '200', '--now', NOW]);
+    try {
+      const origin = new URL(mock.baseUrl).origin;
+      const requests: [string, RequestInit?][] = [
+        ['/api/v0.1/servers/find?limit=3&sort=users'],
+        ['/api/v0.1/servers/find?limit=abc'],
+        ['/api/v0.1/metadata/versions'],
+        ['/api/v0.1/user/apikeys', { headers: { Authorization: 'Bearer sls_test_valid0000000000000000000000000000000a11ce' } }],
+        ['/api/v0.1/user/apikeys'],
+        ['/api/v0.1/servers/find', { method: 'DELETE' }],
+        ['/api/v0.1/nope'],
+        ['/__mock/info'],
+      ];
+      // The same requests from a consumer's script, in process: its answers as JSON.
+      writeFileSync(join(work, 'in-process.mjs'), `
+import { createMock } from 'server-listing-mock';
+const mock = createMock({ seed: 7, servers: 200, now: '${NOW}' });
+const answers = [];
+for (const [path, init] of ${JSON.stringify(requests)}) {
+  const res = await mock.fetch(new Request('${origin}' + path, init));
+  answers.push({ status: res.status, headers: [...res.headers], body: Buffer.from(await res.arrayBuffer()).toString('base64') });
+}
+await mock.close();
+console.log(JSON.stringify(answers));
+`);
+      const script = await run(process.execPath, ['in-process.mjs']);
+      expect(script.code, script.stderr).toBe(0);
+      const inProcess = JSON.parse(script.stdout) as unknown[];
+      const overSocket = [];
+      for (const [path, init] of requests) {
+        const res = await fetch(`${origin}${path}`, init);
+        const headers: [string, string][] = [];
+        res.headers.forEach((value, name) => void (['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) || headers.push([name, value])));
+        overSocket.push({ status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
+      }
+      expect(inProcess).toEqual(overSocket);
+    } finally {
+      mock.stop();
+    }
+  });
+
+  it("tsc compiles a consumer's file against the package's types (node16, nodenext and bundler resolution), and refuses a wrong one", () => {
+    const ts = join(REPO, 'node_modules/typescript/bin/tsc');
+    writeFileSync(join(work, 'uses-types.mts'), `
+import { createMock, type CreateMockOptions, type InProcessMock } from 'server-listing-mock';
+import type { FindResponse, Server, paths } from 'server-listing-mock/types';
+
+const options: CreateMockOptions = { seed: 7, now: new Date(), latency: { min: 0, max: 5 } };
+const mock: InProcessMock = createMock(options);
+type FindQuery = NonNullable<paths['/servers/find']['get']['parameters']['query']>;
+const query: FindQuery = { limit: 5, region: 'EU' };
+export async function firstServer(): Promise<Server | undefined> {
+  const res: Response = await mock.fetch(\`https://api.example.test\${mock.basePath}/servers/find?limit=\${query.limit}\`);
+  const page = (await res.json()) as FindResponse;
+  mock.reset();
+  await mock.close();
+  return page.results[0];
+}
+`);
+    writeFileSync(join(work, 'wrong-types.mts'), `
+import type { Server } from 'server-listing-mock/types';
+import { createMock } from 'server-listing-mock';
+export const server: Server = { address: 42 };
+createMock({ seeds: 1 });
+`);
+    for (const [module, resolution] of [['node16', 'node16'], ['nodenext', 'nodenext'], ['esnext', 'bundler']] as const) {
+      // A frontend's settings: DOM types (Request, Response), no Node types, and our declarations checked too.
+      const config = (file: string) => {
+        const path = join(work, `tsconfig.${resolution}.${file}.json`);
+        writeFileSync(path, JSON.stringify({ compilerOptions: { noEmit: true, strict: true, module, moduleResolution: resolution, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false }, files: [file] }));
+        return path;
+      };
+      // A module it cannot resolve, or resolves to no types, is an error under strict (TS2307, TS7016).
+      const ok = spawnSyncText(process.execPath, [ts, '-p', config('uses-types.mts')], work);
+      expect(ok, `${resolution}: ${ok.stdout}`).toMatchObject({ code: 0 });
+      if (resolution !== 'nodenext') continue;
+      // The types are the spec's and the entry's, not `any`.
+      const wrong = spawnSyncText(process.execPath, [ts, '-p', config('wrong-types.mts')], work);
+      expect(wrong.code, resolution).not.toBe(0);
+      expect(wrong.stdout).toMatch(/wrong-types\.mts\(4,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
+      expect(wrong.stdout).toMatch(/wrong-types\.mts\(5,\d+\): error TS2561: Object literal may only specify known properties, but 'seeds' does not exist in type 'CreateMockOptions'/);
+    }
+  });
+
+  it('server-listing-contract --start-mock without Dredd (an optional peer): the replay is a named skip, which fails the run under --strict', async () => {
     const result = await run(bin('server-listing-contract'), ['--start-mock']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/m);
-    expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-    for (const report of ['contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
-    expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
+    expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed, \d+ skipped/m);
+    expect(result.stdout).toContain("skipped: Dredd replays each operation's documented success (Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off)");
+    expect(existsSync(join(work, 'reports/contract-dredd.log'))).toBe(false);
+    const strict = await run(bin('server-listing-contract'), ['--start-mock', '--strict']);
+    expect(strict.code, strict.stdout).toBe(1);
+    expect(strict.stdout).toMatch(/^FAILED: \d+ checks run, 0 failed, \d+ skipped \(\d+ unavoidable\); 1 skip fails the run under --strict$/m);
   });
 
-  it('server-listing-mock serves the API, says what it is, and serves its docs', async () => {
-    const child = spawn(bin('server-listing-mock'), ['--port', '0', '--quiet'], { cwd: work });
-    try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const url = /Mock listening on (\S+)/.exec(out)?.[1];
-          if (url) resolve(url);
-        });
-        child.on('exit', (code) => reject(new Error(`the mock exited (${code}): ${out}`)));
-      });
-      const origin = new URL(baseUrl).origin;
-      expect(await (await fetch(`${origin}/__mock/info`)).json()).toMatchObject({ name: 'server-listing-mock', version: expect.any(String), seed: 1337, servers: 1000 });
-      expect((await (await fetch(`${baseUrl}/servers/find?limit=2`)).json()).results).toHaveLength(2);
-      expect((await fetch(`${origin}/__mock/docs`)).status).toBe(200);
-    } finally {
-      child.kill('SIGTERM');
-    }
+  it('with Dredd installed beside it, server-listing-contract --start-mock replays too, and writes every report here', async () => {
+    npm(['install', `dredd@${OURS.devDependencies.dredd}`, '--no-audit', '--no-fund', '--prefer-offline'], root);
+    const result = await run(bin('server-listing-contract'), ['--start-mock']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
+    expect(result.stdout).toMatch(/^Requests: .* 9 by Dredd /m);
+    for (const report of ['contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+    expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
+    expect(readdirSync(join(root, 'node_modules'))).toContain('dredd');
   });
 });

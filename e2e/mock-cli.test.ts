@@ -3,7 +3,7 @@
 // What the same code does in process (same seed, same bytes; --data; snapshots;
 // --host 0.0.0.0; --watch; every flag's parsing) is tested beside it in mocks/node/.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +151,14 @@ describe('npm run mock', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: npm run mock -- \[options\]/);
     expect(stdout).toMatch(/--port N\b.*\[MOCK_PORT\]/);
+    expect(stdout).toMatch(/--version\b.*print the version/);
+  });
+
+  it('--version prints the package version and exits 0; the banner says it too', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const { output } = await startCli(['--servers', '10']);
+    expect(output()).toContain(`  version:     server-listing-mock ${version}\n`);
   });
 
   it('refuses a bad flag with a clear message and exit 2', async () => {

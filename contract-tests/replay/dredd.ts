@@ -34,6 +34,19 @@ interface WinstonLogger {
 
 type DreddClass = new (config: Record<string, unknown>) => { run(done: (error: Error | null) => void): void };
 
+/**
+ * Why Dredd cannot run here, if it cannot: the package declares it an optional peer
+ * dependency (decision 0027), so an install without it is lean; a clone has it.
+ */
+export function dreddMissing(): string | undefined {
+  try {
+    require.resolve('dredd');
+    return undefined;
+  } catch {
+    return 'Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off';
+  }
+}
+
 let loaded: { Dredd: DreddClass; loggers: WinstonLogger[]; warnings: string[] } | undefined;
 
 /** Loads Dredd once; what Node warns about while it loads (a circular import in its logger) goes to its log, not to the console. */

@@ -8,6 +8,7 @@ import type { Budget } from '../transport/budget.ts';
 import type { PaceStats } from '../transport/pacing.ts';
 import type { Credentials } from '../kit/credentials.ts';
 import { mask } from '../kit/mask.ts';
+import { ownPackage } from '../../cli/own-package.ts';
 import type { Target } from './preflight.ts';
 import type { Scope } from '../kit/scope.ts';
 
@@ -23,6 +24,11 @@ export interface RunFacts {
   pace: boolean;
 }
 
+/** Which suite judged: the package's version (its bin is server-listing-contract). */
+function suiteLine(): string {
+  return `  suite: ${ownPackage().name} ${ownPackage().version} (server-listing-contract)`;
+}
+
 export function settingsLines(f: RunFacts): string[] {
   const c = f.credentials;
   const creds = [c.apiKey && `API key ${mask(c.apiKey)}`, c.session && `session ${mask(c.session)}`, c.forbiddenKey && `forbidden key ${mask(c.forbiddenKey)}`].filter(Boolean).join(', ');
@@ -31,6 +37,7 @@ export function settingsLines(f: RunFacts): string[] {
   const levels = level === 'assumed' ? 'everything' : `${level}${level === 'observed' ? ' and interface' : ' only'}`;
   return [
     `Contract suite: ${f.specName} against ${f.target.baseUrl}`,
+    suiteLine(),
     `  target: ${m ? `${m.name} ${m.version} (${m.data ? `data ${m.data}` : `seed ${m.seed}`}, ${m.servers} servers)` : 'not the mock (it does not answer GET /__mock/info as the mock)'}`,
     `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
     `  writes: ${writes.allowed ? 'on' : 'off'} (${writes.reason})`,
@@ -66,7 +73,7 @@ export function figureLines(s: RunStats): string[] {
 export function notRun(reason: string, started: Date, target: string): RunOutcome {
   const durationMs = Date.now() - started.getTime();
   return {
-    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`], reports: [], causes: [], single: [],
+    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`, suiteLine()], reports: [], causes: [], single: [],
     figures: [`Finished in ${(durationMs / 1000).toFixed(1)} s`], strict: false, startedAt: started, durationMs,
   };
 }

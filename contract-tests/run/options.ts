@@ -14,12 +14,13 @@ export const FLAGS = {
   'allow-writes': { type: 'boolean', env: 'CONTRACT_ALLOW_WRITES', help: 'create and revoke API keys on a target that is not the mock (always on for the mock); everything created is removed again' },
   budget: { type: 'integer', value: '<n>', default: DEFAULT_BUDGET, min: 0, max: 1_000_000, help: "requests the suite may send beyond Dredd's own: how deep it samples; checks past the budget are skipped, named" },
   pace: { type: 'string', value: 'on|off', choices: ['on', 'off'], shown: 'on; off with --start-mock', help: 'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; off: wait only on a 429 (for a target that reports limits it does not enforce)' },
-  dredd: { type: 'string', value: 'on|off', choices: ['on', 'off'], default: 'on', help: "on: replay each operation's documented success with Dredd first; off: skip that phase, every other check unchanged" },
+  dredd: { type: 'string', value: 'on|off', choices: ['on', 'off'], default: 'on', help: "on: replay each operation's documented success with Dredd first (from the package: needs dredd installed beside it, an optional peer dependency); off: skip that phase, every other check unchanged" },
   strict: { type: 'boolean', help: 'a skipped check fails the run (except the few no setting can avoid, such as provoking a 500)' },
   reports: { type: 'string', value: '<dir>', shown: './reports', help: 'where the reports go: contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log' },
   junit: { type: 'string', value: '<path>', shown: '<reports>/contract-junit.xml', help: 'the JUnit XML elsewhere' },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
 
 export type CliOptions = FlagValues<typeof FLAGS> & { provenance: Provenance };

@@ -1,12 +1,14 @@
 // Interactive API docs for frontend developers, served by the mock itself: Swagger UI
-// (from node_modules/swagger-ui-dist, no network) at /__mock/docs, and the spec at
+// (its files shipped in the package's dist/swagger-ui/, or in a clone from
+// node_modules/swagger-ui-dist; no network) at /__mock/docs, and the spec at
 // /__mock/openapi.json and /__mock/openapi.yaml with `servers` set to the origin the
 // browser used, so "Try it out" calls this mock. The fixture credentials are offered
 // in a bar above the docs (an API key pre-authorized, a session set as the cookie) and
 // listed in the security schemes' descriptions, where the docs show authentication.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Context, Env, Hono } from 'hono';
 import { dump } from 'js-yaml';
 import type { Fixtures } from '../../fixtures/load.ts';
@@ -29,12 +31,25 @@ interface DocsDeps {
   fail: (c: Context, status: number, detail?: string) => Response;
 }
 
+/** Swagger UI's files the page loads: the package copies them into dist/swagger-ui/ (scripts/build-package.ts). */
+export const SWAGGER_UI_FILES = Object.keys(ASSETS);
+
+/**
+ * Where they are: beside the bundle in the installed package (it does not depend on
+ * swagger-ui-dist, whose install-time telemetry it would bring: decision 0027), else
+ * swagger-ui-dist, a devDependency (a clone, the tests).
+ */
+function assetDir(): string {
+  const shipped = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+  return existsSync(join(shipped, 'swagger-ui-bundle.js')) ? shipped : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
 /** Read once, on the first request: a mock that nobody opens the docs of never loads 2 MB. */
 let assetCache: Map<string, Buffer> | undefined;
 function asset(name: string): Buffer {
   if (!assetCache) {
-    const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-    assetCache = new Map(Object.keys(ASSETS).map((n) => [n, readFileSync(join(dir, n))]));
+    const dir = assetDir();
+    assetCache = new Map(SWAGGER_UI_FILES.map((n) => [n, readFileSync(join(dir, n))]));
   }
   return assetCache.get(name)!;
 }

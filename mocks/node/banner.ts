@@ -2,6 +2,7 @@
 // what it serves, and commands to paste. Every command is alone on its line, so a
 // triple-click and paste runs exactly one (a trailing `# ...` says what it is).
 import { relative } from 'node:path';
+import { ownPackage } from '../../cli/own-package.ts';
 import { credentialHeaders } from '../../spec/model.ts';
 import type { Progress } from './load.ts';
 import { serverAt } from '../dataset/columns.ts';
@@ -25,6 +26,7 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
   lines.push(
     `  docs:        ${origin}${DOCS_PATH}  (the spec: ${origin}/__mock/openapi.yaml)`,
     `  servers:     ${index.size} (${source}), clock ${clock}, ready in ${ms} ms`,
+    `  version:     ${ownPackage().name} ${ownPackage().version}`,
     ...(snap ? [`  snapshot:    ${snap.hit ? 'loaded from' : 'written to'} ${snap.file} (--cache-dir off to skip)`] : []),
     `  rate limits: ${options.rateLimit ? 'enforced (429 with Retry-After)' : 'reported in headers, not enforced (--rate-limit)'}`,
     `  CORS:        ${options.corsOrigins.join(', ')} (with credentials); add a page's origin with --cors-origin +http://host:port`,

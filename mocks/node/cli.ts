@@ -1,5 +1,6 @@
 // `npm run mock`: parse flags, start the server, print where it is and how to call
 // it, log one line per request, stop cleanly on Ctrl-C.
+import { ownPackage } from '../../cli/own-package.ts';
 import { banner, progressPrinter } from './banner.ts';
 import { helpText, OptionsError, parseOptions } from './options.ts';
 import { startMock, STOP_GRACE_MS, type RunningMock } from './server.ts';
@@ -18,6 +19,10 @@ async function main(): Promise<void> {
   }
   if (options.help) {
     console.log(helpText());
+    return;
+  }
+  if (options.version) {
+    console.log(ownPackage().version);
     return;
   }
   const started = performance.now();

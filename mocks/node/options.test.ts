@@ -28,15 +28,15 @@ describe('the flag table', () => {
   it('lists every flag --help lists, and --help shows the same defaults', () => {
     const helpFlags = [...helpText().matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
     const tableFlags = [...flagsMarkdown().matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]);
-    expect(tableFlags).toEqual(helpFlags.filter((f) => f !== '--help'));
+    expect(tableFlags).toEqual(helpFlags.filter((f) => f !== '--help' && f !== '--version'));
     expect(helpText()).toContain(`(default ${DEFAULT_OPTIONS.port}) [MOCK_PORT]`);
   });
 });
 
 describe('parseOptions', () => {
   it('starts from the defaults', () => {
-    const { help, ...opts } = parseOptions([], {});
-    expect(help).toBe(false);
+    const { help, version, ...opts } = parseOptions([], {});
+    expect([help, version]).toEqual([false, false]);
     expect(opts).toEqual({ ...DEFAULT_OPTIONS, selfCheck: DEFAULT_OPTIONS.selfCheck });
   });
 

@@ -66,6 +66,7 @@ const FLAGS = {
   spec: { type: 'string', env: 'MOCK_SPEC', value: 'FILE', shown: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
   watch: { type: 'boolean', env: 'MOCK_WATCH', shown: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
 
 /** The flag table of mocks/README.md (between its flags markers), rendered from FLAGS. */
@@ -73,7 +74,7 @@ export function flagsMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const code = (text: string) => (text ? `\`${cell(text)}\`` : '');
   const rows = Object.entries(FLAGS as FlagTable)
-    .filter(([name]) => name !== 'help')
+    .filter(([name]) => name !== 'help' && name !== 'version')
     .map(([name, f]) => {
       const fallback = shownDefault(f);
       // A default without spaces is a literal value (`4010`, a path, origins with `*`): set as code.
@@ -105,12 +106,13 @@ export function parseLatency(raw: string): { min: number; max: number } {
 }
 
 /** Flags win over environment variables, which win over defaults. */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): MockOptions & { help: boolean } {
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): MockOptions & { help: boolean; version: boolean } {
   const { values: v, from } = parseFlags(FLAGS, argv, env);
   const cacheDir = v['cache-dir'];
   return {
     ...DEFAULT_OPTIONS,
     help: v.help,
+    version: v.version,
     port: v.port,
     host: v.host,
     seed: v.seed,

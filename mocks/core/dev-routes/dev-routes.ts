@@ -2,10 +2,8 @@
 // fixture user without the real web site, log out, and put the mock back to its
 // seeded state between test runs; and the mock says what it is (/__mock/info), so
 // the contract suite knows its fixture credentials and writes are meant for it.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
+import { ownPackage } from '../../../cli/own-package.ts';
 import type { AppEnv } from '../env.ts';
 import { cookieValue } from '../auth/auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
@@ -24,26 +22,6 @@ interface DevRouteDeps {
   warn: (line: string) => void;
   /** Where the servers come from: the seed, or the `--data` file (then the seed means nothing). */
   dataset: { seed: number; data?: string };
-}
-
-let ownPackage: { name: string; version: string } | undefined;
-
-/**
- * This package's name and version, read once from the nearest package.json above this
- * module: the repository's from mocks/core/dev-routes/, the package's from the bundle in dist/.
- */
-function mockPackage(): { name: string; version: string } {
-  if (!ownPackage) {
-    for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-      try {
-        ownPackage = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
-        break;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(dir) === dir) throw err;
-      }
-    }
-  }
-  return ownPackage;
 }
 
 /** The cookie this request's page can keep (mocks/core/dev-routes/cookie-policy.ts), from where the page and the mock are. */
@@ -68,7 +46,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   // Who answers: the contract suite uses the fixture credentials and writes only on a
   // target that says it is this mock (any other server, even on 127.0.0.1, may be real).
   app.get('/__mock/info', (c) => {
-    const { name, version } = mockPackage();
+    const { name, version } = ownPackage();
     return reply(c, 200, {
       success: true,
       name,

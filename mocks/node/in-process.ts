@@ -1,0 +1,172 @@
+// The mock in process, for frontend unit tests (MSW handlers or a stubbed `fetch`): the
+// app the server runs (mocks/core/app.ts, built by load.ts from the same options, so the
+// same seed, data, fixture credentials, auth, errors and headers), answering a
+// web-standard Request with a Response, without a socket. This module is the package's
+// library entry: `import { createMock } from 'server-listing-mock'`.
+import { didYouMean, FlagError } from '../../cli/flags.ts';
+import type { MockApp } from '../core/app.ts';
+import { buildMock } from './load.ts';
+import { parseOptions, type MockOptions } from './options.ts';
+
+/** The mock's settings that mean something without a socket: the server's flags of the same names (see `server-listing-mock --help`). */
+export interface CreateMockOptions {
+  /** Dataset seed (`--seed`, default 1337): the same seed gives the same servers. */
+  seed?: number;
+  /** How many servers to generate (`--servers`, default 1000). */
+  servers?: number;
+  /** Pin the clock (`--now`): with the same seed, every answer is byte-identical. Default: the real clock. */
+  now?: string | number | Date;
+  /** Complete rows, without the real-world nulls and odd values (`--clean-data`). */
+  cleanData?: boolean;
+  /** Serve this `{"servers": [...]}` file instead of generated servers (`--data`). */
+  data?: string;
+  /** Fixture credentials file (`--fixtures`, default the package's fixtures/auth.json). */
+  fixtures?: string;
+  /** Another copy of the OpenAPI document (`--spec`). */
+  spec?: string;
+  /** Delay every answer by this many ms, or a random time within [min, max] (`--latency`). */
+  latency?: number | { min: number; max: number };
+  /** Refuse over the rate limits with 429 (`--rate-limit`); otherwise the headers only count. */
+  rateLimit?: boolean;
+  /** Allowed CORS origins (`--cors-origin`); `*` matches any run of characters but `/`. */
+  corsOrigins?: string[];
+  /** Validate every answer against the spec (`--self-check`; default on under vitest or NODE_ENV=test). */
+  selfCheck?: boolean;
+  /** Memory for serialised search rows, in MiB (`--row-cache`, default 64). */
+  rowCacheMiB?: number;
+  /** Where big generated datasets are kept (`--cache-dir`); null: never. */
+  cacheDir?: string | null;
+  /** No request log (default true in process; false logs one line per request, as the server does). */
+  quiet?: boolean;
+}
+
+/** A mock in this process. */
+export interface InProcessMock {
+  /** The API's base path (`/api/v0.1`): a request to `<any origin>/api/v0.1/...` is the API's. */
+  readonly basePath: string;
+  /**
+   * The answer the server would give to this request (`fetch`'s arguments: a Request, or
+   * a URL and its init; a relative URL resolves against the page's location, in a DOM
+   * environment). Routes, auth and rate limits read the path, headers
+   * and body; the origin only shapes what points back at the mock (the docs page's
+   * `servers`, the login cookie's attributes).
+   */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
+  /** Back to the seeded state, as `POST /__mock/reset`: fixture keys and sessions only, fresh rate-limit counters. */
+  reset(): void;
+  /** Waits for the answers in flight; a later `fetch` rejects. */
+  close(): Promise<void>;
+}
+
+/** Each option that is a flag with a value, and how the flag writes it: read by the flags' own table (ranges, formats, messages). */
+const VALUED: { [K in keyof CreateMockOptions]?: [flag: string, write: (v: NonNullable<CreateMockOptions[K]>) => string] } = {
+  seed: ['seed', String],
+  servers: ['servers', String],
+  now: ['now', (v) => (v instanceof Date || typeof v === 'number' ? (Number.isNaN(new Date(v).getTime()) ? String(v) : new Date(v).toISOString()) : v)],
+  data: ['data', String],
+  fixtures: ['fixtures', String],
+  spec: ['spec', String],
+  latency: ['latency', (v) => (typeof v === 'object' && v !== null ? `${v.min}-${v.max}` : String(v))],
+  corsOrigins: ['cors-origin', (v) => (Array.isArray(v) ? v.join(',') : String(v))],
+  rowCacheMiB: ['row-cache', String],
+  cacheDir: ['cache-dir', (v) => v],
+};
+const BOOLEAN = ['cleanData', 'rateLimit', 'selfCheck', 'quiet'] as const;
+const KNOWN = [...Object.keys(VALUED), ...BOOLEAN];
+
+/** The server's options for these: the same defaults, and the same checks as the flags (a bad value throws, naming the option). */
+function mockOptions(options: CreateMockOptions = {}): MockOptions {
+  const argv: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (!KNOWN.includes(key)) {
+      const guess = didYouMean(key, KNOWN);
+      throw new TypeError(`createMock: unknown option '${key}'${guess ? `: did you mean ${guess}?` : ''} (options: ${KNOWN.join(', ')})`);
+    }
+    const valued = VALUED[key as keyof typeof VALUED] as [string, (v: unknown) => string] | undefined;
+    // `--flag=value`: a value that starts with '-' is still the flag's.
+    if (valued && value === null && key === 'cacheDir') argv.push('--cache-dir=off');
+    else if (valued && value !== undefined) argv.push(`--${valued[0]}=${valued[1](value)}`);
+    else if (!valued && value !== undefined && typeof value !== 'boolean') throw new TypeError(`createMock: option '${key}' must be true or false, got ${JSON.stringify(value)}`);
+  }
+  let parsed: MockOptions;
+  try {
+    // No environment: the MOCK_* variables configure the server, not a mock a test builds.
+    const { help, version, ...options } = parseOptions(argv, {});
+    parsed = options;
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    const flag = /^--([a-z-]+)/.exec(err.message)?.[1];
+    const key = Object.entries(VALUED).find(([, v]) => v?.[0] === flag)?.[0];
+    throw new TypeError(`createMock: option '${key ?? flag}' ${err.message.replace(/^--[a-z-]+ /, '')}`);
+  }
+  return {
+    ...parsed,
+    quiet: options.quiet ?? true,
+    cleanData: options.cleanData ?? false,
+    rateLimit: options.rateLimit ?? false,
+    selfCheck: options.selfCheck ?? parsed.selfCheck,
+  };
+}
+
+/**
+ * fetch's arguments as one Request. A relative URL (an app that calls `/api/v0.1/...` on
+ * its page's origin) resolves against the page's location, where a DOM environment
+ * (jsdom, happy-dom) has one, as the browser's fetch does.
+ */
+function toRequest(input: Request | string | URL, init: RequestInit | undefined): Request {
+  if (input instanceof Request) return init === undefined ? input : new Request(input, init);
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  let url: URL;
+  try {
+    url = new URL(String(input), page);
+  } catch {
+    throw new TypeError(`createMock: fetch needs an absolute URL${page ? '' : ' (there is no page location to resolve a relative one against)'}, got '${String(input)}'`);
+  }
+  return new Request(url, init);
+}
+
+/**
+ * The answer as the socket sends it: with the Content-Length node:http sets on a body it
+ * has whole (a header a page may read, even cross-origin). Every answer of the mock is small.
+ */
+async function withLength(answer: Response | Promise<Response>): Promise<Response> {
+  const res = await answer;
+  if (!res.body || res.headers.has('content-length')) return res;
+  const body = await res.arrayBuffer();
+  const headers = new Headers(res.headers);
+  headers.set('content-length', String(body.byteLength));
+  return new Response(body, { status: res.status, statusText: res.statusText, headers });
+}
+
+/**
+ * A mock in this process, built now (the dataset generated or loaded: about as long as
+ * the server takes to start). Throws on a bad option, naming it.
+ */
+export function createMock(options: CreateMockOptions = {}): InProcessMock {
+  let mock: MockApp | undefined = buildMock(mockOptions(options));
+  const basePath = mock.basePath;
+  const inFlight = new Set<Promise<Response>>();
+  return {
+    basePath,
+    fetch(input, init) {
+      if (!mock) return Promise.reject(new TypeError('createMock: fetch after close()'));
+      let request: Request;
+      try {
+        request = toRequest(input, init);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+      const answer = withLength(mock.app.fetch(request));
+      inFlight.add(answer);
+      void answer.finally(() => inFlight.delete(answer)).catch(() => undefined);
+      return answer;
+    },
+    reset() {
+      mock?.state.reset();
+    },
+    async close() {
+      mock = undefined;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

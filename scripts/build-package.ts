@@ -1,0 +1,44 @@
+// `npm run build:package` (part of `npm pack`): what the package ships beside the bins'
+// bundles (`npm run build`, `npm run build:contract`):
+// - the library entry, `import { createMock } from 'server-listing-mock'`: an esbuild
+//   bundle of mocks/node/in-process.ts (dist/index.mjs) and its declarations in one file
+//   (dist/index.d.ts, by dts-bundle-generator);
+// - the spec's generated types, `server-listing-mock/types` (dist/types.d.ts: a copy of
+//   spec/openapi.gen.ts, which holds declarations only; dist/types.mjs is empty);
+// - Swagger UI's files for the docs page (dist/swagger-ui/, with their licence), so the
+//   package does not depend on swagger-ui-dist, whose dependency @scarf/scarf reports
+//   every install (decision 0027).
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateDtsBundle } from 'dts-bundle-generator';
+import { SWAGGER_UI_FILES } from '../mocks/docs-page/docs-page.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const DIST = join(ROOT, 'dist');
+const ENTRY = join(ROOT, 'mocks/node/in-process.ts');
+
+mkdirSync(join(DIST, 'swagger-ui'), { recursive: true });
+
+await build({
+  entryPoints: [ENTRY],
+  outfile: join(DIST, 'index.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
+
+const [declarations] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], { preferredConfigPath: join(ROOT, 'tsconfig.json') });
+writeFileSync(join(DIST, 'index.d.ts'), `// server-listing-mock: the mock in process (see mocks/README.md in this package).\n${declarations}`);
+
+const types = readFileSync(join(ROOT, 'spec/openapi.gen.ts'), 'utf8');
+writeFileSync(join(DIST, 'types.d.ts'), types.replace('/**\n * This file was auto-generated', '/**\n * The types of spec/openapi.yaml (in this package). This file was auto-generated'));
+writeFileSync(join(DIST, 'types.mjs'), '// server-listing-mock/types holds types only (types.d.ts).\nexport {};\n');
+
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+for (const name of [...SWAGGER_UI_FILES, 'LICENSE', 'NOTICE']) copyFileSync(join(swaggerUi, name), join(DIST, 'swagger-ui', name));
