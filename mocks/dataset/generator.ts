@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
 import type { Player } from '../../spec/openapi.gen.ts';
+import { BUILT_DATASETS } from './built.ts';
 import { AddressColumn, DICT_FIELDS, KeyedColumn, rowsOf, type Dataset } from './columns.ts';
 import { FAVICONS } from './favicons.ts';
 import { decideGaps, GAP, GAP_RATES } from './real-world-gaps.ts';
@@ -519,9 +520,11 @@ function checkOptions({ count, now }: GenerateOptions): void {
  * What identifies this generator's output, for caching datasets on disk (mocks/dataset/snapshot.ts):
  * a hash of its tables and of a small generated sample, so a change to either makes old
  * snapshots misses. (A change that shows in neither would need GENERATOR_REVISION bumped.)
+ * A bundle knows it from its build (mocks/dataset/built.ts), so a start that reads a
+ * snapshot never loads faker.
  */
 export const GENERATOR_REVISION = 1;
-let fingerprint: string | undefined;
+let fingerprint: string | undefined = BUILT_DATASETS?.generator;
 export function generatorFingerprint(): string {
   if (fingerprint === undefined) {
     const sample = generateServers({ seed: 7, count: 64, now: new Date(Date.UTC(2026, 0, 1)) });
