@@ -175,7 +175,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
     const type = ASSETS[name];
-    if (!type) return fail(c, 404, `no docs asset '${name}'; the docs are at ${DOCS_PATH}`);
+    if (!type) return fail(c, 404, `no such docs asset (the page loads ${Object.keys(ASSETS).join(', ')}); the docs are at ${DOCS_PATH}`);
     try {
       return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
     } catch (err) {
