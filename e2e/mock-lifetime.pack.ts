@@ -1,0 +1,101 @@
+// The installed package's mock never outlives what started it: a CI script that starts
+// it with `npx server-listing-mock &` and ends with `kill $!` signals npx alone; npx
+// passes the signal to the shell it ran the bin in, and that shell dies without passing
+// it on. The mock must still stop (it sees its parent gone, mocks/node/lifetime.ts),
+// leaving no process and a free port. `npm pack`, then `npm install <tarball>` in an
+// empty folder, as e2e/installed-package.pack.ts does.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'mock-lifetime-'));
+const leftovers: number[] = [];
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+}
+
+beforeAll(() => {
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', root], REPO)) as { filename: string }[];
+  npm(['install', join(root, packed[0]!.filename), '--no-audit', '--no-fund', '--prefer-offline'], root);
+});
+
+afterAll(() => {
+  for (const pid of leftovers) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone, as it should be
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+/** Every process below `pid` (from /proc): npx's shell and the mock's node. */
+function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      parentOf.set(Number(d), Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]));
+    } catch {
+      // ended while we looked
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of parentOf) {
+      if (parent === p) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** True when nothing listens on the port any more: this process can take it. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('npx server-listing-mock, then kill $!', () => {
+  it('leaves no process and frees the port', async () => {
+    // As `npx server-listing-mock --port 0 &` in a script: $! is npx's pid.
+    const npx: ChildProcess = spawn('npx', ['server-listing-mock', '--port', '0', '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    leftovers.push(npx.pid!);
+    let out = '';
+    npx.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    npx.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    await until('the mock to listen', () => /Mock listening on \S+/.test(out), 60_000);
+    const baseUrl = /Mock listening on (\S+)/.exec(out)![1]!;
+    const port = Number(new URL(baseUrl).port);
+    const below = descendants(npx.pid!);
+    leftovers.push(...below);
+    expect(below.some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-listing-mock'))).toBe(true);
+    expect((await fetch(`${baseUrl}/servers/find?limit=1`)).status).toBe(200);
+
+    process.kill(npx.pid!, 'SIGTERM'); // kill $!
+    await until('npx and everything it started to exit', () => [npx.pid!, ...below].every((pid) => !alive(pid)));
+    expect(await portFree(port)).toBe(true);
+  });
+});
