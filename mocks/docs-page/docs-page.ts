@@ -149,8 +149,8 @@ const AboutLast = (system) => ({
 });
 // Swagger UI opens the description's links in a new tab: this one scrolls this page.
 document.addEventListener('click', (event) => {
-  const link = event.target.closest && event.target.closest('a[href="#' + ABOUT + '"]');
-  if (!link) return;
+  const link = event.target.closest && event.target.closest('a');
+  if (!link || link.getAttribute('href') !== '#' + ABOUT) return;
   event.preventDefault();
   document.getElementById(ABOUT).scrollIntoView();
 });
