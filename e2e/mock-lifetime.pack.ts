@@ -5,12 +5,13 @@
 // leaving no process and a free port. `npm pack`, then `npm install <tarball>` in an
 // empty folder, as e2e/installed-package.pack.ts does.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive, commandLine, descendants, until } from '../testing/processes.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'mock-lifetime-'));
@@ -36,39 +37,6 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-
-/** Every process below `pid` (from /proc): npx's shell and the mock's node. */
-function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      parentOf.set(Number(d), Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]));
-    } catch {
-      // ended while we looked
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, parent] of parentOf) {
-      if (parent === p) {
-        out.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return out;
-}
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** True when nothing listens on the port any more: this process can take it. */
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -91,7 +59,7 @@ describe('npx server-listing-mock, then kill $!', () => {
     const port = Number(new URL(baseUrl).port);
     const below = descendants(npx.pid!);
     leftovers.push(...below);
-    expect(below.some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-listing-mock'))).toBe(true);
+    expect(below.some((pid) => commandLine(pid).includes('server-listing-mock'))).toBe(true);
     expect((await fetch(`${baseUrl}/servers/find?limit=1`)).status).toBe(200);
 
     process.kill(npx.pid!, 'SIGTERM'); // kill $!

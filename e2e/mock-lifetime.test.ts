@@ -3,8 +3,8 @@
 // was started with --outlive-parent (for nohup and setsid). The contract suite's
 // `--start-mock` child too. (Through `npx` and `kill $!`: e2e/mock-lifetime.pack.ts.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { alive, commandLine, descendants, listening, until } from '../testing/processes.ts';
 import { startContract } from './helpers.ts';
 
 const CLI = new URL('../mocks/node/cli.ts', import.meta.url).pathname;
@@ -19,43 +19,6 @@ afterEach(() => {
     }
   }
 });
-
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-
-/** The processes whose parent is `pid` (from /proc). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-/** Whether `pid` holds a TCP socket in LISTEN (its socket inodes, looked up in /proc/net/tcp). */
-function listening(pid: number): boolean {
-  try {
-    const inodes = new Set(readdirSync(`/proc/${pid}/fd`).map((fd) => /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]).filter(Boolean));
-    return readFileSync('/proc/net/tcp', 'utf8').split('\n').some((line) => {
-      const cols = line.trim().split(/\s+/);
-      return cols[3] === '0A' && inodes.has(cols[9]);
-    });
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const answers = (url: string) => fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
 
@@ -88,7 +51,7 @@ describe('the mock and the process that started it', () => {
   it('keeps serving with --outlive-parent (nohup, setsid)', async () => {
     const { shell, pid, url } = await mockUnderShell(['--outlive-parent']);
     shell.kill('SIGKILL');
-    await until('the mock to be adopted', () => !alive(shell.pid!) && childrenOf(shell.pid!).length === 0);
+    await until('the shell to be gone', () => !alive(shell.pid!));
     await new Promise((r) => setTimeout(r, 1500)); // several times the mock's look at its parent
     expect(alive(pid)).toBe(true);
     expect(await answers(url)).toBe(true);
@@ -98,14 +61,7 @@ describe('the mock and the process that started it', () => {
     const { child } = startContract(['--start-mock', '--dredd', 'off']);
     started.push(child.pid!);
     let mockPid: number | undefined;
-    const isMock = (pid: number) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mocks/node/cli.ts');
-      } catch {
-        return false;
-      }
-    };
-    await until('the suite to start its mock', () => (mockPid = childrenOf(child.pid!).find(isMock)) !== undefined, 60_000);
+    await until('the suite to start its mock', () => (mockPid = descendants(child.pid!, true).find((pid) => commandLine(pid).includes('mocks/node/cli.ts'))) !== undefined, 60_000);
     started.push(mockPid!);
     await until('the mock to listen', () => listening(mockPid!), 60_000);
     child.kill('SIGKILL');
