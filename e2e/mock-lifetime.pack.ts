@@ -2,8 +2,9 @@
 // it with `npx server-listing-mock &` and ends with `kill $!` signals npx alone; npx
 // passes the signal to the shell it ran the bin in, and that shell dies without passing
 // it on. The mock must still stop (it sees its parent gone, mocks/node/lifetime.ts),
-// leaving no process and a free port. `npm pack`, then `npm install <tarball>` in an
-// empty folder, as e2e/installed-package.pack.ts does.
+// leaving no process and a free port. And Ctrl-C in a terminal (SIGINT to npx, its
+// shell and the mock at once) answers the request in flight first. `npm pack`, then
+// `npm install <tarball>` in an empty folder, as e2e/installed-package.pack.ts does.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -46,24 +47,37 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-describe('npx server-listing-mock, then kill $!', () => {
-  it('leaves no process and frees the port', async () => {
-    // As `npx server-listing-mock --port 0 &` in a script: $! is npx's pid.
-    const npx: ChildProcess = spawn('npx', ['server-listing-mock', '--port', '0', '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    leftovers.push(npx.pid!);
-    let out = '';
-    npx.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    npx.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    await until('the mock to listen', () => /Mock listening on \S+/.test(out), 60_000);
-    const baseUrl = /Mock listening on (\S+)/.exec(out)![1]!;
-    const port = Number(new URL(baseUrl).port);
-    const below = descendants(npx.pid!);
-    leftovers.push(...below);
-    expect(below.some((pid) => commandLine(pid).includes('server-listing-mock'))).toBe(true);
-    expect((await fetch(`${baseUrl}/servers/find?limit=1`)).status).toBe(200);
+/** `npx server-listing-mock <args>` in the install folder: npx, the processes below it, the base URL once it listens. */
+async function startNpx(args: string[], detached: boolean): Promise<{ npx: ChildProcess; below: number[]; baseUrl: string }> {
+  const npx = spawn('npx', ['server-listing-mock', '--port', '0', '--quiet', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  leftovers.push(npx.pid!);
+  let out = '';
+  npx.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  npx.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  await until('the mock to listen', () => /Mock listening on \S+/.test(out), 60_000);
+  const below = descendants(npx.pid!);
+  leftovers.push(...below);
+  expect(below.some((pid) => commandLine(pid).includes('server-listing-mock'))).toBe(true);
+  return { npx, below, baseUrl: /Mock listening on (\S+)/.exec(out)![1]! };
+}
 
+describe('npx server-listing-mock', () => {
+  it('then kill $! (npx alone): no process is left and the port is free', async () => {
+    // As `npx server-listing-mock --port 0 &` in a script: $! is npx's pid.
+    const { npx, below, baseUrl } = await startNpx([], false);
+    expect((await fetch(`${baseUrl}/servers/find?limit=1`)).status).toBe(200);
     process.kill(npx.pid!, 'SIGTERM'); // kill $!
     await until('npx and everything it started to exit', () => [npx.pid!, ...below].every((pid) => !alive(pid)));
-    expect(await portFree(port)).toBe(true);
+    expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
+  });
+
+  it('then Ctrl-C (SIGINT to its process group) with a slow answer in flight: the answer comes, then nothing is left', async () => {
+    const { npx, below, baseUrl } = await startNpx(['--latency', '1500'], true);
+    const answer = fetch(`${baseUrl}/servers/find?limit=1`);
+    await new Promise((r) => setTimeout(r, 300)); // the request is inside the mock, waiting out its latency
+    process.kill(-npx.pid!, 'SIGINT');
+    expect((await answer).status).toBe(200);
+    await until('npx and everything it started to exit', () => [npx.pid!, ...below].every((pid) => !alive(pid)));
+    expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
   });
 });
