@@ -29,7 +29,7 @@ export function parsePrefer(header: string | undefined): { code?: number; exampl
 export type LiveAnswer = (c: Context<AppEnv>) => unknown;
 
 /** The success body's properties that count rows, by the spec's `x-meaning` of the operation's parameters. */
-export function countProperties(op: Operation): string[] {
+function countProperties(op: Operation): string[] {
   return [...new Set(op.parameters.flatMap((p) => (p.meaning ? countsOf(p.meaning) : [])))];
 }
 
