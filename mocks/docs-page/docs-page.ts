@@ -5,6 +5,10 @@
 // browser used, so "Try it out" calls this mock. The fixture credentials are offered
 // in a bar above the docs (an API key pre-authorized, a session set as the cookie) and
 // listed in the security schemes' descriptions, where the docs show authentication.
+// The page leads with the operations: the spec's long description (provenance,
+// authentication, errors, limits) is cut to its first paragraph at the top and shown
+// whole below the operations ("About this API"), so the first operation is on the
+// first screen.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -106,6 +110,8 @@ function page(model: SpecModel, fixtures: Fixtures): string {
   #mock-bar button { margin: 0 4px; padding: 2px 8px; cursor: pointer; border-radius: 3px; border: 1px solid #888; background: #333; color: #eee; }
   #mock-bar button.active { background: #49cc90; color: #000; border-color: #49cc90; }
   #mock-bar a { color: #8fd3ff; }
+  #mock-about { margin: 40px 0 20px; padding-top: 10px; border-top: 1px solid #ddd; }
+  #mock-about h2 { font-size: 24px; margin: 0 0 10px; }
 </style></head>
 <body>
 <div id="mock-bar">
@@ -133,6 +139,36 @@ function use(cred) {
   else setCookie(cred.value);
   using.textContent = 'using ' + cred.name;
 }
+// The operations first: the spec's description is cut to its first paragraph at the top,
+// with a link to the whole of it, which follows the operations.
+const ABOUT = 'mock-about';
+const AboutLast = (system) => ({
+  wrapComponents: {
+    info: (Info) => (props) => {
+      const full = props.info && props.info.get('description');
+      if (!full) return system.React.createElement(Info, props);
+      const first = String(full).split(/\\n\\s*\\n/)[0];
+      const short = first + '\\n\\n[About this API: where each part comes from, authentication, errors, limits (below the operations)](#' + ABOUT + ')';
+      return system.React.createElement(Info, { ...props, info: props.info.set('description', short) });
+    },
+    operations: (Operations) => (props) => {
+      const Markdown = system.getComponent('Markdown', true);
+      const full = system.specSelectors.info().get('description');
+      return system.React.createElement('div', null,
+        system.React.createElement(Operations, props),
+        full ? system.React.createElement('section', { id: ABOUT, className: 'info' },
+          system.React.createElement('h2', null, 'About this API'),
+          system.React.createElement(Markdown, { source: full })) : null);
+    },
+  },
+});
+// Swagger UI opens the description's links in a new tab: this one scrolls this page.
+document.addEventListener('click', (event) => {
+  const link = event.target.closest && event.target.closest('a');
+  if (!link || link.getAttribute('href') !== '#' + ABOUT) return;
+  event.preventDefault();
+  document.getElementById(ABOUT).scrollIntoView();
+});
 window.ui = SwaggerUIBundle({
   url: ${scriptJson(SPEC_JSON_PATH)},
   dom_id: '#swagger-ui',
@@ -140,6 +176,7 @@ window.ui = SwaggerUIBundle({
   tryItOutEnabled: true,
   displayRequestDuration: true,
   presets: [SwaggerUIBundle.presets.apis],
+  plugins: [AboutLast],
   layout: 'BaseLayout',
   onComplete() {
     for (const c of CREDENTIALS) {
@@ -190,7 +227,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
     const type = ASSETS[name];
-    if (!type) return fail(c, 404, `no docs asset '${name}'; the docs are at ${DOCS_PATH}`);
+    if (!type) return fail(c, 404, `no such docs asset (the page loads ${Object.keys(ASSETS).join(', ')}); the docs are at ${DOCS_PATH}`);
     try {
       return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
     } catch (err) {

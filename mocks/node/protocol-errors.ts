@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorBody } from '../../spec/messages.ts';
+import { printable } from '../core/printable.ts';
 
 /** A parser error as Node hands it to 'clientError'. */
 interface ParserError extends Error {
@@ -77,6 +78,7 @@ export function closingResponse(status: number, detail: string): string {
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Content-Type: application/json\r\n' +
+    'X-Content-Type-Options: nosniff\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n' +
     body
@@ -108,8 +110,8 @@ export function requestErrorResponse(err: unknown): Response {
   const request = err instanceof Error && err.name === 'RequestError';
   if (!request) console.error('mock: request failed before the app:', err);
   const status = request ? 400 : 500;
-  const detail = request ? (REQUEST_ERRORS[(err as Error).message] ?? (err as Error).message.toLowerCase()) : 'the mock failed to answer; see its log';
-  return new Response(JSON.stringify(errorBody(status, detail)), { status, headers: { 'Content-Type': 'application/json' } });
+  const detail = request ? (REQUEST_ERRORS[(err as Error).message] ?? printable((err as Error).message.toLowerCase())) : 'the mock failed to answer; see its log';
+  return new Response(JSON.stringify(errorBody(status, detail)), { status, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' } });
 }
 
 /** @hono/node-server's RequestError messages, said the way this mock's other errors are. */
@@ -129,7 +131,7 @@ const REQUEST_ERRORS: Record<string, string> = {
 export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
   const body = JSON.stringify(errorBody(400, 'an HTTP/1.1 request needs a Host header'));
-  res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(400, { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
   res.end(body);
   return true;
 }

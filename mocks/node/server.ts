@@ -8,6 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockApp } from '../core/app.ts';
+import type { MockInputs } from '../core/state.ts';
 import { buildMock, loadInputs, type Progress } from './load.ts';
 import { dropUnreadBodyAfter, lingerOnClose } from './lingering-close.ts';
 import { listenOrigins } from './listen-urls.ts';
@@ -86,11 +87,13 @@ export function createMockServer(current: () => MockApp, hostname: string): { se
 export interface StartHooks {
   /** Progress of loading a big dataset (see loadInputs). */
   progress?: (p: Progress) => void;
+  /** Inputs loaded already (the CLI loads them first, to tell a bad file from a taken port). */
+  inputs?: MockInputs;
 }
 
 export async function startMock(overrides: Partial<MockOptions> = {}, hooks: StartHooks = {}): Promise<RunningMock> {
   const options: MockOptions = { ...DEFAULT_OPTIONS, quiet: true, ...overrides };
-  let current = buildMock(options, loadInputs(options, undefined, hooks.progress));
+  let current = buildMock(options, hooks.inputs ?? loadInputs(options, undefined, hooks.progress));
   const { server, stop } = createMockServer(() => current, options.host);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -126,7 +126,7 @@ describe('search: filters', () => {
     ];
     const q = (o: Partial<FindQuery>): string[] => hosts(data, { ...o, sort: 'address' });
     expect(q({ region: 'EU' })).toEqual(['de', 'gb']);
-    expect(q({ region: 'eu' as FindQuery['region'] })).toEqual(['de', 'gb']); // equals ignores case (HTTP refuses it: the enum)
+    expect(q({ region: 'eu' as FindQuery['region'] })).toEqual(['de', 'gb']); // equals ignores case (and HTTP reads any case of an enum value as the enum writes it)
     expect(q({ region: 'AN' })).toEqual([]);
     expect(q({ country: 'de' })).toEqual(['de']);
     expect(q({ country: 'GB' })).toEqual(['gb']);

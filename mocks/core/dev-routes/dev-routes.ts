@@ -8,7 +8,7 @@ import type { AppEnv } from '../env.ts';
 import { cookieValue } from '../auth/auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
 import { CORS_REFUSED, mockOrigin } from '../cors/cors-policy.ts';
-import { printable } from '../printable.ts';
+import { jsonProblem, printable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -36,7 +36,7 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
     const parsed = JSON.parse(text);
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : new Error('the body must be a JSON object');
   } catch (err) {
-    return new Error(`the request body is not valid JSON: ${(err as Error).message}`);
+    return new Error(`the request body is not valid JSON: ${jsonProblem(err)}`);
   }
 }
 
@@ -64,7 +64,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   app.use('/__mock/*', async (c, next) => {
     const refused = c.get(CORS_REFUSED);
     if (refused && c.req.method === 'POST') {
-      return fail(c, 403, `origin ${refused} is not allowed by --cors-origin; start the mock with --cors-origin +${refused} to allow it`);
+      return fail(c, 403, `origin ${printable(refused)} is not allowed by --cors-origin; start the mock with --cors-origin +${printable(refused)} to allow it`);
     }
     await next();
   });
@@ -83,7 +83,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
     const users = state.fixtures.users;
     const user = wanted === undefined ? users[0] : users.find((u) => u.id === wanted || u.email === wanted);
     if (!user) {
-      return fail(c, 400, `unknown fixture user ${JSON.stringify(wanted)}; use one of ${users.map((u) => `${u.id} (${u.email})`).join(', ')}`);
+      return fail(c, 400, `unknown fixture user ${typeof wanted === 'string' ? `"${printable(wanted)}"` : `(a JSON ${Array.isArray(wanted) ? 'array' : wanted === null ? 'null' : typeof wanted}, not a user id or email)`}; use one of ${users.map((u) => `${u.id} (${u.email})`).join(', ')}`);
     }
     const { secret, expiresAt } = state.sessions.create(user.id, state.now(), SESSION_TTL_MS);
     const plan = cookiePlan(c);
