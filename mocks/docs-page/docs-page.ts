@@ -16,12 +16,15 @@ export const DOCS_PATH = '/__mock/docs';
 export const SPEC_JSON_PATH = '/__mock/openapi.json';
 export const SPEC_YAML_PATH = '/__mock/openapi.yaml';
 
-/** The Swagger UI files the page loads, by the name it asks for. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+/**
+ * The Swagger UI files the page loads, by the name it asks for: a Map, so a name from the
+ * URL is looked up among these entries only (`constructor` or `__proto__` is no asset).
+ */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 interface DocsDeps {
   model: SpecModel;
@@ -34,7 +37,7 @@ let assetCache: Map<string, Buffer> | undefined;
 function asset(name: string): Buffer {
   if (!assetCache) {
     const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-    assetCache = new Map(Object.keys(ASSETS).map((n) => [n, readFileSync(join(dir, n))]));
+    assetCache = new Map([...ASSETS.keys()].map((n) => [n, readFileSync(join(dir, n))]));
   }
   return assetCache.get(name)!;
 }
@@ -174,7 +177,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   app.get(`${DOCS_PATH}/`, (c) => c.redirect(DOCS_PATH));
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
-    const type = ASSETS[name];
+    const type = ASSETS.get(name);
     if (!type) return fail(c, 404, `no docs asset '${name}'; the docs are at ${DOCS_PATH}`);
     try {
       return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });

@@ -5,6 +5,8 @@ import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import type { AppOptions } from '../core/app.ts';
 import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
+import { parseAllowedHosts } from '../core/host-check/host-check.ts';
+import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
 /** The app's settings (core/app.ts) and the Node adapter's: where to listen, what to serve. */
 export interface MockOptions extends AppOptions {
@@ -24,6 +26,8 @@ export interface MockOptions extends AppOptions {
   spec?: string;
   /** Reload the spec, --data and the fixtures when they change. */
   watch: boolean;
+  /** Open connections at most (`--max-connections`; lowered to fit the open-files limit). */
+  maxConnections: number;
 }
 
 export const DEFAULT_OPTIONS: MockOptions = {
@@ -42,6 +46,8 @@ export const DEFAULT_OPTIONS: MockOptions = {
   selfCheck: process.env.VITEST !== undefined || process.env.NODE_ENV === 'test',
   fixtures: FIXTURES_PATH,
   watch: false,
+  maxConnections: DEFAULT_MAX_CONNECTIONS,
+  allowedHosts: [],
 };
 
 // The one flag table: `parseOptions`, `--help` and the table in mocks/README.md
@@ -65,6 +71,8 @@ const FLAGS = {
   fixtures: { type: 'string', env: 'MOCK_FIXTURES', value: 'FILE', shown: 'fixtures/auth.json', help: 'fixture credentials file' },
   spec: { type: 'string', env: 'MOCK_SPEC', value: 'FILE', shown: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
   watch: { type: 'boolean', env: 'MOCK_WATCH', shown: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
+  'allowed-host': { type: 'custom', env: 'MOCK_ALLOWED_HOST', value: 'LIST', shown: 'loopback names, IP addresses, --host', parse: parseAllowedHosts, help: 'more host names the mock answers (the Host header), comma-separated; .example.test allows it and its subdomains; * allows any (see Hosts)' },
+  'max-connections': { type: 'integer', env: 'MOCK_MAX_CONNECTIONS', value: 'N', default: DEFAULT_MAX_CONNECTIONS, min: 1, max: 1_000_000, help: 'open connections at most (lowered to fit ulimit -n); past it a new one is answered 503 and closed' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies FlagTable;
 
@@ -124,6 +132,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     ...(v.fixtures !== undefined ? { fixtures: v.fixtures } : {}),
     ...(v.spec !== undefined ? { spec: v.spec } : {}),
     watch: v.watch,
+    maxConnections: v['max-connections'],
+    allowedHosts: v['allowed-host'] ?? DEFAULT_OPTIONS.allowedHosts,
     rateLimit: v['rate-limit'],
     cleanData: v['clean-data'],
     trustProxy: v['trust-proxy'],

@@ -99,13 +99,22 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
 
   // Body: {"user": "<user id or email>"}; without one, the first fixture user.
   app.post('/__mock/login', async (c) => {
+    // The body may take its time: a reset meanwhile leaves a clean state, without this login.
+    const generation = state.generation;
     const body = await jsonBody(c);
     if (body instanceof Error) return fail(c, 400, body.message);
-    const wanted = body?.user ?? c.req.query('user');
+    if (state.generation !== generation) return fail(c, 409, 'the mock was reset while this login was being sent; no session was made: send it again');
+    const wanted = body && 'user' in body ? body.user : c.req.query('user');
     const users = state.fixtures.users;
+    const known = () => users.map((u) => `${u.id} (${u.email})`).join(', ');
+    // Only a string names a user: anything else is refused by its type, never written out
+    // (JSON.stringify of an array nested thousands deep overflows the stack).
+    if (wanted !== undefined && typeof wanted !== 'string') {
+      return fail(c, 400, `"user" must be a string (a fixture user's id or email), not ${Array.isArray(wanted) ? 'an array' : wanted === null ? 'null' : `a ${typeof wanted}`}; use one of ${known()}`);
+    }
     const user = wanted === undefined ? users[0] : users.find((u) => u.id === wanted || u.email === wanted);
     if (!user) {
-      return fail(c, 400, `unknown fixture user ${JSON.stringify(wanted)}; use one of ${users.map((u) => `${u.id} (${u.email})`).join(', ')}`);
+      return fail(c, 400, `unknown fixture user ${JSON.stringify(wanted!.slice(0, 200))}; use one of ${known()}`);
     }
     const { secret, expiresAt } = state.sessions.create(user.id, state.now(), SESSION_TTL_MS);
     const plan = cookiePlan(c);
