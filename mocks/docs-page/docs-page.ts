@@ -161,16 +161,16 @@ export function requestOrigin(c: Context): string {
 /** The docs routes on any app: they read nothing the app's other stages set. */
 export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   const { model, fixtures, fail } = deps;
-  // Per origin the browser used; a handful at most (localhost, 127.0.0.1, a LAN address).
-  const specs = new Map<string, { json: string; yaml?: string }>();
-  const specFor = (origin: string) => {
-    let s = specs.get(origin);
-    if (!s) {
-      if (specs.size >= 32) specs.clear();
-      specs.set(origin, (s = { json: JSON.stringify(servedSpec(model, fixtures, origin)) }));
-    }
-    return s;
-  };
+  // The served spec differs per origin the browser used (the Host header, which the client
+  // picks) only in its server URL: it is serialised once with a slot for the URL, filled
+  // per request, so no cache grows with the hosts clients name. A JSON string is also a
+  // YAML double-quoted scalar, and js-yaml writes the slot's name bare.
+  const SLOT = '__MOCK_SERVER_URL__';
+  const withSlot = servedSpec(model, fixtures, '');
+  withSlot.servers[0].url = SLOT;
+  const json = JSON.stringify(withSlot);
+  let yaml: string | undefined;
+  const fill = (text: string, slot: string, origin: string) => text.replace(slot, () => JSON.stringify(`${origin}${model.basePath}`));
   const html = page(model, fixtures);
 
   app.get(DOCS_PATH, (c) => c.html(html));
@@ -185,10 +185,9 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
       return fail(c, 503, `the docs need swagger-ui-dist (npm install): ${(err as Error).message}`);
     }
   });
-  app.get(SPEC_JSON_PATH, (c) => c.body(specFor(requestOrigin(c)).json, 200, { 'Content-Type': 'application/json' }));
+  app.get(SPEC_JSON_PATH, (c) => c.body(fill(json, `"${SLOT}"`, requestOrigin(c)), 200, { 'Content-Type': 'application/json' }));
   app.get(SPEC_YAML_PATH, (c) => {
-    const s = specFor(requestOrigin(c));
-    s.yaml ??= dump(JSON.parse(s.json), { lineWidth: 120, noRefs: true });
-    return c.body(s.yaml, 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
+    yaml ??= dump(withSlot, { lineWidth: 120, noRefs: true });
+    return c.body(fill(yaml, SLOT, requestOrigin(c)), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
   });
 }

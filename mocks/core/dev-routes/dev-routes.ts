@@ -11,6 +11,8 @@ import { cookieValue } from '../auth/auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
 import { CORS_REFUSED, mockOrigin } from '../cors/cors-policy.ts';
 import { printable } from '../printable.ts';
+import { metadataCacheStats } from '../handlers/metadata.ts';
+import { searchCacheStats } from '../../search/search-index.ts';
 import type { MockState } from '../state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -77,6 +79,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       data: dataset.data ?? null,
       servers: state.index.size,
       rowCache: state.index.rowCache.stats(),
+      // The caches of what clients ask (filter values and their combinations), each within its budget.
+      caches: { ...searchCacheStats(state.index), versionQueries: metadataCacheStats(state.index) },
       basePath: state.model.basePath,
     });
   });
