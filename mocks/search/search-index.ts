@@ -4,7 +4,7 @@
 // Everything derived lazily here is a function of the immutable dataset.
 import { datasetFromRows, internColumn, isDataset, isDictField, type Dataset, type DictColumn, type Numbers } from '../dataset/columns.ts';
 import { sortOrders, type SortKey, type SortOrders } from '../dataset/sort-orders.ts';
-import { BoundedCache, type CacheStats } from './bounded-cache.ts';
+import { BoundedCache, ENTRY_BYTES, type CacheStats } from './bounded-cache.ts';
 import { RowCache } from './row-cache.ts';
 import { bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
 import { isTcpShield, type StoredServer } from '../dataset/server-row.ts';
@@ -16,10 +16,18 @@ export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
  * The budgets of the caches an index keeps of what clients ask (bounded-cache.ts: each
  * entry charged its key, value and overhead). Built row sets: a set is n/8 bytes (122
  * KiB at a million servers, 128 bytes at a thousand, where its key and objects cost
- * more than its bits). Counts per filter combination: a count and at most FEW_ROWS
- * matching rows each. What each filter value asks: a few objects and the value's text.
+ * more than its bits); room for about ROW_SETS_KEPT of them, between 4 and 64 MiB (a set
+ * of a small dataset is rebuilt in microseconds: keeping 100,000 of them buys nothing).
+ * Counts per filter combination: a count and at most FEW_ROWS matching rows each. What
+ * each filter value asks: a few objects and the value's text.
  */
-export const SEARCH_CACHE_BYTES = { rowSets: 64 * 2 ** 20, counts: 8 * 2 ** 20, filterValues: 4 * 2 ** 20 } as const;
+export function searchCacheBytes(servers: number): { rowSets: number; counts: number; filterValues: number } {
+  const rowSets = Math.min(64 * 2 ** 20, Math.max(4 * 2 ** 20, ROW_SETS_KEPT * (wordsFor(servers) * 4 + ENTRY_BYTES + 128)));
+  return { rowSets, counts: 8 * 2 ** 20, filterValues: 4 * 2 ** 20 };
+}
+
+/** How many built row sets the budget is sized for (the mixed workload of 1000 queries uses a few hundred). */
+const ROW_SETS_KEPT = 4096;
 
 export interface ServerIndex {
   readonly dataset: Dataset;
@@ -65,6 +73,7 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
   const tcpValue = org.values.map((v) => isTcpShield({ asn_name: v }));
   const tcp = new Uint32Array(wordsFor(n));
   for (let i = 0; i < n; i++) if (tcpValue[org.ids[i] as number]) tcp[i >>> 5] = (tcp[i >>> 5] as number) | (1 << (i & 31));
+  const budget = searchCacheBytes(n);
   return {
     dataset,
     size: n,
@@ -76,10 +85,10 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
     rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
     lazy: {
       rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sorted: new Map(),
-      sets: new BoundedCache<Bits>(SEARCH_CACHE_BYTES.rowSets, (bits) => bits.byteLength),
-      counts: new BoundedCache<RememberedCount>(SEARCH_CACHE_BYTES.counts, (c) => 32 + (c.rows?.byteLength ?? 0)),
+      sets: new BoundedCache<Bits>(budget.rowSets, (bits) => bits.byteLength),
+      counts: new BoundedCache<RememberedCount>(budget.counts, (c) => 32 + (c.rows?.byteLength ?? 0)),
       // A value's plan holds its text a few times over (the key, the lower-cased pattern, its pieces between stars).
-      filterValues: new BoundedCache<object>(SEARCH_CACHE_BYTES.filterValues, (plan) => 600 + 32 * ((plan as { key?: string }).key?.length ?? 0)),
+      filterValues: new BoundedCache<object>(budget.filterValues, (plan) => 600 + 32 * ((plan as { key?: string }).key?.length ?? 0)),
     },
   };
 }
@@ -180,7 +189,7 @@ export interface RememberedCount {
 /** Below this many rows counting afresh costs less than remembering. */
 const REMEMBER_ABOVE = 65_536;
 
-/** `compute()`, remembered under `key` (the filter combination; clients pick it, so within SEARCH_CACHE_BYTES.counts). */
+/** `compute()`, remembered under `key` (the filter combination; clients pick it, so within searchCacheBytes' counts). */
 export function rememberedCount<T extends RememberedCount>(ix: ServerIndex, key: string, compute: () => T): T {
   if (ix.size < REMEMBER_ABOVE) return compute();
   return ix.lazy.counts.getOrBuild(key, compute) as T;
