@@ -184,7 +184,8 @@ async function main(): Promise<void> {
       const half = Math.max(1, Math.round(durationSec / 2));
       const alone = await mixed(half);
       sample();
-      const firstHalf = samples.filter((x) => x.seconds <= half);
+      const floodFrom = samples.length;
+      const firstHalf = samples.slice(0, floodFrom);
       const baselineMiB = median(firstHalf.slice(-Math.max(1, Math.floor(firstHalf.length / 3))).map((x) => x.rssMiB));
       const before = await cachesOf(server.base);
       log(`flood: baseline RSS ${baselineMiB.toFixed(1)} MiB, mixed p50 alone ${alone.p50Ms} ms; now ${FLOOD} connections of new filters for ${half} s`);
@@ -195,7 +196,7 @@ async function main(): Promise<void> {
       sample();
       const after = await cachesOf(server.base);
       const headroomMiB = Object.values(before).reduce((sum, c) => sum + Math.max(0, c.maxBytes - c.bytes), 0) / MiB;
-      const peakMiB = Math.max(...samples.filter((x) => x.seconds > half).map((x) => x.rssMiB));
+      const peakMiB = Math.max(...samples.slice(floodFrom).map((x) => x.rssMiB));
       flood = { connections: FLOOD, seconds: half, alone, beside, flooded, baselineMiB, headroomMiB, boundMiB: baselineMiB + headroomMiB, peakMiB, before, after };
       load = beside;
     }
