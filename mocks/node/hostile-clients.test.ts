@@ -121,6 +121,31 @@ describe('1. authorization holds until the request acts, however slowly its body
   });
 });
 
+describe('2. the caches of what clients filter by stay within budgets charged for all they hold', () => {
+  it('10,000 searches for new filter values: each cache evicts at its budget, and an entry is charged more than its bits', async () => {
+    const conn = await rawConnection(portOf(mock));
+    try {
+      for (let batch = 0; batch < 100; batch++) {
+        // Pipelined, 100 at a time: every one a motd text nobody asked for before.
+        let requests = '';
+        for (let k = 0; k < 100; k++) requests += `GET ${API}/servers/find?motd=*flood${batch * 100 + k}*&limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+        conn.write(requests);
+        for (let k = 0; k < 100; k++) expect((await conn.response()).status).toBe(200);
+      }
+    } finally {
+      conn.destroy();
+    }
+    const { caches } = JSON.parse((await get('/__mock/info')).body) as { caches: Record<string, { entries: number; bytes: number; maxBytes: number }> };
+    for (const name of ['rowSets', 'filterValues']) {
+      const c = caches[name]!;
+      expect(c.bytes, name).toBeLessThanOrEqual(c.maxBytes);
+      expect(c.entries, `${name} evicted`).toBeLessThan(10_000);
+    }
+    // A set of 50 servers is 8 bytes of bits; its key and objects are charged too.
+    expect(caches.rowSets!.bytes / caches.rowSets!.entries).toBeGreaterThan(400);
+  });
+});
+
 describe('3. a cap on connections, and silent sockets freed in seconds', () => {
   it(`the defaults free a silent or slow client well before a minute; the cap leaves descriptors free under ulimit -n (${openFilesLimit() ?? 'unknown'} here)`, () => {
     expect(SOCKET_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
