@@ -235,7 +235,7 @@ function valueFilter(ix: ServerIndex, filter: Filter, value: unknown): RowSet | 
       set = { key, bits: () => unionSet(ix, key, parts.map((p) => p.bits)) };
     }
   }
-  ix.lazy.filterValues.set(key, set ?? NO_SET);
+  ix.lazy.filterValues.offer(key, set ?? NO_SET);
   return set;
 }
 
