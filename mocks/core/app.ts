@@ -2,9 +2,10 @@
 // call `app.request()` without a socket and the same app runs on any runtime; the Node
 // adapter (mocks/node/) binds it to a socket. The pipeline, in order, one stage per
 // folder here:
-//   nosniff -> request log -> cors/ -> latency -> auth/ (who is calling) -> rate-limit/
-//   -> body-limit/ -> route (404 / 405)
-//   -> per operation: auth/ (401 / 403) -> parameters/ (400 / 415) -> prefer/ -> handlers/
+//   nosniff -> request log -> host-check/ -> cors/ -> latency -> auth/ (who is calling)
+//   -> rate-limit/ -> body-limit/ -> route (404 / 405)
+//   -> per operation: auth/ (401 / 403) -> parameters/ (400 / 415)
+//      -> auth/ again once a body is in (401) -> prefer/ -> handlers/
 // Public and protected operations differ only in their spec-given security, applied in
 // one place (authorize), never in the handlers. Every answer is written by answers.ts.
 import type { Context, MiddlewareHandler } from 'hono';
@@ -15,9 +16,10 @@ import type { Operation, SpecModel } from '../../spec/model.ts';
 import { mountApiIndex } from '../docs-page/api-index.ts';
 import { DOCS_PATH, mountDocs } from '../docs-page/docs-page.ts';
 import { createAnswers, sendJson, type Answers, type HandlerResult } from './answers.ts';
-import { Authenticator, authorize, identifyCaller, schemeReaders } from './auth/auth.ts';
+import { Authenticator, authorize, identifyCaller, schemeReaders, stillAuthorized } from './auth/auth.ts';
 import { limitBody } from './body-limit/body-limit.ts';
 import { CORS_REFUSED, corsMiddleware } from './cors/cors-policy.ts';
+import { hostCheck } from './host-check/host-check.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
 import type { AppEnv } from './env.ts';
 import type { Handler, Handlers } from './handlers/handlers.ts';
@@ -37,6 +39,8 @@ export interface AppOptions {
   quiet: boolean;
   /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
   corsOrigins: string[];
+  /** Host names answered besides loopback names and IP addresses (host-check/); `.x.test` a domain, `*` any. */
+  allowedHosts: string[];
   /** Every answer delayed by a random time in [min, max] ms. */
   latency: { min: number; max: number };
   /** Count requests and refuse over the rate limits with 429; otherwise the headers report each limit without counting. */
@@ -150,6 +154,7 @@ export function createApp(parts: AppParts): MockApp {
 
   app.use('*', noSniff);
   if (!options.quiet) app.use('*', requestLog);
+  app.use('*', hostCheck(options.allowedHosts, (c, detail) => fail(c, 403, detail)));
   app.use('*', corsMiddleware(options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));
   app.use('*', identifyCaller(auth, () => state.now()));
@@ -172,7 +177,9 @@ export function createApp(parts: AppParts): MockApp {
     const { op, routePath } = compiled;
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
-    app.on(op.method, routePath, inOrder(authorize(op, auth, answers), parameters(compiled, answers), preferredAnswer(op, answers, liveBody(handler, state)), handle(op, handler, state, answers)));
+    // A body may take its time: an operation that reads one checks its caller again once it is in.
+    const recheck = op.requestBody && !op.isPublic ? [stillAuthorized(op, auth, () => state.now(), answers)] : [];
+    app.on(op.method, routePath, inOrder(authorize(op, auth, answers), parameters(compiled, answers), ...recheck, preferredAnswer(op, answers, liveBody(handler, state)), handle(op, handler, state, answers)));
   }
 
   app.notFound((c) => fail(c, 404, `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));

@@ -22,12 +22,15 @@ export const DOCS_PATH = '/__mock/docs';
 export const SPEC_JSON_PATH = '/__mock/openapi.json';
 export const SPEC_YAML_PATH = '/__mock/openapi.yaml';
 
-/** The Swagger UI files the page loads, by the name it asks for. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+/**
+ * The Swagger UI files the page loads, by the name it asks for: a Map, so a name from the
+ * URL is looked up among these entries only (`constructor` or `__proto__` is no asset).
+ */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 interface DocsDeps {
   model: SpecModel;
@@ -36,7 +39,7 @@ interface DocsDeps {
 }
 
 /** Swagger UI's files the page loads: the package copies them into dist/swagger-ui/ (scripts/build-package.ts). */
-export const SWAGGER_UI_FILES = Object.keys(ASSETS);
+export const SWAGGER_UI_FILES = [...ASSETS.keys()];
 
 /**
  * Where they are: beside the bundle in the installed package (it does not depend on
@@ -53,7 +56,7 @@ let assetCache: Map<string, Buffer> | undefined;
 function asset(name: string): Buffer {
   if (!assetCache) {
     const dir = assetDir();
-    assetCache = new Map(SWAGGER_UI_FILES.map((n) => [n, readFileSync(join(dir, n))]));
+    assetCache = new Map([...ASSETS.keys()].map((n) => [n, readFileSync(join(dir, n))]));
   }
   return assetCache.get(name)!;
 }
@@ -210,34 +213,33 @@ export function requestOrigin(c: Context): string {
 /** The docs routes on any app: they read nothing the app's other stages set. */
 export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   const { model, fixtures, fail } = deps;
-  // Per origin the browser used; a handful at most (localhost, 127.0.0.1, a LAN address).
-  const specs = new Map<string, { json: string; yaml?: string }>();
-  const specFor = (origin: string) => {
-    let s = specs.get(origin);
-    if (!s) {
-      if (specs.size >= 32) specs.clear();
-      specs.set(origin, (s = { json: JSON.stringify(servedSpec(model, fixtures, origin)) }));
-    }
-    return s;
-  };
+  // The served spec differs per origin the browser used (the Host header, which the client
+  // picks) only in its server URL: it is serialised once with a slot for the URL, filled
+  // per request, so no cache grows with the hosts clients name. A JSON string is also a
+  // YAML double-quoted scalar, and js-yaml writes the slot's name bare.
+  const SLOT = '__MOCK_SERVER_URL__';
+  const withSlot = servedSpec(model, fixtures, '');
+  withSlot.servers[0].url = SLOT;
+  const json = JSON.stringify(withSlot);
+  let yaml: string | undefined;
+  const fill = (text: string, slot: string, origin: string) => text.replace(slot, () => JSON.stringify(`${origin}${model.basePath}`));
   const html = page(model, fixtures);
 
   app.get(DOCS_PATH, (c) => c.html(html));
   app.get(`${DOCS_PATH}/`, (c) => c.redirect(DOCS_PATH));
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
-    const type = ASSETS[name];
-    if (!type) return fail(c, 404, `no such docs asset (the page loads ${Object.keys(ASSETS).join(', ')}); the docs are at ${DOCS_PATH}`);
+    const type = ASSETS.get(name);
+    if (!type) return fail(c, 404, `no such docs asset (the page loads ${[...ASSETS.keys()].join(', ')}); the docs are at ${DOCS_PATH}`);
     try {
       return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
     } catch (err) {
       return fail(c, 503, `the docs need swagger-ui-dist (npm install): ${(err as Error).message}`);
     }
   });
-  app.get(SPEC_JSON_PATH, (c) => c.body(specFor(requestOrigin(c)).json, 200, { 'Content-Type': 'application/json' }));
+  app.get(SPEC_JSON_PATH, (c) => c.body(fill(json, `"${SLOT}"`, requestOrigin(c)), 200, { 'Content-Type': 'application/json' }));
   app.get(SPEC_YAML_PATH, (c) => {
-    const s = specFor(requestOrigin(c));
-    s.yaml ??= dump(JSON.parse(s.json), { lineWidth: 120, noRefs: true });
-    return c.body(s.yaml, 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
+    yaml ??= dump(withSlot, { lineWidth: 120, noRefs: true });
+    return c.body(fill(yaml, SLOT, requestOrigin(c)), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
   });
 }

@@ -5,6 +5,8 @@ import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import type { AppOptions } from '../core/app.ts';
 import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
+import { parseAllowedHosts } from '../core/host-check/host-check.ts';
+import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
 /** The app's settings (core/app.ts) and the Node adapter's: where to listen, what to serve. */
 export interface MockOptions extends AppOptions {
@@ -26,6 +28,8 @@ export interface MockOptions extends AppOptions {
   watch: boolean;
   /** Keep serving after the process that started the mock has ended (mocks/node/lifetime.ts). */
   outliveParent: boolean;
+  /** Open connections at most (`--max-connections`; lowered to fit the open-files limit). */
+  maxConnections: number;
 }
 
 export const DEFAULT_OPTIONS: MockOptions = {
@@ -45,6 +49,8 @@ export const DEFAULT_OPTIONS: MockOptions = {
   fixtures: FIXTURES_PATH,
   watch: false,
   outliveParent: false,
+  maxConnections: DEFAULT_MAX_CONNECTIONS,
+  allowedHosts: [],
 };
 
 // The one flag table: `parseOptions`, `--help` and the table in mocks/README.md
@@ -69,6 +75,8 @@ const FLAGS = {
   spec: { type: 'string', env: 'MOCK_SPEC', value: 'FILE', shown: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
   watch: { type: 'boolean', env: 'MOCK_WATCH', shown: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
   'outlive-parent': { type: 'boolean', env: 'MOCK_OUTLIVE_PARENT', shown: 'off', help: 'keep serving after the process that started the mock (npx, npm, a script) has ended, as nohup or setsid mean to; off, the mock stops with it' },
+  'allowed-host': { type: 'custom', env: 'MOCK_ALLOWED_HOST', value: 'LIST', shown: 'loopback names, IP addresses, --host', parse: parseAllowedHosts, help: 'more host names the mock answers (the Host header), comma-separated; .example.test allows it and its subdomains; * allows any (see Hosts)' },
+  'max-connections': { type: 'integer', env: 'MOCK_MAX_CONNECTIONS', value: 'N', default: DEFAULT_MAX_CONNECTIONS, min: 1, max: 1_000_000, help: 'open connections at most (lowered to fit ulimit -n); past it a new one is answered 503 and closed' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
@@ -131,6 +139,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     ...(v.spec !== undefined ? { spec: v.spec } : {}),
     watch: v.watch,
     outliveParent: v['outlive-parent'],
+    maxConnections: v['max-connections'],
+    allowedHosts: v['allowed-host'] ?? DEFAULT_OPTIONS.allowedHosts,
     rateLimit: v['rate-limit'],
     cleanData: v['clean-data'],
     trustProxy: v['trust-proxy'],

@@ -101,7 +101,7 @@ describe('authorize: security requirements as a table', () => {
   const user = (id: string, permissions: string[]): FixtureUser => ({ id, name: id, email: `${id}@example.test`, plan: 'free', permissions });
   const alice = user('alice', ['apikeys']);
   const bob = user('bob', []);
-  const as = (scheme: string, who: FixtureUser): [string, Principal] => [scheme, { user: who, scheme, kind: scheme === 'session' ? 'cookie' : 'bearer', id: `${scheme}:${who.id}` }];
+  const as = (scheme: string, who: FixtureUser): [string, Principal] => [scheme, { user: who, scheme, kind: scheme === 'session' ? 'cookie' : 'bearer', id: `${scheme}:${who.id}`, credential: {} }];
   const op = (security: SecurityRequirement[], extra: Partial<Operation> = {}): Operation => {
     const isPublic = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
     const schemes = isPublic ? [] : [...new Set(security.flatMap((r) => Object.keys(r)))];

@@ -83,9 +83,23 @@ export class Authenticator {
       const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
       const user = record && users.get(record.userId);
       if (!user) continue;
-      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}` });
+      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}`, credential: record });
     }
     return valid;
+  }
+
+  /**
+   * Is the credential that authenticated `principal` still the live one this request
+   * presents: not logged out, revoked or expired since, nor swept away by a reset (which
+   * stores the fixtures afresh, so even a fixture credential is another record after it)?
+   */
+  stillValid(principal: Principal, headers: Headers, now: number): boolean {
+    const reader = this.readers.find((r) => r.name === principal.scheme);
+    const secret = reader?.read(headers);
+    if (!secret) return false;
+    const { keys, sessions } = this.stores();
+    const record = reader!.kind === 'bearer' ? keys.authenticate(secret, now) : sessions.authenticate(secret, now);
+    return record === principal.credential;
   }
 
   /** Evaluates the operation's security with OR-of-AND semantics, then its authorization. */
@@ -122,6 +136,21 @@ export function identifyCaller(auth: Authenticator, clock: () => number): Middle
     c.set('now', now);
     c.set('identity', auth.identify(c.req.raw.headers, now));
     return next();
+  };
+}
+
+/**
+ * For an operation that reads a body: authorization is decided when the headers arrive,
+ * and the body may take as long as the request timeout allows. Before the handler acts,
+ * the credential must still be the live one it was (Authenticator.stillValid), or the
+ * answer is 401: nothing is created for a session logged out, or a mock reset, while the
+ * body trickled in.
+ */
+export function stillAuthorized(op: Operation, auth: Authenticator, clock: () => number, answers: Answers): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const principal = c.get('principal');
+    if (!principal || auth.stillValid(principal, c.req.raw.headers, clock())) return next();
+    return Promise.resolve(answers.reply(c, op, 401, { success: false, message: UNAUTHORIZED_MESSAGE }));
   };
 }
 

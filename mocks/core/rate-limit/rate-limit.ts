@@ -16,6 +16,7 @@
 // most `maxBuckets` callers are tracked per rule (past that, the one seen least
 // recently starts afresh).
 import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { rateLimitedBody } from '../../../spec/messages.ts';
 import type { RateLimits } from '../../../spec/model.ts';
 import type { Answers } from '../answers.ts';
@@ -36,17 +37,25 @@ interface Counter {
   count: number;
 }
 
-/** The callers counted under one set of windows (the tiers share one; each path group has its own). */
+/**
+ * The callers counted under one set of windows (the tiers share one; each path group has
+ * its own), in the order their windows last started afresh: the windows are aligned to
+ * the clock and nested (minute, hour, day), so that is also the order in which their
+ * counters run out, and expired callers are always at the front. The order is an
+ * lru-cache's list (read with `peek`, moved by `set`), not a Map's insertion order:
+ * finding a Map's first entry after many deletions walks them all (see
+ * mocks/search/bounded-cache.ts), and callers come and go with every client.
+ */
 class Buckets {
-  // In the order their windows last started afresh: the windows are aligned to the
-  // clock and nested (minute, hour, day), so that is also the order in which their
-  // counters run out, and expired callers are always at the front.
-  private readonly byCaller = new Map<string, Counter[]>();
+  private readonly byCaller: LRUCache<string, Counter[]>;
 
   constructor(
     readonly windowsMs: number[],
-    private readonly maxBuckets: number,
-  ) {}
+    maxBuckets: number,
+  ) {
+    // Past maxBuckets, the caller whose windows started longest ago starts afresh.
+    this.byCaller = new LRUCache<string, Counter[]>({ max: maxBuckets });
+  }
 
   get size(): number {
     return this.byCaller.size;
@@ -58,10 +67,9 @@ class Buckets {
 
   /** The caller's counters, current at `now`. */
   counters(key: string, now: number): Counter[] {
-    const known = this.byCaller.get(key);
+    const known = this.byCaller.peek(key);
     if (!known) {
       this.sweep(now);
-      if (this.byCaller.size >= this.maxBuckets) this.byCaller.delete(this.byCaller.keys().next().value!);
       const counters = this.windowsMs.map((size) => ({ start: now - (now % size), count: 0 }));
       this.byCaller.set(key, counters);
       return counters;
@@ -79,7 +87,6 @@ class Buckets {
     }
     if (renewed) {
       // To the back of the line: its counters now run out last.
-      this.byCaller.delete(key);
       this.byCaller.set(key, known);
       this.sweep(now);
     }
@@ -88,9 +95,12 @@ class Buckets {
 
   /** Drops the callers at the front whose every window is over (each is dropped once, so this is cheap). */
   private sweep(now: number): void {
-    for (const [key, counters] of this.byCaller) {
+    for (;;) {
+      const oldest = this.byCaller.rkeys().next();
+      if (oldest.done) return;
+      const counters = this.byCaller.peek(oldest.value)!;
       if (!this.expired(counters, now)) return;
-      this.byCaller.delete(key);
+      this.byCaller.delete(oldest.value);
     }
   }
 }
