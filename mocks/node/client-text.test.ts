@@ -86,7 +86,7 @@ describe('client text in answers: escaped or cut, never raw', () => {
   it('a Prefer example name, a login user name, a content type, a JSON body, a body property, a parameter value', async () => {
     expect(await messageOf(get(`${API}/servers/find`, 'Prefer: example=<script>alert(1)</script>\n'), 400)).toContain('Prefer example=\\u003cscript\\u003ealert(1)\\u003c/script\\u003e is not');
     expect(await messageOf(post('/__mock/login', '{"user":"<script>alert(1)</script>"}'), 400)).toContain('unknown fixture user "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"');
-    expect(await messageOf(post('/__mock/login', '{"user":["a"]}'), 400)).toContain('unknown fixture user (a JSON array, not a user id or email)');
+    expect(await messageOf(post('/__mock/login', '{"user":["a"]}'), 400)).toContain('"user" must be a string (a fixture user\'s id or email), not an array');
     expect(await messageOf(post(`${API}/user/apikeys`, '{"name":1}', session, 'text/<b>'), 415)).toContain("not 'text/\\u003cb\\u003e'");
     expect(await messageOf(post(`${API}/user/apikeys`, '{"name": <b>}', session), 400)).toMatch(/not valid JSON: Unexpected token '\\u003c'$/);
     expect(await messageOf(post(`${API}/user/apikeys`, '{"<b>": 1}', session), 400)).toContain("unknown property '\\u003cb\\u003e'");
