@@ -18,7 +18,8 @@ import type { Family } from './run-kit.ts';
 import { pingFamily } from './sample/ping.ts';
 import { sampleFamily } from './sample/sample.ts';
 
-export type { AnswerWatch, Family, RunKit } from './run-kit.ts';
+export type { AnswerWatch, Family, Given, Need, RunKit } from './run-kit.ts';
+export { handOut } from './run-kit.ts';
 
 export const FAMILIES: readonly Family[] = [
   authFamily,

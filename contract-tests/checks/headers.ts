@@ -9,7 +9,10 @@ import type { Subject } from '../kit/answer-log.ts';
 import { describeRequest, describeResponse } from '../kit/mask.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
-import type { AnswerWatch, Family, RunKit } from './run-kit.ts';
+import { family, type AnswerWatch, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['scope', 'judge'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 export const HEADERS_CHECK = 'headers: every answer carries the headers its status declares, with values their schemas allow';
 
@@ -91,7 +94,7 @@ export class HeaderWatch {
 }
 
 /** The header verdict of each selected operation, once every answer is in. */
-function verdicts(watch: HeaderWatch, run: RunKit): CheckResult[] {
+function verdicts(watch: HeaderWatch, run: Run): CheckResult[] {
   return watch.verdicts().filter((v) => run.scope.selected(v.op) && run.scope.wants(v.provenance)).map((v) => ({
     operationId: v.op.operationId,
     check: HEADERS_CHECK,
@@ -103,8 +106,9 @@ function verdicts(watch: HeaderWatch, run: RunKit): CheckResult[] {
   }));
 }
 
-export const headersFamily: Family = {
+export const headersFamily = family({
   name: 'headers',
+  needs: NEEDS,
   watch: (run): AnswerWatch => {
     const watch = new HeaderWatch((schema, value) => run.judge.accepts(schema, value));
     return {
@@ -114,4 +118,4 @@ export const headersFamily: Family = {
       verdicts: () => verdicts(watch, run),
     };
   },
-};
+});

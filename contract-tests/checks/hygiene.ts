@@ -9,7 +9,7 @@ import type { Subject } from '../kit/answer-log.ts';
 import { describeRequest, describeResponse } from '../kit/mask.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
-import type { Family } from './run-kit.ts';
+import { family } from './run-kit.ts';
 
 /**
  * No leaks is this project's rule, not a promise of the interface document: the scan
@@ -123,8 +123,9 @@ export class HygieneWatch {
   }
 }
 
-export const hygieneFamily: Family = {
+export const hygieneFamily = family({
   name: 'hygiene',
+  needs: ['scope'],
   watch: (run) => {
     const watch = new HygieneWatch();
     return {
@@ -134,4 +135,4 @@ export const hygieneFamily: Family = {
       verdicts: () => (run.scope.wants(HYGIENE_LEVEL) ? watch.verdicts() : []),
     };
   },
-};
+});

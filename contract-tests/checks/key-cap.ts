@@ -4,9 +4,9 @@
 import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, outcome, skip } from './expect.ts';
-import type { RunKit } from './run-kit.ts';
+import type { Given } from './run-kit.ts';
 
-export async function keyCap(op: Operation, run: RunKit, access: { headers?: Record<string, string>; blocked?: string }): Promise<CheckResult[]> {
+export async function keyCap(op: Operation, run: Given<'spec' | 'scope' | 'judge' | 'credentials' | 'http' | 'keys'>, access: { headers?: Record<string, string>; blocked?: string }): Promise<CheckResult[]> {
   const { http, keys, scope } = run;
   const cap = run.spec.limits.maxKeysPerUser;
   const check = `errors: a key beyond x-max-keys-per-user (${cap}) -> 409 with the error body`;

@@ -11,7 +11,10 @@ import type { HttpRequest } from '../transport/http.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { queryString } from './meaning/answer-rows.ts';
 import { pathWith } from './request-paths.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'reads', 'keys'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 export interface BadValue {
   /** The value as sent (a query or path string, or a JSON value in a body). */
@@ -86,7 +89,7 @@ interface Case {
 }
 
 /** Every query and path parameter, broken one value at a time. */
-function parameterCases(op: Operation, run: RunKit, headers: Record<string, string>): Case[] {
+function parameterCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const errorBody = run.judge.errorBodyLevel();
   return op.parameters.filter((x) => x.in === 'query' || x.in === 'path').flatMap((p) =>
     badValues(p.schema, p.example, { inQuery: p.in === 'query' })
@@ -101,7 +104,7 @@ function parameterCases(op: Operation, run: RunKit, headers: Record<string, stri
 }
 
 /** Every property of a JSON request body, broken one at a time (on the suite's own valid body); and a property the schema does not know. */
-function bodyCases(op: Operation, run: RunKit, headers: Record<string, string>): Case[] {
+function bodyCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const schema = op.requestBody?.schema ? deref<Record<string, any>>(run.spec.doc, op.requestBody.schema) : undefined;
   if (!schema?.properties) return [];
   const errorBody = run.judge.errorBodyLevel();
@@ -118,7 +121,7 @@ function bodyCases(op: Operation, run: RunKit, headers: Record<string, string>):
   return cases;
 }
 
-async function negatives(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function negatives(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.responses.has(400)) return [];
   const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
   const blocked = run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
@@ -135,4 +138,4 @@ async function negatives(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-export const negativeFamily: Family = { name: 'negative', perOperation: negatives };
+export const negativeFamily = family({ name: 'negative', needs: NEEDS, perOperation: negatives });

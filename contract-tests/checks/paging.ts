@@ -5,7 +5,10 @@ import type { Operation } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer } from './expect.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['scope', 'judge', 'credentials', 'http'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 interface Page {
   displayed?: unknown;
@@ -15,7 +18,7 @@ interface Page {
 
 const SMALL_LIMIT = 3;
 
-async function paging(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function paging(op: Operation, run: Run): Promise<CheckResult[]> {
   const { scope, http } = run;
   const limitParam = op.parameters.find((p) => p.in === 'query' && p.meaning?.rule === 'limitsRows');
   const pageParam = op.parameters.find((p) => p.in === 'query' && p.meaning?.rule === 'page');
@@ -61,4 +64,4 @@ async function paging(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-export const pagingFamily: Family = { name: 'paging', perOperation: paging };
+export const pagingFamily = family({ name: 'paging', needs: NEEDS, perOperation: paging });

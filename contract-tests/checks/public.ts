@@ -4,9 +4,12 @@ import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { successPath } from './request-paths.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
 
-async function publicWithCredentials(op: Operation, run: RunKit): Promise<CheckResult[]> {
+const NEEDS = ['scope', 'judge', 'credentials', 'http', 'sample'] as const;
+type Run = GivenFor<typeof NEEDS>;
+
+async function publicWithCredentials(op: Operation, run: Run): Promise<CheckResult[]> {
   const { scope, credentials, http } = run;
   if (op.schemes.length || !scope.wants(op.provenance)) return [];
   const server = run.sample ? await run.sample.aServer() : undefined;
@@ -24,4 +27,4 @@ async function publicWithCredentials(op: Operation, run: RunKit): Promise<CheckR
   return out;
 }
 
-export const publicFamily: Family = { name: 'public', perOperation: publicWithCredentials };
+export const publicFamily = family({ name: 'public', needs: NEEDS, perOperation: publicWithCredentials });

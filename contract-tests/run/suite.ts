@@ -10,7 +10,7 @@ import { FlagError } from '../../cli/flags.ts';
 import { SPEC_PATH } from '../../spec/load.ts';
 import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { FAMILIES, type Family } from '../checks/families.ts';
+import { FAMILIES, handOut, type Family } from '../checks/families.ts';
 import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
 import { findCauses } from '../reports/causes.ts';
 import { groupByOperation, tally, type RunOutcome } from '../reports/outcome.ts';
@@ -44,6 +44,8 @@ export interface SuiteOptions {
   /** Stops the run: nothing more is sent but the cleanup. */
   signal?: AbortSignal;
   clock?: Clock;
+  /** The seed of the generated requests (default 1): the same seed sends the same ones. */
+  seed?: number;
   /** The families to run (default all, checks/families.ts). */
   families?: readonly Family[];
 }
@@ -56,6 +58,9 @@ export interface SuiteRun {
 
 /** The suite refused to run: nothing was checked (exit 2). */
 export class Refusal extends Error {}
+
+/** The generated requests' seed when none is given: a gate sends the same requests on every run. */
+export const DEFAULT_SEED = 1;
 
 const realClock = (signal: AbortSignal | undefined): Clock => ({
   now: Date.now,
@@ -76,13 +81,14 @@ function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
   }
 }
 
-/** The families in table order, each on every selected operation; their watches' verdicts last. */
+/** The families in table order, each on every selected operation, each handed the parts of the run it declared. */
 async function depthPhase(kit: Kit, operations: readonly Operation[], families: readonly Family[]): Promise<void> {
   const { run, recorder } = kit;
   for (const family of families) {
     if (run.http.stopped()) return;
-    if (family.once) recorder.add(await family.once(run));
-    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, run));
+    const given = handOut(run, family.needs);
+    if (family.once) recorder.add(await family.once(given));
+    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, given));
   }
 }
 
@@ -176,7 +182,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   const pace = options.pace ?? true;
   const kit = assembleKit({
     model, baseUrl: target.baseUrl, fetch, scope, credentials, budget, pace,
-    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), families: options.families ?? FAMILIES,
+    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), seed: options.seed ?? DEFAULT_SEED, families: options.families ?? FAMILIES,
   });
   const replay = await phases(kit, options, specPath);
   const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, strict: options.strict ?? false, dredd: Boolean(replay), pace };

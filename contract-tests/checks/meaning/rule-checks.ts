@@ -11,16 +11,19 @@ import type { CheckResult } from '../../kit/recorder.ts';
 import type { Scope } from '../../kit/scope.ts';
 import type { HttpResponse } from '../../transport/http.ts';
 import { expectAnswer, skip } from '../expect.ts';
-import type { Family, RunKit } from '../run-kit.ts';
+import { family, type GivenFor } from '../run-kit.ts';
 import { scopeOf, totalOf } from './combinations.ts';
 import { shapeProblems, stableCompare } from './compare.ts';
 import { meaningProvenance } from './levels.ts';
 import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
 import { countOf, identityOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
 
+const NEEDS = ['scope', 'judge', 'credentials', 'reads', 'sample'] as const;
+type Run = GivenFor<typeof NEEDS>;
+
 /** One parameter's meaning, to check against the run's target. */
 export interface MeaningProbe {
-  run: RunKit;
+  run: Run;
   op: Operation;
   param: Parameter;
   meaning: Meaning;
@@ -169,7 +172,7 @@ export function meaningsWanted(scope: Scope, op: Operation): boolean {
 }
 
 /** The rows an operation's probes draw from: the search's sample, or all the rows of a lookup without paging. */
-async function seenRows(op: Operation, run: RunKit): Promise<SeenRow[]> {
+async function seenRows(op: Operation, run: Run): Promise<SeenRow[]> {
   if (op === run.sample?.op) {
     await run.sample.seed();
     return run.sample.seen;
@@ -179,7 +182,7 @@ async function seenRows(op: Operation, run: RunKit): Promise<SeenRow[]> {
 }
 
 /** Every meaning of an operation's parameters, then every default. */
-async function operationMeanings(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function operationMeanings(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.rows || !meaningsWanted(run.scope, op)) return [];
   const seen = await seenRows(op, run);
   const out: CheckResult[] = [];
@@ -191,4 +194,4 @@ async function operationMeanings(op: Operation, run: RunKit): Promise<CheckResul
   return out;
 }
 
-export const meaningFamily: Family = { name: 'meaning', perOperation: operationMeanings };
+export const meaningFamily = family({ name: 'meaning', needs: NEEDS, perOperation: operationMeanings });

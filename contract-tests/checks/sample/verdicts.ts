@@ -8,7 +8,9 @@ import { skip } from '../expect.ts';
 import { combinationName } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';
 import { totalOf } from '../meaning/combinations.ts';
-import type { RunKit } from '../run-kit.ts';
+import type { Given } from '../run-kit.ts';
+
+type Run = Given<'scope' | 'judge' | 'reads'>;
 import type { PagedQuery, Sampler } from './sampler.ts';
 
 /** Problems listed per check; the rest are counted. */
@@ -16,7 +18,7 @@ const LISTED = 5;
 
 const list = (xs: string[]) => `${xs.slice(0, LISTED).join(' | ')}${xs.length > LISTED ? ` (and ${xs.length - LISTED} more)` : ''}`;
 
-function rowVerdicts(s: Sampler, run: RunKit): CheckResult[] {
+function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
   const { op } = s;
   // Every row is validated against the whole schema the run's level keeps: the check is as firm as its softest part.
   const level = weakest(op.provenance, op.rows?.provenance, run.judge.bodyLevel(op, op.successStatus));
@@ -39,7 +41,7 @@ function rowVerdicts(s: Sampler, run: RunKit): CheckResult[] {
   ];
 }
 
-async function totalVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
+async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   const { op } = s;
   const page = s.pageParam?.meaning;
   if (!s.pageParam || page?.rule !== 'page') return [];
@@ -87,7 +89,7 @@ async function totalVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
   ];
 }
 
-function orderVerdict(s: Sampler, run: RunKit, q: PagedQuery): CheckResult[] {
+function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const { name, order, provenance } = q.order!;
   if (!run.scope.wants(provenance)) return [];
   const tieBreak = s.tieBreak();
@@ -99,7 +101,7 @@ function orderVerdict(s: Sampler, run: RunKit, q: PagedQuery): CheckResult[] {
   return [{ ...base, status: pages ? 'pass' : 'skip', message: pages ? `${q.rowsSeen} rows in ${pages} pages` : 'no page fetched' }];
 }
 
-function combinationVerdict(s: Sampler, run: RunKit, q: PagedQuery): CheckResult[] {
+function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const provenance = weakest(...q.predicates!.map((p) => meaningProvenance(s.op, p.param, p.meaning)));
   if (!run.scope.wants(provenance)) return [];
   const check = combinationName(q.predicates!);
@@ -111,7 +113,7 @@ function combinationVerdict(s: Sampler, run: RunKit, q: PagedQuery): CheckResult
 }
 
 /** The sample's verdicts, once it has paged as far as the budget allows. */
-export async function sampleVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
+export async function sampleVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   return [
     ...rowVerdicts(s, run),
     ...(await totalVerdicts(s, run)),
