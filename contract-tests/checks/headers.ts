@@ -6,7 +6,8 @@
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import type { Subject } from '../kit/answer-log.ts';
-import { describeRequest, describeResponse } from '../kit/mask.ts';
+import { describeResponse } from '../kit/mask.ts';
+import { show, type ShownRequest } from '../kit/repro.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import { family, type AnswerWatch, type GivenFor } from './run-kit.ts';
@@ -27,7 +28,7 @@ interface Tally {
   declared: Set<string>;
   levels: Provenance[];
   /** The first answer with a problem, for the report. */
-  example?: { request: string; actual: string };
+  example?: ShownRequest & { actual: string };
 }
 
 export interface HeaderVerdict {
@@ -35,7 +36,7 @@ export interface HeaderVerdict {
   provenance: Provenance;
   answers: number;
   problems: string[];
-  example?: { request: string; actual: string };
+  example?: ShownRequest & { actual: string };
   /** Missing headers, and whether no answer carried them. */
   missing: { names: string[]; every: boolean } | undefined;
   declared: string[];
@@ -68,7 +69,7 @@ export class HeaderWatch {
         problem = true;
       }
     }
-    if (problem) t.example ??= { request: describeRequest(request), actual: describeResponse(response) };
+    if (problem) t.example ??= { ...show(request), actual: describeResponse(response) };
   }
 
   verdicts(): HeaderVerdict[] {
@@ -100,7 +101,7 @@ function verdicts(watch: HeaderWatch, run: Run): CheckResult[] {
     check: HEADERS_CHECK,
     provenance: v.provenance,
     status: v.problems.length ? 'fail' : 'pass',
-    ...(v.problems.length ? { request: v.example?.request, expected: `${v.declared.join(', ')} on every answer that declares them`, actual: v.example?.actual } : {}),
+    ...(v.problems.length ? { request: v.example?.request, repro: v.example?.repro, expected: `${v.declared.join(', ')} on every answer that declares them`, actual: v.example?.actual } : {}),
     message: v.problems.length ? v.problems.join('; ') : `${v.answers} answers carry ${v.declared.join(', ')}`,
     ...(v.missing ? { evidence: { missingHeaders: v.missing } } : {}),
   }));

@@ -28,7 +28,7 @@ export async function keyCap(op: Operation, run: Given<'spec' | 'scope' | 'judge
       if (!key) {
         const early = exchange.response?.status === 409 ? ` after ${i} new keys (${existing.length} were listed; the cap is ${cap})` : '';
         const nth = `key ${existing.length + i + 1} of ${cap}`;
-        return [outcome(run, { op, check, level, status: exchange.skipped ? 'skip' : 'fail', exchange, expected: `${op.successStatus} for ${nth}`, message: exchange.skipped ?? `creating ${nth} failed${early}` })];
+        return [outcome(run, { op, check, level, status: exchange.skipped ? 'skip' : 'fail', exchange, expected: `${op.successStatus} for ${nth}`, message: exchange.skipped ?? `creating ${nth} failed${early}`, evidence: { expectedStatus: op.successStatus } })];
       }
     }
     const over = await http.send({ method: op.method, url: http.url(op.path), headers, body: keys.newKeyBody() });

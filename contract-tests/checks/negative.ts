@@ -80,9 +80,14 @@ export function namesIt(body: unknown, name: string, status: number): string[] {
   return typeof message === 'string' && message.includes(name) ? [] : [`body.message ${JSON.stringify(message)} does not name '${name}'`];
 }
 
+/** The finding of every negative check a target answered with a success. */
+export const REFUSED_ACCEPTED = 'the target accepts values the spec refuses';
+
 interface Case {
   /** The parameter or body property broken. */
   name: string;
+  /** Which rule the value breaks, for people. */
+  breaks: string;
   check: string;
   level: Provenance;
   request: HttpRequest;
@@ -96,6 +101,7 @@ function parameterCases(op: Operation, run: Run, headers: Record<string, string>
       .filter((bad) => !run.judge.accepts(p.schema, bad.value))
       .map((bad) => ({
         name: p.name,
+        breaks: `${p.name}=${show(bad.value)}: ${bad.breaks}`,
         check: `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`,
         level: weakest(op.provenance, p.provenance, errorBody),
         request: { method: op.method, url: run.http.url(p.in === 'path' ? pathWith(op, p.name, String(bad.value)) : `${pathWith(op)}${queryString({ [p.name]: String(bad.value) })}`), headers },
@@ -112,7 +118,7 @@ function bodyCases(op: Operation, run: Run, headers: Record<string, string>): Ca
   const url = run.http.url(pathWith(op));
   const cases: Case[] = [];
   const add = (name: string, value: unknown, breaks: string, level: Provenance) =>
-    cases.push({ name, check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`, level, request: { method: op.method, url, headers, body: { ...valid, [name]: value } } });
+    cases.push({ name, breaks: `${name}=${show(value)}: ${breaks}`, check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`, level, request: { method: op.method, url, headers, body: { ...valid, [name]: value } } });
   for (const [property, raw] of Object.entries<any>(schema.properties)) {
     const prop = deref<Record<string, any>>(run.spec.doc, raw);
     for (const bad of badValues(prop, prop.example, { inQuery: false, inBody: true })) add(property, bad.value, bad.breaks, weakest(op.provenance, provenanceOf(schema), provenanceOf(prop), errorBody));
@@ -133,7 +139,14 @@ async function negatives(op: Operation, run: Run): Promise<CheckResult[]> {
       continue;
     }
     const exchange = await run.http.send(c.request);
-    out.push(expectAnswer(run, { op, check: c.check, level: c.level, exchange, status: 400, extra: (res) => namesIt(res.json, c.name, res.status) }));
+    const result = expectAnswer(run, {
+      op, check: c.check, level: c.level, exchange, status: 400, expected: `400 with the error body, its message naming '${c.name}' (${c.breaks})`,
+      extra: (res) => namesIt(res.json, c.name, res.status), finding: 'error messages do not name the parameter or property they refuse',
+    });
+    // Every refused value the target took is one finding, whichever parameter or operation it was.
+    const got = exchange.response?.status;
+    if (result.status === 'fail' && got !== undefined && got < 300) result.evidence = { ...result.evidence, finding: REFUSED_ACCEPTED };
+    out.push(result);
   }
   return out;
 }

@@ -30,8 +30,6 @@ export function markdown(outcome: RunOutcome): string {
     });
     lines.push('');
   }
-  const others = outcome.causes.length ? outcome.single : outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
-  if (others.length) lines.push(outcome.causes.length ? '### Other failures' : '### Failures', '', ...others.map(failureItem), '');
   if (t.strictFailures.length) lines.push('### Skipped checks that fail the run under --strict', '', ...t.strictFailures.map((r) => `- **${md(r.operationId)}**: ${md(r.check)} (${md(r.message ?? '')})`), '');
   lines.push('### Per operation', '', '| operation | result | passed | failed | skipped |', '|---|---|---|---|---|');
   for (const r of outcome.reports) {

@@ -66,7 +66,7 @@ export function figureLines(s: RunStats): string[] {
 export function notRun(reason: string, started: Date, target: string): RunOutcome {
   const durationMs = Date.now() - started.getTime();
   return {
-    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`], reports: [], causes: [], single: [],
+    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`], reports: [], causes: [],
     figures: [`Finished in ${(durationMs / 1000).toFixed(1)} s`], strict: false, startedAt: started, durationMs,
   };
 }

@@ -12,8 +12,7 @@ import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { FAMILIES, handOut, type Family } from '../checks/families.ts';
 import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
-import { findCauses } from '../reports/causes.ts';
-import { groupByOperation, tally, type RunOutcome } from '../reports/outcome.ts';
+import { outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
 import type { Fetch } from '../transport/http.ts';
 import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
@@ -154,15 +153,12 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
 /** The outcome the reports render: results per operation, causes, the verdict, the figures. */
 function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined, started: Date): RunOutcome {
   const { run } = kit;
-  const all = [...kit.recorder.all()];
-  const selected = run.spec.operations.filter((o) => run.scope.selected(o));
-  const reports = groupByOperation(selected.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })), all);
-  const opInfo = run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic }));
-  const { causes, single } = findCauses(all, opInfo, run.answers);
-  const outcome: RunOutcome = { exitCode: 0, settings: settingsLines(facts), reports, causes, single, figures: [], strict: facts.strict, startedAt: started, durationMs: 0 };
-  const t = tally(outcome);
-  outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
-  outcome.durationMs = Date.now() - started.getTime();
+  const outcome = reportedOutcome({
+    results: kit.recorder.all(),
+    operations: run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic })),
+    selected: run.spec.operations.filter((o) => run.scope.selected(o)).map((o) => o.operationId),
+    observed: run.answers, settings: settingsLines(facts), strict: facts.strict, startedAt: started, durationMs: Date.now() - started.getTime(),
+  });
   outcome.figures = figureLines({
     budget: run.http.budget, pace: { ...run.http.pacer.stats, honoured: facts.pace }, dreddRequests: replay?.requests,
     preflightRequests: facts.target.requests, sample: run.sample?.stats, wallMs: outcome.durationMs,
