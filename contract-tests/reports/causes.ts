@@ -51,14 +51,15 @@ const ENV: Record<string, string> = { apiKey: 'CONTRACT_API_KEY', session: 'CONT
 /** The family of a check: the text before its colon. */
 export const familyOf = (f: Pick<CheckResult, 'check'>): string => f.check.split(':')[0] ?? f.check;
 
-/** `GET /api/v0.1/user/apikeys` of a described request (query and credentials left out). */
-const routeOf = (request: string | undefined): string | undefined => /^(\S+) ([^?\s]+)/.exec(request ?? '')?.slice(1, 3).join(' ');
 
 /** Up to three items, and how many more. */
 function some(items: string[]): string {
   const distinct = [...new Set(items)];
   return distinct.length > 3 ? `${distinct.slice(0, 3).join(', ')} and ${distinct.length - 3} more` : distinct.join(', ');
 }
+
+/** A title stays a line: what follows is in the example. */
+const short = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}…` : text);
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -68,8 +69,16 @@ function generalProblem(f: CheckResult): string {
   return first.replace(/'[^']*'|"[^"]*"/g, '…').replace(/\d+/g, '#').slice(0, 160);
 }
 
+/** The route a failure's request went to, as the spec writes it (`GET /status/ping/{address}`); its operation's, without one. */
+function routeOf(ops: OperationInfo[], f: CheckResult): string {
+  const [, method, path] = /^(\S+) ([^?\s]+)/.exec(f.request ?? '') ?? [];
+  const op = path ? ops.find((o) => new RegExp(`${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)) : ops.find((o) => o.operationId === f.operationId);
+  return op ? `${method ?? op.method} ${op.path}` : path ? `${method} ${path}` : f.operationId;
+}
+
 function fingerprints(ops: OperationInfo[], observed: Observed | undefined, results: readonly CheckResult[]): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
+  const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(ops, f)));
   /** Operations every answer of which was 404 or 405: the route is not there. */
   const routeless = new Set(
     Object.entries(observed?.answers ?? {})
@@ -107,7 +116,7 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
     {
       key: (f) => f.evidence?.crash,
       cause: (crash, failures) => ({
-        title: `server error: ${crash} (${some(failures.map((f) => routeOf(f.request) ?? f.operationId))})`,
+        title: `server error: ${crash} (${routes(failures)})`,
         hint: 'the same error on every one of these answers: one fault of the target, met through several checks; the example repeats it',
       }),
     },
@@ -160,12 +169,12 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
       },
       cause: (key, failures) => {
         const [got, expected] = key.split('\u0000');
-        return { title: `answers ${got} where the spec says ${expected}: ${some(failures.map((f) => routeOf(f.request) ?? f.operationId))} (${plural(failures.length, 'check')})` };
+        return { title: `answers ${got} where the spec says ${expected}: ${routes(failures)} (${plural(failures.length, 'check')})` };
       },
     },
     {
       key: (f) => f.evidence?.subject,
-      cause: (subject, failures) => ({ title: `${subject.replace(' ', ': ')}: ${(failures[0]!.message ?? '').split(/; | \| /)[0]}${failures.length > 1 ? ` (${plural(failures.length, 'check')})` : ''}` }),
+      cause: (subject, failures) => ({ title: `${subject.replace(' ', ': ')}: ${short((failures[0]!.message ?? '').split(/; | \| /)[0]!)}${failures.length > 1 ? ` (${plural(failures.length, 'check')})` : ''}` }),
     },
   ];
 }

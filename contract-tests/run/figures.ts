@@ -17,6 +17,8 @@ export interface RunFacts {
   scope: Scope;
   credentials: Credentials;
   budget: number;
+  /** The seed of the generated requests. */
+  seed: number;
   strict: boolean;
   dredd: boolean;
   /** Wait on `X-RateLimit-Remaining: 0` as well as on 429. */
@@ -32,7 +34,7 @@ export function settingsLines(f: RunFacts): string[] {
   return [
     `Contract suite: ${f.specName} against ${f.target.baseUrl}`,
     `  target: ${m ? `${m.name} ${m.version} (${m.data ? `data ${m.data}` : `seed ${m.seed}`}, ${m.servers} servers)` : 'not the mock (it does not answer GET /__mock/info as the mock)'}`,
-    `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
+    `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests; seed ${f.seed}${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
     `  writes: ${writes.allowed ? 'on' : 'off'} (${writes.reason})`,
     `  credentials: ${creds || 'none'} (${c.source === 'fixtures/auth.json' ? 'from fixtures/auth.json, as the target is the mock' : `from ${c.source}`})`,
   ];

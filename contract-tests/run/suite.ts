@@ -18,7 +18,7 @@ import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
 import { assembleKit, type Clock, type Kit } from './assemble.ts';
 import { redact } from '../kit/mask.ts';
-import { normaliseBaseUrl } from './options.ts';
+import { DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
@@ -57,9 +57,6 @@ export interface SuiteRun {
 
 /** The suite refused to run: nothing was checked (exit 2). */
 export class Refusal extends Error {}
-
-/** The generated requests' seed when none is given: a gate sends the same requests on every run. */
-export const DEFAULT_SEED = 1;
 
 const realClock = (signal: AbortSignal | undefined): Clock => ({
   now: Date.now,
@@ -181,6 +178,6 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), seed: options.seed ?? DEFAULT_SEED, families: options.families ?? FAMILIES,
   });
   const replay = await phases(kit, options, specPath);
-  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, strict: options.strict ?? false, dredd: Boolean(replay), pace };
+  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, seed: kit.run.seed, strict: options.strict ?? false, dredd: Boolean(replay), pace };
   return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
 }

@@ -212,7 +212,8 @@ export class Sampler {
         if (problem) q.orderProblems.push(`${request}: ${id} after ${identityOf(this.op, q.lastRow)}${row === rows[0] ? ' (across the page boundary)' : ''}: ${problem}`);
       }
       q.lastRow = row;
-      for (const b of rowsBreaking(this.op, filters, [row], now)) q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
+      // A row the schema refused is reported there; its nulls do not also break the filters.
+      if (!this.invalid.has(id)) for (const b of rowsBreaking(this.op, filters, [row], now)) q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
     }
     q.rowsSeen += rows.length;
     if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
