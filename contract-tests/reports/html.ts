@@ -50,9 +50,7 @@ const badge = (level: Provenance) => `<span class="level ${level}">${level}</spa
 const fields = (rows: [string, string][]) => `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
 
 function failure(f: CheckResult, cause: { n: number; cause: Cause } | undefined, open: boolean): string {
-  const rows = failureFields(f);
-  const repro = rows.findIndex(([k]) => k === 'repro');
-  if (cause) rows.splice(repro < 0 ? rows.length : repro, 0, ['cause', `${cause.n}. ${cause.cause.title}`]);
+  const rows = failureFields(f, cause && `${cause.n}. ${cause.cause.title}`);
   return `<details class="failure"${open ? ' open' : ''}><summary>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</summary>
 ${fields(rows)}</details>`;
 }

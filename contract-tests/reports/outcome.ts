@@ -129,10 +129,10 @@ export function causeIndex(outcome: Pick<RunOutcome, 'causes'>): Map<CheckResult
   return index;
 }
 
-/** A failure's lines: what was sent, expected, came back, why, and the curl line that repeats it. */
-export function failureFields(r: CheckResult): [string, string][] {
+/** A failure's lines: what was sent, expected, came back, why, its cause (when given) and the curl line that repeats it. */
+export function failureFields(r: CheckResult, cause?: string): [string, string][] {
   return (
-    [['request', r.request], ['expected', r.expected], ['got', r.actual], ['why', r.message], ['repro', r.repro]] as [string, string | undefined][]
+    [['request', r.request], ['expected', r.expected], ['got', r.actual], ['why', r.message], ['cause', cause], ['repro', r.repro]] as [string, string | undefined][]
   ).filter((x): x is [string, string] => Boolean(x[1]));
 }
 
@@ -166,7 +166,7 @@ export function summary(outcome: RunOutcome): string {
     for (const r of results.filter((x) => x.status === 'fail')) {
       lines.push(`      x [${r.provenance}] ${r.check}`);
       const cause = causes.get(r);
-      for (const [k, v] of [...failureFields(r), ...(cause ? [['cause', `${cause.n}. ${cause.cause.title}`] as [string, string]] : [])]) lines.push(`          ${`${k}:`.padEnd(9)} ${v}`);
+      for (const [k, v] of failureFields(r, cause && `${cause.n}. ${cause.cause.title}`)) lines.push(`          ${`${k}:`.padEnd(9)} ${v}`);
     }
     for (const r of results.filter((x) => x.status === 'skip' && !x.unavoidable)) {
       lines.push(`      - skipped${failsStrictly(r, outcome.strict) ? ' (fails under --strict)' : ''}: ${r.check} (${r.message ?? 'no reason given'})`);
