@@ -3,7 +3,8 @@
 // negative check and the hygiene scan, `=false` read as true fails the default check of
 // every boolean), and a list of symptoms hides it. Each fingerprint below is something
 // failures share that names a defect; a failure joins the first fingerprint it has, in
-// the order below (a crash explains a wrong body on its answer, not the other way round).
+// the order below (a crash explains a wrong body on its answer, and a missing route every
+// check of its operation, not the other way round).
 // A failure with none of them joins the cause of another failure on the same request (a
 // check and the hygiene scan that met one answer); the rest are grouped by family and
 // what went wrong, so a cause may hold one failure, and no failure is left without one.
@@ -79,10 +80,13 @@ function routeOf(ops: OperationInfo[], f: CheckResult): string {
 function fingerprints(ops: OperationInfo[], observed: Observed | undefined, results: readonly CheckResult[]): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
   const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(ops, f)));
-  /** Operations every answer of which was 404 or 405: the route is not there. */
+  /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
   const routeless = new Set(
     Object.entries(observed?.answers ?? {})
-      .filter(([id, statuses]) => byId.has(id) && Object.keys(statuses).length > 0 && Object.keys(statuses).every((s) => s === '404' || s === '405'))
+      .filter(([id, statuses]) => {
+        const answered = Object.keys(statuses).filter((s) => Number(s) < 500);
+        return byId.has(id) && answered.length > 0 && answered.every((s) => s === '404' || s === '405');
+      })
       .map(([id]) => id),
   );
   /**
@@ -102,23 +106,25 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
   const subjects = (failures: CheckResult[]) => [...new Set(failures.map((f) => f.evidence?.subject?.split(' ').slice(1).join(' ')).filter((s): s is string => Boolean(s)))];
   return [
     {
-      key: (f) => (routeless.has(f.operationId) ? f.operationId : undefined),
-      cause: (id) => {
-        const op = byId.get(id)!;
-        const statuses = observed?.answers[id] ?? {};
-        const count = Object.values(statuses).reduce((a, b) => a + b, 0);
-        const got = Object.keys(statuses).join(' or ');
-        return op.declares404
-          ? { title: `${op.method} ${op.path} answers ${got} to every request (${count} answers): the route is missing, or it finds nothing at all`, hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists` }
-          : { title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count} answers)`, hint: `the target does not serve ${op.method} ${op.path}; every check of ${id} fails with it` };
-      },
-    },
-    {
       key: (f) => f.evidence?.crash,
       cause: (crash, failures) => ({
         title: `server error: ${crash} (${routes(failures)})`,
         hint: 'the same error on every one of these answers: one fault of the target, met through several checks; the example repeats it',
       }),
+    },
+    {
+      key: (f) => (routeless.has(f.operationId) ? f.operationId : undefined),
+      cause: (id) => {
+        const op = byId.get(id)!;
+        const statuses = Object.entries(observed?.answers[id] ?? {});
+        const routed = statuses.filter(([s]) => Number(s) < 500);
+        const failed = statuses.filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+        const count = `${routed.reduce((n, [, c]) => n + c, 0)} answers${failed ? `, and ${failed} server errors` : ''}`;
+        const got = routed.map(([s]) => s).join(' or ');
+        return op.declares404
+          ? { title: `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or it finds nothing at all`, hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists` }
+          : { title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count})`, hint: `the target does not serve ${op.method} ${op.path}; every check of ${id} fails with it` };
+      },
     },
     {
       key: (f) => {
