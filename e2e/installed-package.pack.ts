@@ -70,7 +70,7 @@ describe('the package, installed from its tarball', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/m);
     expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-    for (const report of ['contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
     expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
   });
 
