@@ -67,8 +67,8 @@ export function compactProblems(problems: string[]): string[] {
  */
 export function expectedText(op: Operation, status: number, judge?: AnswerJudge): string {
   const declared = op.responses.get(status);
-  const example = declared?.examples.get('default') as { success?: unknown; message?: unknown } | undefined;
-  if (example?.success === false || (status >= 400 && declared)) {
+  if (declared && status >= 400) {
+    const example = declared.examples.get('default') as { message?: unknown } | undefined;
     const another = { ...example, message: `${String(example?.message)} (another message)` };
     const pinned = example && judge?.body(op, status, { status, headers: {}, body: '', json: another }).problems.length;
     return pinned ? `${status} ${JSON.stringify(example)}` : `${status} application/json {"success": false, "message": "${reasonPhrase(status)}: …"}`;

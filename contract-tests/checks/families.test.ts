@@ -125,6 +125,18 @@ describe('one cause per defect, every failure under one', () => {
     expect(failing.filter((f) => !f.repro?.startsWith('curl -i '))).toEqual([]);
     expect(text.match(/^ {10}cause: {4}\d+\. /gm)).toHaveLength(failing.length);
   });
+
+  test("the expected line says what that check expects, its parameter and its status, not the spec's example message", async () => {
+    const o = await outcome(MANY);
+    const negatives = o.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail' && x.check.startsWith('negative: ')));
+    expect(negatives.length).toBeGreaterThan(5);
+    for (const f of negatives) {
+      const [, name, value] = /^negative: \w+ (\w+)=(\S+)/.exec(f.check)!;
+      expect(f.expected, f.check).toMatch(new RegExp(`^400 with the error body, its message naming '${name}' \\(${name}=${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    }
+    // The spec's example of a 400 is about 'limit' alone: no check quotes it.
+    expect(o.reports.flatMap((r) => r.results).filter((x) => /must be integer/.test(x.expected ?? ''))).toEqual([]);
+  });
 });
 
 describe('--provenance interface against the broken servers: only the defects that break interface promises', () => {

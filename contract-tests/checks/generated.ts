@@ -119,7 +119,9 @@ async function property(run: Run, op: Operation, kind: EdgeKind, cases: fc.Arbit
     if (!sent) return skip(run.scope, { op, check, level, reason: [...seen.values()][0]?.skipped ?? 'no request was sent' });
     return [outcome(run, { op, check, level, status: 'pass', message: `${sent} generated requests (seed ${run.seed})` })];
   }
-  const smallest = verdicts.get(details.counterexample![0].path) ?? first!;
+  const smallest = verdicts.get(details.counterexample![0].path) ?? first;
+  // Judging threw rather than answered: the suite's own fault, said as such.
+  if (!smallest) return [outcome(run, { op, check, level, status: 'fail', message: `internal error in the contract suite: ${String(details.errorInstance)}` })];
   const from = first && first !== smallest ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ${first.exchange.request.url.slice(run.http.baseUrl.length)}` : '';
   return [outcome(run, {
     op, check, level, status: 'fail', exchange: smallest.exchange, evidence: smallest.evidence,
