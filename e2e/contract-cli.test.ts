@@ -12,14 +12,16 @@ import type { RunningMock } from '../mocks/node/server.ts';
 import { freePort, fixtureEnv, mockOnSocket, runContract, startContract, type CliRun } from './helpers.ts';
 
 let mock: RunningMock;
+/** A second mock for the run beside it: two runs on one mock race for the same user's key cap. */
+let beside: RunningMock;
 /** A mock whose every answer takes a few milliseconds, so a run can be stopped half-way on purpose. */
 let slow: RunningMock;
 
 beforeAll(async () => {
-  [mock, slow] = await Promise.all([mockOnSocket(), mockOnSocket({ latency: { min: 3, max: 3 } })]);
+  [mock, beside, slow] = await Promise.all([mockOnSocket(), mockOnSocket(), mockOnSocket({ latency: { min: 3, max: 3 } })]);
 });
 afterAll(async () => {
-  await Promise.all([mock?.close(), slow?.close()]);
+  await Promise.all([mock?.close(), beside?.close(), slow?.close()]);
 });
 
 /** The test cases of a JUnit report, as `suite / name`. */
@@ -31,7 +33,7 @@ describe.concurrent('the CLI against the mock', () => {
   beforeAll(() => {
     // The mock reports its rate limits without enforcing them (no --rate-limit): waiting on them would only slow the run.
     withDredd = runContract(['--base-url', mock.baseUrl, '--pace', 'off']);
-    withoutDredd = runContract(['--base-url', mock.baseUrl, '--pace', 'off', '--dredd', 'off']);
+    withoutDredd = runContract(['--base-url', beside.baseUrl, '--pace', 'off', '--dredd', 'off']);
   });
 
   test('with the replay: every check passes, Dredd replays each documented success, every report is written and masked', async () => {
