@@ -1,12 +1,13 @@
 // `server-listing-contract --base-url <url>` (`npm run contract --` in a clone): the
 // flags, `--start-mock`, Ctrl-C and SIGTERM, then the run (run/suite.ts), then the
-// reports: the summary on stdout, JUnit, HTML and markdown in ./reports, Dredd's log.
+// reports: the summary on stdout, JSON, JUnit, HTML and markdown in ./reports, Dredd's log.
 // Exit 0: every check passed; 1: a check failed (or was skipped, with --strict), or the
 // run was stopped; 2: nothing was checked (unreachable target, wrong base URL, refused
 // to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
 import { FlagError } from '../cli/flags.ts';
 import { ownPackage } from '../cli/own-package.ts';
 import { htmlReport } from './reports/html.ts';
+import { jsonText } from './reports/json.ts';
 import { junit } from './reports/junit.ts';
 import { markdown } from './reports/markdown.ts';
 import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
@@ -32,6 +33,7 @@ async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: Mo
     // The mock --start-mock starts reports its limits without enforcing them: waiting on them would only slow the run.
     pace: opts.pace === undefined ? !opts['start-mock'] : opts.pace === 'on',
     dredd: opts.dredd !== 'off',
+    seed: opts.seed,
     signal,
   });
 }
@@ -60,27 +62,28 @@ async function main(argv: string[]): Promise<number> {
   const running: { mock?: MockProgram } = {};
   let opts: CliOptions | undefined;
   let run: SuiteRun;
+  let usage = false;
   try {
     opts = parseOptions(argv);
     run = await check(opts, stop.signal, running);
-    if (run.outcome.exitCode === 2) console.error(`contract: ${run.outcome.refusal}`);
   } catch (err) {
-    const misuse = err instanceof FlagError;
-    const reason = redact(misuse ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`);
+    usage = err instanceof FlagError;
+    const reason = redact(usage ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`);
     run = { outcome: notRun(reason, started, givenTarget(argv)) };
-    console.error(`contract: ${reason}${misuse ? `\n\n${USAGE}` : ''}`);
   } finally {
     await running.mock?.close();
   }
   const outcome: RunOutcome = run.outcome;
+  writeAtomically(paths.json, jsonText(outcome));
   writeAtomically(paths.junit, junit(outcome));
   writeAtomically(paths.html, htmlReport(outcome));
   writeAtomically(paths.markdown, markdown(outcome));
   if (run.dreddLog !== undefined) writeAtomically(paths.dreddLog, redact(run.dreddLog));
+  // Each message once: a run that checked nothing says why on stderr, and nothing more but where its reports are.
   if (outcome.exitCode !== 2) console.log([summary(outcome), ...outcome.figures].join('\n'));
-  else console.log(verdictLine(outcome));
+  else console.error(`contract: ${verdictLine(outcome)}${usage ? `\n\n${USAGE}` : ''}`);
   if (opts?.verbose && run.dreddLog) console.log(`--- Dredd output (masked) ---\n${redact(run.dreddLog)}\n`);
-  console.log(`Reports: ${paths.junit} (JUnit), ${paths.html} (HTML), ${paths.markdown} (markdown)${run.dreddLog === undefined ? '' : `, ${paths.dreddLog} (Dredd's log, masked)`}`);
+  console.log(`Reports: ${paths.json} (JSON), ${paths.junit} (JUnit), ${paths.html} (HTML), ${paths.markdown} (markdown)${run.dreddLog === undefined ? '' : `, ${paths.dreddLog} (Dredd's log, masked)`}`);
   return outcome.exitCode;
 }
 

@@ -12,14 +12,16 @@ import type { RunningMock } from '../mocks/node/server.ts';
 import { freePort, fixtureEnv, mockOnSocket, runContract, startContract, type CliRun } from './helpers.ts';
 
 let mock: RunningMock;
+/** A second mock for the run beside it: two runs on one mock race for the same user's key cap. */
+let beside: RunningMock;
 /** A mock whose every answer takes a few milliseconds, so a run can be stopped half-way on purpose. */
 let slow: RunningMock;
 
 beforeAll(async () => {
-  [mock, slow] = await Promise.all([mockOnSocket(), mockOnSocket({ latency: { min: 3, max: 3 } })]);
+  [mock, beside, slow] = await Promise.all([mockOnSocket(), mockOnSocket(), mockOnSocket({ latency: { min: 3, max: 3 } })]);
 });
 afterAll(async () => {
-  await Promise.all([mock?.close(), slow?.close()]);
+  await Promise.all([mock?.close(), beside?.close(), slow?.close()]);
 });
 
 /** The test cases of a JUnit report, as `suite / name`. */
@@ -31,7 +33,7 @@ describe.concurrent('the CLI against the mock', () => {
   beforeAll(() => {
     // The mock reports its rate limits without enforcing them (no --rate-limit): waiting on them would only slow the run.
     withDredd = runContract(['--base-url', mock.baseUrl, '--pace', 'off']);
-    withoutDredd = runContract(['--base-url', mock.baseUrl, '--pace', 'off', '--dredd', 'off']);
+    withoutDredd = runContract(['--base-url', beside.baseUrl, '--pace', 'off', '--dredd', 'off']);
   });
 
   test('with the replay: every check passes, Dredd replays each documented success, every report is written and masked', async () => {
@@ -45,7 +47,8 @@ describe.concurrent('the CLI against the mock', () => {
     expect(xml).toContain('name="Dredd: DELETE /user/apikeys/{id} -&gt; 200 as the spec says [assumed]"');
     const log = readFileSync(run.dreddLog, 'utf8');
     expect(log).toMatch(/^complete: 9 passing, 0 failing, 0 errors, \d+ skipped/m);
-    const everything = run.stdout + xml + log + readFileSync(run.html, 'utf8') + readFileSync(run.markdown, 'utf8');
+    expect(JSON.parse(readFileSync(run.json, 'utf8'))).toMatchObject({ verdict: 'passed', exitCode: 0, causes: [] });
+    const everything = run.stdout + xml + log + readFileSync(run.html, 'utf8') + readFileSync(run.markdown, 'utf8') + readFileSync(run.json, 'utf8');
     expect(everything).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
     expect(run.stderr).toBe('');
   });
@@ -66,7 +69,11 @@ describe.concurrent('the CLI against the mock', () => {
     writeFileSync(join(reports, 'contract-dredd.log'), 'complete: 200 passing');
     const run = await runContract(['--base-url', `http://127.0.0.1:${port}/api/v0.1`], {}, reports);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that host and port \\(ECONNREFUSED`));
+    expect(run.stderr).toMatch(new RegExp(`^contract: NOT RUN: cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that host and port \\(ECONNREFUSED`));
+    // Said once: not again on stdout, which names the reports alone.
+    expect((run.stdout + run.stderr).match(/cannot reach/g)).toHaveLength(1);
+    expect(run.stdout).toMatch(/^Reports: .*contract-report\.json \(JSON\)/);
+    expect(JSON.parse(readFileSync(run.json, 'utf8'))).toMatchObject({ verdict: 'not run', exitCode: 2 });
     const xml = readFileSync(run.junit, 'utf8');
     expect(xml).toMatch(/<testsuites name="contract" tests="1" failures="0" errors="1"/);
     expect(xml).toContain('<error message="cannot reach');
@@ -84,11 +91,13 @@ describe.concurrent('the CLI against the mock', () => {
     expect(readFileSync(on.markdown, 'utf8')).toContain(`> suite: server-listing-mock ${version} (server-listing-contract)\n`);
   });
 
-  test('a flag that does not parse: exit 2, the usage, and its JUnit still written, in error', async () => {
-    const run = await runContract(['--bogus']);
+  test('a mistyped flag: exit 2, what was meant, the usage once, and its JUnit still written, in error', async () => {
+    const run = await runContract(['--bse-url', mock.baseUrl]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^contract: unknown flag '--bogus' \(see --help\)\n\nUsage: server-listing-contract/);
-    expect(readFileSync(run.junit, 'utf8')).toContain("<error message=\"unknown flag '--bogus' (see --help)\">");
+    expect(run.stderr).toMatch(/^contract: NOT RUN: unknown flag '--bse-url': did you mean --base-url\? \(see --help\)\n\nUsage: server-listing-contract/);
+    expect((run.stdout + run.stderr).match(/unknown flag/g)).toHaveLength(1);
+    expect((run.stdout + run.stderr).match(/Usage: /g)).toHaveLength(1);
+    expect(readFileSync(run.junit, 'utf8')).toContain("<error message=\"unknown flag '--bse-url': did you mean --base-url? (see --help)\">");
   });
 });
 

@@ -67,6 +67,6 @@ describe('.github/workflows/contract.yml', () => {
   test('every report is uploaded, whatever the outcome', () => {
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
     expect(upload.if).toBe('always()');
-    expect(upload.with!.path!.trim().split('\n').sort()).toEqual(['reports/contract-dredd.log', 'reports/contract-junit.xml', 'reports/contract-report.html', 'reports/contract-summary.md']);
+    expect(upload.with!.path!.trim().split('\n').sort()).toEqual(['reports/contract-dredd.log', 'reports/contract-junit.xml', 'reports/contract-report.html', 'reports/contract-report.json', 'reports/contract-summary.md']);
   });
 });

@@ -22,6 +22,7 @@ export interface CliRun {
   junit: string;
   html: string;
   markdown: string;
+  json: string;
   dreddLog: string;
 }
 
@@ -44,7 +45,7 @@ export function startContract(args: string[], env: Record<string, string | undef
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({
       code, signal, stdout, stderr,
-      junit: join(reports, 'contract-junit.xml'), html: join(reports, 'contract-report.html'), markdown: join(reports, 'contract-summary.md'), dreddLog: join(reports, 'contract-dredd.log'),
+      junit: join(reports, 'contract-junit.xml'), html: join(reports, 'contract-report.html'), markdown: join(reports, 'contract-summary.md'), json: join(reports, 'contract-report.json'), dreddLog: join(reports, 'contract-dredd.log'),
     }));
   });
   return { child, done };

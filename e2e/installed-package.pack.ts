@@ -239,6 +239,7 @@ createMock({ seeds: 1 });
     const strict = await run(bin('server-listing-contract'), ['--start-mock', '--strict']);
     expect(strict.code, strict.stdout).toBe(1);
     expect(strict.stdout).toMatch(/^FAILED: \d+ checks run, 0 failed, \d+ skipped \(\d+ unavoidable\); 1 skip fails the run under --strict$/m);
+    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
   });
 
   it('with Dredd installed beside it, server-listing-contract --start-mock replays too, and writes every report here', async () => {
@@ -247,7 +248,7 @@ createMock({ seeds: 1 });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
     expect(result.stdout).toMatch(/^Requests: .* 9 by Dredd /m);
-    for (const report of ['contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
     expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
     expect(readdirSync(join(root, 'node_modules'))).toContain('dredd');
   });

@@ -14,6 +14,8 @@ import { fixtures } from '../mocks/testing/test-app.ts';
 
 const run = promisify(execFile);
 const CLI = new URL('../mocks/node/cli.ts', import.meta.url).pathname;
+/** The package's bin, as `npm pack` ships it: it runs dist/mock.mjs (`npm run build`). */
+const BIN = new URL('../bin/server-listing-mock.mjs', import.meta.url).pathname;
 const children: ChildProcessWithoutNullStreams[] = [];
 
 afterEach(() => {
@@ -39,10 +41,13 @@ interface Started {
  * `viaNpm` runs it exactly as a user does, `npm run mock` (build, then the bundle), in its
  * own process group so a test can Ctrl-C the group like a terminal does.
  */
-function startCli(args: string[], env: Record<string, string> = {}, viaNpm = false): Promise<Started> {
-  const child = viaNpm
-    ? spawn('npm', ['run', 'mock', '--silent', '--', '--port', '0', ...args], { env: { ...process.env, ...env }, detached: true })
-    : spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
+function startCli(args: string[], env: Record<string, string> = {}, viaNpm: boolean | 'bin' = false): Promise<Started> {
+  const child =
+    viaNpm === 'bin'
+      ? spawn(process.execPath, [BIN, '--port', '0', ...args], { env: { ...process.env, ...env }, detached: true })
+      : viaNpm
+        ? spawn('npm', ['run', 'mock', '--silent', '--', '--port', '0', ...args], { env: { ...process.env, ...env }, detached: true })
+        : spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
   children.push(child);
   let out = '';
   let err = '';
@@ -132,13 +137,21 @@ describe('npm run mock', () => {
     await expect(fetch(`${baseUrl}/servers/find?limit=1`)).rejects.toThrow();
   });
 
-  it('a bad --data file stops the start with exit 1, naming the record', async () => {
+  it('a bad --data file stops the start with exit 2, like every misuse, naming the record', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'slm-data-')), 'db.json');
     const servers = generateServers({ seed: 7, count: 5, now: new Date() });
     writeFileSync(file, JSON.stringify({ servers: servers.map((row, i) => (i === 3 ? { ...row, port: 'x' } : row)) }));
     const bad = await runCli(['--port', '0', '--data', file]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/servers\[3\].*port/);
+  });
+
+  it('a --data, --fixtures or --spec file that is not there exits 2, naming it', async () => {
+    for (const flag of ['--data', '--fixtures', '--spec']) {
+      const missing = await runCli(['--port', '0', '--servers', '10', flag, '/nonexistent/file.json']);
+      expect(missing.code, flag).toBe(2);
+      expect(missing.stderr, flag).toMatch(/^mock: cannot start: .*\/nonexistent\/file\.json/);
+    }
   });
 
   it('--watch watches the inputs it was given once it listens', async () => {
@@ -165,6 +178,10 @@ describe('npm run mock', () => {
     const { code, stderr } = await runCli(['--port', 'abc']);
     expect(code).toBe(2);
     expect(stderr.trim()).toBe("mock: --port must be an integer from 0 to 65535, got 'abc'");
+    // A bad variable is named as the variable.
+    const fromEnv = await runCli([], { MOCK_PORT: 'abc' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr.trim()).toBe("mock: MOCK_PORT must be an integer from 0 to 65535, got 'abc'");
   });
 
   it('says which port is taken instead of crashing', async () => {
@@ -180,3 +197,39 @@ describe('npm run mock', () => {
     }
   });
 });
+
+// Ctrl-C as a terminal sends it: SIGINT to the whole foreground process group. Through
+// npm the mock gets it twice (the terminal's copy and npm's), within milliseconds.
+describe('Ctrl-C with a slow answer in flight', () => {
+  const SLOW = ['--quiet', '--servers', '20', '--latency', '1500'];
+  const ctrlC = (child: ChildProcessWithoutNullStreams) => process.kill(-child.pid!, 'SIGINT');
+  const inFlight = (baseUrl: string) => fetch(`${baseUrl}/servers/find?limit=1`).then(async (res) => ({ status: res.status, body: await res.json() }));
+
+  it.each([
+    ['npm run mock', true],
+    ['the bin (node bin/server-listing-mock.mjs, after npm run build)', 'bin'],
+  ] as const)('%s: the request is answered, then the process exits and frees the port', async (_name, how) => {
+    if (how === 'bin') await run('npm', ['run', 'build', '--silent']);
+    const { child, baseUrl } = await startCli(SLOW, {}, how);
+    const answer = inFlight(baseUrl);
+    await new Promise((r) => setTimeout(r, 300)); // the request is inside the mock, waiting out its latency
+    ctrlC(child);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.body.results).toHaveLength(1);
+    expect(await exitOf(child)).toBe(0);
+    await expect(fetch(`${baseUrl}/servers/find?limit=1`)).rejects.toThrow();
+  });
+
+  it('npm run mock: a second Ctrl-C, pressed by a person, exits at once without waiting for the answer', async () => {
+    const { child, baseUrl } = await startCli(SLOW, {}, true);
+    const answer = inFlight(baseUrl);
+    await new Promise((r) => setTimeout(r, 300));
+    ctrlC(child);
+    await new Promise((r) => setTimeout(r, 600)); // a person's second press, well after the first
+    ctrlC(child);
+    await expect(answer).rejects.toThrow();
+    expect(await exitOf(child)).not.toBe(0);
+  });
+});
+

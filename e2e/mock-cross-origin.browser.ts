@@ -52,7 +52,8 @@ const warnings: string[] = [];
 beforeAll(async () => {
   vi.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(String(line)));
   const corsOrigins = parseCorsOrigins('+http://*.myproj.test:*,+http://*.other.test:*,+http://127.0.0.2:*', DEFAULT_OPTIONS.corsOrigins);
-  mock = await startMock({ port: 0, host: '127.0.0.1', selfCheck: true, servers: 50, corsOrigins });
+  // The names made with --host-resolver-rules are names the mock is called by: it answers them only when told (--allowed-host).
+  mock = await startMock({ port: 0, host: '127.0.0.1', selfCheck: true, servers: 50, corsOrigins, allowedHosts: ['.myproj.test', '.other.test'] });
   mockPort = new URL(mock.origin).port;
   // The page, and a proxy of /api and /__mock to the mock as a frontend dev server's
   // proxy does it (Vite's `changeOrigin: true`: the Host header becomes the mock's).

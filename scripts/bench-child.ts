@@ -9,12 +9,15 @@
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { distinctFilterQuery } from './workload.ts';
 
 export interface LoadJob {
   kind: 'load';
   base: string;
   /** One path, or many: then every request takes the next path of the list, across all connections. */
   paths: string[];
+  /** Instead of `paths`: every request asks for filter values never asked before (workload.ts's distinctFilterQuery). */
+  distinctFilters?: boolean;
   headers: Record<string, string>;
   connections: number;
   /** Either a duration in seconds or a number of requests. */
@@ -66,8 +69,9 @@ async function load(job: LoadJob): Promise<LoadResult> {
   // A single path: autocannon prebuilds the request once. Several: one global counter hands
   // each request the next path, so consecutive requests never repeat a URL and each URL
   // comes back only after all the others (a response cache cannot hide the filtering).
-  const requests =
-    paths.length === 1
+  const requests = job.distinctFilters
+    ? [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ((req.path = prefix + distinctFilterQuery(next++)), req) }]
+    : paths.length === 1
       ? [{ method: 'GET', path: paths[0] }]
       : [
           {

@@ -1,6 +1,6 @@
 // `npm run build`: the mock's bundle, dist/mock.mjs (esbuild, from mocks/node/cli.ts),
 // with what can be worked out ahead of a start built in, so a start does only what its
-// first answers need (issue 24; decision 0028):
+// first answers need (issue 24; decision 0032):
 // - spec/built.ts: the spec parsed (JSON text) and the mock's request validators compiled
 //   (ajv's standalone code), keyed by the spec's sha256: a start from that very text
 //   neither loads js-yaml nor ajv; an edited spec or another copy is parsed and compiled then;

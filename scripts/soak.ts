@@ -8,6 +8,14 @@
 // samples is compared with the median of the first third. Growth past the tolerance is
 // a "growing" verdict (exit 1), else "flat" (exit 0). Figures go to reports/soak.json
 // and reports/soak.md, and with --readme into scripts/README.md.
+//
+// With --flood N (distinct filters), the run is cut in two halves: the mixed workload
+// alone, then the same beside N connections that each ask for filter values nobody asked
+// before (workload.ts's distinctFilterQuery), which miss every cache the mock keeps of
+// filters and fill it. Then the verdict is that the mock's RSS stayed within its
+// baseline (the last third of the first half) plus what its caches may still grow by
+// (their budgets less what they held then, from GET /__mock/info), and that the mixed
+// workload's median latency beside the flood stayed within 3x of its median alone.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
@@ -25,6 +33,8 @@ const FLAGS = {
   'sample-seconds': { type: 'custom', value: 'S', default: 5, parse: atLeast(1), help: 'RSS sampling interval' },
   'churn-per-second': { type: 'custom', value: 'N', default: 20, parse: atLeast(0), help: 'requests of the leak-hunting trickle per second (0: none)' },
   tolerance: { type: 'custom', value: 'PCT', default: 10, parse: atLeast(0), help: 'growth of the last third over the first third still called flat' },
+  flood: { type: 'integer', value: 'N', default: 0, min: 0, max: 256, help: 'distinct filters: N more connections asking for filter values nobody asked before, in the second half of the run; the first half is the baseline (see Soak: distinct filters)' },
+  mock: { type: 'string', value: 'FILE', default: 'dist/mock.mjs', help: 'the built mock to run (dist/mock.mjs is built first); another build, to compare' },
   out: { type: 'string', value: 'FILE', default: 'reports/soak.json', help: 'raw figures' },
   readme: { type: 'boolean', help: 'also put the figures between <!-- soak:start --> and <!-- soak:end --> in scripts/README.md' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
@@ -47,6 +57,9 @@ const SEED = args.seed;
 const SAMPLE_MS = args['sample-seconds'] * 1000;
 const CHURN_PER_SECOND = args['churn-per-second'];
 const TOLERANCE_PCT = args.tolerance;
+const FLOOD = args.flood;
+/** With a flood, other clients' median latency beside it may be at most this many times their median alone. */
+const FLOOD_LATENCY_RATIO = 3;
 // The first minute (at most a fifth of the run) lets caches and the heap settle.
 const WARMUP_S = Math.min(60, (MINUTES * 60) / 5);
 
@@ -129,10 +142,26 @@ function slopePerMinute(samples: Sample[]): number {
   return varx ? (cov / varx) * 60 : 0;
 }
 
+/** What GET /__mock/info says of a cache: entries, bytes charged, budget. */
+interface CacheInfo {
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+}
+
+/** The mock's caches, from GET /__mock/info: the row cache and the caches of client-chosen filters. */
+async function cachesOf(base: string): Promise<Record<string, CacheInfo>> {
+  const info = (await (await fetch(`${new URL(base).origin}/__mock/info`)).json()) as { rowCache: CacheInfo; caches?: Record<string, CacheInfo> };
+  // A build before the caches were reported says only its row cache (and its row sets' 64 MiB budget is all it had).
+  return { rowCache: info.rowCache, ...(info.caches ?? { rowSets: { entries: 0, bytes: 0, maxBytes: 64 * MiB } }) };
+}
+
+const MiB = 2 ** 20;
+
 async function main(): Promise<void> {
   const where = machine();
-  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
-  const server = await startServer({ kind: 'mock', seed: SEED, servers: SERVERS, mockFlags: ['--trust-proxy'] });
+  if (args.mock === 'dist/mock.mjs') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+  const server = await startServer({ kind: 'mock', mockEntry: args.mock, seed: SEED, servers: SERVERS, mockFlags: ['--trust-proxy'], timeoutMs: 300_000 });
   log(`mock (pid ${server.pid}) on ${server.base}; ${MINUTES} min at ${CONNECTIONS} connections, RSS every ${SAMPLE_MS / 1000} s`);
   const started = Date.now();
   const samples: Sample[] = [];
@@ -145,12 +174,33 @@ async function main(): Promise<void> {
   }, SAMPLE_MS);
   let load: LoadResult;
   let churned: Record<string, Record<string, number>>;
+  let flood: FloodFigures | undefined;
   try {
     const durationSec = Math.round(MINUTES * 60);
-    [load, churned] = await Promise.all([
-      inChild<LoadResult>({ kind: 'load', base: server.base, paths: mixedQueries(SEED, 1000), headers: {}, connections: CONNECTIONS, durationSec }),
-      churn(server.base, started + durationSec * 1000),
-    ]);
+    const mixed = (seconds: number) => inChild<LoadResult>({ kind: 'load', base: server.base, paths: mixedQueries(SEED, 1000), headers: {}, connections: CONNECTIONS, durationSec: seconds });
+    const churning = churn(server.base, started + durationSec * 1000);
+    if (FLOOD === 0) load = await mixed(durationSec);
+    else {
+      const half = Math.max(1, Math.round(durationSec / 2));
+      const alone = await mixed(half);
+      sample();
+      const floodFrom = samples.length;
+      const firstHalf = samples.slice(0, floodFrom);
+      const baselineMiB = median(firstHalf.slice(-Math.max(1, Math.floor(firstHalf.length / 3))).map((x) => x.rssMiB));
+      const before = await cachesOf(server.base);
+      log(`flood: baseline RSS ${baselineMiB.toFixed(1)} MiB, mixed p50 alone ${alone.p50Ms} ms; now ${FLOOD} connections of new filters for ${half} s`);
+      const [beside, flooded] = await Promise.all([
+        mixed(half),
+        inChild<LoadResult>({ kind: 'load', base: server.base, paths: [], distinctFilters: true, headers: {}, connections: FLOOD, durationSec: half }),
+      ]);
+      sample();
+      const after = await cachesOf(server.base);
+      const headroomMiB = Object.values(before).reduce((sum, c) => sum + Math.max(0, c.maxBytes - c.bytes), 0) / MiB;
+      const peakMiB = Math.max(...samples.slice(floodFrom).map((x) => x.rssMiB));
+      flood = { connections: FLOOD, seconds: half, alone, beside, flooded, baselineMiB, headroomMiB, boundMiB: baselineMiB + headroomMiB, peakMiB, before, after };
+      load = beside;
+    }
+    churned = await churning;
     sample();
   } finally {
     clearInterval(sampler);
@@ -162,7 +212,10 @@ async function main(): Promise<void> {
   const first = median(settled.slice(0, third).map((s) => s.rssMiB));
   const last = median(settled.slice(-third).map((s) => s.rssMiB));
   const growthPct = ((last - first) / first) * 100;
-  const verdict = settled.length >= 3 && growthPct <= TOLERANCE_PCT ? 'flat' : settled.length >= 3 ? 'growing' : 'too short to tell';
+  const flatVerdict = settled.length >= 3 && growthPct <= TOLERANCE_PCT ? 'flat' : settled.length >= 3 ? 'growing' : 'too short to tell';
+  // Beside a flood the caches fill (the RSS grows by design): then the verdict is the bound and the latency.
+  const floodHeld = flood ? flood.peakMiB <= flood.boundMiB && flood.beside.p50Ms <= FLOOD_LATENCY_RATIO * Math.max(1, flood.alone.p50Ms) : undefined;
+  const verdict = flood ? (floodHeld ? 'held' : 'missed') : flatVerdict;
   const peak = Math.max(...samples.map((s) => s.rssMiB));
   const perMinute: string[] = [];
   for (let m = 0; m < Math.ceil(MINUTES); m++) {
@@ -176,16 +229,19 @@ async function main(): Promise<void> {
   const lines = [
     `Machine: ${where.cores} cores (${where.cpuModel}), Node ${where.node}; ${where.date.slice(0, 16).replace('T', ' ')} UTC${where.gitCommit ? `, commit ${where.gitCommit}` : ''}; 1-minute load average before the run ${where.loadAvgAtStart[0]?.toFixed(2)}.`,
     '',
-    `\`npm run soak -- --minutes ${MINUTES}\`: the mock (\`--servers ${SERVERS} --seed ${SEED} --trust-proxy\`) under the mixed workload at ${CONNECTIONS} connections, plus ${CHURN_PER_SECOND} leak-hunting requests a second; RSS every ${SAMPLE_MS / 1000} s, the first ${WARMUP_S.toFixed(0)} s as warm-up.`,
+    `\`npm run soak -- --minutes ${MINUTES}${SERVERS !== 1000 ? ` --servers ${SERVERS}` : ''}${FLOOD ? ` --flood ${FLOOD}` : ''}\`: the mock (\`--servers ${SERVERS} --seed ${SEED} --trust-proxy\`) under the mixed workload at ${CONNECTIONS} connections, plus ${CHURN_PER_SECOND} leak-hunting requests a second${FLOOD ? `, and in the second half ${FLOOD} connections of distinct filters` : ''}; RSS every ${SAMPLE_MS / 1000} s, the first ${WARMUP_S.toFixed(0)} s as warm-up.`,
     '',
     '| measure | value |',
     '|---|---|',
-    `| verdict | **${verdict}** (last third ${growthPct >= 0 ? '+' : ''}${growthPct.toFixed(1)}% over the first third; flat up to +${TOLERANCE_PCT}%) |`,
+    flood
+      ? `| verdict | **${verdict}** (RSS within baseline + cache headroom, and mixed p50 beside the flood within ${FLOOD_LATENCY_RATIO}× of alone) |`
+      : `| verdict | **${verdict}** (last third ${growthPct >= 0 ? '+' : ''}${growthPct.toFixed(1)}% over the first third; flat up to +${TOLERANCE_PCT}%) |`,
     `| RSS: start / after warm-up (first third) / end (last third) / peak | ${samples[0]!.rssMiB.toFixed(1)} / ${first.toFixed(1)} / ${last.toFixed(1)} / ${peak.toFixed(1)} MiB |`,
     `| RSS trend after warm-up | ${slopePerMinute(settled) >= 0 ? '+' : ''}${slopePerMinute(settled).toFixed(2)} MiB/min |`,
     `| RSS per minute (median, MiB) | ${perMinute.join(', ')} |`,
     `| mixed workload | ${load.totalRequests.toLocaleString('en-US')} requests, ${load.reqPerSec.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms; ${statuses}; ${load.errors} errors, ${load.timeouts} timeouts |`,
     `| leak-hunting trickle | ${churnText || 'off'} |`,
+    ...(flood ? floodRows(flood) : []),
   ];
   // RSS hardly minds a busy machine; throughput does: say so beside the figures.
   const before = where.loadAvgAtStart[0] ?? 0;
@@ -194,11 +250,45 @@ async function main(): Promise<void> {
   }
   const table = lines.join('\n');
   mkdirSync(args.out.replace(/\/[^/]*$/, '') || '.', { recursive: true });
-  writeFileSync(args.out, JSON.stringify({ machine: where, minutes: MINUTES, connections: CONNECTIONS, servers: SERVERS, warmupSeconds: WARMUP_S, verdict, growthPct, firstThirdMiB: first, lastThirdMiB: last, peakMiB: peak, samples, load, churn: churned, table }, null, 2));
+  writeFileSync(args.out, JSON.stringify({ machine: where, minutes: MINUTES, connections: CONNECTIONS, servers: SERVERS, warmupSeconds: WARMUP_S, verdict, flood, growthPct, firstThirdMiB: first, lastThirdMiB: last, peakMiB: peak, samples, load, churn: churned, table }, null, 2));
   writeFileSync(args.out.replace(/\.json$/, '.md'), `${table}\n`);
   console.log(table);
-  if (args.readme) log(replaceReadmeFigures('soak', table) ? 'scripts/README.md figures updated' : 'scripts/README.md has no soak markers: left unchanged');
-  process.exitCode = verdict === 'flat' ? 0 : 1;
+  const markers = flood ? `soak-flood-${SERVERS}` : 'soak';
+  if (args.readme) log(replaceReadmeFigures(markers, table) ? 'scripts/README.md figures updated' : `scripts/README.md has no ${markers} markers: left unchanged`);
+  process.exitCode = verdict === 'flat' || verdict === 'held' ? 0 : 1;
+}
+
+interface FloodFigures {
+  connections: number;
+  seconds: number;
+  /** The mixed workload alone (first half), and beside the flood (second half). */
+  alone: LoadResult;
+  beside: LoadResult;
+  /** The flood itself. */
+  flooded: LoadResult;
+  /** RSS of the last third of the first half; what the caches may still grow by then; their sum. */
+  baselineMiB: number;
+  headroomMiB: number;
+  boundMiB: number;
+  /** The highest RSS sampled in the second half. */
+  peakMiB: number;
+  before: Record<string, CacheInfo>;
+  after: Record<string, CacheInfo>;
+}
+
+function floodRows(f: FloodFigures): string[] {
+  const mib = (b: number) => (b / MiB).toFixed(1);
+  const caches = Object.entries(f.after)
+    .map(([name, c]) => `${name} ${c.entries.toLocaleString('en-US')} entries, ${mib(c.bytes)} of ${mib(c.maxBytes)} MiB`)
+    .join('; ');
+  const statuses = Object.entries(f.flooded.statusCodes).map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`).join(' ');
+  const ratio = f.beside.p50Ms / Math.max(1, f.alone.p50Ms);
+  return [
+    `| distinct filters | ${f.connections} connections for ${f.seconds} s: ${f.flooded.totalRequests.toLocaleString('en-US')} requests (${f.flooded.reqPerSec.toFixed(0)} req/s, p50 ${f.flooded.p50Ms} ms), each a filter value nobody asked before; ${statuses}; ${f.flooded.errors} errors |`,
+    `| mixed workload: alone / beside the flood | p50 ${f.alone.p50Ms} / ${f.beside.p50Ms} ms (**${ratio.toFixed(2)}×**, at most ${FLOOD_LATENCY_RATIO}×), p99 ${f.alone.p99Ms} / ${f.beside.p99Ms} ms, ${f.alone.reqPerSec.toFixed(0)} / ${f.beside.reqPerSec.toFixed(0)} req/s |`,
+    `| RSS beside the flood: peak / bound | **${f.peakMiB.toFixed(1)}** / ${f.boundMiB.toFixed(1)} MiB (baseline ${f.baselineMiB.toFixed(1)} MiB, the last third of the first half, + ${f.headroomMiB.toFixed(1)} MiB the caches could still take then) |`,
+    `| caches after the flood | ${caches} |`,
+  ];
 }
 
 main().catch((err: unknown) => {

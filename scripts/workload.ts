@@ -32,3 +32,25 @@ export function mixedQueries(seed: number, count: number): string[] {
   }
   return [...seen];
 }
+
+/**
+ * The n-th request of the distinct-filters flood (`npm run soak -- --flood N`): each asks
+ * for a filter value nobody asked before (a new text in the wildcard filters, a new
+ * country, mod pack, ASN, version pattern, a new combination with minUsers, a new
+ * metadata filter), so each misses every cache the mock keeps of filters and fills it
+ * with one more entry. Valid per the spec (short values), one row per answer.
+ */
+export function distinctFilterQuery(n: number): string {
+  const v = n.toString(36);
+  switch (n % 9) {
+    case 0: return `/servers/find?motd=*flood${v}*&limit=1`;
+    case 1: return `/servers/find?city=*${v}*&limit=1`;
+    case 2: return `/servers/find?org=*${v}*&limit=1`;
+    case 3: return `/servers/find?version=1.${v}*&limit=1`;
+    case 4: return `/servers/find?country=Flood${v}&limit=1`;
+    case 5: return `/servers/find?modpack=flood-${v}&limit=1`;
+    case 6: return `/servers/find?asn=${1_000_000 + n}&limit=1`;
+    case 7: return `/servers/find?motd=*${v}*&minUsers=${n % 40}&limit=1`;
+    default: return `/metadata/versions?version=flood${v}*`;
+  }
+}

@@ -17,6 +17,7 @@ const REASONS: Record<number, string> = {
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  417: 'Expectation Failed',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

@@ -442,7 +442,7 @@ export interface components {
                 };
             };
         };
-        /** @description Valid credentials without the needed permission (an account without the API-key permission; creating a key with an API key instead of a session). */
+        /** @description Valid credentials without the needed permission (an account without the API-key permission; creating a key with an API key instead of a session). The message may go on to say which. */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -458,8 +458,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"] & {
-                    /** @enum {string} */
-                    message?: "Forbidden: You don't have permission to access this resource";
+                    message?: string;
                 };
             };
         };
@@ -631,7 +630,7 @@ export interface components {
          */
         maxAge: number;
         /**
-         * @description Continent code.
+         * @description Continent code; any case (`eu` is `EU`).
          * @example EU
          */
         regionFilter: components["schemas"]["Region"];
@@ -823,7 +822,7 @@ export interface operations {
                  */
                 maxAge?: components["parameters"]["maxAge"];
                 /**
-                 * @description Continent code.
+                 * @description Continent code; any case (`eu` is `EU`).
                  * @example EU
                  */
                 region?: components["parameters"]["regionFilter"];
@@ -925,7 +924,7 @@ export interface operations {
             path: {
                 /**
                  * @description A hostname or IPv4 address, optionally followed by `:port` (default port 25565).
-                 * @example 94.19.15.232:25565
+                 * @example 148.198.53.190:25565
                  */
                 address: string;
             };
@@ -947,7 +946,7 @@ export interface operations {
             path: {
                 /**
                  * @description A hostname or IPv4 address.
-                 * @example 94.19.15.232
+                 * @example 148.198.53.190
                  */
                 host: string;
                 /**
@@ -1072,7 +1071,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only this continent.
+                 * @description Only this continent; any case (`eu` is `EU`).
                  * @example EU
                  */
                 region?: components["schemas"]["Region"];
@@ -1255,7 +1254,7 @@ export interface operations {
             path: {
                 /**
                  * @description The key's `id` from the list or the create answer.
-                 * @example key_2f9c1e7a4b
+                 * @example key_testexpired01
                  */
                 id: string;
             };
@@ -1275,7 +1274,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "id": "key_2f9c1e7a4b",
+                     *       "id": "key_testexpired01",
                      *       "message": "API key revoked"
                      *     }
                      */

@@ -45,7 +45,7 @@ const nastyString = fc.oneof(
 type Schema = Record<string, any>;
 
 /** Values a schema accepts (as they go into a query or a path: text). */
-function validText(doc: OpenApiDoc, raw: Schema, example: unknown): fc.Arbitrary<string> {
+export function validText(doc: OpenApiDoc, raw: Schema, example: unknown): fc.Arbitrary<string> {
   const schema = deref<Schema>(doc, raw);
   const examples = example === undefined ? [] : [String(example)];
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum.map(String));
@@ -113,7 +113,7 @@ function validJson(doc: OpenApiDoc, raw: Schema): fc.Arbitrary<unknown> {
 // Encoding into a request target
 
 /** encodeURIComponent, which throws on a lone surrogate: that one becomes its (invalid) UTF-8 escape. */
-function percentEncode(value: string): string {
+export function percentEncode(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {

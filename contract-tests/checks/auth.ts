@@ -12,7 +12,10 @@ import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpResponse } from '../transport/http.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { successPath } from './request-paths.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'keys'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 interface Case {
   variant: CredentialVariant;
@@ -26,7 +29,7 @@ interface Case {
 const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<number, string>;
 
 /** The cases of an operation's matrix, each as firm as the parts of the spec it rests on. */
-export function matrixCases(op: Operation, run: Pick<RunKit, 'spec' | 'credentials' | 'judge'>): Case[] {
+export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials' | 'judge'>): Case[] {
   const { spec, credentials } = run;
   const schemes = weakest(...op.schemes.map((name) => spec.schemes.get(name)?.provenance));
   // A 401 or 403 on this operation relies on the operation itself as much as on the schemes.
@@ -72,7 +75,7 @@ function errorBodyProblems(status: number, res: HttpResponse): string[] {
 }
 
 /** Every case against the operation; an operation on one key gets a key of the suite's own to aim at. */
-async function authMatrix(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function authMatrix(op: Operation, run: Run): Promise<CheckResult[]> {
   const { scope, keys, http } = run;
   const blocked = scope.writesBlocked(op);
   const revokes = op === keys.lifecycle?.revoke?.op;
@@ -104,7 +107,8 @@ async function authMatrix(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-export const authFamily: Family = {
+export const authFamily = family({
   name: 'auth',
+  needs: NEEDS,
   perOperation: async (op, run) => (op.schemes.length ? authMatrix(op, run) : []),
-};
+});

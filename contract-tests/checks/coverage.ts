@@ -6,17 +6,20 @@ import { reasonPhrase } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { skip } from './expect.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['scope', 'answers', 'results'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 /** Why a declared status no check provoked could not be, for the report; `unavoidable` when no setting of the suite would provoke it. */
-function notProvokedBecause(run: RunKit, op: Operation, status: number): { reason: string; unavoidable: boolean } {
+function notProvokedBecause(run: Run, op: Operation, status: number): { reason: string; unavoidable: boolean } {
   if (status >= 500) return { reason: 'cannot be provoked: a 5xx is the server failing, and one met by any check fails that check', unavoidable: true };
   // The suite paces itself to stay within the limits rather than provoke them.
   if (status === 429) return { reason: 'no 429 seen: the target enforced no limit, or the pacing kept within it', unavoidable: true };
   return { reason: run.scope.writesBlocked(op) ?? 'no check provokes it (yet)', unavoidable: false };
 }
 
-async function coverage(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function coverage(op: Operation, run: Run): Promise<CheckResult[]> {
   const provoked = new Set(run.results().filter((r) => r.operationId === op.operationId && r.evidence?.expectedStatus).map((r) => r.evidence!.expectedStatus));
   const out: CheckResult[] = [];
   for (const status of op.responses.keys()) {
@@ -27,4 +30,4 @@ async function coverage(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-export const coverageFamily: Family = { name: 'coverage', perOperation: coverage };
+export const coverageFamily = family({ name: 'coverage', needs: NEEDS, perOperation: coverage });

@@ -10,17 +10,21 @@ import type { HttpRequest } from '../transport/http.ts';
 import { expectAnswer, expectError, skip } from './expect.ts';
 import { keyCap } from './key-cap.ts';
 import { pathWith } from './request-paths.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'reads', 'keys', 'runId'] as const;
+export type ErrorsRun = GivenFor<typeof NEEDS>;
+type Run = ErrorsRun;
 
 /** Methods a client might wrongly use; HEAD and OPTIONS are left out (HTTP gives them meanings of their own). */
 const METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'];
 
 /** What the routing checks rest on: `x-routing` and the error body. */
-function routingLevel(run: RunKit): Provenance {
+function routingLevel(run: Run): Provenance {
   return weakest(run.spec.routing.provenance, run.judge.errorBodyLevel());
 }
 
-async function unknownPath(run: RunKit): Promise<CheckResult[]> {
+async function unknownPath(run: Run): Promise<CheckResult[]> {
   const { routing } = run.spec;
   const level = routingLevel(run);
   if (!run.scope.wants(level) || run.scope.only.length) return [];
@@ -29,7 +33,7 @@ async function unknownPath(run: RunKit): Promise<CheckResult[]> {
 }
 
 /** A method the path does not declare, once per path (filed under its first selected operation), without credentials: refused before anything is authorised, and nothing can be written. */
-async function wrongMethod(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function wrongMethod(op: Operation, run: Run): Promise<CheckResult[]> {
   const { routing } = run.spec;
   const level = routingLevel(run);
   const onPath = run.spec.operations.filter((o) => o.path === op.path);
@@ -55,20 +59,20 @@ async function wrongMethod(op: Operation, run: RunKit): Promise<CheckResult[]> {
  * A value for a path parameter that the schema accepts and that names nothing: a host
  * under `.invalid` (RFC 2606: no real server is ever looked up), or an id of the run.
  */
-function nothingValue(run: RunKit, schema: Record<string, any>, example: unknown): string | undefined {
+function nothingValue(run: Run, schema: Record<string, any>, example: unknown): string | undefined {
   if (schema.type === 'integer' || schema.type === 'number') return example === undefined ? undefined : String(example);
   const id = `contract${run.runId}`;
   return [`${id}.invalid`, `${id}.invalid:1`, `key_${id}`, id].find((c) => run.judge.accepts(schema, c));
 }
 
 /** Why an operation's provoking request cannot be sent, if it cannot; else its headers. */
-function credentialsFor(op: Operation, run: RunKit): { headers?: Record<string, string>; blocked?: string } {
+function credentialsFor(op: Operation, run: Run): { headers?: Record<string, string>; blocked?: string } {
   const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
   const blocked = run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
   return blocked ? { blocked } : { headers };
 }
 
-async function namingNothing(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function namingNothing(op: Operation, run: Run): Promise<CheckResult[]> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   if (!op.responses.has(404) || !pathParams.length) return [];
   const check = `errors: ${pathParams.map((p) => `{${p.name}}`).join('/')} naming nothing -> 404 as declared`;
@@ -84,7 +88,7 @@ async function namingNothing(op: Operation, run: RunKit): Promise<CheckResult[]>
 }
 
 /** The body limits: over `x-max-body-bytes` (413), not JSON (415). */
-async function bodyLimits(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function bodyLimits(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.requestBody) return [];
   const max = run.spec.limits.maxBodyBytes;
   const level = weakest(op.provenance, run.spec.documentProvenance, run.judge.errorBodyLevel());
@@ -105,10 +109,10 @@ async function bodyLimits(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-async function provokedErrors(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function provokedErrors(op: Operation, run: Run): Promise<CheckResult[]> {
   const out = [...(await wrongMethod(op, run)), ...(await namingNothing(op, run)), ...(await bodyLimits(op, run))];
   if (op.responses.has(409) && op.raw['x-max-keys-per-user'] !== undefined) out.push(...(await keyCap(op, run, credentialsFor(op, run))));
   return out;
 }
 
-export const errorsFamily: Family = { name: 'errors', once: unknownPath, perOperation: provokedErrors };
+export const errorsFamily = family({ name: 'errors', needs: NEEDS, once: unknownPath, perOperation: provokedErrors });

@@ -4,14 +4,16 @@
 // the check rests on, the evidence failures of one cause share). Checks return these
 // results; the runner records them.
 import { mediaType, type AnswerJudge } from '../../spec/judge.ts';
+import { reasonPhrase } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import type { Subject } from '../kit/answer-log.ts';
 import type { CredentialSet } from '../kit/credentials.ts';
-import { describeRequest, describeResponse } from '../kit/mask.ts';
+import { describeResponse } from '../kit/mask.ts';
 import type { CheckResult, Evidence, Status } from '../kit/recorder.ts';
 import type { Scope } from '../kit/scope.ts';
-import type { HttpResponse } from '../transport/http.ts';
+import { show } from '../kit/repro.ts';
+import { signature, type HttpResponse } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
 
 /** What turning an exchange into a result needs of the run. */
@@ -36,6 +38,10 @@ export interface Expectation {
   schema?: boolean;
   /** What is expected, for people, when more than the status and the schema. */
   expected?: string;
+  /** When `extra` finds a problem: the parameter or field it is about (`findServers limit`), which failures of one cause share. */
+  subject?: string;
+  /** When `extra` finds a problem: what it says about the target, in words every check failing the same way shares. */
+  finding?: string;
 }
 
 /**
@@ -53,13 +59,27 @@ export function compactProblems(problems: string[]): string[] {
   return [...groups.values()].map((g) => (g.count > 1 ? `${g.first} (and ${g.count - 1} more like it)` : g.first));
 }
 
-/** What a status of an operation should look like, for people: the exact error body, or the schema's name. */
-export function expectedText(op: Operation, status: number): string {
+/**
+ * What a status of an operation should look like, for people: the exact error body where
+ * the spec fixes its message (401, 403: another message fails the schema), else the error
+ * body's shape (the spec's example message is about one parameter, not this check's), or
+ * the schema's name.
+ */
+export function expectedText(op: Operation, status: number, judge?: AnswerJudge): string {
   const declared = op.responses.get(status);
-  const example = declared?.examples.get('default') as { success?: unknown; message?: unknown } | undefined;
-  if (example && example.success === false) return `${status} ${JSON.stringify(example)}`;
+  if (declared && status >= 400) {
+    const example = declared.examples.get('default') as { message?: unknown } | undefined;
+    const another = { ...example, message: `${String(example?.message)} (another message)` };
+    const pinned = example && judge?.body(op, status, { status, headers: {}, body: '', json: another }).problems.length;
+    return pinned ? `${status} ${JSON.stringify(example)}` : `${status} application/json {"success": false, "message": "${reasonPhrase(status)}: …"}`;
+  }
   const ref = (declared?.schema as { $ref?: string } | undefined)?.$ref?.split('/').pop();
   return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
+}
+
+/** What a failure about an operation's parameter or field is about (evidence `subject`): failures that share it are one cause. */
+export function subjectOf(op: Pick<Operation, 'operationId'>, name: string): string {
+  return `${op.operationId} ${name}`;
 }
 
 export interface Outcome {
@@ -78,13 +98,19 @@ export function outcome(run: Pick<Judging, 'credentials'>, o: Outcome): CheckRes
   const ex = o.exchange;
   const res = ex?.response;
   const credential = ex && run.credentials.carriedBy(ex.request.headers);
-  const evidence: Evidence = { ...o.evidence, ...(res ? { answer: { status: res.status, type: mediaType(res.headers['content-type']) } } : {}), ...(credential ? { credential } : {}) };
+  const failed = o.status === 'fail';
+  const evidence: Evidence = {
+    ...o.evidence,
+    ...(res ? { answer: { status: res.status, type: mediaType(res.headers['content-type']) } } : {}),
+    ...(credential ? { credential } : {}),
+    ...(failed && res && res.status >= 500 ? { crash: signature(res) } : {}),
+  };
   return {
     operationId: o.op.operationId,
     check: o.check,
     provenance: o.level,
     status: o.status,
-    request: ex ? describeRequest(ex.request) : undefined,
+    ...(ex ? show(ex.request) : {}),
     expected: o.expected,
     actual: res ? describeResponse(res) : ex?.error ? `no answer: ${ex.error}` : undefined,
     message: o.message || undefined,
@@ -123,9 +149,12 @@ export function expectAnswer(run: Judging, e: Expectation): CheckResult {
       problems.push(...body.problems);
       if (body.schemaErrors.length) evidence.schemaErrors = body.schemaErrors;
     }
-    if (e.extra) problems.push(...e.extra(res));
+    const own = e.extra?.(res) ?? [];
+    problems.push(...own);
+    if (own.length && e.subject) evidence.subject = e.subject;
+    if (own.length && e.finding) evidence.finding = e.finding;
   }
-  const expected = e.expected ?? expectedText(target, e.status);
+  const expected = e.expected ?? expectedText(target, e.status, judge);
   return outcome(run, { op: e.op, check: e.check, level, status: problems.length ? 'fail' : 'pass', exchange: e.exchange, expected, message: compactProblems(problems).join('; '), evidence });
 }
 

@@ -1,12 +1,14 @@
 // The one table of check families, in the order the run spends its budget: the
 // fixed-size families first, then the sample, which takes what is left (keeping room
-// for the pings), then coverage, which reads what all the others provoked. The watches
+// for the pings), then the generated requests within what is left after that, then
+// coverage, which reads what all the others provoked. The watches
 // (headers, hygiene) see every answer of the run, Dredd's included, and give their
 // verdicts at the end. A new family is one file exporting a `Family` and one line here
 // (contract-tests/README.md shows one).
 import { authFamily } from './auth.ts';
 import { coverageFamily } from './coverage.ts';
 import { errorsFamily } from './error-answers.ts';
+import { generatedFamily } from './generated.ts';
 import { headersFamily } from './headers.ts';
 import { hygieneFamily } from './hygiene.ts';
 import { keysFamily } from './key-life.ts';
@@ -18,7 +20,8 @@ import type { Family } from './run-kit.ts';
 import { pingFamily } from './sample/ping.ts';
 import { sampleFamily } from './sample/sample.ts';
 
-export type { AnswerWatch, Family, RunKit } from './run-kit.ts';
+export type { AnswerWatch, Family, Given, Need, RunKit } from './run-kit.ts';
+export { handOut } from './run-kit.ts';
 
 export const FAMILIES: readonly Family[] = [
   authFamily,
@@ -30,6 +33,7 @@ export const FAMILIES: readonly Family[] = [
   errorsFamily,
   sampleFamily,
   pingFamily,
+  generatedFamily,
   coverageFamily,
   headersFamily,
   hygieneFamily,

@@ -6,10 +6,14 @@
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import type { Subject } from '../kit/answer-log.ts';
-import { describeRequest, describeResponse } from '../kit/mask.ts';
+import { describeResponse } from '../kit/mask.ts';
+import { show, type ShownRequest } from '../kit/repro.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
-import type { AnswerWatch, Family, RunKit } from './run-kit.ts';
+import { family, type AnswerWatch, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['scope', 'judge'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 export const HEADERS_CHECK = 'headers: every answer carries the headers its status declares, with values their schemas allow';
 
@@ -24,7 +28,7 @@ interface Tally {
   declared: Set<string>;
   levels: Provenance[];
   /** The first answer with a problem, for the report. */
-  example?: { request: string; actual: string };
+  example?: ShownRequest & { actual: string };
 }
 
 export interface HeaderVerdict {
@@ -32,7 +36,7 @@ export interface HeaderVerdict {
   provenance: Provenance;
   answers: number;
   problems: string[];
-  example?: { request: string; actual: string };
+  example?: ShownRequest & { actual: string };
   /** Missing headers, and whether no answer carried them. */
   missing: { names: string[]; every: boolean } | undefined;
   declared: string[];
@@ -65,7 +69,7 @@ export class HeaderWatch {
         problem = true;
       }
     }
-    if (problem) t.example ??= { request: describeRequest(request), actual: describeResponse(response) };
+    if (problem) t.example ??= { ...show(request), actual: describeResponse(response) };
   }
 
   verdicts(): HeaderVerdict[] {
@@ -91,20 +95,21 @@ export class HeaderWatch {
 }
 
 /** The header verdict of each selected operation, once every answer is in. */
-function verdicts(watch: HeaderWatch, run: RunKit): CheckResult[] {
+function verdicts(watch: HeaderWatch, run: Run): CheckResult[] {
   return watch.verdicts().filter((v) => run.scope.selected(v.op) && run.scope.wants(v.provenance)).map((v) => ({
     operationId: v.op.operationId,
     check: HEADERS_CHECK,
     provenance: v.provenance,
     status: v.problems.length ? 'fail' : 'pass',
-    ...(v.problems.length ? { request: v.example?.request, expected: `${v.declared.join(', ')} on every answer that declares them`, actual: v.example?.actual } : {}),
+    ...(v.problems.length ? { request: v.example?.request, repro: v.example?.repro, expected: `${v.declared.join(', ')} on every answer that declares them`, actual: v.example?.actual } : {}),
     message: v.problems.length ? v.problems.join('; ') : `${v.answers} answers carry ${v.declared.join(', ')}`,
     ...(v.missing ? { evidence: { missingHeaders: v.missing } } : {}),
   }));
 }
 
-export const headersFamily: Family = {
+export const headersFamily = family({
   name: 'headers',
+  needs: NEEDS,
   watch: (run): AnswerWatch => {
     const watch = new HeaderWatch((schema, value) => run.judge.accepts(schema, value));
     return {
@@ -114,4 +119,4 @@ export const headersFamily: Family = {
       verdicts: () => verdicts(watch, run),
     };
   },
-};
+});

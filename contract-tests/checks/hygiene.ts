@@ -6,10 +6,11 @@
 // software writes. One verdict per operation, listing the answers that leak.
 import type { Provenance } from '../../spec/provenance.ts';
 import type { Subject } from '../kit/answer-log.ts';
-import { describeRequest, describeResponse } from '../kit/mask.ts';
+import { describeResponse } from '../kit/mask.ts';
+import { show, type ShownRequest } from '../kit/repro.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import type { HttpRequest, HttpResponse } from '../transport/http.ts';
-import type { Family } from './run-kit.ts';
+import { signature, type HttpRequest, type HttpResponse } from '../transport/http.ts';
+import { family } from './run-kit.ts';
 
 /**
  * No leaks is this project's rule, not a promise of the interface document: the scan
@@ -83,7 +84,7 @@ export const HYGIENE_CHECK = 'hygiene: no answer leaks a stack trace, SQL text, 
 
 interface Tally {
   scanned: number;
-  leaking: { request: string; actual: string; leaks: Leak[] }[];
+  leaking: (ShownRequest & { actual: string; leaks: Leak[]; crash?: string })[];
   found: number;
 }
 
@@ -101,7 +102,8 @@ export class HygieneWatch {
     const leaks = findLeaks(response.text, response.json);
     if (!leaks.length) return;
     t.found++;
-    if (t.leaking.length < LISTED_PER_OPERATION) t.leaking.push({ request: describeRequest(request), actual: describeResponse(response), leaks });
+    const crash = response.status >= 500 ? signature(response) : undefined;
+    if (t.leaking.length < LISTED_PER_OPERATION) t.leaking.push({ ...show(request), actual: describeResponse(response), leaks, ...(crash ? { crash } : {}) });
   }
 
   verdicts(): CheckResult[] {
@@ -115,16 +117,20 @@ export class HygieneWatch {
         ...base,
         status: 'fail',
         request: first!.request,
+        repro: first!.repro,
         expected: 'an answer without stack traces, SQL text, server file paths or framework internals',
         actual: first!.actual,
         message: `${t.found} of ${t.scanned} answers leak: ${[leaks(first!.leaks), ...others.map((o) => `${o.request}: ${leaks(o.leaks)}`)].join(' | ')}${more}`,
+        // What the leak shares with the checks that met the same answers: the crash it came with, the requests.
+        evidence: { requests: t.leaking.map((l) => l.request), ...(t.leaking.find((l) => l.crash) ? { crash: t.leaking.find((l) => l.crash)!.crash } : {}) },
       };
     });
   }
 }
 
-export const hygieneFamily: Family = {
+export const hygieneFamily = family({
   name: 'hygiene',
+  needs: ['scope'],
   watch: (run) => {
     const watch = new HygieneWatch();
     return {
@@ -134,4 +140,4 @@ export const hygieneFamily: Family = {
       verdicts: () => (run.scope.wants(HYGIENE_LEVEL) ? watch.verdicts() : []),
     };
   },
-};
+});

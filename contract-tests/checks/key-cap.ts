@@ -4,9 +4,9 @@
 import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, outcome, skip } from './expect.ts';
-import type { RunKit } from './run-kit.ts';
+import type { Given } from './run-kit.ts';
 
-export async function keyCap(op: Operation, run: RunKit, access: { headers?: Record<string, string>; blocked?: string }): Promise<CheckResult[]> {
+export async function keyCap(op: Operation, run: Given<'spec' | 'scope' | 'judge' | 'credentials' | 'http' | 'keys'>, access: { headers?: Record<string, string>; blocked?: string }): Promise<CheckResult[]> {
   const { http, keys, scope } = run;
   const cap = run.spec.limits.maxKeysPerUser;
   const check = `errors: a key beyond x-max-keys-per-user (${cap}) -> 409 with the error body`;
@@ -28,7 +28,7 @@ export async function keyCap(op: Operation, run: RunKit, access: { headers?: Rec
       if (!key) {
         const early = exchange.response?.status === 409 ? ` after ${i} new keys (${existing.length} were listed; the cap is ${cap})` : '';
         const nth = `key ${existing.length + i + 1} of ${cap}`;
-        return [outcome(run, { op, check, level, status: exchange.skipped ? 'skip' : 'fail', exchange, expected: `${op.successStatus} for ${nth}`, message: exchange.skipped ?? `creating ${nth} failed${early}` })];
+        return [outcome(run, { op, check, level, status: exchange.skipped ? 'skip' : 'fail', exchange, expected: `${op.successStatus} for ${nth}`, message: exchange.skipped ?? `creating ${nth} failed${early}`, evidence: { expectedStatus: op.successStatus } })];
       }
     }
     const over = await http.send({ method: op.method, url: http.url(op.path), headers, body: keys.newKeyBody() });

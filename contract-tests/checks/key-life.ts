@@ -8,10 +8,13 @@ import type { KeyLifecycle } from '../kit/key-lifecycle.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
 import { expectAnswer, outcome, skip } from './expect.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['scope', 'judge', 'credentials', 'http', 'keys'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 /** After a key was created: its secret was in the create answer, is never listed, and works. */
-async function createdKey(run: RunKit, lc: KeyLifecycle & { list: Operation }, made: { key?: CreatedKey; exchange: Exchange }): Promise<CheckResult[]> {
+async function createdKey(run: Run, lc: KeyLifecycle & { list: Operation }, made: { key?: CreatedKey; exchange: Exchange }): Promise<CheckResult[]> {
   const { http, credentials } = run;
   const op = lc.create;
   const check = 'keys: the secret is in the create answer';
@@ -39,7 +42,7 @@ async function createdKey(run: RunKit, lc: KeyLifecycle & { list: Operation }, m
 }
 
 /** After a key was revoked: it gets 401 and is gone from the list. */
-async function revokedKey(run: RunKit, lc: KeyLifecycle & { list: Operation; revoke: NonNullable<KeyLifecycle['revoke']> }, made: { key?: CreatedKey; exchange: Exchange }): Promise<CheckResult[]> {
+async function revokedKey(run: Run, lc: KeyLifecycle & { list: Operation; revoke: NonNullable<KeyLifecycle['revoke']> }, made: { key?: CreatedKey; exchange: Exchange }): Promise<CheckResult[]> {
   const { http, keys, credentials } = run;
   const op = lc.revoke.op;
   const check = 'keys: a revoked key stops working (401)';
@@ -62,11 +65,11 @@ async function revokedKey(run: RunKit, lc: KeyLifecycle & { list: Operation; rev
 }
 
 /** Why the life of a key cannot be checked on `op`, if it cannot. */
-function blocked(run: RunKit, op: Operation): string | undefined {
+function blocked(run: Run, op: Operation): string | undefined {
   return run.scope.writesBlocked(op) ?? (run.credentials.forOperation(op) ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
 }
 
-async function keyLife(run: RunKit): Promise<CheckResult[]> {
+async function keyLife(run: Run): Promise<CheckResult[]> {
   const { scope, keys } = run;
   const lc = keys.lifecycle;
   if (!lc?.list || !lc.revoke) return [];
@@ -86,4 +89,4 @@ async function keyLife(run: RunKit): Promise<CheckResult[]> {
   return [...(checksCreate ? await createdKey(run, life, { key, exchange }) : []), ...(checksRevoke ? await revokedKey(run, life, { key, exchange }) : [])];
 }
 
-export const keysFamily: Family = { name: 'keys', once: keyLife };
+export const keysFamily = family({ name: 'keys', needs: NEEDS, once: keyLife });

@@ -23,8 +23,9 @@ describe('badValues', () => {
 
   test('a pattern: the example made invalid (a bad character, port 0, a port too high)', () => {
     const address = param('pingServer', 'address');
+    const host = String(address.example).replace(/:25565$/, '');
     expect(badValues(address.schema, address.example, { inQuery: false }).map((b) => b.value)).toEqual([
-      '94.19.15.232:25565!', '94.19.15.232:0', '94.19.15.232:99999', 'x'.repeat(260),
+      `${host}:25565!`, `${host}:0`, `${host}:99999`, 'x'.repeat(260),
     ]);
   });
 

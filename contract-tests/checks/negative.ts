@@ -11,7 +11,10 @@ import type { HttpRequest } from '../transport/http.ts';
 import { expectAnswer, skip } from './expect.ts';
 import { queryString } from './meaning/answer-rows.ts';
 import { pathWith } from './request-paths.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'reads', 'keys'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 export interface BadValue {
   /** The value as sent (a query or path string, or a JSON value in a body). */
@@ -77,22 +80,28 @@ export function namesIt(body: unknown, name: string, status: number): string[] {
   return typeof message === 'string' && message.includes(name) ? [] : [`body.message ${JSON.stringify(message)} does not name '${name}'`];
 }
 
+/** The finding of every negative check a target answered with a success. */
+export const REFUSED_ACCEPTED = 'the target accepts values the spec refuses';
+
 interface Case {
   /** The parameter or body property broken. */
   name: string;
+  /** Which rule the value breaks, for people. */
+  breaks: string;
   check: string;
   level: Provenance;
   request: HttpRequest;
 }
 
 /** Every query and path parameter, broken one value at a time. */
-function parameterCases(op: Operation, run: RunKit, headers: Record<string, string>): Case[] {
+function parameterCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const errorBody = run.judge.errorBodyLevel();
   return op.parameters.filter((x) => x.in === 'query' || x.in === 'path').flatMap((p) =>
     badValues(p.schema, p.example, { inQuery: p.in === 'query' })
       .filter((bad) => !run.judge.accepts(p.schema, bad.value))
       .map((bad) => ({
         name: p.name,
+        breaks: `${p.name}=${show(bad.value)}: ${bad.breaks}`,
         check: `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`,
         level: weakest(op.provenance, p.provenance, errorBody),
         request: { method: op.method, url: run.http.url(p.in === 'path' ? pathWith(op, p.name, String(bad.value)) : `${pathWith(op)}${queryString({ [p.name]: String(bad.value) })}`), headers },
@@ -101,7 +110,7 @@ function parameterCases(op: Operation, run: RunKit, headers: Record<string, stri
 }
 
 /** Every property of a JSON request body, broken one at a time (on the suite's own valid body); and a property the schema does not know. */
-function bodyCases(op: Operation, run: RunKit, headers: Record<string, string>): Case[] {
+function bodyCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const schema = op.requestBody?.schema ? deref<Record<string, any>>(run.spec.doc, op.requestBody.schema) : undefined;
   if (!schema?.properties) return [];
   const errorBody = run.judge.errorBodyLevel();
@@ -109,7 +118,7 @@ function bodyCases(op: Operation, run: RunKit, headers: Record<string, string>):
   const url = run.http.url(pathWith(op));
   const cases: Case[] = [];
   const add = (name: string, value: unknown, breaks: string, level: Provenance) =>
-    cases.push({ name, check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`, level, request: { method: op.method, url, headers, body: { ...valid, [name]: value } } });
+    cases.push({ name, breaks: `${name}=${show(value)}: ${breaks}`, check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`, level, request: { method: op.method, url, headers, body: { ...valid, [name]: value } } });
   for (const [property, raw] of Object.entries<any>(schema.properties)) {
     const prop = deref<Record<string, any>>(run.spec.doc, raw);
     for (const bad of badValues(prop, prop.example, { inQuery: false, inBody: true })) add(property, bad.value, bad.breaks, weakest(op.provenance, provenanceOf(schema), provenanceOf(prop), errorBody));
@@ -118,7 +127,7 @@ function bodyCases(op: Operation, run: RunKit, headers: Record<string, string>):
   return cases;
 }
 
-async function negatives(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function negatives(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.responses.has(400)) return [];
   const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
   const blocked = run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
@@ -130,9 +139,16 @@ async function negatives(op: Operation, run: RunKit): Promise<CheckResult[]> {
       continue;
     }
     const exchange = await run.http.send(c.request);
-    out.push(expectAnswer(run, { op, check: c.check, level: c.level, exchange, status: 400, extra: (res) => namesIt(res.json, c.name, res.status) }));
+    const result = expectAnswer(run, {
+      op, check: c.check, level: c.level, exchange, status: 400, expected: `400 with the error body, its message naming '${c.name}' (${c.breaks})`,
+      extra: (res) => namesIt(res.json, c.name, res.status), finding: 'error messages do not name the parameter or property they refuse',
+    });
+    // Every refused value the target took is one finding, whichever parameter or operation it was.
+    const got = exchange.response?.status;
+    if (result.status === 'fail' && got !== undefined && got < 300) result.evidence = { ...result.evidence, finding: REFUSED_ACCEPTED };
+    out.push(result);
   }
   return out;
 }
 
-export const negativeFamily: Family = { name: 'negative', perOperation: negatives };
+export const negativeFamily = family({ name: 'negative', needs: NEEDS, perOperation: negatives });

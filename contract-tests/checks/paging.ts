@@ -4,8 +4,11 @@
 import type { Operation } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { expectAnswer } from './expect.ts';
-import type { Family, RunKit } from './run-kit.ts';
+import { expectAnswer, subjectOf } from './expect.ts';
+import { family, type GivenFor } from './run-kit.ts';
+
+const NEEDS = ['scope', 'judge', 'credentials', 'http'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 interface Page {
   displayed?: unknown;
@@ -15,7 +18,7 @@ interface Page {
 
 const SMALL_LIMIT = 3;
 
-async function paging(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function paging(op: Operation, run: Run): Promise<CheckResult[]> {
   const { scope, http } = run;
   const limitParam = op.parameters.find((p) => p.in === 'query' && p.meaning?.rule === 'limitsRows');
   const pageParam = op.parameters.find((p) => p.in === 'query' && p.meaning?.rule === 'page');
@@ -32,13 +35,14 @@ async function paging(op: Operation, run: RunKit): Promise<CheckResult[]> {
   const results = page?.[rows];
   if (displayedProv && scope.wants(displayedProv)) {
     out.push(expectAnswer(run, {
-      op, check: `paging: displayed equals ${rows}.length`, level: displayedProv, exchange: first, status: op.successStatus,
+      op, check: `paging: displayed equals ${rows}.length`, level: displayedProv, exchange: first, status: op.successStatus, subject: subjectOf(op, 'displayed'),
       extra: () => (Array.isArray(results) && page?.displayed !== results.length ? [`displayed is ${JSON.stringify(page?.displayed)} but ${rows}.length is ${results.length}`] : []),
     }));
   }
   if (scope.wants(limitProv)) {
     out.push(expectAnswer(run, {
-      op, check: `paging: ${rows}.length is at most ${limitParam.name} (${limitParam.name}=${SMALL_LIMIT})`, level: limitProv, exchange: first, status: op.successStatus,
+      op, check: `paging: ${rows}.length is at most ${limitParam.name} (${limitParam.name}=${SMALL_LIMIT})`, level: limitProv, exchange: first, status: op.successStatus, subject: subjectOf(op, limitParam.name),
+      expected: `${op.successStatus}, at most ${SMALL_LIMIT} ${rows}`,
       extra: () => (Array.isArray(results) && results.length > SMALL_LIMIT ? [`${rows}.length is ${results.length}, more than ${limitParam.name}=${SMALL_LIMIT}: ${limitParam.name} is ignored`] : []),
     }));
   }
@@ -48,7 +52,8 @@ async function paging(op: Operation, run: RunKit): Promise<CheckResult[]> {
     const past = total === undefined ? maxPage : Math.min(maxPage, Math.floor(total / SMALL_LIMIT) + 2);
     const exchange = await http.send({ method: 'GET', url: http.url(`${op.path}?${limitParam.name}=${SMALL_LIMIT}&${pageParam.name}=${past}`) });
     out.push(expectAnswer(run, {
-      op, check: 'paging: a page past the end is empty, not an error', level: pageProv, exchange, status: op.successStatus,
+      op, check: 'paging: a page past the end is empty, not an error', level: pageProv, exchange, status: op.successStatus, subject: subjectOf(op, pageParam.name),
+      expected: `${op.successStatus} with no ${rows} and displayed 0`,
       extra: (res) => {
         const body = res.json as Page & Record<string, unknown> | undefined;
         const got = body?.[rows];
@@ -61,4 +66,4 @@ async function paging(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-export const pagingFamily: Family = { name: 'paging', perOperation: paging };
+export const pagingFamily = family({ name: 'paging', needs: NEEDS, perOperation: paging });

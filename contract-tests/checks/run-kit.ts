@@ -1,20 +1,29 @@
-// What the run provides to every check family: the spec, what the run checks, the
-// transport, the judge, the credentials, the key ledger, the rows read so far, what the
-// answers showed. Each is a small module with one job; a family takes what it needs and
-// returns results (it never records them).
-import type { SpecModel } from '../../spec/model.ts';
-import type { Operation } from '../../spec/model.ts';
+// What the run provides to the check families, each part a small module with one job:
+// the spec, what the run checks, the judge, the credentials, the transport, the reads,
+// the key ledger, the search sample, what the answers showed, the results so far, the
+// run's id and seed. A family declares the parts it needs (`needs`), and the engine hands
+// it those and no other (`handOut`): its functions are typed with `Given<...>` of what it
+// declared, so touching an undeclared part does not compile, and at run time the object
+// it gets holds nothing else. A family returns results; it never records them.
+import type { AnswerJudge } from '../../spec/judge.ts';
+import type { Operation, SpecModel } from '../../spec/model.ts';
 import type { AnswerLog, Subject } from '../kit/answer-log.ts';
+import type { CredentialSet } from '../kit/credentials.ts';
 import type { KeyLedger } from '../kit/key-ledger.ts';
 import type { CheckResult } from '../kit/recorder.ts';
+import type { Scope } from '../kit/scope.ts';
 import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import type { Transport } from '../transport/transport.ts';
-import type { Judging } from './expect.ts';
 import type { CachedReads } from './cached-reads.ts';
 import type { Sampler } from './sample/sampler.ts';
 
-export interface RunKit extends Judging {
+/** Everything a run holds for its families; the engine's, never handed out whole. */
+export interface RunKit {
   spec: SpecModel;
+  /** `--provenance`, `--only`, writes. */
+  scope: Scope;
+  judge: AnswerJudge;
+  credentials: CredentialSet;
   /** Every request of the suite's goes through here (budget, pacing, stop). */
   http: Transport;
   /** GETs of the depth checks, with the run's read credentials and a memory. */
@@ -28,7 +37,18 @@ export interface RunKit extends Judging {
   results(): readonly CheckResult[];
   /** Names what the run creates (`contract-test-<runId>`). */
   runId: string;
+  /** The seed of the generated requests (`--seed`): the same seed sends the same ones. */
+  seed: number;
 }
+
+/** A part of the run a family may ask for. */
+export type Need = keyof RunKit;
+
+/** What a family that declared `N` is handed: those parts, and no other. */
+export type Given<N extends Need> = Pick<RunKit, N>;
+
+/** `Given` for a `needs` list declared `as const`: `type Run = GivenFor<typeof NEEDS>`. */
+export type GivenFor<T extends readonly Need[]> = Given<T[number]>;
 
 /** A watch on every answer of the run (Dredd's too), judged once all are in. */
 export interface AnswerWatch {
@@ -36,13 +56,25 @@ export interface AnswerWatch {
   verdicts(): CheckResult[];
 }
 
-export interface Family {
+export interface Family<N extends Need = Need> {
   /** What its checks are named with, before the colon (`auth`). */
   name: string;
+  /** The parts of the run it uses; it is handed these alone. */
+  needs: readonly N[];
   /** The checks of one selected operation. */
-  perOperation?(op: Operation, run: RunKit): Promise<CheckResult[]>;
+  perOperation?(op: Operation, run: Given<N>): Promise<CheckResult[]>;
   /** Checks about no single operation (an unknown path), once per run, before the per-operation ones. */
-  once?(run: RunKit): Promise<CheckResult[]>;
+  once?(run: Given<N>): Promise<CheckResult[]>;
   /** A watch over every answer, made at the start of the run. */
-  watch?(run: RunKit): AnswerWatch;
+  watch?(run: Given<N>): AnswerWatch;
+}
+
+/** Declares a family; `needs` fixes what its functions may touch. */
+export function family<const N extends Need>(f: Family<N>): Family<N> {
+  return f;
+}
+
+/** The parts `needs` names, and nothing else: what the engine hands a family. */
+export function handOut<N extends Need>(kit: RunKit, needs: readonly N[]): Given<N> {
+  return Object.fromEntries(needs.map((n) => [n, kit[n]])) as Given<N>;
 }

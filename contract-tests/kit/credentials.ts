@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
 import { credentialHeaders, type Operation, type SecurityScheme, type SpecModel } from '../../spec/model.ts';
 import { nameSecrets, rememberSecret } from './mask.ts';
+import { nameVariable } from './repro.ts';
 
 export interface Credentials {
   apiKey?: string;
@@ -75,6 +76,10 @@ export class CredentialSet {
     this.bearerScheme = [...model.schemes.values()].find((s) => s.kind === 'bearer');
     this.cookieScheme = [...model.schemes.values()].find((s) => s.kind === 'cookie');
     for (const s of [credentials.apiKey, credentials.session, credentials.forbiddenKey]) rememberSecret(s);
+    // A repro line names each by the variable it is read from (the session's may carry its cookie name).
+    nameVariable(credentials.apiKey, '${CONTRACT_API_KEY}');
+    nameVariable(credentials.forbiddenKey, '${CONTRACT_FORBIDDEN_API_KEY}');
+    nameVariable(credentials.session, this.cookieScheme?.cookieName ? `\${CONTRACT_SESSION_COOKIE#${this.cookieScheme.cookieName}=}` : '${CONTRACT_SESSION_COOKIE}');
     this.unknownKey = unknownKeyLike(credentials.apiKey);
     this.unknownSession = unknownSessionLike(credentials.session);
   }

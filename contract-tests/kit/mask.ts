@@ -33,11 +33,16 @@ export function nameSecrets(credentials: readonly { name: string; value: string 
   }
 }
 
-/** Replaces every registered secret (and anything that looks like a bearer token or a cookie value) in text. */
-export function redact(text: string): string {
+/** Replaces every registered secret in text, and nothing else (a repro line names credentials by their variables already). */
+export function redactKnown(text: string): string {
   let out = text;
   for (const secret of [...known].sort((a, b) => b.length - a.length)) out = out.split(secret).join(mask(secret));
-  return out
+  return out;
+}
+
+/** Replaces every registered secret (and anything that looks like a bearer token or a cookie value) in text. */
+export function redact(text: string): string {
+  return redactKnown(text)
     .replace(/(Bearer\s+)([^\s"',;…[\]]{9,})/gi, (_m, p: string, v: string) => p + mask(v))
     .replace(/("secret"\s*:\s*")([^"…[\]]{9,})"/g, (_m, p: string, v: string) => `${p}${mask(v)}"`);
 }

@@ -4,7 +4,7 @@
 // operation joins the first.
 import type { Provenance } from '../../spec/provenance.ts';
 import type { OwnCredential } from './credentials.ts';
-import { redact } from './mask.ts';
+import { redact, redactKnown } from './mask.ts';
 
 export type Status = 'pass' | 'fail' | 'skip';
 
@@ -22,6 +22,14 @@ export interface Evidence {
   wrongType?: string;
   /** Declared headers some answers lacked; `every`: no answer of the operation carried them. */
   missingHeaders?: { names: string[]; every: boolean };
+  /** A 5xx answer's status and error, its details taken out (transport/http.ts `signature`): the same crash met through several checks. */
+  crash?: string;
+  /** What the failure says about the target, in words every check failing the same way shares (`=false` read as true). */
+  finding?: string;
+  /** The parameter or field of an operation the check's own assertion is about (`findServers limit`). */
+  subject?: string;
+  /** The other requests a verdict over many answers rests on (the hygiene check's leaking ones), as described. */
+  requests?: string[];
 }
 
 export interface CheckResult {
@@ -31,6 +39,8 @@ export interface CheckResult {
   status: Status;
   /** e.g. `GET /user/apikeys (Authorization: Bearer sls_live…9e1a)`. */
   request?: string;
+  /** The request as a curl line, credentials as the variables they came from (`$CONTRACT_API_KEY`). */
+  repro?: string;
   expected?: string;
   actual?: string;
   /** Why it failed or was skipped, naming the defect. */
@@ -58,7 +68,8 @@ export class Recorder {
 
   add(results: readonly CheckResult[]): void {
     for (const result of results) {
-      const clean = Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) as unknown as CheckResult;
+      // A repro names the run's credentials by their variables already: only a secret it does not know (a key the run made) is masked.
+      const clean = Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v !== 'string' ? v : k === 'repro' ? redactKnown(v) : redact(v)])) as unknown as CheckResult;
       const key = `${clean.operationId}\u0000${clean.check}`;
       const at = this.byCheck.get(key);
       if (at === undefined) this.byCheck.set(key, this.results.push(clean) - 1);

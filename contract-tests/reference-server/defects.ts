@@ -26,5 +26,9 @@ export const DEFECTS = {
   'no-rate-limit-headers': 'no answer carries the X-RateLimit-* headers',
   'text-plain-json': 'every JSON answer says Content-Type: text/plain',
   'refuses-credentials': 'every credential is refused with 401, valid ones included',
+  'repeated-param-500': 'a query parameter sent twice answers 500 with the SQL error and the statement',
+  'encoded-colon-404': "a ping address with its ':' percent-encoded answers 404, the raw ':' 200",
+  'utf8mb4-500': 'a value with a 4-byte UTF-8 character answers 500 (a utf8mb3 column)',
+  'foreign-param-500': "GET /metadata/countries crashes (500) when the search's sort parameter comes along",
 } as const;
 export type Defect = keyof typeof DEFECTS;

@@ -39,6 +39,6 @@ export function referenceKit(options: { fetch?: (request: Request) => Promise<Re
   const writes = options.allowWrites === false ? { allowed: false, reason: 'the target is not the mock' } : { allowed: true, reason: '--allow-writes' };
   return assembleKit({
     model, baseUrl: REFERENCE_BASE, fetch: options.fetch ?? referenceFetch(), scope: new Scope('assumed', [], writes), credentials: resolveCredentials(fixtureEnv(), false, model),
-    budget: 400, pace: false, clock: { now: Date.now, sleep: async () => undefined }, runId: 'unit', families: options.families ?? [],
+    budget: 400, pace: false, clock: { now: Date.now, sleep: async () => undefined }, runId: 'unit', seed: 1, families: options.families ?? [],
   });
 }

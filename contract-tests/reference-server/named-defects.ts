@@ -56,6 +56,11 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
   'no-rate-limit-headers': [{ operation: 'findServers', check: /^headers: every answer carries the headers its status declares/, why: /X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every one of its \d+ answers/, level: 'observed' }],
   'text-plain-json': [{ operation: 'findServers', check: /^public: a request with a valid API key still succeeds/, why: PLAIN, level: 'observed' }],
   'refuses-credentials': [{ operation: 'listApiKeys', check: /^auth: a valid API key -> 200/, why: /status 401, expected 200/, level: 'assumed' }],
+  // Found by the generated requests, each shrunk to the smallest request that still fails.
+  'repeated-param-500': [{ operation: 'findServers', check: /^generated: a query parameter sent twice: /, why: /^status 500: the server failed;.*SQL text: .*ER_OPERAND_COLUMNS/, level: 'assumed' }],
+  'encoded-colon-404': [{ operation: 'pingServer', check: /^generated: path parameters with percent-encoded characters/, why: /status 404, but 200 for the same request spelt plainly/, level: 'assumed' }],
+  'utf8mb4-500': [{ operation: 'findServers', check: /^generated: values with 4-byte UTF-8 and control characters: /, why: /^status 500: the server failed;.*ER_TRUNCATED_WRONG_VALUE_FOR_FIELD/, level: 'assumed' }],
+  'foreign-param-500': [{ operation: 'listCountries', check: /^generated: query parameters other operations take: /, why: /^status 500: the server failed \(seed \d+/, level: 'assumed' }],
 };
 
 /** The defects the replay names too: each operation's documented success, as Dredd replays it. */
@@ -87,6 +92,8 @@ export const GROUPS: Defect[][] = [
   ['total-counts-hidden', 'out-of-range-accepted', 'ignored-filter', 'limit-dependent-count'],
   ['missing-route', 'no-rate-limit-headers'],
   ['text-plain-json', 'refuses-credentials'],
+  ['repeated-param-500', 'encoded-colon-404'],
+  ['utf8mb4-500', 'foreign-param-500'],
 ];
 
 /** A failure as a check reports it. */
@@ -98,3 +105,41 @@ export interface Failure {
 }
 
 export const names = (f: Failure, n: Omit<Named, 'level'>): boolean => f.operation === n.operation && n.check.test(f.check) && n.why.test(f.why);
+
+/** Many independent defects across the families on one server: the run must name each as one cause, and nothing else. */
+export const MANY: Exclude<Defect, 'none'>[] = [
+  'wrong-401-message', 'secret-in-list', 'nulls-past-page-one', 'limit-ignored', 'false-as-true', 'out-of-range-accepted', 'sql-500',
+  'html-404', 'no-rate-limit-headers', 'total-per-page', 'repeated-param-500', 'encoded-colon-404', 'utf8mb4-500', 'foreign-param-500',
+];
+
+/** The cause each defect must be named as, alone: a run of several defects has one cause per defect and no other. */
+export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
+  'auth-not-enforced': /^answers 200 where the spec says 401: GET \/user\/apikeys \(\d+ checks\)$/,
+  'wrong-401-message': /^schema: body\.message must be one of "Unauthorized: Invalid API key or session"/,
+  'missing-field': /^schema: body\.results\.\* must have property 'port'/,
+  'wrong-type': /^schema: body\.results\.\*\.port must be integer/,
+  'limit-ignored': /^findServers: limit: results\.length is \d+, more than limit=3: limit is ignored/,
+  'secret-in-list': /^schema: body\.keys\.\* must NOT be valid/,
+  'wrong-status': /^answers 200 where the spec says 201: POST \/user\/apikeys/,
+  'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
+  'false-as-true': /^a boolean parameter set to false does not answer like the parameter left out .*\(3 of the \d+ `default:` checks: (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
+  'wrong-default-sort': /^findServers: sort: \d+ out of order/,
+  'ignored-filter': /^findServers: org: \d+ of \d+ rows break it/,
+  'motd-raw': /^findServers: motd: no row at all/,
+  'total-counts-hidden': /^findServers: total: total is \d+ with noFilter=true, but/,
+  'total-per-page': /^findServers: total: .*total \d+ on page 1, \d+ on page 2/,
+  'sql-500': /^server error: 500 Error: ER_PARSE_ERROR: You have an error in your SQL syntax/,
+  'html-404': /^Content-Type is 'text\/html' where the spec promises application\/json$/,
+  '404-wrong-method': /^answers 404 where the spec says 405: PUT \/servers\/find, /,
+  'out-of-range-accepted': /^the target accepts values the spec refuses \(\d+ of the \d+ `negative:` checks\)$/,
+  'limit-dependent-count': /^listVersions: limit: unique_versions is \d+ with limit=\d+ but \d+ without/,
+  'bare-error-body': /^schema: body must have property 'success'/,
+  'missing-route': /^route missing: GET \/metadata\/versions answers 404 to every request/,
+  'no-rate-limit-headers': /^response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of \d+ operations$/,
+  'text-plain-json': /^Content-Type is 'text\/plain' where the spec promises application\/json \(on every answer\)$/,
+  'refuses-credentials': /^valid credentials refused: every request with the API key/,
+  'repeated-param-500': /^server error: 500 Error: ER_OPERAND_COLUMNS: Operand should contain # column\(s\)/,
+  'encoded-colon-404': /^a path parameter with a percent-encoded character is answered otherwise than the plain one/,
+  'utf8mb4-500': /^server error: 500 Internal Server Error: ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value/,
+  'foreign-param-500': /^server error: 500 Internal Server Error: the request could not be completed \(TypeError\) \(GET \/metadata\/countries\)$/,
+};

@@ -7,7 +7,10 @@ import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import { compactProblems, expectAnswer, expectedText, outcome, skip } from '../checks/expect.ts';
 import { pingPath, pingsOneServer, successParameters } from '../checks/request-paths.ts';
-import type { RunKit } from '../checks/run-kit.ts';
+import type { Given } from '../checks/run-kit.ts';
+
+/** What the replay uses of the run. */
+export type ReplayRun = Given<'spec' | 'scope' | 'judge' | 'credentials' | 'http' | 'keys' | 'sample'>;
 import type { CheckResult } from '../kit/recorder.ts';
 import { parseJson, type HttpRequest, type HttpResponse } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
@@ -51,7 +54,7 @@ class Replay {
   /** The id of the key the replay's own create made: its revocation aims at it (the spec's link). */
   private createdId: string | undefined;
 
-  constructor(private readonly run: RunKit) {}
+  constructor(private readonly run: ReplayRun) {}
 
   private request(t: DreddTransaction): HttpRequest {
     return { method: t.request.method, url: this.run.http.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined };
@@ -179,7 +182,7 @@ class Replay {
 }
 
 /** Runs the replay phase: Dredd over `specPath`, then the verdicts. */
-export async function replayPhase(run: RunKit, specPath: string): Promise<ReplayOutcome> {
+export async function replayPhase(run: ReplayRun, specPath: string): Promise<ReplayOutcome> {
   // Installed from the package without Dredd (an optional peer dependency): a named skip, which fails the run under --strict.
   const missing = dreddMissing();
   if (missing) return { results: [{ operationId: 'dredd', check: "Dredd replays each operation's documented success", provenance: 'interface', status: 'skip', message: missing }], requests: 0 };

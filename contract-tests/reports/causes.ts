@@ -1,10 +1,15 @@
-// Failures that share a cause become one finding. One defect of a server shows up in
-// many checks (a missing route fails every check of its operation; a header family
-// left out fails the header check of every operation), and a list of symptoms hides
-// it. Each fingerprint below is something the failures share that names the defect;
-// a failure joins the first fingerprint it matches, in the order below (a missing
-// route explains a wrong body on its answers, not the other way round). Failures that
-// share nothing stay as themselves.
+// Every failure under a named cause. One defect of a server shows up in many checks (a
+// missing route fails every check of its operation, a crash on bad input fails every
+// negative check and the hygiene scan, `=false` read as true fails the default check of
+// every boolean), and a list of symptoms hides it. Each fingerprint below is something
+// failures share that names a defect; a failure joins the first fingerprint it has, in
+// the order below (a crash explains a wrong body on its answer, and a missing route every
+// check of its operation, not the other way round).
+// A failure with none of them joins the cause of another failure on the same request (a
+// check and the hygiene scan that met one answer); the rest are grouped by family and
+// what went wrong, so a cause may hold one failure, and no failure is left without one.
+// The results need not come from a suite run: a proxy that judges live traffic hands its
+// own (reports/outcome.ts `outcomeOf`).
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
@@ -15,10 +20,11 @@ export interface Cause {
   hint?: string;
   /** The hardest promise among its failures: the worst it breaks. */
   level: Provenance;
+  /** Its failures, the example first. */
   failures: CheckResult[];
 }
 
-/** What the run saw of every answer (run/answer-log.ts): statuses per operation, media types overall. */
+/** What the run saw of every answer (kit/answer-log.ts): statuses per operation, media types overall. */
 export interface Observed {
   answers: Record<string, Record<string, number>>;
   answerTypes: Record<string, number>;
@@ -43,12 +49,44 @@ interface Fingerprint {
 const CREDENTIALS: Record<string, string> = { apiKey: 'API key', session: 'session cookie', forbidden: 'forbidden API key (CONTRACT_FORBIDDEN_API_KEY)' };
 const ENV: Record<string, string> = { apiKey: 'CONTRACT_API_KEY', session: 'CONTRACT_SESSION_COOKIE', forbidden: 'CONTRACT_FORBIDDEN_API_KEY' };
 
-function fingerprints(ops: OperationInfo[], observed: Observed | undefined, results: CheckResult[]): Fingerprint[] {
+/** The family of a check: the text before its colon. */
+export const familyOf = (f: Pick<CheckResult, 'check'>): string => f.check.split(':')[0] ?? f.check;
+
+
+/** Up to three items, and how many more. */
+function some(items: string[]): string {
+  const distinct = [...new Set(items)];
+  return distinct.length > 3 ? `${distinct.slice(0, 3).join(', ')} and ${distinct.length - 3} more` : distinct.join(', ');
+}
+
+/** A title stays a line: what follows is in the example. */
+const short = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}…` : text);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The first problem of a failure's message, generalised: values and numbers taken out, so one defect reads the same on every check. */
+function generalProblem(f: CheckResult): string {
+  const first = (f.message ?? '').split(/; | \| /)[0] ?? '';
+  return first.replace(/'[^']*'|"[^"]*"/g, '…').replace(/\d+/g, '#').slice(0, 160);
+}
+
+/** The route a failure's request went to, as the spec writes it (`GET /status/ping/{address}`); its operation's, without one. */
+function routeOf(ops: OperationInfo[], f: CheckResult): string {
+  const [, method, path] = /^(\S+) ([^?\s]+)/.exec(f.request ?? '') ?? [];
+  const op = path ? ops.find((o) => new RegExp(`${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)) : ops.find((o) => o.operationId === f.operationId);
+  return op ? `${method ?? op.method} ${op.path}` : path ? `${method} ${path}` : f.operationId;
+}
+
+function fingerprints(ops: OperationInfo[], observed: Observed | undefined, results: readonly CheckResult[]): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
-  /** Operations every answer of which was 404 or 405: the route is not there. */
+  const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(ops, f)));
+  /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
   const routeless = new Set(
     Object.entries(observed?.answers ?? {})
-      .filter(([id, statuses]) => byId.has(id) && Object.keys(statuses).length > 0 && Object.keys(statuses).every((s) => s === '404' || s === '405'))
+      .filter(([id, statuses]) => {
+        const answered = Object.keys(statuses).filter((s) => Number(s) < 500);
+        return byId.has(id) && answered.length > 0 && answered.every((s) => s === '404' || s === '405');
+      })
       .map(([id]) => id),
   );
   /**
@@ -63,17 +101,29 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
   }
   const jsonAnswers = observed?.answerTypes['application/json'] ?? 0;
   const allAnswers = Object.values(observed?.answerTypes ?? {}).reduce((a, b) => a + b, 0);
+  /** Checks of a family that ran (passed or failed), for "n of m". */
+  const ran = (family: string) => results.filter((r) => r.status !== 'skip' && familyOf(r) === family).length;
+  const subjects = (failures: CheckResult[]) => [...new Set(failures.map((f) => f.evidence?.subject?.split(' ').slice(1).join(' ')).filter((s): s is string => Boolean(s)))];
   return [
+    {
+      key: (f) => f.evidence?.crash,
+      cause: (crash, failures) => ({
+        title: `server error: ${crash} (${routes(failures)})`,
+        hint: 'the same error on every one of these answers: one fault of the target, met through several checks; the example repeats it',
+      }),
+    },
     {
       key: (f) => (routeless.has(f.operationId) ? f.operationId : undefined),
       cause: (id) => {
         const op = byId.get(id)!;
-        const statuses = observed?.answers[id] ?? {};
-        const count = Object.values(statuses).reduce((a, b) => a + b, 0);
-        const got = Object.keys(statuses).join(' or ');
+        const statuses = Object.entries(observed?.answers[id] ?? {});
+        const routed = statuses.filter(([s]) => Number(s) < 500);
+        const failed = statuses.filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+        const count = `${routed.reduce((n, [, c]) => n + c, 0)} answers${failed ? `, and ${failed} server errors` : ''}`;
+        const got = routed.map(([s]) => s).join(' or ');
         return op.declares404
-          ? { title: `${op.method} ${op.path} answers ${got} to every request (${count} answers): the route is missing, or it finds nothing at all`, hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists` }
-          : { title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count} answers)`, hint: `the target does not serve ${op.method} ${op.path}; every check of ${id} fails with it` };
+          ? { title: `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or it finds nothing at all`, hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists` }
+          : { title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count})`, hint: `the target does not serve ${op.method} ${op.path}; every check of ${id} fails with it` };
       },
     },
     {
@@ -100,35 +150,84 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
       key: (f) => (f.evidence?.missingHeaders ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}` : undefined),
       cause: (key, failures) => {
         const [every, names] = key.split('\u0000');
-        return { title: `response headers ${names} missing from ${every === 'every' ? 'every answer' : 'some answers'} of ${failures.length} operations`, hint: 'the spec declares them on these statuses; clients (and the suite\'s pacing) rely on them' };
+        return { title: `response headers ${names} missing from ${every === 'every' ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`, hint: 'the spec declares them on these statuses; clients (and the suite\'s pacing) rely on them' };
       },
     },
     {
       // Only the first schema error of a failure: the one it is listed under.
       key: (f) => f.evidence?.schemaErrors?.[0],
-      cause: (error, failures) => ({ title: `schema: ${error} (the same error in ${failures.length} checks)`, hint: 'one field the target sends differently from what the spec describes' }),
+      cause: (error, failures) => ({ title: `schema: ${error} (the same error in ${plural(failures.length, 'check')})`, hint: 'one field the target sends differently from what the spec describes' }),
+    },
+    {
+      key: (f) => f.evidence?.finding,
+      cause: (finding, failures) => {
+        const families = [...new Set(failures.map(familyOf))];
+        const names = subjects(failures);
+        const of = families.length === 1 ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})` : names.length ? ` (${some(names)})` : '';
+        return { title: `${finding}${of}` };
+      },
+    },
+    {
+      // A status other than the one the spec gives, the same way on one route or across a family's checks.
+      key: (f) => {
+        const { expectedStatus, answer } = f.evidence ?? {};
+        return expectedStatus !== undefined && answer && answer.status !== expectedStatus ? `${answer.status}\u0000${expectedStatus}` : undefined;
+      },
+      cause: (key, failures) => {
+        const [got, expected] = key.split('\u0000');
+        return { title: `answers ${got} where the spec says ${expected}: ${routes(failures)} (${plural(failures.length, 'check')})` };
+      },
+    },
+    {
+      key: (f) => f.evidence?.subject,
+      cause: (subject, failures) => ({ title: `${subject.replace(' ', ': ')}: ${short((failures[0]!.message ?? '').split(/; | \| /)[0]!)}${failures.length > 1 ? ` (${plural(failures.length, 'check')})` : ''}` }),
     },
   ];
 }
 
 const hardest = (levels: Provenance[]): Provenance => LEVELS[Math.min(...levels.map((l) => LEVELS.indexOf(l)))] ?? 'assumed';
 
-/** Groups failures by cause; `results` is every result of the run (passes too: a credential that worked once is not refused). */
-export function findCauses(results: CheckResult[], ops: OperationInfo[], observed: Observed | undefined): { causes: Cause[]; single: CheckResult[] } {
+/** The requests a failure rests on, as described. */
+const requestsOf = (f: CheckResult): string[] => [...(f.request ? [f.request] : []), ...(f.evidence?.requests ?? [])];
+
+/** The example of a cause: the first failure at its level that can be repeated with a curl line. */
+function exampleFirst(failures: CheckResult[], level: Provenance): CheckResult[] {
+  const example = failures.find((f) => f.provenance === level && f.repro) ?? failures.find((f) => f.provenance === level) ?? failures[0]!;
+  return [example, ...failures.filter((f) => f !== example)];
+}
+
+/** Every failure under a cause, worst level first; `results` is every result (passes too: a credential that worked once is not refused). */
+export function findCauses(results: readonly CheckResult[], ops: OperationInfo[], observed: Observed | undefined): Cause[] {
   let left = results.filter((r) => r.status === 'fail');
-  const causes: Cause[] = [];
-  for (const fp of fingerprints(ops, observed, results)) {
-    const groups = new Map<string, CheckResult[]>();
+  const groups: { title: string; hint?: string; failures: CheckResult[] }[] = [];
+  const claim = (fp: Pick<Fingerprint, 'key'>, cause: Fingerprint['cause']) => {
+    const byKey = new Map<string, CheckResult[]>();
     for (const f of left) {
       const key = fp.key(f);
-      if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), f]);
+      if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), f]);
     }
-    for (const [key, failures] of groups) {
-      if (failures.length < 2) continue;
-      causes.push({ ...fp.cause(key, failures), level: hardest(failures.map((f) => f.provenance)), failures });
-      left = left.filter((f) => !failures.includes(f));
+    for (const [key, failures] of byKey) groups.push({ ...cause(key, failures), failures });
+    const taken = new Set([...byKey.values()].flat());
+    left = left.filter((f) => !taken.has(f));
+  };
+  for (const fp of fingerprints(ops, observed, results)) claim(fp, fp.cause);
+  // Two checks that failed on the same answer are one finding about it.
+  for (const f of [...left]) {
+    const mine = requestsOf(f);
+    const group = groups.find((g) => g.failures.some((o) => requestsOf(o).some((r) => mine.includes(r))));
+    if (group) {
+      group.failures.push(f);
+      left = left.filter((x) => x !== f);
     }
   }
-  causes.sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || b.failures.length - a.failures.length);
-  return { causes, single: left };
+  // The rest: by family and what went wrong, so the same failure on several operations is one cause.
+  claim({ key: (f) => `${familyOf(f)}\u0000${generalProblem(f)}` }, (_key, failures) => {
+    const f = failures[0]!;
+    return failures.length === 1 ? { title: `${f.operationId}: ${f.check}` } : { title: `${f.check} (${some(failures.map((x) => x.operationId))}: ${plural(failures.length, 'check')})` };
+  });
+  const causes = groups.map((g) => {
+    const level = hardest(g.failures.map((f) => f.provenance));
+    return { ...g, level, failures: exampleFirst(g.failures, level) };
+  });
+  return causes.sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || b.failures.length - a.failures.length);
 }

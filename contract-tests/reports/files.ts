@@ -9,6 +9,8 @@ export interface ReportPaths {
   html: string;
   /** The summary as markdown, for a CI job's summary page. */
   markdown: string;
+  /** Every check and cause for a program (contract-report.schema.json). */
+  json: string;
   dreddLog: string;
 }
 
@@ -21,6 +23,7 @@ export function reportPaths(options: { reports?: string; junit?: string }, cwd: 
     junit: options.junit ? resolve(cwd, options.junit) : join(dir, 'contract-junit.xml'),
     html: join(dir, 'contract-report.html'),
     markdown: join(dir, 'contract-summary.md'),
+    json: join(dir, 'contract-report.json'),
     dreddLog: join(dir, 'contract-dredd.log'),
   };
 }

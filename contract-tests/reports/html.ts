@@ -1,10 +1,11 @@
 // reports/contract-report.html: the run for a person, in one self-contained file (inline
 // CSS, no script, no font or image from anywhere): the verdict first, then the causes
-// worst level first, the failures per level, every failure with its request, what was
-// expected, what came back and why, and a table of the operations.
+// worst level first, each with its count and one example (its request, what came back,
+// the curl line that repeats it), then every failure with its request, what was
+// expected, what came back, why, its cause and its repro, and a table of the operations.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
-import { failsStrictly, tally, verdictLine, type RunOutcome } from './outcome.ts';
+import { causeIndex, failsStrictly, failureFields, tally, verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
 function esc(text: string): string {
@@ -27,6 +28,8 @@ h2 { font-size: 22px; margin: 32px 0 12px; }
 .cause { background: #fff; border: 1px solid var(--line); border-left: 6px solid var(--fail); border-radius: 8px; padding: 14px 18px; margin: 0 0 12px; }
 .cause h3 { font-size: 19px; margin: 0 0 4px; }
 .cause .hint { color: var(--muted); margin: 0 0 8px; }
+.cause dl { margin: 4px 0 6px; }
+.cause details summary { cursor: pointer; color: var(--muted); }
 .cause ul, .checks { margin: 0; padding-left: 20px; }
 .verdict .bylevel { margin-top: 10px; }
 .verdict .bylevel b { margin-right: 14px; }
@@ -42,15 +45,23 @@ th { background: #f2f4f7; } td.n { text-align: right; font-variant-numeric: tabu
 .figures { color: var(--muted); font-size: 14px; white-space: pre-wrap; }
 `;
 
-/** Checks listed in a cause's card before the rest is folded. */
-const LISTED = 8;
-
 const badge = (level: Provenance) => `<span class="level ${level}">${level}</span>`;
 
-function failure(f: CheckResult, cause: Cause | undefined, open: boolean): string {
-  const rows = [['request', f.request], ['expected', f.expected], ['got', f.actual], ['why', f.message], ['cause', cause?.title]].filter((r): r is [string, string] => Boolean(r[1]));
+const fields = (rows: [string, string][]) => `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
+
+function failure(f: CheckResult, cause: { n: number; cause: Cause } | undefined, open: boolean): string {
+  const rows = failureFields(f, cause && `${cause.n}. ${cause.cause.title}`);
   return `<details class="failure"${open ? ' open' : ''}><summary>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</summary>
-<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl></details>`;
+${fields(rows)}</details>`;
+}
+
+/** A cause: its title, count and hint, one example (the request, what came back, its repro), and its checks folded. */
+function causeCard(c: Cause, n: number): string {
+  const [example] = c.failures;
+  const item = (f: CheckResult) => `<li>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</li>`;
+  const shown = example ? failureFields(example).filter(([k]) => k === 'request' || k === 'got' || k === 'repro') : [];
+  return `<section class="cause"><h3>${badge(c.level)} ${n}. ${esc(c.title)}</h3><p class="hint">${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}${c.hint ? `: ${esc(c.hint)}` : ''}</p>
+${example ? `<p class="example">e.g. ${esc(example.operationId)}: ${esc(example.check)}</p>${fields(shown)}` : ''}<details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary><ul>${c.failures.map(item).join('')}</ul></details></section>`;
 }
 
 export function htmlReport(outcome: RunOutcome): string {
@@ -64,19 +75,10 @@ export function htmlReport(outcome: RunOutcome): string {
     `<ul class="settings">${outcome.settings.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ul>`,
   ];
   if (outcome.exitCode !== 2) {
-    const causeOf = new Map<CheckResult, Cause>();
-    for (const c of outcome.causes) for (const f of c.failures) causeOf.set(f, c);
+    const causeOf = causeIndex(outcome);
     if (outcome.causes.length) {
-      body.push('<h2 id="causes">Causes, worst level first</h2>');
-      for (const c of outcome.causes) {
-        // A long cause keeps its first checks in sight and folds the rest, so the next cause is not pushed out of view.
-        const item = (f: CheckResult) => `<li>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</li>`;
-        const cut = c.failures.length > LISTED + 2 ? LISTED : c.failures.length;
-        const shown = c.failures.slice(0, cut);
-        const folded = c.failures.slice(cut);
-        body.push(`<section class="cause"><h3>${badge(c.level)} ${esc(c.title)}</h3><p class="hint">${c.failures.length} failures${c.hint ? `: ${esc(c.hint)}` : ''}</p>
-<ul>${shown.map(item).join('')}</ul>${folded.length ? `<details><summary>and ${folded.length} more</summary><ul>${folded.map(item).join('')}</ul></details>` : ''}</section>`);
-      }
+      // Each cause keeps its checks folded, so the next cause is not pushed out of view.
+      body.push('<h2 id="causes">Causes, worst level first</h2>', ...outcome.causes.map((c, i) => causeCard(c, i + 1)));
     }
     if (t.failed) {
       const all = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));

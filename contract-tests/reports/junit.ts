@@ -1,10 +1,10 @@
 // The JUnit XML a CI gate reads: one test suite per operation, one test case per check
 // (named with its level), `time` on cases, suites and the run; a failure carries the
-// request, what was expected, what came back, why and its cause. A run that checked
+// request, what was expected, what came back, why, its cause and the curl line that
+// repeats it. A run that checked
 // nothing (exit 2) is one test case in error saying why, so a gate never reads green.
 import type { RunOutcome } from './outcome.ts';
-import { failsStrictly, tally } from './outcome.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import { causeIndex, failsStrictly, tally } from './outcome.ts';
 
 function xml(text: string): string {
   return text
@@ -33,8 +33,7 @@ export function junit(outcome: RunOutcome, suiteName = 'contract'): string {
       '',
     ].join('\n');
   }
-  const causeOf = new Map<CheckResult, string>();
-  for (const c of outcome.causes) for (const f of c.failures) causeOf.set(f, `[${c.level}] ${c.title}`);
+  const causeOf = causeIndex(outcome);
   const t = tally(outcome);
   const failures = t.failed + t.strictFailures.length;
   const out = [head, `<testsuites name="${xml(suiteName)}" tests="${t.run + t.skipped}" failures="${failures}" errors="0" skipped="${t.skipped - t.strictFailures.length}" ${stamp}>`];
@@ -51,7 +50,10 @@ export function junit(outcome: RunOutcome, suiteName = 'contract'): string {
       } else if (r.status === 'skip') out.push(`${open}><skipped message="${xml(r.message ?? '')}"/></testcase>`);
       else {
         const cause = causeOf.get(r);
-        const body = [`request:  ${r.request ?? '-'}`, `expected: ${r.expected ?? '-'}`, `got:      ${r.actual ?? '-'}`, `why:      ${r.message ?? '-'}`, ...(cause ? [`cause:    ${cause}`] : [])].join('\n');
+        const body = [
+          `request:  ${r.request ?? '-'}`, `expected: ${r.expected ?? '-'}`, `got:      ${r.actual ?? '-'}`, `why:      ${r.message ?? '-'}`,
+          ...(cause ? [`cause:    ${cause.n}. [${cause.cause.level}] ${cause.cause.title}`] : []), ...(r.repro ? [`repro:    ${r.repro}`] : []),
+        ].join('\n');
         out.push(`${open}><failure message="${xml(r.message ?? 'failed')}">${xml(body)}</failure></testcase>`);
       }
     }

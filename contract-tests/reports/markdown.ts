@@ -1,6 +1,7 @@
 // The run as GitHub-flavoured markdown, for a CI job's summary page
-// ($GITHUB_STEP_SUMMARY): the verdict, failures per level, the causes worst level first
-// with their checks folded away, the other failures, and one row per operation.
+// ($GITHUB_STEP_SUMMARY): the verdict, failures per level, the causes worst level first,
+// each with its count, one example and the curl line that repeats it, their checks folded
+// away (each with why and its repro), and one row per operation.
 import { LEVELS } from '../../spec/provenance.ts';
 import { tally, verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
@@ -10,8 +11,16 @@ function md(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/\r?\n/g, ' ');
 }
 
+/** A code span that holds any text (a repro may hold backticks). */
+function code(text: string): string {
+  const ticks = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  return `${ticks}${ticks.length > 1 ? ' ' : ''}${text.replace(/\r?\n/g, ' ')}${ticks.length > 1 ? ' ' : ''}${ticks}`;
+}
+
+const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
 function failureItem(f: CheckResult): string {
-  return `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}${f.message ? `<br>${md(f.message.length > 300 ? `${f.message.slice(0, 300)}…` : f.message)}` : ''}`;
+  return `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}${f.message ? `<br>${md(cut(f.message))}` : ''}${f.repro ? `<br>${code(f.repro)}` : ''}`;
 }
 
 export function markdown(outcome: RunOutcome): string {
@@ -25,13 +34,16 @@ export function markdown(outcome: RunOutcome): string {
   if (outcome.causes.length) {
     lines.push('### Causes, worst level first', '');
     outcome.causes.forEach((c, i) => {
-      lines.push(`${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failures${c.hint ? `<br>${md(c.hint)}` : ''}`);
-      lines.push('   <details><summary>the failing checks</summary>', '', ...c.failures.map((f) => `   ${failureItem(f)}`), '', '   </details>');
+      const [example] = c.failures;
+      lines.push(`${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}${c.hint ? `<br>${md(c.hint)}` : ''}`, '');
+      if (example) {
+        lines.push(`   e.g. **${md(example.operationId)}**: ${md(example.check)}${example.actual ? `<br>got ${code(cut(example.actual))}` : ''}`, '');
+        if (example.repro) lines.push('   ```sh', `   ${example.repro}`, '   ```', '');
+      }
+      lines.push(`   <details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary>`, '', ...c.failures.map((f) => `   ${failureItem(f)}`), '', '   </details>', '');
     });
     lines.push('');
   }
-  const others = outcome.causes.length ? outcome.single : outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
-  if (others.length) lines.push(outcome.causes.length ? '### Other failures' : '### Failures', '', ...others.map(failureItem), '');
   if (t.strictFailures.length) lines.push('### Skipped checks that fail the run under --strict', '', ...t.strictFailures.map((r) => `- **${md(r.operationId)}**: ${md(r.check)} (${md(r.message ?? '')})`), '');
   lines.push('### Per operation', '', '| operation | result | passed | failed | skipped |', '|---|---|---|---|---|');
   for (const r of outcome.reports) {

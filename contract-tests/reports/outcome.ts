@@ -1,10 +1,12 @@
-// A run's outcome, and the summary people read on stdout: each operation with its
-// failures (request, expected, got, why, and the level of the promise each breaks),
-// then the verdict, the failures per level and the causes, worst level first. The
-// JUnit, markdown and HTML reports render the same outcome (junit.ts, markdown.ts,
-// html-report.ts). Inputs are already masked by the recorder.
+// A run's outcome, and the summary people read on stdout: the verdict, the failures per
+// level and the causes, worst level first, each with its count and one example (its
+// request, what came back and a curl line that repeats it); then every failure per
+// operation (request, expected, got, why, its cause and its repro). The JSON, JUnit,
+// markdown and HTML reports render the same outcome (json.ts, junit.ts, markdown.ts,
+// html.ts). `outcomeOf` makes one from any list of results, whether a suite run or a
+// proxy judging live traffic produced them. Inputs are already masked by the recorder.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
-import type { Cause } from './causes.ts';
+import { findCauses, type Cause, type Observed, type OperationInfo } from './causes.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
 export interface OperationReport {
@@ -14,7 +16,7 @@ export interface OperationReport {
   results: CheckResult[];
 }
 
-export function groupByOperation(operations: { operationId: string; route?: string }[], results: CheckResult[]): OperationReport[] {
+export function groupByOperation(operations: { operationId: string; route?: string }[], results: readonly CheckResult[]): OperationReport[] {
   const ids = operations.map((o) => o.operationId);
   const extra = [...new Set(results.map((r) => r.operationId))].filter((id) => !ids.includes(id)).map((operationId) => ({ operationId }));
   return [...operations, ...extra].map((o) => ({ ...o, results: results.filter((r) => r.operationId === o.operationId) }));
@@ -27,15 +29,43 @@ export interface RunOutcome {
   /** The run's settings for people: target, level, writes, credentials (masked). */
   settings: string[];
   reports: OperationReport[];
+  /** Every failure is under one of them. */
   causes: Cause[];
-  /** Failures that share no cause. */
-  single: CheckResult[];
   /** Requests, waits, the sample, the time taken. */
   figures: string[];
   /** `--strict`: a skip fails the run (unless no setting could avoid it). */
   strict: boolean;
   startedAt: Date;
   durationMs: number;
+}
+
+export interface OutcomeInput {
+  /** Every result (passes too), masked. */
+  results: readonly CheckResult[];
+  /** The spec's operations: the causes read their routes; the reports list them in this order. */
+  operations: OperationInfo[];
+  /** The operations to list (default all); results about others are listed after them. */
+  selected?: readonly string[];
+  /** What every answer showed (a missing route is told by it), when the caller counted them. */
+  observed?: Observed;
+  settings: string[];
+  figures?: string[];
+  strict?: boolean;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/** The outcome of a list of results: grouped per operation, every failure under a cause, the exit code. */
+export function outcomeOf(input: OutcomeInput): RunOutcome {
+  const listed = input.operations.filter((o) => !input.selected || input.selected.includes(o.operationId));
+  const reports = groupByOperation(listed.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })), input.results);
+  const outcome: RunOutcome = {
+    exitCode: 0, settings: input.settings, reports, causes: findCauses(input.results, input.operations, input.observed), figures: input.figures ?? [],
+    strict: input.strict ?? false, startedAt: input.startedAt, durationMs: input.durationMs,
+  };
+  const t = tally(outcome);
+  outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
+  return outcome;
 }
 
 /** A skip that fails the run under `--strict`. */
@@ -75,7 +105,7 @@ export function tally(outcome: Pick<RunOutcome, 'reports' | 'strict'>): Tally {
 export function verdictLine(outcome: RunOutcome): string {
   if (outcome.exitCode === 2) return `NOT RUN: ${outcome.refusal ?? 'the suite refused to run'}`;
   const t = tally(outcome);
-  const causes = outcome.causes.length ? ` (${outcome.causes.length} cause${outcome.causes.length === 1 ? '' : 's'}${outcome.single.length ? `, ${outcome.single.length} other failure${outcome.single.length === 1 ? '' : 's'}` : ''})` : '';
+  const causes = outcome.causes.length ? ` (${outcome.causes.length} cause${outcome.causes.length === 1 ? '' : 's'})` : '';
   const skips = `${t.skipped} skipped${t.unavoidable ? ` (${t.unavoidable} unavoidable)` : ''}`;
   const strict = t.strictFailures.length ? ` ${t.strictFailures.length} skip${t.strictFailures.length === 1 ? '' : 's'} fail${t.strictFailures.length === 1 ? 's' : ''} the run under --strict` : '';
   return `${outcome.exitCode === 0 ? 'PASSED' : 'FAILED'}: ${t.run} checks run, ${t.failed} failed${causes}, ${skips}${strict ? `;${strict}` : ''}`;
@@ -85,16 +115,46 @@ export function levelsLine(t: Tally): string {
   return `Failures by level: ${LEVELS.map((l) => `${l} ${t.failuresByLevel[l]}`).join(', ')}`;
 }
 
-/** `[observed] findServers  Dredd: GET ...`: a failure in one line, as the causes list it. */
+/** `[observed] findServers  Dredd: GET ...`: a failure in one line. */
 export function failureLine(r: CheckResult): string {
   return `[${r.provenance}] ${r.operationId}  ${r.check}`;
 }
 
-/** Failures listed under a cause in the summary; the rest are counted. */
-const LISTED_PER_CAUSE = 12;
+/** Each failure's cause, as its number in the list and its title. */
+export function causeIndex(outcome: Pick<RunOutcome, 'causes'>): Map<CheckResult, { n: number; cause: Cause }> {
+  const index = new Map<CheckResult, { n: number; cause: Cause }>();
+  outcome.causes.forEach((cause, i) => {
+    for (const f of cause.failures) index.set(f, { n: i + 1, cause });
+  });
+  return index;
+}
+
+/** A failure's lines: what was sent, expected, came back, why, its cause (when given) and the curl line that repeats it. */
+export function failureFields(r: CheckResult, cause?: string): [string, string][] {
+  return (
+    [['request', r.request], ['expected', r.expected], ['got', r.actual], ['why', r.message], ['cause', cause], ['repro', r.repro]] as [string, string | undefined][]
+  ).filter((x): x is [string, string] => Boolean(x[1]));
+}
+
+/** The causes, each with its level, count and one example. */
+function causeLines(outcome: RunOutcome): string[] {
+  const lines = ['Causes, worst level first:'];
+  outcome.causes.forEach((c, i) => {
+    const [example] = c.failures;
+    lines.push(`  ${i + 1}. [${c.level}] ${c.title}: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}`);
+    if (c.hint) lines.push(`       ${c.hint}`);
+    if (!example) return;
+    lines.push(`       e.g. ${failureLine(example)}`);
+    for (const [k, v] of failureFields(example).filter(([k]) => k !== 'expected')) lines.push(`         ${`${k}:`.padEnd(9)} ${v}`);
+  });
+  return lines;
+}
 
 export function summary(outcome: RunOutcome): string {
-  const lines = [...outcome.settings, ''];
+  const t = tally(outcome);
+  const lines = [...outcome.settings, '', verdictLine(outcome)];
+  if (t.failed) lines.push(levelsLine(t), ...causeLines(outcome), '', 'Every check, per operation:');
+  const causes = causeIndex(outcome);
   const width = Math.max(...outcome.reports.map((r) => r.operationId.length), 10);
   for (const { operationId, results } of outcome.reports) {
     const failed = results.filter((r) => r.status === 'fail').length;
@@ -105,10 +165,8 @@ export function summary(outcome: RunOutcome): string {
     lines.push(`${verdict}  ${operationId.padEnd(width)}  ${detail}`);
     for (const r of results.filter((x) => x.status === 'fail')) {
       lines.push(`      x [${r.provenance}] ${r.check}`);
-      if (r.request) lines.push(`          request:  ${r.request}`);
-      if (r.expected) lines.push(`          expected: ${r.expected}`);
-      if (r.actual) lines.push(`          got:      ${r.actual}`);
-      if (r.message) lines.push(`          why:      ${r.message}`);
+      const cause = causes.get(r);
+      for (const [k, v] of failureFields(r, cause && `${cause.n}. ${cause.cause.title}`)) lines.push(`          ${`${k}:`.padEnd(9)} ${v}`);
     }
     for (const r of results.filter((x) => x.status === 'skip' && !x.unavoidable)) {
       lines.push(`      - skipped${failsStrictly(r, outcome.strict) ? ' (fails under --strict)' : ''}: ${r.check} (${r.message ?? 'no reason given'})`);
@@ -116,19 +174,6 @@ export function summary(outcome: RunOutcome): string {
     // Skips no setting can avoid are the same on every run: one line, their reasons in the reports.
     const unavoidable = results.filter((x) => x.unavoidable);
     if (unavoidable.length) lines.push(`      - skipped, unavoidable: ${unavoidable.map((r) => r.check).join('; ')}`);
-  }
-  const t = tally(outcome);
-  lines.push('', verdictLine(outcome));
-  if (t.failed) lines.push(levelsLine(t));
-  if (outcome.causes.length) {
-    lines.push('Causes, worst level first:');
-    for (const c of outcome.causes) {
-      lines.push(`  [${c.level}] ${c.title}: ${c.failures.length} failures`);
-      if (c.hint) lines.push(`      ${c.hint}`);
-      for (const f of c.failures.slice(0, LISTED_PER_CAUSE)) lines.push(`      x ${failureLine(f)}`);
-      if (c.failures.length > LISTED_PER_CAUSE) lines.push(`      ... and ${c.failures.length - LISTED_PER_CAUSE} more (each is listed under its operation above, and in the reports)`);
-    }
-    if (outcome.single.length) lines.push('Other failures:', ...outcome.single.map((f) => `  x ${failureLine(f)}`));
   }
   return lines.join('\n');
 }

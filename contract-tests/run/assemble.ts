@@ -3,7 +3,7 @@
 // families' watches; the judge at the run's level; the credentials; the search sample.
 import { AnswerJudge } from '../../spec/judge.ts';
 import type { SpecModel } from '../../spec/model.ts';
-import type { AnswerWatch, Family, RunKit } from '../checks/families.ts';
+import { handOut, type AnswerWatch, type Family, type RunKit } from '../checks/families.ts';
 import { CachedReads } from '../checks/cached-reads.ts';
 import { searchedOperation } from '../checks/sample/sample.ts';
 import { Sampler } from '../checks/sample/sampler.ts';
@@ -36,10 +36,13 @@ export interface KitParts {
   clock: Clock;
   signal?: AbortSignal;
   runId: string;
+  /** The seed of the generated requests. */
+  seed: number;
   families: readonly Family[];
 }
 
 export interface Kit {
+  /** Everything the run holds: the engine hands each family only the parts it declared (`handOut`). */
   run: RunKit;
   recorder: Recorder;
   watches: AnswerWatch[];
@@ -69,7 +72,7 @@ export function assembleKit(p: KitParts): Kit {
   const reads = new CachedReads(http, credentials);
   const searched = searchedOperation(p.model.operations);
   const sample = searched ? new Sampler(searched, { reads, judge, budgetLeft: () => http.budget.left() }) : undefined;
-  const run: RunKit = { spec: p.model, scope: p.scope, http, reads, judge, credentials, keys, sample, answers, results: () => recorder.all(), runId: p.runId };
-  for (const f of p.families) if (f.watch) watches.push(f.watch(run));
+  const run: RunKit = { spec: p.model, scope: p.scope, http, reads, judge, credentials, keys, sample, answers, results: () => recorder.all(), runId: p.runId, seed: p.seed };
+  for (const f of p.families) if (f.watch) watches.push(f.watch(handOut(run, f.needs)));
   return { run, recorder, watches };
 }

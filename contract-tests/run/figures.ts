@@ -18,6 +18,8 @@ export interface RunFacts {
   scope: Scope;
   credentials: Credentials;
   budget: number;
+  /** The seed of the generated requests. */
+  seed: number;
   strict: boolean;
   dredd: boolean;
   /** Wait on `X-RateLimit-Remaining: 0` as well as on 429. */
@@ -39,7 +41,7 @@ export function settingsLines(f: RunFacts): string[] {
     `Contract suite: ${f.specName} against ${f.target.baseUrl}`,
     suiteLine(),
     `  target: ${m ? `${m.name} ${m.version} (${m.data ? `data ${m.data}` : `seed ${m.seed}`}, ${m.servers} servers)` : 'not the mock (it does not answer GET /__mock/info as the mock)'}`,
-    `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
+    `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests; seed ${f.seed}${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
     `  writes: ${writes.allowed ? 'on' : 'off'} (${writes.reason})`,
     `  credentials: ${creds || 'none'} (${c.source === 'fixtures/auth.json' ? 'from fixtures/auth.json, as the target is the mock' : `from ${c.source}`})`,
   ];
@@ -73,7 +75,7 @@ export function figureLines(s: RunStats): string[] {
 export function notRun(reason: string, started: Date, target: string): RunOutcome {
   const durationMs = Date.now() - started.getTime();
   return {
-    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`, suiteLine()], reports: [], causes: [], single: [],
+    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`, suiteLine()], reports: [], causes: [],
     figures: [`Finished in ${(durationMs / 1000).toFixed(1)} s`], strict: false, startedAt: started, durationMs,
   };
 }

@@ -3,6 +3,9 @@
 import { FlagError, helpLines, parseFlags, type FlagTable, type FlagValues } from '../../cli/flags.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 
+/** The generated requests' seed when none is given: a gate sends the same requests on every run. */
+export const DEFAULT_SEED = 1;
+
 export const DEFAULT_BUDGET = 400;
 
 export const FLAGS = {
@@ -16,8 +19,9 @@ export const FLAGS = {
   pace: { type: 'string', value: 'on|off', choices: ['on', 'off'], shown: 'on; off with --start-mock', help: 'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; off: wait only on a 429 (for a target that reports limits it does not enforce)' },
   dredd: { type: 'string', value: 'on|off', choices: ['on', 'off'], default: 'on', help: "on: replay each operation's documented success with Dredd first (from the package: needs dredd installed beside it, an optional peer dependency); off: skip that phase, every other check unchanged" },
   strict: { type: 'boolean', help: 'a skipped check fails the run (except the few no setting can avoid, such as provoking a 500)' },
-  reports: { type: 'string', value: '<dir>', shown: './reports', help: 'where the reports go: contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log' },
+  reports: { type: 'string', value: '<dir>', shown: './reports', help: 'where the reports go: contract-report.json, contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log' },
   junit: { type: 'string', value: '<path>', shown: '<reports>/contract-junit.xml', help: 'the JUnit XML elsewhere' },
+  seed: { type: 'integer', value: '<n>', default: DEFAULT_SEED, min: 1, max: 2 ** 31 - 1, env: 'CONTRACT_SEED', help: 'the seed of the generated requests: the same seed sends the same ones (pass another to explore further)' },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },

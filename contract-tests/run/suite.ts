@@ -10,16 +10,15 @@ import { FlagError } from '../../cli/flags.ts';
 import { SPEC_PATH } from '../../spec/load.ts';
 import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { FAMILIES, type Family } from '../checks/families.ts';
+import { FAMILIES, handOut, type Family } from '../checks/families.ts';
 import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
-import { findCauses } from '../reports/causes.ts';
-import { groupByOperation, tally, type RunOutcome } from '../reports/outcome.ts';
+import { outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
 import type { Fetch } from '../transport/http.ts';
 import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
 import { assembleKit, type Clock, type Kit } from './assemble.ts';
 import { redact } from '../kit/mask.ts';
-import { normaliseBaseUrl } from './options.ts';
+import { DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
@@ -44,6 +43,8 @@ export interface SuiteOptions {
   /** Stops the run: nothing more is sent but the cleanup. */
   signal?: AbortSignal;
   clock?: Clock;
+  /** The seed of the generated requests (default 1): the same seed sends the same ones. */
+  seed?: number;
   /** The families to run (default all, checks/families.ts). */
   families?: readonly Family[];
 }
@@ -76,13 +77,14 @@ function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
   }
 }
 
-/** The families in table order, each on every selected operation; their watches' verdicts last. */
+/** The families in table order, each on every selected operation, each handed the parts of the run it declared. */
 async function depthPhase(kit: Kit, operations: readonly Operation[], families: readonly Family[]): Promise<void> {
   const { run, recorder } = kit;
   for (const family of families) {
     if (run.http.stopped()) return;
-    if (family.once) recorder.add(await family.once(run));
-    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, run));
+    const given = handOut(run, family.needs);
+    if (family.once) recorder.add(await family.once(given));
+    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, given));
   }
 }
 
@@ -148,15 +150,12 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
 /** The outcome the reports render: results per operation, causes, the verdict, the figures. */
 function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined, started: Date): RunOutcome {
   const { run } = kit;
-  const all = [...kit.recorder.all()];
-  const selected = run.spec.operations.filter((o) => run.scope.selected(o));
-  const reports = groupByOperation(selected.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })), all);
-  const opInfo = run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic }));
-  const { causes, single } = findCauses(all, opInfo, run.answers);
-  const outcome: RunOutcome = { exitCode: 0, settings: settingsLines(facts), reports, causes, single, figures: [], strict: facts.strict, startedAt: started, durationMs: 0 };
-  const t = tally(outcome);
-  outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
-  outcome.durationMs = Date.now() - started.getTime();
+  const outcome = reportedOutcome({
+    results: kit.recorder.all(),
+    operations: run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic })),
+    selected: run.spec.operations.filter((o) => run.scope.selected(o)).map((o) => o.operationId),
+    observed: run.answers, settings: settingsLines(facts), strict: facts.strict, startedAt: started, durationMs: Date.now() - started.getTime(),
+  });
   outcome.figures = figureLines({
     budget: run.http.budget, pace: { ...run.http.pacer.stats, honoured: facts.pace }, dreddRequests: replay?.requests,
     preflightRequests: facts.target.requests, sample: run.sample?.stats, wallMs: outcome.durationMs,
@@ -176,9 +175,9 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   const pace = options.pace ?? true;
   const kit = assembleKit({
     model, baseUrl: target.baseUrl, fetch, scope, credentials, budget, pace,
-    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), families: options.families ?? FAMILIES,
+    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), seed: options.seed ?? DEFAULT_SEED, families: options.families ?? FAMILIES,
   });
   const replay = await phases(kit, options, specPath);
-  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, strict: options.strict ?? false, dredd: Boolean(replay), pace };
+  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, seed: kit.run.seed, strict: options.strict ?? false, dredd: Boolean(replay), pace };
   return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
 }

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { errorBody } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
+import { printable } from './printable.ts';
 import type { ResponseChecker } from './self-check/self-check.ts';
 
 export type Headers = Record<string, string | string[]>;
@@ -37,7 +38,7 @@ export function createAnswers(checker: ResponseChecker | undefined): Answers {
   const reply: Answers['reply'] = (c, op, status, body, headers) => {
     const drift = checker?.check(op, status, body);
     if (drift) {
-      console.error(`MOCK DRIFT: ${c.req.method} ${c.req.path} -> ${status}: ${drift}`);
+      console.error(`MOCK DRIFT: ${printable(c.req.method)} ${printable(c.req.path)} -> ${status}: ${drift}`);
       return sendJson(c, 500, errorBody(500, `mock answer drifted from the spec: ${drift}`));
     }
     return sendJson(c, status, body, headers);

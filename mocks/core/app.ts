@@ -2,28 +2,31 @@
 // call `app.request()` without a socket and the same app runs on any runtime; the Node
 // adapter (mocks/node/) binds it to a socket. The pipeline, in order, one stage per
 // folder here:
-//   request log -> cors/ -> latency -> auth/ (who is calling) -> rate-limit/
-//   -> body-limit/ -> route (404 / 405)
-//   -> per operation: auth/ (401 / 403) -> prefer/ -> parameters/ (400 / 415) -> handlers/
+//   nosniff -> request log -> host-check/ -> cors/ -> latency -> auth/ (who is calling)
+//   -> rate-limit/ -> body-limit/ -> route (404 / 405)
+//   -> per operation: auth/ (401 / 403) -> parameters/ (400 / 415)
+//      -> auth/ again once a body is in (401) -> prefer/ -> handlers/
 // Public and protected operations differ only in their spec-given security, applied in
 // one place (authorize), never in the handlers. Every answer is written by answers.ts.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { errorBody } from '../../spec/messages.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
 import { mountApiIndex } from '../docs-page/api-index.ts';
 import { DOCS_PATH, mountDocs } from '../docs-page/docs-page.ts';
-import { createAnswers, sendJson, type Answers } from './answers.ts';
-import { Authenticator, authorize, identifyCaller, schemeReaders } from './auth/auth.ts';
+import { createAnswers, sendJson, type Answers, type HandlerResult } from './answers.ts';
+import { Authenticator, authorize, identifyCaller, schemeReaders, stillAuthorized } from './auth/auth.ts';
 import { limitBody } from './body-limit/body-limit.ts';
 import { CORS_REFUSED, corsMiddleware } from './cors/cors-policy.ts';
+import { hostCheck } from './host-check/host-check.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
 import type { AppEnv } from './env.ts';
 import type { Handler, Handlers } from './handlers/handlers.ts';
 import { compileOperations } from './operations.ts';
 import { parameters } from './parameters/parameters.ts';
-import { preferredAnswer } from './prefer/prefer.ts';
+import { preferredAnswer, type LiveAnswer } from './prefer/prefer.ts';
+import { printable } from './printable.ts';
 import { rateLimit } from './rate-limit/rate-limit.ts';
 import { ResponseChecker } from './self-check/self-check.ts';
 import type { MockState } from './state.ts';
@@ -36,9 +39,11 @@ export interface AppOptions {
   quiet: boolean;
   /** Allowed CORS origins; `*` in an entry matches any run of characters except `/`. */
   corsOrigins: string[];
+  /** Host names answered besides loopback names and IP addresses (host-check/); `.x.test` a domain, `*` any. */
+  allowedHosts: string[];
   /** Every answer delayed by a random time in [min, max] ms. */
   latency: { min: number; max: number };
-  /** Refuse over the rate limits with 429; otherwise only count. */
+  /** Count requests and refuse over the rate limits with 429; otherwise the headers report each limit without counting. */
   rateLimit: boolean;
   /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
   trustProxy: boolean;
@@ -74,7 +79,22 @@ const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const ms = (performance.now() - start).toFixed(1);
   const url = new URL(c.req.url);
   const refused = c.get(CORS_REFUSED);
-  console.log(`${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${refused} refused)` : ''}`);
+  console.log(`${printable(c.req.method)} ${printable(url.pathname + url.search)} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${printable(refused)} refused)` : ''}`);
+};
+
+/** The request's path as the client sent it (percent-encoded), as the mock repeats it (printable). */
+function requestPath(c: Context): string {
+  return printable(new URL(c.req.url).pathname);
+}
+
+/**
+ * Every answer says what it is and nothing else: a browser must not guess HTML or script
+ * in a JSON body that repeats client text (`X-Content-Type-Options`). The Node adapter
+ * says the same on the answers it writes itself (mocks/node/protocol-errors.ts).
+ */
+const noSniff: MiddlewareHandler<AppEnv> = (c, next) => {
+  c.header('X-Content-Type-Options', 'nosniff');
+  return next();
 };
 
 /** `--latency`: every answer waits a random time within [min, max] ms. */
@@ -99,12 +119,23 @@ function inOrder(...stages: MiddlewareHandler<AppEnv>[]): MiddlewareHandler<AppE
   };
 }
 
-/** The last stage: the operation's handler, given what the stages before it found. */
+/** The operation's handler, on what the stages before it found. */
+function run(handler: Handler, state: MockState, c: Context<AppEnv>): HandlerResult {
+  const { query, path } = c.get('params');
+  return handler({ query, path, body: c.get('body'), principal: c.get('principal'), state, now: c.get('now') });
+}
+
+/** The last stage: the operation's handler answers. */
 function handle(op: Operation, handler: Handler, state: MockState, answers: Answers): MiddlewareHandler<AppEnv> {
+  return (c) => Promise.resolve(answers.handled(c, op, run(handler, state, c)));
+}
+
+/** The handler's answer as a value, for Prefer to take the mock's own counts from. */
+function liveBody(handler: Handler, state: MockState): LiveAnswer {
   return (c) => {
-    const { query, path } = c.get('params');
-    const result = handler({ query, path, body: c.get('body'), principal: c.get('principal'), state, now: c.get('now') });
-    return Promise.resolve(answers.handled(c, op, result));
+    const result = run(handler, state, c);
+    if (result.json === undefined) return result.body;
+    return JSON.parse(typeof result.json === 'string' ? result.json : Buffer.from(result.json).toString('utf8'));
   };
 }
 
@@ -121,7 +152,9 @@ export function createApp(parts: AppParts): MockApp {
   // --quiet: they explain a failure the developer is looking at.
   const warn = parts.warn ?? ((line: string) => console.warn(line));
 
+  app.use('*', noSniff);
   if (!options.quiet) app.use('*', requestLog);
+  app.use('*', hostCheck(options.allowedHosts, (c, detail) => fail(c, 403, detail)));
   app.use('*', corsMiddleware(options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));
   app.use('*', identifyCaller(auth, () => state.now()));
@@ -132,7 +165,7 @@ export function createApp(parts: AppParts): MockApp {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        fail(c, 405, `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`, { Allow: methods.join(', ') }),
+        fail(c, 405, `${printable(c.req.method)} is not allowed on ${requestPath(c)}; use ${methods.join(', ')}`, { Allow: methods.join(', ') }),
     }),
   );
 
@@ -144,16 +177,18 @@ export function createApp(parts: AppParts): MockApp {
     const { op, routePath } = compiled;
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
-    app.on(op.method, routePath, inOrder(authorize(op, auth, answers), preferredAnswer(op, answers), parameters(compiled, answers), handle(op, handler, state, answers)));
+    // A body may take its time: an operation that reads one checks its caller again once it is in.
+    const recheck = op.requestBody && !op.isPublic ? [stillAuthorized(op, auth, () => state.now(), answers)] : [];
+    app.on(op.method, routePath, inOrder(authorize(op, auth, answers), parameters(compiled, answers), ...recheck, preferredAnswer(op, answers, liveBody(handler, state)), handle(op, handler, state, answers)));
   }
 
-  app.notFound((c) => fail(c, 404, `no route for ${c.req.method} ${c.req.path}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));
+  app.notFound((c) => fail(c, 404, `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));
   app.onError((err, c) => {
     // The client went away while its body was being read (or sent a body the parser
     // refused): nobody is left to answer, and it is no bug of the mock.
     if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return fail(c, 400, 'the connection closed before the request body was complete');
     // A bug, never a crash: say so in the log and answer the spec's error body.
-    console.error(`mock: ${c.req.method} ${c.req.path} failed:`, err);
+    console.error(`mock: ${printable(c.req.method)} ${requestPath(c)} failed:`, err);
     return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));
   });
 

@@ -14,6 +14,8 @@ export interface Principal {
   kind: SchemeKind;
   /** Rate-limit key: the account, shared by all of its keys and sessions (the spec's limits are per account). */
   id: string;
+  /** The stored key or session that authenticated it: the same one must still be live when the request acts. */
+  credential: object;
 }
 
 /** What @hono/node-server hands the app as `c.env`; absent under `app.request()`. */

@@ -5,6 +5,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Operation, Parameter, SpecModel } from '../../spec/model.ts';
 import { describeErrors, SchemaValidator } from '../../spec/validator.ts';
+import { printable } from './printable.ts';
 
 export interface CompiledOperation {
   op: Operation;
@@ -22,6 +23,22 @@ interface ParamGroup {
   where: 'query' | 'path';
   params: Map<string, Parameter>;
   validate: ValidateFunction;
+  /** Per parameter whose enum any case of a value matches: each value lower-cased -> as the enum writes it. */
+  anyCase: Map<string, Map<string, string>>;
+}
+
+/** The meanings that compare a parameter with a row's text, which the service does case-insensitively. */
+const TEXT_RULES = new Set(['equals', 'wholeWildcard', 'substringWildcard', 'nameOrCode']);
+
+/**
+ * `region=eu` is `EU`: an enum on a parameter a text rule compares lists the values as
+ * the rows hold them, and the spec says any case of one is accepted. Such a value is
+ * read as the enum writes it, before it is validated.
+ */
+function anyCaseEnum(p: Parameter): Map<string, string> | undefined {
+  if (!p.meaning || !TEXT_RULES.has(p.meaning.rule) || !Array.isArray(p.schema.enum)) return undefined;
+  const values = p.schema.enum.filter((v: unknown): v is string => typeof v === 'string');
+  return values.length ? new Map(values.map((v) => [v.toLowerCase(), v])) : undefined;
 }
 
 function compileGroup(validator: SchemaValidator, where: 'query' | 'path', params: Parameter[]): ParamGroup {
@@ -33,7 +50,11 @@ function compileGroup(validator: SchemaValidator, where: 'query' | 'path', param
   };
   // Most operations have no path (or no query) parameters: nothing to compile.
   const validate = own.length ? validator.compile(schema) : (Object.assign(() => true, { errors: null }) as unknown as ValidateFunction);
-  return { where, params: new Map(own.map((p) => [p.name, p])), validate };
+  const anyCase = new Map(own.flatMap((p) => {
+    const values = anyCaseEnum(p);
+    return values ? [[p.name, values] as const] : [];
+  }));
+  return { where, params: new Map(own.map((p) => [p.name, p])), validate, anyCase };
 }
 
 /** Turns the first ajv error into "query parameter 'limit' must be integer". */
@@ -45,9 +66,12 @@ function paramError(group: ParamGroup, values: Record<string, unknown>): string 
   const label = `${group.where} parameter '${name}'`;
   if (err.keyword === 'required') return `${label} is required`;
   if (err.keyword === 'pattern') {
-    // A regex says little to a person; the parameter's description says what is expected.
+    // A regex says little to a person: the schema's description says what is expected
+    // (written to follow "must be"), and the parameter's example shows one.
     const p = group.params.get(name);
-    return `${label} is not valid: ${JSON.stringify(values[name])} is not ${p?.description ?? `like ${JSON.stringify(p?.example)}`}`;
+    const shape = typeof p?.schema.description === 'string' ? `${p.schema.description.replace(/\.$/, '')}, ` : '';
+    const like = p?.example !== undefined ? `like ${JSON.stringify(String(p.example))}` : 'like the examples in the spec';
+    return `${label} must be ${shape}${like}; got ${printable(JSON.stringify(String(values[name])))}`;
   }
   return describeErrors([{ ...err, instancePath: '' }], label);
 }
@@ -59,7 +83,7 @@ function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unk
     // Real clients send `motd=&version=` for unused filters: empty means "no filter".
     // The first value wins when a parameter is repeated; unknown parameters are ignored.
     const value = search.get(name);
-    if (value !== null && value !== '') out[name] = value;
+    if (value !== null && value !== '') out[name] = group.anyCase.get(name)?.get(value.toLowerCase()) ?? value;
   }
 }
 

@@ -33,6 +33,8 @@ export class MockState {
   keys!: KeyStore;
   sessions!: SessionStore;
   rates!: RateLimiter;
+  /** How many resets there have been: a request begun before one must not write after it. */
+  generation = 0;
 
   /**
    * `pinnedNow`: the clock of `--now` (ms since epoch); undefined for the real clock.
@@ -65,6 +67,7 @@ export class MockState {
 
   /** Back to the seeded state: fixture keys and sessions only, fresh counters. */
   reset(): void {
+    this.generation++;
     const ofKind = (kind: string) => this.fixtures.credentials.filter((c) => this.model.schemes.get(c.type)?.kind === kind);
     this.keys = new KeyStore(ofKind('bearer'));
     this.sessions = new SessionStore(ofKind('cookie'));

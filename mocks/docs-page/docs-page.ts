@@ -5,6 +5,10 @@
 // browser used, so "Try it out" calls this mock. The fixture credentials are offered
 // in a bar above the docs (an API key pre-authorized, a session set as the cookie) and
 // listed in the security schemes' descriptions, where the docs show authentication.
+// The page leads with the operations: the spec's long description (provenance,
+// authentication, errors, limits) is cut to its first paragraph at the top and shown
+// whole below the operations ("About this API"), so the first operation is on the
+// first screen.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -21,12 +25,15 @@ export const DOCS_PATH = '/__mock/docs';
 export const SPEC_JSON_PATH = '/__mock/openapi.json';
 export const SPEC_YAML_PATH = '/__mock/openapi.yaml';
 
-/** The Swagger UI files the page loads, by the name it asks for. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+/**
+ * The Swagger UI files the page loads, by the name it asks for: a Map, so a name from the
+ * URL is looked up among these entries only (`constructor` or `__proto__` is no asset).
+ */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 interface DocsDeps {
   model: SpecModel;
@@ -35,7 +42,7 @@ interface DocsDeps {
 }
 
 /** Swagger UI's files the page loads: the package copies them into dist/swagger-ui/ (scripts/build-package.ts). */
-export const SWAGGER_UI_FILES = Object.keys(ASSETS);
+export const SWAGGER_UI_FILES = [...ASSETS.keys()];
 
 /**
  * Where they are: beside the bundle in the installed package (it does not depend on
@@ -52,7 +59,7 @@ let assetCache: Map<string, Buffer> | undefined;
 function asset(name: string): Buffer {
   if (!assetCache) {
     const dir = assetDir();
-    assetCache = new Map(SWAGGER_UI_FILES.map((n) => [n, readFileSync(join(dir, n))]));
+    assetCache = new Map([...ASSETS.keys()].map((n) => [n, readFileSync(join(dir, n))]));
   }
   return assetCache.get(name)!;
 }
@@ -109,6 +116,8 @@ function page(model: SpecModel, fixtures: Fixtures): string {
   #mock-bar button { margin: 0 4px; padding: 2px 8px; cursor: pointer; border-radius: 3px; border: 1px solid #888; background: #333; color: #eee; }
   #mock-bar button.active { background: #49cc90; color: #000; border-color: #49cc90; }
   #mock-bar a { color: #8fd3ff; }
+  #mock-about { margin: 40px 0 20px; padding-top: 10px; border-top: 1px solid #ddd; }
+  #mock-about h2 { font-size: 24px; margin: 0 0 10px; }
 </style></head>
 <body>
 <div id="mock-bar">
@@ -136,6 +145,36 @@ function use(cred) {
   else setCookie(cred.value);
   using.textContent = 'using ' + cred.name;
 }
+// The operations first: the spec's description is cut to its first paragraph at the top,
+// with a link to the whole of it, which follows the operations.
+const ABOUT = 'mock-about';
+const AboutLast = (system) => ({
+  wrapComponents: {
+    info: (Info) => (props) => {
+      const full = props.info && props.info.get('description');
+      if (!full) return system.React.createElement(Info, props);
+      const first = String(full).split(/\\n\\s*\\n/)[0];
+      const short = first + '\\n\\n[About this API: where each part comes from, authentication, errors, limits (below the operations)](#' + ABOUT + ')';
+      return system.React.createElement(Info, { ...props, info: props.info.set('description', short) });
+    },
+    operations: (Operations) => (props) => {
+      const Markdown = system.getComponent('Markdown', true);
+      const full = system.specSelectors.info().get('description');
+      return system.React.createElement('div', null,
+        system.React.createElement(Operations, props),
+        full ? system.React.createElement('section', { id: ABOUT, className: 'info' },
+          system.React.createElement('h2', null, 'About this API'),
+          system.React.createElement(Markdown, { source: full })) : null);
+    },
+  },
+});
+// Swagger UI opens the description's links in a new tab: this one scrolls this page.
+document.addEventListener('click', (event) => {
+  const link = event.target.closest && event.target.closest('a');
+  if (!link || link.getAttribute('href') !== '#' + ABOUT) return;
+  event.preventDefault();
+  document.getElementById(ABOUT).scrollIntoView();
+});
 window.ui = SwaggerUIBundle({
   url: ${scriptJson(SPEC_JSON_PATH)},
   dom_id: '#swagger-ui',
@@ -143,6 +182,7 @@ window.ui = SwaggerUIBundle({
   tryItOutEnabled: true,
   displayRequestDuration: true,
   presets: [SwaggerUIBundle.presets.apis],
+  plugins: [AboutLast],
   layout: 'BaseLayout',
   onComplete() {
     for (const c of CREDENTIALS) {
@@ -176,34 +216,33 @@ export function requestOrigin(c: Context): string {
 /** The docs routes on any app: they read nothing the app's other stages set. */
 export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   const { model, fixtures, fail } = deps;
-  // Per origin the browser used; a handful at most (localhost, 127.0.0.1, a LAN address).
-  const specs = new Map<string, { json: string; yaml?: string }>();
-  const specFor = (origin: string) => {
-    let s = specs.get(origin);
-    if (!s) {
-      if (specs.size >= 32) specs.clear();
-      specs.set(origin, (s = { json: JSON.stringify(servedSpec(model, fixtures, origin)) }));
-    }
-    return s;
-  };
+  // The served spec differs per origin the browser used (the Host header, which the client
+  // picks) only in its server URL: it is serialised once with a slot for the URL, filled
+  // per request, so no cache grows with the hosts clients name. A JSON string is also a
+  // YAML double-quoted scalar, and js-yaml writes the slot's name bare.
+  const SLOT = '__MOCK_SERVER_URL__';
+  const withSlot = servedSpec(model, fixtures, '');
+  withSlot.servers[0].url = SLOT;
+  const json = JSON.stringify(withSlot);
+  let yaml: string | undefined;
+  const fill = (text: string, slot: string, origin: string) => text.replace(slot, () => JSON.stringify(`${origin}${model.basePath}`));
   const html = page(model, fixtures);
 
   app.get(DOCS_PATH, (c) => c.html(html));
   app.get(`${DOCS_PATH}/`, (c) => c.redirect(DOCS_PATH));
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
-    const type = ASSETS[name];
-    if (!type) return fail(c, 404, `no docs asset '${name}'; the docs are at ${DOCS_PATH}`);
+    const type = ASSETS.get(name);
+    if (!type) return fail(c, 404, `no such docs asset (the page loads ${[...ASSETS.keys()].join(', ')}); the docs are at ${DOCS_PATH}`);
     try {
       return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
     } catch (err) {
       return fail(c, 503, `the docs need swagger-ui-dist (npm install): ${(err as Error).message}`);
     }
   });
-  app.get(SPEC_JSON_PATH, (c) => c.body(specFor(requestOrigin(c)).json, 200, { 'Content-Type': 'application/json' }));
+  app.get(SPEC_JSON_PATH, (c) => c.body(fill(json, `"${SLOT}"`, requestOrigin(c)), 200, { 'Content-Type': 'application/json' }));
   app.get(SPEC_YAML_PATH, (c) => {
-    const s = specFor(requestOrigin(c));
-    s.yaml ??= dump(JSON.parse(s.json), { lineWidth: 120, noRefs: true });
-    return c.body(s.yaml, 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
+    yaml ??= dump(withSlot, { lineWidth: 120, noRefs: true });
+    return c.body(fill(yaml, SLOT, requestOrigin(c)), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
   });
 }

@@ -1,12 +1,21 @@
-// `npm run mock`: parse flags, start the server, print where it is and how to call
-// it, log one line per request, stop cleanly on Ctrl-C.
+// `npm run mock`: parse flags, load the inputs, start the server, print where it is and
+// how to call it, log one line per request, stop cleanly on Ctrl-C, SIGTERM or the end
+// of the process that started it (mocks/node/lifetime.ts).
+// Exit 0: stopped; 1: could not start (the port is taken); 2: a misuse (a bad flag, or a
+// file named by --data, --fixtures or --spec that cannot be read or is invalid);
+// 130: a second Ctrl-C.
 import { ownPackage } from '../../cli/own-package.ts';
 import { banner, progressPrinter } from './banner.ts';
+import { SignalPresses, watchParent } from './lifetime.ts';
+import { loadInputs } from './load.ts';
 import { helpText, OptionsError, parseOptions } from './options.ts';
 import { startMock, STOP_GRACE_MS, type RunningMock } from './server.ts';
 import { watchInputs } from './watch.ts';
 
 async function main(): Promise<void> {
+  // A reader that went away (the terminal closed, the process that piped our output
+  // ended) must not crash a mock that is still answering, or is finishing its answers.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   let options: ReturnType<typeof parseOptions>;
   try {
     options = parseOptions(process.argv.slice(2));
@@ -26,9 +35,17 @@ async function main(): Promise<void> {
     return;
   }
   const started = performance.now();
+  let inputs: ReturnType<typeof loadInputs>;
+  try {
+    inputs = loadInputs(options, undefined, options.quiet ? undefined : progressPrinter(process.stderr));
+  } catch (err) {
+    // The files the flags named: what is wrong with them is the user's to fix, like a bad flag.
+    console.error(`mock: cannot start: ${(err as Error).message}`);
+    process.exit(2);
+  }
   let running: RunningMock;
   try {
-    running = await startMock(options, options.quiet ? {} : { progress: progressPrinter(process.stderr) });
+    running = await startMock(options, { inputs });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is in use (try --port 0 or another port)` : e.message;
@@ -43,18 +60,30 @@ async function main(): Promise<void> {
     : undefined;
 
   // Stop accepting, let requests in flight finish (at most STOP_GRACE_MS), then exit.
-  // A second signal does not wait.
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) process.exit(130);
+  const stop = async (why: string) => {
+    if (stopping) return;
     stopping = true;
-    if (!options.quiet) console.log(`\nmock: ${signal}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
+    if (!options.quiet) console.log(`\nmock: ${why}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
     await stopWatching?.();
     await running.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // One Ctrl-C can arrive twice (the terminal's and npm's copy): only a second press exits at once.
+  const presses = new SignalPresses();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      const verdict = presses.verdict(signal, performance.now());
+      if (verdict === 'exit-now') process.exit(130);
+      if (verdict === 'stop') void stop(signal);
+    });
+  }
+  if (!options.outliveParent) {
+    watchParent((pid) => {
+      console.error(`mock: the process that started it (pid ${pid}) has ended; stopping (--outlive-parent keeps the mock running)`);
+      void stop('its parent ended');
+    });
+  }
 }
 
 void main().catch((err) => {

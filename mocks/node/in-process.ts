@@ -105,6 +105,9 @@ function mockOptions(options: CreateMockOptions = {}): MockOptions {
     cleanData: options.cleanData ?? false,
     rateLimit: options.rateLimit ?? false,
     selfCheck: options.selfCheck ?? parsed.selfCheck,
+    // No socket, so no page can reach it by a rebound name: it answers whatever host the
+    // app under test calls (the real API's, under MSW), as the host check is about sockets.
+    allowedHosts: ['*'],
   };
 }
 

@@ -11,15 +11,22 @@ import type { Socket } from 'node:net';
 /** How long a closing connection keeps reading what the client still sends. */
 export const LINGER_MS = 2000;
 
-/** Replaces the socket's destroySoon (what node calls after a `Connection: close` answer) with a lingering close. */
+/**
+ * Replaces the socket's destroySoon (what node calls after a `Connection: close` answer)
+ * with a lingering close; and however the server ends its side (that, a 408, a refusal),
+ * the socket is destroyed LINGER_MS later if the client has not closed it by then: a
+ * client that never closes must not keep its descriptor.
+ */
 export function lingerOnClose(socket: Socket): void {
   socket.destroySoon = function lingeringClose(this: Socket) {
     if (this.writable) this.end();
-    if (this.destroyed) return;
-    const timer = setTimeout(() => this.destroy(), LINGER_MS);
-    timer.unref();
-    this.once('close', () => clearTimeout(timer));
   };
+  socket.once('finish', () => {
+    if (socket.destroyed) return;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
 }
 
 /**

@@ -81,5 +81,7 @@ type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : n
 /** The mock of these options: its inputs loaded, the spec's handlers; warnings to `warn` (console.warn by default). */
 export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options), warn?: (line: string) => void): MockApp {
   const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
-  return createApp({ options, state, handlers: createHandlers(inputs.model), ...(warn ? { warn } : {}) });
+  // The address the mock listens on is a host it answers (a name, with `--host mock.local`).
+  const allowedHosts = [...options.allowedHosts, options.host];
+  return createApp({ options: { ...options, allowedHosts }, state, handlers: createHandlers(inputs.model), ...(warn ? { warn } : {}) });
 }

@@ -79,3 +79,17 @@ describe('parseOptions', () => {
     expect(() => parseOptions([], { MOCK_LATENCY: 'x' })).toThrow("MOCK_LATENCY must be MS or MIN-MAX");
   });
 });
+
+describe('--allowed-host and --max-connections', () => {
+  it('read a list of host names and a connection cap, from flags or variables', () => {
+    expect(parseOptions(['--allowed-host', 'api,.myproj.test', '--max-connections', '50'], {})).toMatchObject({ allowedHosts: ['api', '.myproj.test'], maxConnections: 50 });
+    expect(parseOptions([], { MOCK_ALLOWED_HOST: 'mock.lan', MOCK_MAX_CONNECTIONS: '7' })).toMatchObject({ allowedHosts: ['mock.lan'], maxConnections: 7 });
+    expect(parseOptions([], {})).toMatchObject({ allowedHosts: [], maxConnections: 1000 });
+  });
+
+  it('refuse a URL or a host with a port, and a cap below 1, naming the flag', () => {
+    expect(() => parseOptions(['--allowed-host', 'http://api:4010'], {})).toThrow(OptionsError);
+    expect(() => parseOptions(['--allowed-host', 'http://api:4010'], {})).toThrow(/--allowed-host.*is a URL/);
+    expect(() => parseOptions(['--max-connections', '0'], {})).toThrow(/--max-connections/);
+  });
+});

@@ -5,6 +5,8 @@ import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import type { AppOptions } from '../core/app.ts';
 import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
+import { parseAllowedHosts } from '../core/host-check/host-check.ts';
+import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
 /** The app's settings (core/app.ts) and the Node adapter's: where to listen, what to serve. */
 export interface MockOptions extends AppOptions {
@@ -24,6 +26,10 @@ export interface MockOptions extends AppOptions {
   spec?: string;
   /** Reload the spec, --data and the fixtures when they change. */
   watch: boolean;
+  /** Keep serving after the process that started the mock has ended (mocks/node/lifetime.ts). */
+  outliveParent: boolean;
+  /** Open connections at most (`--max-connections`; lowered to fit the open-files limit). */
+  maxConnections: number;
 }
 
 export const DEFAULT_OPTIONS: MockOptions = {
@@ -42,6 +48,9 @@ export const DEFAULT_OPTIONS: MockOptions = {
   selfCheck: process.env.VITEST !== undefined || process.env.NODE_ENV === 'test',
   fixtures: FIXTURES_PATH,
   watch: false,
+  outliveParent: false,
+  maxConnections: DEFAULT_MAX_CONNECTIONS,
+  allowedHosts: [],
 };
 
 // The one flag table: `parseOptions`, `--help` and the table in mocks/README.md
@@ -57,7 +66,7 @@ const FLAGS = {
   'cache-dir': { type: 'string', env: 'MOCK_CACHE_DIR', value: 'DIR|off', shown: '~/.cache/server-listing-mock', help: `keep big generated datasets here (over ${SNAPSHOT_ABOVE.toLocaleString('en-US')} servers), so the next start with the same flags loads instead of generating; off: never` },
   data: { type: 'string', env: 'MOCK_DATA', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
   latency: { type: 'custom', env: 'MOCK_LATENCY', value: 'MS|MIN-MAX', shown: String(DEFAULT_OPTIONS.latency.max), parse: parseLatency, help: 'delay every answer by MS, or a random MIN-MAX ms' },
-  'rate-limit': { type: 'boolean', env: 'MOCK_RATE_LIMIT', shown: 'off', help: 'enforce the real rate limits (429 with Retry-After); off, the headers are still sent' },
+  'rate-limit': { type: 'boolean', env: 'MOCK_RATE_LIMIT', shown: 'off', help: 'count requests and enforce the real rate limits (429 with Retry-After); off, the headers report each limit as all remaining' },
   'trust-proxy': { type: 'boolean', env: 'MOCK_TRUST_PROXY', shown: 'off', help: 'behind a reverse proxy: count anonymous callers by the address it puts last in X-Forwarded-For, not by the socket' },
   'cors-origin': { type: 'custom', env: 'MOCK_CORS_ORIGIN', value: 'LIST', shown: DEFAULT_OPTIONS.corsOrigins.join(','), parse: (raw: string) => parseCorsOrigins(raw, DEFAULT_OPTIONS.corsOrigins), help: 'comma-separated allowed origins, * as wildcard; +X,+Y adds to the defaults, X,Y replaces them' },
   quiet: { type: 'boolean', env: 'MOCK_QUIET', shown: 'off', help: 'no banner details and no request log' },
@@ -65,6 +74,9 @@ const FLAGS = {
   fixtures: { type: 'string', env: 'MOCK_FIXTURES', value: 'FILE', shown: 'fixtures/auth.json', help: 'fixture credentials file' },
   spec: { type: 'string', env: 'MOCK_SPEC', value: 'FILE', shown: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
   watch: { type: 'boolean', env: 'MOCK_WATCH', shown: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
+  'outlive-parent': { type: 'boolean', env: 'MOCK_OUTLIVE_PARENT', shown: 'off', help: 'keep serving after the process that started the mock (npx, npm, a script) has ended, as nohup or setsid mean to; off, the mock stops with it' },
+  'allowed-host': { type: 'custom', env: 'MOCK_ALLOWED_HOST', value: 'LIST', shown: 'loopback names, IP addresses, --host', parse: parseAllowedHosts, help: 'more host names the mock answers (the Host header), comma-separated; .example.test allows it and its subdomains; * allows any (see Hosts)' },
+  'max-connections': { type: 'integer', env: 'MOCK_MAX_CONNECTIONS', value: 'N', default: DEFAULT_MAX_CONNECTIONS, min: 1, max: 1_000_000, help: 'open connections at most (lowered to fit ulimit -n); past it a new one is answered 503 and closed' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
@@ -126,6 +138,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     ...(v.fixtures !== undefined ? { fixtures: v.fixtures } : {}),
     ...(v.spec !== undefined ? { spec: v.spec } : {}),
     watch: v.watch,
+    outliveParent: v['outlive-parent'],
+    maxConnections: v['max-connections'],
+    allowedHosts: v['allowed-host'] ?? DEFAULT_OPTIONS.allowedHosts,
     rateLimit: v['rate-limit'],
     cleanData: v['clean-data'],
     trustProxy: v['trust-proxy'],

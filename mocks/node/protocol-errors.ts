@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorBody } from '../../spec/messages.ts';
+import { printable } from '../core/printable.ts';
 
 /** A parser error as Node hands it to 'clientError'. */
 interface ParserError extends Error {
@@ -72,11 +73,13 @@ export function describeParserError(err: ParserError, limitBytes: number): { sta
 }
 
 /** A complete HTTP/1.1 answer that closes the connection: after a parser error nothing on it can be trusted. */
-export function closingResponse(status: number, detail: string): string {
+export function closingResponse(status: number, detail: string, headers: Record<string, string> = {}): string {
   const body = JSON.stringify(errorBody(status, detail));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Content-Type: application/json\r\n' +
+    'X-Content-Type-Options: nosniff\r\n' +
+    Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n' +
     body
@@ -108,8 +111,8 @@ export function requestErrorResponse(err: unknown): Response {
   const request = err instanceof Error && err.name === 'RequestError';
   if (!request) console.error('mock: request failed before the app:', err);
   const status = request ? 400 : 500;
-  const detail = request ? (REQUEST_ERRORS[(err as Error).message] ?? (err as Error).message.toLowerCase()) : 'the mock failed to answer; see its log';
-  return new Response(JSON.stringify(errorBody(status, detail)), { status, headers: { 'Content-Type': 'application/json' } });
+  const detail = request ? (REQUEST_ERRORS[(err as Error).message] ?? printable((err as Error).message.toLowerCase())) : 'the mock failed to answer; see its log';
+  return new Response(JSON.stringify(errorBody(status, detail)), { status, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' } });
 }
 
 /** @hono/node-server's RequestError messages, said the way this mock's other errors are. */
@@ -129,7 +132,59 @@ const REQUEST_ERRORS: Record<string, string> = {
 export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
   const body = JSON.stringify(errorBody(400, 'an HTTP/1.1 request needs a Host header'));
-  res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(400, { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
   res.end(body);
   return true;
+}
+
+/**
+ * The most header lines a request may have. Node's own limit (`maxHeadersCount`, 2000)
+ * drops the lines past it without a word, so the server lifts it (the 16 KiB header
+ * limit still bounds them) and this refuses them instead, naming the limit.
+ */
+export const MAX_HEADER_LINES = 2000;
+
+/**
+ * What Node lets through of a request's head but HTTP forbids: more than one Host line
+ * (RFC 9112, section 3.2: a 400), or more header lines than MAX_HEADER_LINES (431).
+ * Both close the connection. True when it answered.
+ */
+export function refuseMalformedHead(req: IncomingMessage, res: ServerResponse): boolean {
+  const raw = req.rawHeaders;
+  let refusal: { status: number; detail: string } | undefined;
+  if (raw.length > 2 * MAX_HEADER_LINES) {
+    refusal = { status: 431, detail: `the request has ${raw.length / 2} header lines; this server reads at most ${MAX_HEADER_LINES}` };
+  } else {
+    let hosts = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
+    if (hosts > 1) refusal = { status: 400, detail: `the request has ${hosts} Host headers; HTTP allows one` };
+  }
+  if (!refusal) return false;
+  const body = JSON.stringify(errorBody(refusal.status, refusal.detail));
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.end(body);
+  return true;
+}
+
+/** The methods the mock answers (a 405's Allow). */
+const METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
+
+/**
+ * The two requests Node answers by itself with no body, or not at all: an `Expect`
+ * other than `100-continue` (an empty 417) and `CONNECT` (the connection closed with
+ * no byte). Both get the error shape, and their connection closes.
+ */
+export function answerExpectAndConnect(server: Server): void {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(errorBody(417, `this server meets no expectation but 100-continue; the request said Expect: ${printable(String(req.headers.expect)).slice(0, 200)}`));
+    res.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    if (!socket.writable) return void socket.destroy();
+    // Read and drop what the client still sends while the answer goes out (lingering-close.ts ends it).
+    socket.on('error', () => {});
+    socket.resume();
+    socket.end(closingResponse(405, `CONNECT is not allowed: this is an API server, not a proxy; use ${METHODS}`, { Allow: METHODS }));
+  });
 }

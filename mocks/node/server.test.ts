@@ -77,14 +77,14 @@ function expectErrorShape(res: RawResponse, status: number) {
 
 describe("what Node's HTTP parser refuses", () => {
   it.each([
-    ['a lowercase method', `get ${API}/metadata/regions HTTP/1.1\r\nHost: x\r\n\r\n`, 400, /method/],
-    ['a space in a header name', `GET ${API}/metadata/regions HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n`, 400, /header/],
-    ['an unknown HTTP version', `GET ${API}/metadata/regions HTTP/7.1\r\nHost: x\r\n\r\n`, 400, /./],
-    ['a URL of 20 KiB', `GET ${API}/servers/find?motd=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414, /URL/],
-    ['a header of 20 KiB', `GET ${API}/metadata/regions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431, /headers/],
-    ['malformed chunking', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400, /chunked/],
-    ['Content-Length beside chunking', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, /Transfer-Encoding can't be present with Content-Length/],
-    ['a Content-Length that is no number', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n`, 400, /Content-Length/],
+    ['a lowercase method', `get ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\n\r\n`, 400, /method/],
+    ['a space in a header name', `GET ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\nBad Header: 1\r\n\r\n`, 400, /header/],
+    ['an unknown HTTP version', `GET ${API}/metadata/regions HTTP/7.1\r\nHost: localhost\r\n\r\n`, 400, /./],
+    ['a URL of 20 KiB', `GET ${API}/servers/find?motd=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 414, /URL/],
+    ['a header of 20 KiB', `GET ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431, /headers/],
+    ['malformed chunking', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400, /chunked/],
+    ['Content-Length beside chunking', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, /Transfer-Encoding can't be present with Content-Length/],
+    ['a Content-Length that is no number', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n`, 400, /Content-Length/],
     ['HTTP/1.1 without Host', `GET ${API}/metadata/regions HTTP/1.1\r\n\r\n`, 400, /Host/],
   ])('%s: the error shape, Connection: close, and the connection closes', async (_name, request, status, message) => {
     const conn = await rawConnection(portOf(mock));
@@ -113,7 +113,7 @@ describe("what Node's HTTP parser refuses", () => {
 });
 
 describe('a 413 and the connection it came on', () => {
-  const post = (length: number, extra = '') => `POST ${API}/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
+  const post = (length: number, extra = '') => `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
   it('with a declared length: the rest of the body is read, however slowly it comes, and the next request works', async () => {
     const conn = await rawConnection(portOf(mock));
@@ -124,7 +124,7 @@ describe('a 413 and the connection it came on', () => {
     // The rest arrives well after the answer (a slow uplink): the connection must still be there.
     await new Promise((r) => setTimeout(r, 800));
     conn.write('x'.repeat(39_000));
-    conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: x\r\n\r\n`);
+    conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     expect((await conn.response()).status).toBe(200);
     conn.destroy();
   });
@@ -140,7 +140,7 @@ describe('a 413 and the connection it came on', () => {
 
   it('chunked, with no end in sight: Connection: close, and it closes', async () => {
     const conn = await rawConnection(portOf(mock));
-    conn.write(`POST ${API}/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    conn.write(`POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
     for (let i = 0; i < 20; i++) conn.write(`400\r\n${'x'.repeat(1024)}\r\n`);
     const res = await conn.response();
     expectErrorShape(res, 413);
@@ -157,7 +157,7 @@ describe('anonymous callers by socket address', () => {
         const conn = await rawConnection(portOf(limited), '127.0.0.1', localAddress);
         const out: number[] = [];
         for (let i = 0; i < n; i++) {
-          conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.${i}\r\n\r\n`);
+          conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: 198.51.100.${i}\r\n\r\n`);
           out.push((await conn.response()).status);
         }
         conn.destroy();
@@ -178,7 +178,7 @@ describe('stopping', () => {
     const slow = await startMock(testOptions({ servers: 10, latency: { min: 400, max: 400 } }));
     const port = portOf(slow);
     const conn = await rawConnection(port);
-    conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: x\r\n\r\n`);
+    conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     await new Promise((r) => setTimeout(r, 50)); // the request is in the app, waiting out its latency
     const stopped = slow.close();
     const inFlight = await conn.response();

@@ -8,11 +8,13 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockApp } from '../core/app.ts';
+import type { MockInputs } from '../core/state.ts';
 import { buildMock, loadInputs, type Progress } from './load.ts';
 import { dropUnreadBodyAfter, lingerOnClose } from './lingering-close.ts';
 import { listenOrigins } from './listen-urls.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
-import { answerParserErrors, refuseMissingHost, requestErrorResponse } from './protocol-errors.ts';
+import { answerExpectAndConnect, answerParserErrors, refuseMalformedHead, refuseMissingHost, requestErrorResponse } from './protocol-errors.ts';
+import { connectionCap, refuseOverCap, SOCKET_LIMITS, type SocketLimits } from './socket-limits.ts';
 
 /** How long a stop waits for requests in flight before it closes their connections. */
 export const STOP_GRACE_MS = 2000;
@@ -34,8 +36,16 @@ export interface RunningMock {
   close(graceMs?: number): Promise<void>;
 }
 
-/** An http.Server for the app answering now (`current()`), and its graceful stop. */
-export function createMockServer(current: () => MockApp, hostname: string): { server: Server; stop(graceMs: number): Promise<void> } {
+/**
+ * An http.Server for the app answering now (`current()`), and its graceful stop. Past
+ * `limits.maxConnections` open connections a new one is answered 503 and closed; silent
+ * and slow clients are cut by the limits' timeouts (mocks/node/socket-limits.ts).
+ */
+export function createMockServer(
+  current: () => MockApp,
+  hostname: string,
+  limits: SocketLimits = { ...SOCKET_LIMITS, maxConnections: DEFAULT_OPTIONS.maxConnections },
+): { server: Server; stop(graceMs: number): Promise<void> } {
   let stopping = false;
   const listener = getRequestListener((req, env) => current().app.fetch(req, env), {
     hostname,
@@ -44,20 +54,41 @@ export function createMockServer(current: () => MockApp, hostname: string): { se
     // not dropped after 500 ms with the connection, which the answer said stays open.
     autoCleanupIncoming: false,
   });
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
-    // While stopping, each answer closes its connection, so none lingers idle.
-    if (stopping) res.shouldKeepAlive = false;
-    if (refuseMissingHost(req, res)) return;
-    if (req.method !== 'GET' && req.method !== 'HEAD') dropUnreadBodyAfter(req, res);
-    void listener(req, res);
-  });
+  // Connections refused over the cap: the parser still reads them, and nothing is answered twice.
+  const refused = new WeakSet<Socket>();
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (req, res) => {
+      if (refused.has(req.socket)) return;
+      // While stopping, each answer closes its connection, so none lingers idle.
+      if (stopping) res.shouldKeepAlive = false;
+      if (refuseMissingHost(req, res) || refuseMalformedHead(req, res)) return;
+      if (req.method !== 'GET' && req.method !== 'HEAD') dropUnreadBodyAfter(req, res);
+      void listener(req, res);
+    },
+  );
+  // Node drops header lines past its count silently; refuseMalformedHead refuses them instead.
+  server.maxHeadersCount = 0;
   answerParserErrors(server);
-  // The open connections (a handful, reused by keep-alive), to tell answers already in
-  // flight when a stop begins that they close their connection too. A connection
-  // closed by the server reads on until the client is done (mocks/node/lingering-close.ts).
+  answerExpectAndConnect(server);
+  // The open connections (a handful, reused by keep-alive): counted against the cap, and
+  // told, when a stop begins, that answers in flight close their connection too. A
+  // connection closed by the server reads on until the client is done, for a while
+  // (mocks/node/lingering-close.ts). Before node's own listener, so a refused connection
+  // is answered before its parser is attached.
   const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  server.prependListener('connection', (socket: Socket) => {
     lingerOnClose(socket);
+    if (refuseOverCap(socket, sockets.size, limits.maxConnections)) {
+      refused.add(socket);
+      return;
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -86,12 +117,16 @@ export function createMockServer(current: () => MockApp, hostname: string): { se
 export interface StartHooks {
   /** Progress of loading a big dataset (see loadInputs). */
   progress?: (p: Progress) => void;
+  /** Inputs loaded already (the CLI loads them first, to tell a bad file from a taken port). */
+  inputs?: MockInputs;
+  /** Other timeouts than SOCKET_LIMITS' (tests make them short). */
+  timeouts?: Partial<Omit<SocketLimits, 'maxConnections'>>;
 }
 
 export async function startMock(overrides: Partial<MockOptions> = {}, hooks: StartHooks = {}): Promise<RunningMock> {
   const options: MockOptions = { ...DEFAULT_OPTIONS, quiet: true, ...overrides };
-  let current = buildMock(options, loadInputs(options, undefined, hooks.progress));
-  const { server, stop } = createMockServer(() => current, options.host);
+  let current = buildMock(options, hooks.inputs ?? loadInputs(options, undefined, hooks.progress));
+  const { server, stop } = createMockServer(() => current, options.host, { ...SOCKET_LIMITS, ...hooks.timeouts, maxConnections: connectionCap(options.maxConnections) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -204,20 +204,27 @@ function allText(ix: ServerIndex, field: string): boolean {
   return lowered(ix, field).every((v) => v !== null);
 }
 
-/** Past this many distinct values of one filter, its remembered sets start afresh (values come from clients). */
-const REMEMBERED_VALUES = 1024;
+/** A value that filters nothing (`version=*` where every row has text): remembered as such. */
+const NO_SET = Object.freeze({});
 
-/** Per index and filter: each value's set of rows (null: the value filters nothing). Plans are made per request. */
-const remembered = new WeakMap<ServerIndex, WeakMap<Filter, Map<unknown, RowSet | null>>>();
+/** Each filter's number, for the keys of the index's remembered values (a Filter is an object of the spec the mock serves). */
+const filterIds = new WeakMap<Filter, number>();
+let filtersSeen = 0;
+const filterId = (filter: Filter): number => {
+  let id = filterIds.get(filter);
+  if (id === undefined) filterIds.set(filter, (id = filtersSeen++));
+  return id;
+};
 
-/** The set a value-picking filter asks for, made once per value (the rows are built on first use, and cached apart). */
+/**
+ * The set a value-picking filter asks for, made once per value and remembered by the
+ * index within its budget (the values come from clients); the rows are built on first
+ * use, and cached apart.
+ */
 function valueFilter(ix: ServerIndex, filter: Filter, value: unknown): RowSet | null {
-  let byFilter = remembered.get(ix);
-  if (!byFilter) remembered.set(ix, (byFilter = new WeakMap()));
-  let byValue = byFilter.get(filter);
-  if (!byValue) byFilter.set(filter, (byValue = new Map()));
-  const hit = byValue.get(value);
-  if (hit !== undefined) return hit;
+  const key = `${filterId(filter)}\u0000${typeof value}\u0000${String(value)}`;
+  const hit = ix.lazy.filterValues.get(key);
+  if (hit !== undefined) return hit === NO_SET ? null : (hit as RowSet);
   const ask = (FILTERS[filter.meaning.rule] as Builder<FilterRule>)(filter.meaning, value, 0);
   let set: RowSet | null = null;
   if (ask && 'any' in ask && !(ask.any.length === 1 && ask.any[0]!.anyText && allText(ix, ask.any[0]!.field))) {
@@ -228,8 +235,7 @@ function valueFilter(ix: ServerIndex, filter: Filter, value: unknown): RowSet | 
       set = { key, bits: () => unionSet(ix, key, parts.map((p) => p.bits)) };
     }
   }
-  if (byValue.size >= REMEMBERED_VALUES) byValue.clear();
-  byValue.set(value, set);
+  ix.lazy.filterValues.offer(key, set ?? NO_SET);
   return set;
 }
 

@@ -2,7 +2,7 @@
 // (checkpoints plus the bits after them), the counting intersection and the cache bound.
 import { describe, expect, it } from 'vitest';
 import { createRng, int } from '../dataset/rng.ts';
-import { BitsCache, bitsOfValues, hasBit, intersectAndCount, OrderRanges, popcount32, postings, wordsFor } from './row-sets.ts';
+import { bitsOfValues, hasBit, intersectAndCount, OrderRanges, popcount32, postings, wordsFor } from './row-sets.ts';
 
 const members = (bits: Uint32Array, n: number): number[] => Array.from({ length: n }, (_, i) => i).filter((i) => hasBit(bits, i));
 
@@ -73,13 +73,5 @@ describe('row sets', () => {
       expect(members(out, n)).toEqual(want);
       expect(got).toEqual({ members: want.length, marked: want.filter((i) => hasBit(marked, i)).length });
     }
-  });
-
-  it('the set cache is bounded in bytes, whatever keys clients send', () => {
-    const cache = new BitsCache(10 * 4096);
-    for (let k = 0; k < 1000; k++) cache.get(`motd=${k}`, () => new Uint32Array(1024));
-    expect(cache.size).toBe(10);
-    const hit = cache.get('motd=999', () => new Uint32Array(1));
-    expect(hit.length).toBe(1024);
   });
 });

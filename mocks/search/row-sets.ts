@@ -151,32 +151,3 @@ export function clearTail(bits: Bits, n: number): void {
   const r = n & 31;
   if (r !== 0) bits[bits.length - 1] = (bits[bits.length - 1] as number) & ((1 << r) - 1);
 }
-
-/**
- * Built sets by key, bounded in bytes: the keys come from clients' filter values, so
- * the cache must not grow with them. Oldest out first (Map order). A hit does not move
- * its entry: re-ordering on every hit cost more than the rare rebuild it would save.
- */
-export class BitsCache {
-  private readonly map = new Map<string, Bits>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string, build: () => Bits): Bits {
-    const hit = this.map.get(key);
-    if (hit) return hit;
-    const bits = build();
-    this.bytes += bits.byteLength;
-    this.map.set(key, bits);
-    for (const [k, v] of this.map) {
-      if (this.bytes <= this.maxBytes || this.map.size <= 1) break;
-      this.map.delete(k);
-      this.bytes -= v.byteLength;
-    }
-    return bits;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-}

@@ -4,15 +4,30 @@
 // Everything derived lazily here is a function of the immutable dataset.
 import { datasetFromRows, internColumn, isDataset, isDictField, type Dataset, type DictColumn, type Numbers } from '../dataset/columns.ts';
 import { sortOrders, type SortKey, type SortOrders } from '../dataset/sort-orders.ts';
+import { BoundedCache, ENTRY_BYTES, type CacheStats } from './bounded-cache.ts';
 import { RowCache } from './row-cache.ts';
-import { BitsCache, bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
+import { bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
 import { isTcpShield, type StoredServer } from '../dataset/server-row.ts';
 
 /** The row cache's size when nobody says otherwise (`--row-cache`): every row of the default dataset fits many times over. */
 export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
 
-/** Built row sets kept per index (a set is n/8 bytes: 122 KiB at a million servers). */
-const ROW_SET_CACHE_BYTES = 64 * 2 ** 20;
+/**
+ * The budgets of the caches an index keeps of what clients ask (bounded-cache.ts: each
+ * entry charged its key, value and overhead). Built row sets: a set is n/8 bytes (122
+ * KiB at a million servers, 128 bytes at a thousand, where its key and objects cost
+ * more than its bits); room for about ROW_SETS_KEPT of them, between 4 and 64 MiB (a set
+ * of a small dataset is rebuilt in microseconds: keeping 100,000 of them buys nothing).
+ * Counts per filter combination: a count and at most FEW_ROWS matching rows each. What
+ * each filter value asks: a few objects and the value's text.
+ */
+export function searchCacheBytes(servers: number): { rowSets: number; counts: number; filterValues: number } {
+  const rowSets = Math.min(64 * 2 ** 20, Math.max(4 * 2 ** 20, ROW_SETS_KEPT * (wordsFor(servers) * 4 + ENTRY_BYTES + 128)));
+  return { rowSets, counts: 8 * 2 ** 20, filterValues: 4 * 2 ** 20 };
+}
+
+/** How many built row sets the budget is sized for (the mixed workload of 1000 queries uses a few hundred). */
+const ROW_SETS_KEPT = 4096;
 
 export interface ServerIndex {
   readonly dataset: Dataset;
@@ -39,9 +54,12 @@ interface Lazy {
   ranges: Partial<Record<SortKey, OrderRanges>>;
   /** Which fields have a sort order of their own (see sortedField). */
   sorted: Map<string, SortedField | null>;
-  sets: BitsCache;
+  /** Built row sets, by column and filter (valueSet, unionSet). */
+  sets: BoundedCache<Bits>;
   /** Counts per filter combination (see rememberedCount). */
-  counts: Map<string, unknown>;
+  counts: BoundedCache<RememberedCount>;
+  /** What each filter value asks of the rows, made once per value (filters.ts). */
+  filterValues: BoundedCache<object>;
   scratch?: { runs: Bits[]; spare: Bits; work: Bits };
 }
 
@@ -55,6 +73,7 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
   const tcpValue = org.values.map((v) => isTcpShield({ asn_name: v }));
   const tcp = new Uint32Array(wordsFor(n));
   for (let i = 0; i < n; i++) if (tcpValue[org.ids[i] as number]) tcp[i >>> 5] = (tcp[i >>> 5] as number) | (1 << (i & 31));
+  const budget = searchCacheBytes(n);
   return {
     dataset,
     size: n,
@@ -64,7 +83,13 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
     tcp,
     // Keys are 2 * row + favicon.
     rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
-    lazy: { rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sorted: new Map(), sets: new BitsCache(ROW_SET_CACHE_BYTES), counts: new Map() },
+    lazy: {
+      rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sorted: new Map(),
+      sets: new BoundedCache<Bits>(budget.rowSets, (bits) => bits.byteLength),
+      counts: new BoundedCache<RememberedCount>(budget.counts, (c) => 32 + (c.rows?.byteLength ?? 0)),
+      // A value's plan holds its text a few times over (the key, the lower-cased pattern, its pieces between stars).
+      filterValues: new BoundedCache<object>(budget.filterValues, (plan) => 600 + 32 * ((plan as { key?: string }).key?.length ?? 0)),
+    },
   };
 }
 
@@ -125,9 +150,14 @@ export function lowered(ix: ServerIndex, field: string): (string | null)[] {
   return l;
 }
 
+/** What the index's caches of client-chosen filters hold now (for /__mock/info). */
+export function searchCacheStats(ix: ServerIndex): { rowSets: CacheStats; counts: CacheStats; filterValues: CacheStats } {
+  return { rowSets: ix.lazy.sets.stats(), counts: ix.lazy.counts.stats(), filterValues: ix.lazy.filterValues.stats() };
+}
+
 /** The rows whose `field` value passes `test` (given each distinct value once), cached under `key`. */
 export function valueSet(ix: ServerIndex, field: string, key: string, test: (value: unknown, id: number) => boolean): Bits {
-  return ix.lazy.sets.get(`${field}\u0000${key}`, () => {
+  return ix.lazy.sets.getOrBuild(`${field}\u0000${key}`, () => {
     const col = column(ix, field);
     let p = ix.lazy.postings.get(field);
     if (!p) ix.lazy.postings.set(field, (p = postings(col.ids, col.values.length)));
@@ -141,7 +171,7 @@ export function valueSet(ix: ServerIndex, field: string, key: string, test: (val
 
 /** A cached union of sets. */
 export function unionSet(ix: ServerIndex, key: string, parts: readonly (() => Bits)[]): Bits {
-  return ix.lazy.sets.get(`\u0001${key}`, () => {
+  return ix.lazy.sets.getOrBuild(`\u0001${key}`, () => {
     const out = new Uint32Array(wordsFor(ix.size));
     for (const part of parts) {
       const x = part();
@@ -151,26 +181,18 @@ export function unionSet(ix: ServerIndex, key: string, parts: readonly (() => Bi
   });
 }
 
-/** Filter combinations whose counts are remembered (their keys come from clients: bounded, oldest out). */
-const REMEMBERED_COUNTS = 256;
+/** A remembered count: how many rows matched and, when they are few, which (search.ts). */
+export interface RememberedCount {
+  rows?: Uint32Array | undefined;
+}
 
 /** Below this many rows counting afresh costs less than remembering. */
 const REMEMBER_ABOVE = 65_536;
 
-/** `compute()`, remembered under `key` (a few hundred keys, each holding a count and at most a few thousand rows). */
-export function rememberedCount<T>(ix: ServerIndex, key: string, compute: () => T): T {
+/** `compute()`, remembered under `key` (the filter combination; clients pick it, so within searchCacheBytes' counts). */
+export function rememberedCount<T extends RememberedCount>(ix: ServerIndex, key: string, compute: () => T): T {
   if (ix.size < REMEMBER_ABOVE) return compute();
-  const m = ix.lazy.counts;
-  if (m.has(key)) {
-    const hit = m.get(key) as T;
-    m.delete(key);
-    m.set(key, hit);
-    return hit;
-  }
-  const value = compute();
-  m.set(key, value);
-  if (m.size > REMEMBERED_COUNTS) m.delete(m.keys().next().value as string);
-  return value;
+  return ix.lazy.counts.getOrBuild(key, compute) as T;
 }
 
 /**

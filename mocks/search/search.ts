@@ -13,7 +13,7 @@ import { serverAt } from '../dataset/columns.ts';
 import { SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
 import { filtersOf, plan, type Filter, type OrderRange, type Plan } from './filters.ts';
-import { hasBit, intersectAndCount } from './row-sets.ts';
+import { hasBit, intersectAndCount, type Bits } from './row-sets.ts';
 import { hiddenOrder, orderRanges, rememberedCount, ranks, runOf, scratchSets, visibleOrder, type ServerIndex } from './search-index.ts';
 
 export { buildIndex, DEFAULT_ROW_CACHE_BYTES, type ServerIndex } from './search-index.ts';
@@ -72,12 +72,12 @@ type Run = OrderRange & { from: number; to: number };
  * of the ranges' runs. Remembered per filter combination (and run positions), so the
  * pages and sort orders of one search, and a search repeated, count once.
  */
-function count(ix: ServerIndex, p: Plan, runs: readonly Run[]): Counted {
+function count(ix: ServerIndex, p: Plan, runs: readonly Run[], setsOf: () => Bits[]): Counted {
   let key = '';
   for (const s of p.sets) key += `${s.key}\u0001`;
   for (const r of runs) key += `|${r.order}:${r.from}:${r.to}`;
   return rememberedCount(ix, key, () => {
-    const sets = p.sets.map((s) => s.bits());
+    const sets = [...setsOf()];
     const scratch = scratchSets(ix, runs.length);
     for (let k = 0; k < runs.length; k++) {
       const r = runs[k]!;
@@ -148,7 +148,10 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: re
     const [from, to] = runOf(r.values, ix.orders[r.order], r.lo, r.hi, r.descending);
     runs.push({ order: r.order, descending: r.descending, values: r.values, lo: r.lo, hi: r.hi, from, to });
   }
-  const counted = count(ix, p, runs);
+  // The value sets, built (or found) once per query: a set asked for once is not kept (bounded-cache.ts).
+  let sets: Bits[] | undefined;
+  const setsOf = () => (sets ??= p.sets.map((s) => s.bits()));
+  const counted = count(ix, p, runs, setsOf);
   const filtered = q.noFilter ? undefined : counted.marked;
   const total = q.noFilter ? counted.members : counted.members - counted.marked;
   const acc: number[] = [];
@@ -166,11 +169,11 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: re
     for (let j = offset; j < Math.min(end, total); j++) acc.push(all[picked[j] as number] as number);
     return { total, filtered, page: acc };
   }
-  const sets = p.sets.map((s) => s.bits());
+  const walked = setsOf();
   let found = 0;
   walk: for (let k = 0; k < order.length && found < end; k++) {
     const i = order[k] as number;
-    for (let j = 0; j < sets.length; j++) if (!hasBit(sets[j]!, i)) continue walk;
+    for (let j = 0; j < walked.length; j++) if (!hasBit(walked[j]!, i)) continue walk;
     for (let j = 0; j < runs.length; j++) {
       const r = runs[j]!;
       const v = r.values[i] as number;

@@ -10,17 +10,20 @@ import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { Scope } from '../../kit/scope.ts';
 import type { HttpResponse } from '../../transport/http.ts';
-import { expectAnswer, skip } from '../expect.ts';
-import type { Family, RunKit } from '../run-kit.ts';
+import { expectAnswer, skip, subjectOf } from '../expect.ts';
+import { family, type GivenFor } from '../run-kit.ts';
 import { scopeOf, totalOf } from './combinations.ts';
 import { shapeProblems, stableCompare } from './compare.ts';
 import { meaningProvenance } from './levels.ts';
 import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
 import { countOf, identityOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
 
+const NEEDS = ['scope', 'judge', 'credentials', 'reads', 'sample'] as const;
+type Run = GivenFor<typeof NEEDS>;
+
 /** One parameter's meaning, to check against the run's target. */
 export interface MeaningProbe {
-  run: RunKit;
+  run: Run;
   op: Operation;
   param: Parameter;
   meaning: Meaning;
@@ -75,7 +78,7 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   for (const probe of probes) {
     const exchange = await run.reads.get(op, { ...scopeOf(op, probe.witness?.query ?? {}), [param.name]: probe.value });
     out.push(expectAnswer(run, {
-      op, check: `meaning: ${param.name} ${probe.label}`, level, exchange, status: op.successStatus, schema: false,
+      op, check: `meaning: ${param.name} ${probe.label}`, level, exchange, status: op.successStatus, schema: false, subject: subjectOf(op, param.name),
       expected: `${op.successStatus}, every row with ${rule.says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
       extra: (res) => (res.status === op.successStatus ? rowProblems(op, { param, value: probe.value, witness: probe.witness?.row }, res) : []),
     }));
@@ -98,7 +101,9 @@ async function checkRevealsHidden({ run, op, param, meaning }: MeaningProbe): Pr
     return out;
   } });
   const check = `meaning: ${param.name}=true shows the hidden rows: '${hidden}' is gone and ${total} grows by it`;
-  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, extra: () => problems })];
+  // A count that does not add up is about the count (the sample's paging may show it too); a hidden field still there, about the parameter.
+  const subject = subjectOf(op, problems.some((p) => p.startsWith(`${total} is `)) ? total : param.name);
+  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, subject, extra: () => problems })];
 }
 
 async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promise<CheckResult[]> {
@@ -121,7 +126,7 @@ async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promi
     return out;
   } });
   const check = `meaning: ${param.name} cuts the rows${counts.length ? ` and leaves ${counts.join(', ')} alone` : ''}`;
-  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, extra: () => problems })];
+  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, subject: subjectOf(op, param.name), extra: () => problems })];
 }
 
 /** `param=value` answers like the parameter left out: the `ignored` rule, and every default. */
@@ -131,8 +136,16 @@ async function checkLikeLeftOut({ run, op, param }: MeaningProbe, asked: { value
   const label = `${param.name}=${asked.value}`;
   const { exchange, problems } = await stableCompare(run.reads, { op, without: {}, with: { [param.name]: asked.value }, compare: (a, b) => shapeProblems(op, { without: a, with: b }, label) });
   const check = asked.check ?? `meaning: ${param.name} is ignored: ${label} answers like ${param.name} left out`;
-  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, extra: () => problems })];
+  // A boolean's false that does not answer like "left out" is one finding, whichever parameter: the target reads the value's presence.
+  const finding = param.schema.type === 'boolean' && asked.value === 'false' ? FALSE_NOT_NEUTRAL : undefined;
+  return [expectAnswer(run, {
+    op, check, level, exchange, status: op.successStatus, schema: false, subject: subjectOf(op, param.name), finding, extra: () => problems,
+    expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,
+  })];
 }
+
+/** The finding of every `default:` check of a boolean set to false that answers otherwise than left out. */
+export const FALSE_NOT_NEUTRAL = 'a boolean parameter set to false does not answer like the parameter left out (read as true?)';
 
 /** Paging and sorting are checked by the sample, which pages through every order (checks/sample/). */
 const bySample: Check = async () => [];
@@ -169,7 +182,7 @@ export function meaningsWanted(scope: Scope, op: Operation): boolean {
 }
 
 /** The rows an operation's probes draw from: the search's sample, or all the rows of a lookup without paging. */
-async function seenRows(op: Operation, run: RunKit): Promise<SeenRow[]> {
+async function seenRows(op: Operation, run: Run): Promise<SeenRow[]> {
   if (op === run.sample?.op) {
     await run.sample.seed();
     return run.sample.seen;
@@ -179,7 +192,7 @@ async function seenRows(op: Operation, run: RunKit): Promise<SeenRow[]> {
 }
 
 /** Every meaning of an operation's parameters, then every default. */
-async function operationMeanings(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function operationMeanings(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.rows || !meaningsWanted(run.scope, op)) return [];
   const seen = await seenRows(op, run);
   const out: CheckResult[] = [];
@@ -191,4 +204,4 @@ async function operationMeanings(op: Operation, run: RunKit): Promise<CheckResul
   return out;
 }
 
-export const meaningFamily: Family = { name: 'meaning', perOperation: operationMeanings };
+export const meaningFamily = family({ name: 'meaning', needs: NEEDS, perOperation: operationMeanings });

@@ -9,7 +9,10 @@ import type { CheckResult } from '../../kit/recorder.ts';
 import type { HttpResponse } from '../../transport/http.ts';
 import { expectAnswer } from '../expect.ts';
 import { pingPath, pingsOneServer, type Server } from '../request-paths.ts';
-import type { Family, RunKit } from '../run-kit.ts';
+import { family, type Given, type GivenFor } from '../run-kit.ts';
+
+const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'reads', 'sample'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 /** Servers pinged through each ping form; the sample keeps room in the budget for them. */
 export const PINGED_SERVERS = 6;
@@ -28,16 +31,16 @@ function aboutServer(res: HttpResponse, server: Server): string[] {
   return problems;
 }
 
-function pingProvenance(run: RunKit, op: Operation): Provenance {
+function pingProvenance(run: Given<'spec'>, op: Operation): Provenance {
   return weakest(op.provenance, provenanceOf(deref(run.spec.doc, op.responses.get(op.successStatus)?.schema)));
 }
 
 /** The selected operations that ping one server, whose checks the run's --provenance wants. */
-export function pingOperations(run: RunKit): Operation[] {
+export function pingOperations(run: Given<'spec' | 'scope'>): Operation[] {
   return run.spec.operations.filter((o) => run.scope.selected(o) && pingsOneServer(o) && run.scope.wants(pingProvenance(run, o)));
 }
 
-async function pingSample(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function pingSample(op: Operation, run: Run): Promise<CheckResult[]> {
   const sample = run.sample;
   if (!sample || !pingOperations(run).includes(op)) return [];
   await sample.seed();
@@ -67,4 +70,4 @@ async function pingSample(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return out;
 }
 
-export const pingFamily: Family = { name: 'ping', perOperation: pingSample };
+export const pingFamily = family({ name: 'ping', needs: NEEDS, perOperation: pingSample });

@@ -8,10 +8,13 @@ import type { CheckResult } from '../../kit/recorder.ts';
 import { combinations } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';
 import { ROW_RULES } from '../meaning/row-rules.ts';
-import type { Family, RunKit } from '../run-kit.ts';
+import { family, type GivenFor } from '../run-kit.ts';
 import { PINGED_SERVERS, pingOperations } from './ping.ts';
 import type { Sampler } from './sampler.ts';
 import { sampleVerdicts } from './verdicts.ts';
+
+const NEEDS = ['spec', 'scope', 'judge', 'reads', 'sample'] as const;
+type Run = GivenFor<typeof NEEDS>;
 
 /** Whether any of the sample's checks is within the run's --provenance (else its requests would be wasted). */
 function wanted(s: Sampler, scope: Scope): boolean {
@@ -26,7 +29,7 @@ export function searchedOperation(operations: readonly Operation[]): Operation |
   return operations.find((o) => o.rows && o.parameters.some((p) => p.meaning?.rule === 'page'));
 }
 
-async function sample(op: Operation, run: RunKit): Promise<CheckResult[]> {
+async function sample(op: Operation, run: Run): Promise<CheckResult[]> {
   const s = run.sample;
   if (!s || op !== s.op || !wanted(s, run.scope)) return [];
   await s.seed();
@@ -35,4 +38,4 @@ async function sample(op: Operation, run: RunKit): Promise<CheckResult[]> {
   return sampleVerdicts(s, run);
 }
 
-export const sampleFamily: Family = { name: 'sample', perOperation: sample };
+export const sampleFamily = family({ name: 'sample', needs: NEEDS, perOperation: sample });

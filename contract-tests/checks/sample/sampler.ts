@@ -9,7 +9,7 @@ import { schemaErrorKeys } from '../../../spec/judge.ts';
 import type { Operation, Parameter, SortOrder } from '../../../spec/model.ts';
 import type { Provenance } from '../../../spec/provenance.ts';
 import { describeErrors } from '../../../spec/validator.ts';
-import { describeRequest } from '../../kit/mask.ts';
+import { show, type ShownRequest } from '../../kit/repro.ts';
 import type { Exchange } from '../../transport/transport.ts';
 import type { CachedReads } from '../cached-reads.ts';
 import { totalOf, type Predicate } from '../meaning/combinations.ts';
@@ -34,7 +34,9 @@ export interface PagedQuery {
   totals: { page: number; total: number }[];
   reached: Set<string>;
   lastRow?: Row;
-  firstRequest?: string;
+  firstRequest?: ShownRequest;
+  /** The request of the first row out of order. */
+  firstOutOfOrder?: ShownRequest;
   orderProblems: string[];
   predicateProblems: string[];
   rowsSeen: number;
@@ -60,7 +62,7 @@ export class Sampler {
   readonly limitParam?: Parameter;
   readonly pageParam?: Parameter;
   readonly sortParam?: Parameter;
-  firstInvalidRequest: string | undefined;
+  firstInvalidRequest: ShownRequest | undefined;
   pages = 0;
   rows = 0;
   pinged = 0;
@@ -179,8 +181,9 @@ export class Sampler {
   private take(q: PagedQuery, page: number, ex: Exchange): void {
     const res = ex.response;
     if (ex.skipped) return void (q.done = true);
-    const request = describeRequest(ex.request);
-    q.firstRequest ??= request;
+    const shown = show(ex.request);
+    const { request } = shown;
+    q.firstRequest ??= shown;
     if (!res || res.status !== this.op.successStatus) {
       this.pageProblems.push(`${request}: ${res ? `status ${res.status}` : `no answer (${ex.error})`}`);
       return void (q.done = true);
@@ -192,7 +195,7 @@ export class Sampler {
     }
     this.pages++;
     this.rows += rows.length;
-    this.checkSchema(res.json, rows, request);
+    this.checkSchema(res.json, rows, shown);
     if (rows.length > q.limit) this.pageProblems.push(`${request}: ${rows.length} rows, more than ${this.limitParam?.name}=${q.limit}`);
     const total = totalOf(this.op, res.json);
     if (total !== undefined) q.totals.push({ page, total });
@@ -205,10 +208,12 @@ export class Sampler {
       this.seen.push({ row, query: q.query });
       if (q.order && q.lastRow) {
         const problem = orderProblem(q.order.order, this.tieBreak(), q.lastRow, row);
+        if (problem) q.firstOutOfOrder ??= shown;
         if (problem) q.orderProblems.push(`${request}: ${id} after ${identityOf(this.op, q.lastRow)}${row === rows[0] ? ' (across the page boundary)' : ''}: ${problem}`);
       }
       q.lastRow = row;
-      for (const b of rowsBreaking(this.op, filters, [row], now)) q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
+      // A row the schema refused is reported there; its nulls do not also break the filters.
+      if (!this.invalid.has(id)) for (const b of rowsBreaking(this.op, filters, [row], now)) q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
     }
     q.rowsSeen += rows.length;
     if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
@@ -216,7 +221,8 @@ export class Sampler {
   }
 
   /** Every row against the spec's row schema; errors are grouped by row, with their field paths. */
-  private checkSchema(body: unknown, rows: Row[], request: string): void {
+  private checkSchema(body: unknown, rows: Row[], shown: ShownRequest): void {
+    const { request } = shown;
     const errors = this.parts.judge.bodyErrors(this.op, this.op.successStatus, body);
     if (!errors.length) return;
     for (const key of schemaErrorKeys(errors)) this.schemaKeys.add(key);
@@ -234,7 +240,7 @@ export class Sampler {
     for (const [i, problems] of byRow) {
       const id = identityOf(this.op, rows[i]!);
       if (this.invalid.has(id)) continue;
-      this.firstInvalidRequest ??= request;
+      this.firstInvalidRequest ??= shown;
       this.invalid.set(id, `${id} (${request.split(' (')[0]}): ${problems.join('; ')}`);
     }
   }

@@ -4,11 +4,14 @@
 // and across pages; combined filters hold on every row.
 import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
-import { skip } from '../expect.ts';
+import type { ShownRequest } from '../../kit/repro.ts';
+import { skip, subjectOf } from '../expect.ts';
 import { combinationName } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';
 import { totalOf } from '../meaning/combinations.ts';
-import type { RunKit } from '../run-kit.ts';
+import type { Given } from '../run-kit.ts';
+
+type Run = Given<'scope' | 'judge' | 'reads'>;
 import type { PagedQuery, Sampler } from './sampler.ts';
 
 /** Problems listed per check; the rest are counted. */
@@ -16,7 +19,7 @@ const LISTED = 5;
 
 const list = (xs: string[]) => `${xs.slice(0, LISTED).join(' | ')}${xs.length > LISTED ? ` (and ${xs.length - LISTED} more)` : ''}`;
 
-function rowVerdicts(s: Sampler, run: RunKit): CheckResult[] {
+function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
   const { op } = s;
   // Every row is validated against the whole schema the run's level keeps: the check is as firm as its softest part.
   const level = weakest(op.provenance, op.rows?.provenance, run.judge.bodyLevel(op, op.successStatus));
@@ -27,19 +30,20 @@ function rowVerdicts(s: Sampler, run: RunKit): CheckResult[] {
   return [
     {
       ...base, check: "sample: every row of every sampled page matches the spec's schema", status: s.invalid.size ? 'fail' : s.pages ? 'pass' : 'skip',
-      request: s.firstInvalidRequest, expected: `every row valid (${s.rows} rows in ${s.pages} pages, ${s.distinct.size} distinct)`,
+      ...s.firstInvalidRequest, expected: `every row valid (${s.rows} rows in ${s.pages} pages, ${s.distinct.size} distinct)`,
       actual: s.invalid.size ? `${s.invalid.size} of ${s.distinct.size} distinct rows (${share}%) invalid` : undefined,
       message: s.invalid.size ? `first ${listed.length}: ${listed.join(' | ')}` : s.pages ? undefined : 'no page was sampled',
       ...(s.invalid.size ? { evidence: { schemaErrors: [...s.schemaKeys] } } : {}),
     },
     {
       ...base, check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`, status: s.pageProblems.length ? 'fail' : 'pass',
+      ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: subjectOf(op, s.limitParam.name) } } : {}),
       message: s.pageProblems.length ? `${s.pageProblems.length} problem(s): ${s.pageProblems.slice(0, LISTED).join(' | ')}` : undefined,
     },
   ];
 }
 
-async function totalVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
+async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   const { op } = s;
   const page = s.pageParam?.meaning;
   if (!s.pageParam || page?.rule !== 'page') return [];
@@ -47,8 +51,8 @@ async function totalVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
   if (!run.scope.wants(level)) return [];
   const moving: string[] = [];
   const unreached: string[] = [];
-  let movingRequest: string | undefined;
-  let unreachedRequest: string | undefined;
+  let movingRequest: ShownRequest | undefined;
+  let unreachedRequest: ShownRequest | undefined;
   let paged = 0;
   let exhausted = 0;
   for (const q of s.queries.filter((x) => x.totals.length >= 1)) {
@@ -74,44 +78,45 @@ async function totalVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
       unreachedRequest ??= q.firstRequest;
     }
   }
-  const base = { operationId: op.operationId, provenance: level };
+  const base = { operationId: op.operationId, provenance: level, evidence: { subject: subjectOf(op, page.total) } };
   const same = `sample: ${page.total} is the same on every page of a query`;
   const reach = `sample: ${page.total} equals the rows reachable by paging`;
   return [
     ...(paged
-      ? [{ ...base, check: same, status: moving.length ? 'fail' : 'pass', request: movingRequest, expected: `the same ${page.total} on every page`, message: moving.length ? list(moving) : `${paged} queries paged` } as CheckResult]
+      ? [{ ...base, check: same, status: moving.length ? 'fail' : 'pass', ...movingRequest, expected: `the same ${page.total} on every page`, message: moving.length ? list(moving) : `${paged} queries paged` } as CheckResult]
       : skip(run.scope, { op, check: same, level, reason: 'no query got a second page within the budget' })),
     ...(exhausted
-      ? [{ ...base, check: reach, status: unreached.length ? 'fail' : 'pass', request: unreachedRequest, expected: `as many distinct rows over all pages as ${page.total} says`, message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end` } as CheckResult]
+      ? [{ ...base, check: reach, status: unreached.length ? 'fail' : 'pass', ...unreachedRequest, expected: `as many distinct rows over all pages as ${page.total} says`, message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end` } as CheckResult]
       : skip(run.scope, { op, check: reach, level, reason: 'no query was paged to its end within the budget (raise --budget)' })),
   ];
 }
 
-function orderVerdict(s: Sampler, run: RunKit, q: PagedQuery): CheckResult[] {
+function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const { name, order, provenance } = q.order!;
   if (!run.scope.wants(provenance)) return [];
   const tieBreak = s.tieBreak();
   const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
   const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
   const base = { operationId: s.op.operationId, check, provenance };
-  if (q.orderProblems.length) return [{ ...base, status: 'fail', request: q.firstRequest, expected: `every row after the one before it in ${name}`, message: `${q.orderProblems.length} out of order: ${q.orderProblems.slice(0, LISTED).join(' | ')}` }];
+  const subject = subjectOf(s.op, s.sortParam?.name ?? 'sort');
+  if (q.orderProblems.length) return [{ ...base, status: 'fail', ...q.firstOutOfOrder, evidence: { subject }, expected: `every row after the one before it in ${name}`, message: `${q.orderProblems.length} out of order: ${q.orderProblems.slice(0, LISTED).join(' | ')}` }];
   if (pages < 2 && !q.done) return skip(run.scope, { op: s.op, check, level: provenance, reason: 'only one page fetched within the budget: no page boundary to check' });
   return [{ ...base, status: pages ? 'pass' : 'skip', message: pages ? `${q.rowsSeen} rows in ${pages} pages` : 'no page fetched' }];
 }
 
-function combinationVerdict(s: Sampler, run: RunKit, q: PagedQuery): CheckResult[] {
+function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const provenance = weakest(...q.predicates!.map((p) => meaningProvenance(s.op, p.param, p.meaning)));
   if (!run.scope.wants(provenance)) return [];
   const check = combinationName(q.predicates!);
   const problems = [...q.predicateProblems];
   // Each pair was taken from one seen row, which satisfies both: an empty answer lost it.
-  if (q.totals.length && q.rowsSeen === 0) problems.push(`${q.firstRequest}: no row, though a row seen before satisfies every filter`);
+  if (q.totals.length && q.rowsSeen === 0) problems.push(`${q.firstRequest?.request}: no row, though a row seen before satisfies every filter`);
   if (!q.firstRequest) return skip(run.scope, { op: s.op, check, level: provenance, reason: 'not paged within the budget' });
-  return [{ operationId: s.op.operationId, check, provenance, status: problems.length ? 'fail' : 'pass', request: q.firstRequest, expected: 'every row satisfies every filter', message: problems.length ? `${problems.length} problem(s): ${problems.slice(0, LISTED).join(' | ')}` : `${q.rowsSeen} rows` }];
+  return [{ operationId: s.op.operationId, check, provenance, status: problems.length ? 'fail' : 'pass', ...q.firstRequest, expected: 'every row satisfies every filter', message: problems.length ? `${problems.length} problem(s): ${problems.slice(0, LISTED).join(' | ')}` : `${q.rowsSeen} rows` }];
 }
 
 /** The sample's verdicts, once it has paged as far as the budget allows. */
-export async function sampleVerdicts(s: Sampler, run: RunKit): Promise<CheckResult[]> {
+export async function sampleVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   return [
     ...rowVerdicts(s, run),
     ...(await totalVerdicts(s, run)),

@@ -11,7 +11,12 @@ import { authHeaders, credential, fixtures, json, model, PINNED_NOW, useApp } fr
 
 const m = useApp();
 const UNAUTHORIZED = { success: false, message: UNAUTHORIZED_MESSAGE };
-const FORBIDDEN = { success: false, message: FORBIDDEN_MESSAGE };
+/** The promised 403 sentence, then what is missing. */
+const FORBIDDEN = { success: false, message: `${FORBIDDEN_MESSAGE}. This account lacks the 'apikeys' permission.` };
+const SESSION_NEEDED = {
+  success: false,
+  message: `${FORBIDDEN_MESSAGE}. This operation takes a logged-in session (the sls_session cookie), not an API key; log in first (on this mock: POST /__mock/login).`,
+};
 
 beforeEach(async () => {
   await m.fetch(`${m.origin()}/__mock/reset`, { method: 'POST' });
@@ -62,17 +67,20 @@ describe('protected endpoints', () => {
       const list = await m.fetch(m.url('/user/apikeys'), { headers });
       const create = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers });
       const revoke = await m.fetch(m.url('/user/apikeys/key_testforbid01'), { method: 'DELETE', headers });
-      for (const res of [list, create, revoke]) {
+      for (const res of [list, revoke]) {
         expect(res.status, name).toBe(403);
         expect(await json(res)).toEqual(FORBIDDEN);
       }
+      // Creating a key with a key: both things missing are said.
+      expect(create.status, name).toBe(403);
+      expect((await json(create)).message).toMatch(name === 'forbidden-key' ? /takes a logged-in session .* This account lacks the 'apikeys' permission\.$/ : /resource\. This account lacks the 'apikeys' permission\.$/);
     }
   });
 
-  it('answer 403 to creating a key with an API key: only a logged-in user creates keys', async () => {
+  it('answer 403 to creating a key with an API key, saying a logged-in session is needed (x-credentials)', async () => {
     const res = await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: authHeaders(credential('valid-key')) });
     expect(res.status).toBe(403);
-    expect(await json(res)).toEqual(FORBIDDEN);
+    expect(await json(res)).toEqual(SESSION_NEEDED);
   });
 });
 
@@ -93,7 +101,7 @@ describe('authorize: security requirements as a table', () => {
   const user = (id: string, permissions: string[]): FixtureUser => ({ id, name: id, email: `${id}@example.test`, plan: 'free', permissions });
   const alice = user('alice', ['apikeys']);
   const bob = user('bob', []);
-  const as = (scheme: string, who: FixtureUser): [string, Principal] => [scheme, { user: who, scheme, kind: scheme === 'session' ? 'cookie' : 'bearer', id: `${scheme}:${who.id}` }];
+  const as = (scheme: string, who: FixtureUser): [string, Principal] => [scheme, { user: who, scheme, kind: scheme === 'session' ? 'cookie' : 'bearer', id: `${scheme}:${who.id}`, credential: {} }];
   const op = (security: SecurityRequirement[], extra: Partial<Operation> = {}): Operation => {
     const isPublic = security.length === 0 || security.some((r) => Object.keys(r).length === 0);
     const schemes = isPublic ? [] : [...new Set(security.flatMap((r) => Object.keys(r)))];
@@ -112,11 +120,11 @@ describe('authorize: security requirements as a table', () => {
     ['AND: one of two', op(AND), [as('apiKey', alice)], { ok: false, status: 401 }],
     ['AND: both', op(AND), [as('apiKey', alice), as('session', alice)], { ok: true, principal: 'apiKey:alice' }],
     ['AND or session: the session', op([{ apiKey: [], session: [] }, { session: [] }]), [as('session', alice)], { ok: true, principal: 'session:alice' }],
-    ['x-credentials [session]: a valid key', op(OR, { allowedSchemes: ['session'] }), [as('apiKey', alice)], { ok: false, status: 403 }],
+    ['x-credentials [session]: a valid key', op(OR, { allowedSchemes: ['session'] }), [as('apiKey', alice)], { ok: false, status: 403, why: 'This operation takes session, not apiKey.' }],
     ['x-credentials [session]: key and session', op(OR, { allowedSchemes: ['session'] }), [as('apiKey', alice), as('session', alice)], { ok: true, principal: 'session:alice' }],
-    ['x-permission: a user without it', op(OR, { permission: 'apikeys' }), [as('apiKey', bob)], { ok: false, status: 403 }],
+    ['x-permission: a user without it', op(OR, { permission: 'apikeys' }), [as('apiKey', bob)], { ok: false, status: 403, why: "This account lacks the 'apikeys' permission." }],
     ['x-permission: a user with it', op(OR, { permission: 'apikeys' }), [as('session', alice)], { ok: true, principal: 'session:alice' }],
-    ['x-credentials allowed, permission missing', op(OR, { allowedSchemes: ['session'], permission: 'apikeys' }), [as('session', bob)], { ok: false, status: 403 }],
+    ['x-credentials allowed, permission missing', op(OR, { allowedSchemes: ['session'], permission: 'apikeys' }), [as('session', bob)], { ok: false, status: 403, why: "This account lacks the 'apikeys' permission." }],
   ] as const)('%s', (_name, operation, valid, expected) => {
     const decision = auth.authorize(operation, new Map(valid as readonly [string, Principal][]));
     const seen = decision.ok ? { ok: true, ...(decision.principal ? { principal: decision.principal.id } : {}) } : decision;

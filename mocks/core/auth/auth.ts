@@ -17,6 +17,8 @@ export type { Principal } from '../env.ts';
 export interface SchemeReader {
   name: string;
   kind: SchemeKind;
+  /** The credential as a 403 names it: `an API key`. */
+  label?: string;
   read(headers: Headers): string | undefined;
 }
 
@@ -26,7 +28,8 @@ export interface AuthStores {
   users: Map<string, FixtureUser>;
 }
 
-export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 | 403 };
+/** A 403 says, after the promised sentence, what is missing (`why`). */
+export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 } | { ok: false; status: 403; why: string };
 
 /**
  * The value of cookie `name` in a Cookie header (quotes removed, percent-decoded), or
@@ -55,6 +58,7 @@ export function schemeReaders(model: SpecModel): SchemeReader[] {
   return [...model.schemes.values()].map(({ name, kind, cookieName }) => ({
     name,
     kind,
+    label: kind === 'bearer' ? 'an API key' : `a logged-in session (the ${cookieName} cookie)`,
     read:
       kind === 'bearer'
         ? (headers: Headers) => /^Bearer +(\S+) *$/i.exec(headers.get('authorization') ?? '')?.[1]
@@ -79,9 +83,23 @@ export class Authenticator {
       const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
       const user = record && users.get(record.userId);
       if (!user) continue;
-      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}` });
+      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}`, credential: record });
     }
     return valid;
+  }
+
+  /**
+   * Is the credential that authenticated `principal` still the live one this request
+   * presents: not logged out, revoked or expired since, nor swept away by a reset (which
+   * stores the fixtures afresh, so even a fixture credential is another record after it)?
+   */
+  stillValid(principal: Principal, headers: Headers, now: number): boolean {
+    const reader = this.readers.find((r) => r.name === principal.scheme);
+    const secret = reader?.read(headers);
+    if (!secret) return false;
+    const { keys, sessions } = this.stores();
+    const record = reader!.kind === 'bearer' ? keys.authenticate(secret, now) : sessions.authenticate(secret, now);
+    return record === principal.credential;
   }
 
   /** Evaluates the operation's security with OR-of-AND semantics, then its authorization. */
@@ -91,11 +109,19 @@ export class Authenticator {
     const satisfied = op.security.filter((req) => Object.keys(req).every((scheme) => valid.has(scheme)));
     if (satisfied.length === 0) return { ok: false, status: 401 };
     const allowed = satisfied.filter((req) => Object.keys(req).every((scheme) => op.allowedSchemes.includes(scheme)));
-    const chosen = allowed[0];
-    if (!chosen) return { ok: false, status: 403 };
+    const chosen = allowed[0] ?? satisfied[0]!;
     const principal = valid.get(Object.keys(chosen)[0]!)!;
-    if (op.permission && !principal.user.permissions.includes(op.permission)) return { ok: false, status: 403 };
+    const lacks = op.permission && !principal.user.permissions.includes(op.permission) ? `This account lacks the '${op.permission}' permission.` : undefined;
+    if (!allowed[0]) return { ok: false, status: 403, why: [this.credentialsNeeded(op, Object.keys(chosen)), lacks].filter(Boolean).join(' ') };
+    if (lacks) return { ok: false, status: 403, why: lacks };
     return { ok: true, principal };
+  }
+
+  /** `x-credentials` refused the schemes in hand: which ones the operation takes, and how to get a session. */
+  private credentialsNeeded(op: Operation, used: string[]): string {
+    const label = (scheme: string) => this.readers.find((r) => r.name === scheme)?.label ?? scheme;
+    const session = op.allowedSchemes.some((s) => this.readers.find((r) => r.name === s)?.kind === 'cookie');
+    return `This operation takes ${op.allowedSchemes.map(label).join(' or ')}, not ${used.map(label).join(' and ')}${session ? '; log in first (on this mock: POST /__mock/login)' : ''}.`;
   }
 }
 
@@ -113,12 +139,27 @@ export function identifyCaller(auth: Authenticator, clock: () => number): Middle
   };
 }
 
+/**
+ * For an operation that reads a body: authorization is decided when the headers arrive,
+ * and the body may take as long as the request timeout allows. Before the handler acts,
+ * the credential must still be the live one it was (Authenticator.stillValid), or the
+ * answer is 401: nothing is created for a session logged out, or a mock reset, while the
+ * body trickled in.
+ */
+export function stillAuthorized(op: Operation, auth: Authenticator, clock: () => number, answers: Answers): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const principal = c.get('principal');
+    if (!principal || auth.stillValid(principal, c.req.raw.headers, clock())) return next();
+    return Promise.resolve(answers.reply(c, op, 401, { success: false, message: UNAUTHORIZED_MESSAGE }));
+  };
+}
+
 /** An operation's security, before anything else of it: 401 or 403 with the spec's messages, else its principal is handed on. */
 export function authorize(op: Operation, auth: Authenticator, answers: Answers): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const decision = auth.authorize(op, c.get('identity'));
     if (!decision.ok) {
-      const message = decision.status === 401 ? UNAUTHORIZED_MESSAGE : FORBIDDEN_MESSAGE;
+      const message = decision.status === 401 ? UNAUTHORIZED_MESSAGE : `${FORBIDDEN_MESSAGE}. ${decision.why}`;
       return Promise.resolve(answers.reply(c, op, decision.status, { success: false, message }));
     }
     c.set('principal', decision.principal);

@@ -54,6 +54,8 @@ export interface ApiKeyRecord extends Stored {
 export interface SessionRecord extends Stored {
   userId: string;
   expiresAt: number | null;
+  /** A fixture session (fixtures/auth.json): never ended by the login cap. */
+  fixture: boolean;
 }
 
 /**
@@ -131,41 +133,46 @@ export class KeyStore {
 }
 
 /**
- * The most live sessions one user keeps; a development login past it ends that
- * user's oldest session. Logins are free to call, so without a cap a loop of them
- * would grow the mock without end.
+ * The most sessions development logins keep per user; a login past it ends that user's
+ * oldest login session. Logins are free to call, so without a cap a loop of them would
+ * grow the mock without end. The fixture sessions are not counted and never ended by
+ * it: a test suite that logs in before every test must not log out `valid-session`.
  */
 export const MAX_SESSIONS_PER_USER = 1000;
 
 export class SessionStore {
   private readonly index = new SecretIndex<SessionRecord>();
-  /** Each user's sessions, oldest first. */
+  /** How many fixture sessions are live (logging out ends one until a reset). */
+  private fixtures = 0;
+  /** Each user's development-login sessions, oldest first (the fixtures are in no list). */
   private readonly byUser = new Map<string, SessionRecord[]>();
 
   /** `fixtures`: the credentials of the spec's cookie scheme; the ones nobody issued are skipped. */
   constructor(fixtures: FixtureCredential[]) {
     for (const c of fixtures) {
-      if (c.user) this.add(c.value, c.user, c.expiresAt ? Date.parse(c.expiresAt) : null);
+      if (!c.user) continue;
+      this.index.add(this.record(c.value, c.user, c.expiresAt ? Date.parse(c.expiresAt) : null, true));
+      this.fixtures++;
     }
   }
 
   /** How many sessions are stored, of every user. */
   get size(): number {
-    let n = 0;
+    let n = this.fixtures;
     for (const list of this.byUser.values()) n += list.length;
     return n;
   }
 
-  private add(secret: string, userId: string, expiresAt: number | null): void {
-    const record: SessionRecord = { prefix: secret.slice(0, PREFIX_LENGTH), hash: hash(secret), userId, expiresAt };
-    this.index.add(record);
-    const list = this.byUser.get(userId) ?? [];
-    list.push(record);
-    this.byUser.set(userId, list);
+  private record(secret: string, userId: string, expiresAt: number | null, fixture: boolean): SessionRecord {
+    return { prefix: secret.slice(0, PREFIX_LENGTH), hash: hash(secret), userId, expiresAt, fixture };
   }
 
   private remove(record: SessionRecord): void {
     this.index.remove(record);
+    if (record.fixture) {
+      this.fixtures--;
+      return;
+    }
     const list = this.byUser.get(record.userId)?.filter((r) => r !== record) ?? [];
     if (list.length) this.byUser.set(record.userId, list);
     else this.byUser.delete(record.userId);
@@ -176,14 +183,18 @@ export class SessionStore {
     return record && (record.expiresAt === null || record.expiresAt > now) ? record : undefined;
   }
 
-  /** A development login: a fresh session for the user; their expired sessions go, and past the cap their oldest. */
+  /** A development login: a fresh session for the user; their expired login sessions go, and past the cap their oldest. */
   create(userId: string, now: number, ttlMs: number): { secret: string; expiresAt: number } {
     for (const r of this.byUser.get(userId) ?? []) if (r.expiresAt !== null && r.expiresAt <= now) this.remove(r);
     const list = this.byUser.get(userId) ?? [];
     for (let i = 0; i <= list.length - MAX_SESSIONS_PER_USER; i++) this.remove(list[i]!);
     const secret = `sess_test_${randomBytes(20).toString('hex')}`;
     const expiresAt = now + ttlMs;
-    this.add(secret, userId, expiresAt);
+    const record = this.record(secret, userId, expiresAt, false);
+    this.index.add(record);
+    const own = this.byUser.get(userId);
+    if (own) own.push(record);
+    else this.byUser.set(userId, [record]);
     return { secret, expiresAt };
   }
 

@@ -45,7 +45,8 @@ export function parseCorsOrigins(raw: string, defaults: readonly string[]): stri
 /** Set on a request whose Origin the list refuses (the origin), for routes that must not act on it. */
 export const CORS_REFUSED = 'corsRefused';
 
-const MAX_LOGGED_ORIGINS = 1000;
+/** The refused origins remembered so each is logged once: at most this many characters of them (clients pick them). */
+const MAX_LOGGED_CHARS = 64 * 1024;
 
 export function corsMiddleware(origins: readonly string[], warn: (line: string) => void): MiddlewareHandler<{ Variables: { [CORS_REFUSED]: string } }> {
   const allowed = originMatcher(origins);
@@ -58,6 +59,7 @@ export function corsMiddleware(origins: readonly string[], warn: (line: string) 
     maxAge: 600,
   });
   const logged = new Set<string>();
+  let loggedChars = 0;
   // Not async: on the hot path (no Origin) it only hands over to `next`.
   return (c, next) => {
     // CORS only matters to browsers, which always send Origin on cross-origin calls;
@@ -69,8 +71,9 @@ export function corsMiddleware(origins: readonly string[], warn: (line: string) 
     // that keeps Host) carries Origin too, but CORS does not apply to it.
     if (c.req.header('sec-fetch-site') === 'same-origin' || origin === mockOrigin(c)) return next();
     c.set(CORS_REFUSED, origin);
-    if (!logged.has(origin) && logged.size < MAX_LOGGED_ORIGINS) {
+    if (!logged.has(origin) && loggedChars + origin.length <= MAX_LOGGED_CHARS) {
       logged.add(origin);
+      loggedChars += origin.length;
       warn(refusedOriginMessage(origin, origins));
     }
     return next();

@@ -75,7 +75,7 @@ describe('the login cookie, page origin x mock origin', () => {
 });
 
 describe('POST /__mock/login says whether the cookie will stick', () => {
-  const m = useApp({ corsOrigins: ['*'] });
+  const m = useApp({ corsOrigins: ['*'], allowedHosts: ['.myproj.test'] });
   afterEach(() => vi.restoreAllMocks());
   const login = (page: string, mock: string) =>
     m.fetch(`${mock}/__mock/login`, { method: 'POST', headers: { Origin: page, 'Content-Type': 'application/json' }, body: '{}' });

@@ -78,6 +78,8 @@ describe('self-identification', () => {
       basePath: '/api/v0.1',
       // What the bench reads for its hit rate.
       rowCache: { hits: expect.any(Number), misses: expect.any(Number), evictions: 0, bytes: expect.any(Number), entries: expect.any(Number), maxBytes: 64 * 2 ** 20 },
+      // What the soak's distinct-filters flood reads: each cache of client-chosen filters within its budget.
+      caches: Object.fromEntries(['rowSets', 'counts', 'filterValues', 'versionQueries'].map((k) => [k, { entries: expect.any(Number), bytes: expect.any(Number), maxBytes: expect.any(Number) }])),
     });
   });
 

@@ -8,7 +8,9 @@ import type { AppEnv } from '../env.ts';
 import { cookieValue } from '../auth/auth.ts';
 import { planLoginCookie, type CookiePlan } from './cookie-policy.ts';
 import { CORS_REFUSED, mockOrigin } from '../cors/cors-policy.ts';
-import { printable } from '../printable.ts';
+import { jsonProblem, printable } from '../printable.ts';
+import { metadataCacheStats } from '../handlers/metadata.ts';
+import { searchCacheStats } from '../../search/search-index.ts';
 import type { MockState } from '../state.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
@@ -36,7 +38,7 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
     const parsed = JSON.parse(text);
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : new Error('the body must be a JSON object');
   } catch (err) {
-    return new Error(`the request body is not valid JSON: ${(err as Error).message}`);
+    return new Error(`the request body is not valid JSON: ${jsonProblem(err)}`);
   }
 }
 
@@ -55,6 +57,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       data: dataset.data ?? null,
       servers: state.index.size,
       rowCache: state.index.rowCache.stats(),
+      // The caches of what clients ask (filter values and their combinations), each within its budget.
+      caches: { ...searchCacheStats(state.index), versionQueries: metadataCacheStats(state.index) },
       basePath: state.model.basePath,
     });
   });
@@ -64,7 +68,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   app.use('/__mock/*', async (c, next) => {
     const refused = c.get(CORS_REFUSED);
     if (refused && c.req.method === 'POST') {
-      return fail(c, 403, `origin ${refused} is not allowed by --cors-origin; start the mock with --cors-origin +${refused} to allow it`);
+      return fail(c, 403, `origin ${printable(refused)} is not allowed by --cors-origin; start the mock with --cors-origin +${printable(refused)} to allow it`);
     }
     await next();
   });
@@ -77,13 +81,22 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
 
   // Body: {"user": "<user id or email>"}; without one, the first fixture user.
   app.post('/__mock/login', async (c) => {
+    // The body may take its time: a reset meanwhile leaves a clean state, without this login.
+    const generation = state.generation;
     const body = await jsonBody(c);
     if (body instanceof Error) return fail(c, 400, body.message);
-    const wanted = body?.user ?? c.req.query('user');
+    if (state.generation !== generation) return fail(c, 409, 'the mock was reset while this login was being sent; no session was made: send it again');
+    const wanted = body && 'user' in body ? body.user : c.req.query('user');
     const users = state.fixtures.users;
+    const known = () => users.map((u) => `${u.id} (${u.email})`).join(', ');
+    // Only a string names a user: anything else is refused by its type, never written out
+    // (JSON.stringify of an array nested thousands deep overflows the stack).
+    if (wanted !== undefined && typeof wanted !== 'string') {
+      return fail(c, 400, `"user" must be a string (a fixture user's id or email), not ${Array.isArray(wanted) ? 'an array' : wanted === null ? 'null' : `a ${typeof wanted}`}; use one of ${known()}`);
+    }
     const user = wanted === undefined ? users[0] : users.find((u) => u.id === wanted || u.email === wanted);
     if (!user) {
-      return fail(c, 400, `unknown fixture user ${JSON.stringify(wanted)}; use one of ${users.map((u) => `${u.id} (${u.email})`).join(', ')}`);
+      return fail(c, 400, `unknown fixture user "${printable(wanted!)}"; use one of ${known()}`);
     }
     const { secret, expiresAt } = state.sessions.create(user.id, state.now(), SESSION_TTL_MS);
     const plan = cookiePlan(c);

@@ -9,6 +9,7 @@
 import { loadModel } from '../../../spec/model.ts';
 import type { CountriesResponse, Region, RegionsResponse, VersionsResponse } from '../../../spec/openapi.gen.ts';
 import { filtersOf, rowFilter, type Filter } from '../../search/filters.ts';
+import { BoundedCache, type CacheStats } from '../../search/bounded-cache.ts';
 import { postings } from '../../search/row-sets.ts';
 import type { ServerIndex } from '../../search/search-index.ts';
 
@@ -27,17 +28,26 @@ interface Cache {
   versions?: VersionRow[];
   countries?: CountryBucket[];
   regions?: RegionRow[];
-  versionQueries: Map<string, VersionRow[]>;
+  /** Filtered version lists by filter (clients pick it: bounded in bytes, each row a pointer). */
+  versionQueries: BoundedCache<VersionRow[]>;
 }
+
+/** The memory the filtered version lists may take per index. */
+const VERSION_QUERY_BYTES = 2 ** 20;
 
 const caches = new WeakMap<ServerIndex, Cache>();
 function cache(ix: ServerIndex): Cache {
   let c = caches.get(ix);
   if (!c) {
-    c = { versionQueries: new Map() };
+    c = { versionQueries: new BoundedCache<VersionRow[]>(VERSION_QUERY_BYTES, (rows) => 16 + 8 * rows.length) };
     caches.set(ix, c);
   }
   return c;
+}
+
+/** What the filtered version lists of this index hold now (for /__mock/info). */
+export function metadataCacheStats(ix: ServerIndex): CacheStats {
+  return cache(ix).versionQueries.stats();
 }
 
 /** How many rows hold each value id. */
@@ -80,13 +90,7 @@ export function versions(ix: ServerIndex, q: Query & { limit?: number | undefine
   const filter = rowFilter(filters, q, 0);
   if (filter) {
     const c = cache(ix);
-    let hit = c.versionQueries.get(filter.key);
-    if (!hit) {
-      hit = all.filter((v) => filter.passes(v as unknown as Row));
-      if (c.versionQueries.size >= 256) c.versionQueries.clear();
-      c.versionQueries.set(filter.key, hit);
-    }
-    matching = hit;
+    matching = c.versionQueries.getOrBuild(filter.key, () => all.filter((v) => filter.passes(v as unknown as Row)));
   }
   const limit = typeof q.limit === 'number' && q.limit >= 0 ? Math.floor(q.limit) : matching.length;
   return { unique_versions: matching.length, versions: matching.slice(0, limit) };

@@ -15,7 +15,7 @@ describe('parameters and bodies', () => {
     ['region=XX', /^Bad Request: query parameter 'region' must be one of "NA", "EU"/],
     ['sort=random', /^Bad Request: query parameter 'sort' must be one of "users", "version"/],
     ['favicon=maybe', /^Bad Request: query parameter 'favicon' must be boolean$/],
-    ['country_code=USA', /^Bad Request: query parameter 'country_code' is not valid: "USA" is not ISO 3166-1 alpha-2/],
+    ['country_code=USA', /^Bad Request: query parameter 'country_code' must be two letters, like "DE"; got "USA"$/],
     ['minUsers=1.5', /^Bad Request: query parameter 'minUsers' must be integer$/],
     ['version=' + 'x'.repeat(65), /^Bad Request: query parameter 'version' must NOT have more than 64 characters$/],
   ])('/servers/find?%s is 400 naming the parameter and the rule', async (query, message) => {
@@ -23,9 +23,23 @@ describe('parameters and bodies', () => {
   });
 
   it('an address that cannot be one is 400, naming the parameter', async () => {
-    await expectError(await m.fetch(m.url('/status/ping/not_a*host')), 400, /^Bad Request: path parameter 'address' is not valid: "not_a\*host" is not A hostname or IPv4 address/);
+    await expectError(
+      await m.fetch(m.url('/status/ping/not_a*host')),
+      400,
+      /^Bad Request: path parameter 'address' must be a hostname or IPv4 address, optionally followed by :port \(1 to 65535\), like "148\.198\.53\.190:25565"; got "not_a\*host"$/,
+    );
     await expectError(await m.fetch(m.url('/status/ping/example.org:70000')), 400, /path parameter 'address'/);
     await expectError(await m.fetch(m.url('/status/ping/example.org/0')), 400, /^Bad Request: path parameter 'port' must be >= 1$/);
+  });
+
+  it('an enum the service compares as text takes any case (region=eu), and the rows are as stored', async () => {
+    const upper = await json(await m.fetch(m.url('/servers/find?region=EU&limit=50')));
+    expect(upper.total).toBeGreaterThan(0);
+    for (const region of ['eu', 'Eu', 'eU']) expect(await json(await m.fetch(m.url(`/servers/find?region=${region}&limit=50`)))).toEqual(upper);
+    expect(upper.results.every((r: { region: string }) => r.region === 'EU')).toBe(true);
+    expect(await json(await m.fetch(m.url('/metadata/regions?region=na')))).toEqual(await json(await m.fetch(m.url('/metadata/regions?region=NA'))));
+    // A sort picks an order: its enum is exact.
+    await expectError(await m.fetch(m.url('/servers/find?sort=Users')), 400, /query parameter 'sort' must be one of/);
   });
 
   it('empty values mean no filter and unknown parameters are ignored', async () => {
@@ -38,6 +52,9 @@ describe('parameters and bodies', () => {
     const headers = { ...authHeaders(credential('valid-session')), 'Content-Type': 'application/json' };
     const post = (body: string, h: Record<string, string> = headers) => m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: h, body });
     await expectError(await post('{"name": '), 400, /^Bad Request: the request body is not valid JSON/);
+    // What the parser says, without the copy of the body it quotes (client text).
+    await expectError(await post('{"name": <script>alert(1)</script>}'), 400, /^Bad Request: the request body is not valid JSON: Unexpected token '\\u003c'$/);
+    await expectError(await post('{"<img src=x onerror=alert(1)>": 1}'), 400, /^Bad Request: body has unknown property '\\u003cimg src=x onerror=alert\(1\)\\u003e'$/);
     await expectError(await post('{"expires_in_days": 9999}'), 400, /^Bad Request: body\.expires_in_days must be <= 365$/);
     await expectError(await post('{"colour": "red"}'), 400, /^Bad Request: body has unknown property 'colour'$/);
     await expectError(await post('[1,2]'), 400, /^Bad Request: body must be object$/);

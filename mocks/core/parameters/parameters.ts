@@ -1,12 +1,20 @@
 // An operation's parameters and body, read the way the spec declares them (ajv, compiled
 // once in core/operations.ts: coercion, the schemas' defaults): a bad one is 400 naming
 // it, a body of another media type 415. What passes is handed on as `params` and `body`.
+import type { ErrorObject } from 'ajv';
 import type { Context, MiddlewareHandler } from 'hono';
 import { errorBody } from '../../../spec/messages.ts';
 import { describeErrors } from '../../../spec/validator.ts';
 import type { Answers } from '../answers.ts';
 import type { AppEnv } from '../env.ts';
 import type { CompiledOperation } from '../operations.ts';
+import { jsonProblem, printable } from '../printable.ts';
+
+/** A property name the client made up, in an ajv error, as the mock repeats it. */
+function printableNames(e: ErrorObject): ErrorObject {
+  if (e.keyword !== 'additionalProperties') return e;
+  return { ...e, params: { additionalProperty: printable(String((e.params as { additionalProperty: string }).additionalProperty)) } };
+}
 
 export function parameters(compiled: CompiledOperation, answers: Answers): MiddlewareHandler<AppEnv> {
   const { op, parseParams, validateBody } = compiled;
@@ -20,15 +28,15 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!op.requestBody!.mediaTypes.includes(type)) {
-      return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '${type || 'no content type'}'`));
+      return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '${type ? printable(type) : 'no content type'}'`));
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (err) {
-      return fail(c, 400, `the request body is not valid JSON: ${(err as Error).message}`);
+      return fail(c, 400, `the request body is not valid JSON: ${jsonProblem(err)}`);
     }
-    if (!validateBody!(body)) return fail(c, 400, describeErrors(validateBody!.errors?.slice(0, 1), 'body'));
+    if (!validateBody!(body)) return fail(c, 400, describeErrors(validateBody!.errors?.slice(0, 1).map(printableNames), 'body'));
     c.set('body', body);
     return undefined;
   };

@@ -28,6 +28,23 @@ describe('Prefer: code=<status>', () => {
     expect((await json(internal)).success).toBe(false);
   });
 
+  it("gives a listing's example the mock's own counts for the request, not the spec's 1834", async () => {
+    for (const query of ['', '?region=EU', '?noFilter=true', '?page=999']) {
+      const real = await json(await m.fetch(m.url(`/servers/find${query}`)));
+      const res = await m.fetch(m.url(`/servers/find${query}`), { headers: { Prefer: 'example=empty' } });
+      const body = await json(res);
+      expect(res.status).toBe(200);
+      expect(body).toEqual({ displayed: 0, total: real.total, ...('filtered' in real ? { filtered: real.filtered } : {}), results: [] });
+      expect(body.total, query).toBeLessThanOrEqual(300);
+    }
+    const versions = await json(await m.fetch(m.url('/metadata/versions'), { headers: { Prefer: 'code=200' } }));
+    expect(versions.unique_versions).toBe((await json(await m.fetch(m.url('/metadata/versions')))).unique_versions);
+  });
+
+  it('never lets a request past a bad parameter', async () => {
+    await expectError(await m.fetch(m.url('/servers/find?limit=abc'), { headers: { Prefer: 'code=200' } }), 400, /query parameter 'limit'/);
+  });
+
   it('never lets a request past authentication', async () => {
     const res = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200' } });
     expect(res.status).toBe(401);

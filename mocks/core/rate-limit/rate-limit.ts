@@ -2,8 +2,12 @@
 // window by tier (the security scheme that authenticated the caller, or anonymous),
 // and paths with a window of their own (`/metadata/*`: one request per second).
 // Windows are fixed and aligned to the clock, so a pinned clock gives the same headers
-// every run. Counting always happens (every answer carries the headers); refusing with
-// 429 is the caller's choice (`--rate-limit`).
+// every run. Only the API counts: the mock's own routes (`/__mock/*`, the docs) draw on
+// no limit. Every API answer carries the headers, and they never promise a wait the
+// mock would not enforce (docs/decisions/0028-rate-limit-headers-tell-the-truth.md):
+// with `--rate-limit` requests are counted and refused with 429 past the limit, as the
+// real service does; without it nothing is counted, and each answer reports the
+// caller's limit with the whole of it remaining.
 //
 // Counters are kept per account (every key and session of one user draw on the same
 // counters; the limit applied is the tier of the credential in hand) and per address
@@ -12,6 +16,7 @@
 // most `maxBuckets` callers are tracked per rule (past that, the one seen least
 // recently starts afresh).
 import type { MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { rateLimitedBody } from '../../../spec/messages.ts';
 import type { RateLimits } from '../../../spec/model.ts';
 import type { Answers } from '../answers.ts';
@@ -32,17 +37,25 @@ interface Counter {
   count: number;
 }
 
-/** The callers counted under one set of windows (the tiers share one; each path group has its own). */
+/**
+ * The callers counted under one set of windows (the tiers share one; each path group has
+ * its own), in the order their windows last started afresh: the windows are aligned to
+ * the clock and nested (minute, hour, day), so that is also the order in which their
+ * counters run out, and expired callers are always at the front. The order is an
+ * lru-cache's list (read with `peek`, moved by `set`), not a Map's insertion order:
+ * finding a Map's first entry after many deletions walks them all (see
+ * mocks/search/bounded-cache.ts), and callers come and go with every client.
+ */
 class Buckets {
-  // In the order their windows last started afresh: the windows are aligned to the
-  // clock and nested (minute, hour, day), so that is also the order in which their
-  // counters run out, and expired callers are always at the front.
-  private readonly byCaller = new Map<string, Counter[]>();
+  private readonly byCaller: LRUCache<string, Counter[]>;
 
   constructor(
     readonly windowsMs: number[],
-    private readonly maxBuckets: number,
-  ) {}
+    maxBuckets: number,
+  ) {
+    // Past maxBuckets, the caller whose windows started longest ago starts afresh.
+    this.byCaller = new LRUCache<string, Counter[]>({ max: maxBuckets });
+  }
 
   get size(): number {
     return this.byCaller.size;
@@ -54,10 +67,9 @@ class Buckets {
 
   /** The caller's counters, current at `now`. */
   counters(key: string, now: number): Counter[] {
-    const known = this.byCaller.get(key);
+    const known = this.byCaller.peek(key);
     if (!known) {
       this.sweep(now);
-      if (this.byCaller.size >= this.maxBuckets) this.byCaller.delete(this.byCaller.keys().next().value!);
       const counters = this.windowsMs.map((size) => ({ start: now - (now % size), count: 0 }));
       this.byCaller.set(key, counters);
       return counters;
@@ -75,7 +87,6 @@ class Buckets {
     }
     if (renewed) {
       // To the back of the line: its counters now run out last.
-      this.byCaller.delete(key);
       this.byCaller.set(key, known);
       this.sweep(now);
     }
@@ -84,9 +95,12 @@ class Buckets {
 
   /** Drops the callers at the front whose every window is over (each is dropped once, so this is cheap). */
   private sweep(now: number): void {
-    for (const [key, counters] of this.byCaller) {
+    for (;;) {
+      const oldest = this.byCaller.rkeys().next();
+      if (oldest.done) return;
+      const counters = this.byCaller.peek(oldest.value)!;
       if (!this.expired(counters, now)) return;
-      this.byCaller.delete(key);
+      this.byCaller.delete(oldest.value);
     }
   }
 }
@@ -111,14 +125,28 @@ export class RateLimiter {
     return this.groups.reduce((n, g) => n + g.buckets.size, this.tiers.size);
   }
 
+  /** The limits of one request's rule: the path's group, else the tier's. */
+  private rule(tier: string, path: string): { limits: number[]; buckets: Buckets } {
+    const group = this.groups.find((g) => path.startsWith(g.pathPrefix));
+    return group ?? { limits: this.tierLimits.get(tier) ?? this.tierLimits.get('anonymous')!, buckets: this.tiers };
+  }
+
+  /**
+   * What a request of `tier` to `path` is told when nothing is counted (no
+   * `--rate-limit`): its limit, all of it remaining, the current window's end.
+   */
+  quote(tier: string, path: string, now: number): RateDecision {
+    const { limits, buckets } = this.rule(tier, path);
+    const size = buckets.windowsMs[0]!;
+    return { limit: limits[0]!, remaining: limits[0]!, reset: Math.ceil((now - (now % size) + size) / 1000) };
+  }
+
   /**
    * Counts one request of caller `key` (an account, or an anonymous address) in `tier`
    * to `path` (relative to the API base).
    */
   hit(key: string, tier: string, path: string, now: number): RateDecision {
-    const group = this.groups.find((g) => path.startsWith(g.pathPrefix));
-    const limits = group?.limits ?? this.tierLimits.get(tier) ?? this.tierLimits.get('anonymous')!;
-    const buckets = group?.buckets ?? this.tiers;
+    const { limits, buckets } = this.rule(tier, path);
     const counters = buckets.counters(key, now);
     let retryAfter: number | undefined;
     for (let i = 0; i < counters.length; i++) {
@@ -143,27 +171,39 @@ export interface RateLimitSettings {
   basePath: string;
   /** Count anonymous callers by the last X-Forwarded-For address (`--trust-proxy`). */
   trustProxy: boolean;
-  /** Refuse over the limit with 429 (`--rate-limit`); otherwise only count. */
+  /** Count, and refuse over the limit with 429 (`--rate-limit`); otherwise report the limits without counting. */
   enforce: boolean;
   answers: Answers;
 }
 
 /**
- * Counts every request against its caller (the account identifyCaller found, else the
- * client's address) and says how much is left in `X-RateLimit-*`; over the limit and
- * enforcing, answers 429 with `Retry-After`.
+ * For a request to the API: enforcing, counts it against its caller (the account
+ * identifyCaller found, else the client's address), says how much is left in
+ * `X-RateLimit-*` and past the limit answers 429 with `Retry-After`; not enforcing,
+ * reports the caller's limit as a whole (RateLimiter.quote). Requests outside the API
+ * (the mock's `/__mock/*` routes) are not limited and carry no such headers.
  */
 export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv> {
   const { limiter, basePath, trustProxy, enforce, answers } = settings;
   return (c, next) => {
+    const full = c.req.path;
+    if (!full.startsWith(basePath) || (full.length > basePath.length && full[basePath.length] !== '/')) return next();
+    const path = full.slice(basePath.length);
     const principal = c.get('identity').values().next().value;
+    const tier = principal?.scheme ?? 'anonymous';
+    if (!enforce) {
+      const quote = limiter().quote(tier, path, c.get('now'));
+      c.header('X-RateLimit-Limit', String(quote.limit));
+      c.header('X-RateLimit-Remaining', String(quote.remaining));
+      c.header('X-RateLimit-Reset', String(quote.reset));
+      return next();
+    }
     const key = principal?.id ?? `ip:${clientAddress(c.env, c.req.header('x-forwarded-for'), trustProxy)}`;
-    const path = c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) : c.req.path;
-    const decision = limiter().hit(key, principal?.scheme ?? 'anonymous', path, c.get('now'));
+    const decision = limiter().hit(key, tier, path, c.get('now'));
     c.header('X-RateLimit-Limit', String(decision.limit));
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
-    if (decision.retryAfter !== undefined && enforce) {
+    if (decision.retryAfter !== undefined) {
       return Promise.resolve(answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), { 'Retry-After': String(decision.retryAfter) }));
     }
     return next();
