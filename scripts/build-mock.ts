@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { parseSpec, SPEC_PATH } from '../spec/load.ts';
 import { buildModel } from '../spec/model.ts';
@@ -86,6 +86,11 @@ export function builtModules(): BuiltModules {
   return { 'spec/built.ts': specModule(), 'mocks/dataset/built.ts': datasetsModule() };
 }
 
+/** How a bundle of the mock is built (this one, and the library entry's): ESM for Node 20, the dependencies left external, the built modules in place of their stubs. */
+export function bundleOptions(modules: BuiltModules) {
+  return { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', plugins: [builtPlugin(modules)] } as const satisfies BuildOptions;
+}
+
 /** An esbuild plugin that bundles the built modules in place of their stubs. */
 export function builtPlugin(modules: BuiltModules): Plugin {
   return {
@@ -114,19 +119,7 @@ export async function buildMock(outDir: string = DIST): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const modules = builtModules();
   writeDefaultDataset(join(outDir, DATASETS));
-  const result = await build({
-    entryPoints: [join(ROOT, 'mocks/node/cli.ts')],
-    outfile: join(outDir, 'mock.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-    metafile: true,
-    absWorkingDir: ROOT,
-    plugins: [builtPlugin(modules)],
-  });
+  const result = await build({ entryPoints: [join(ROOT, 'mocks/node/cli.ts')], outfile: join(outDir, 'mock.mjs'), ...bundleOptions(modules), metafile: true, absWorkingDir: ROOT });
   // Everything a rebuild would read: the bundled sources, the spec, this script, the dependencies' versions.
   const bundled = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)));
   const others = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'].filter((p) => existsSync(join(ROOT, p)));

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import { SWAGGER_UI_FILES } from '../mocks/docs-page/docs-page.ts';
-import { builtModules, builtPlugin } from './build-mock.ts';
+import { builtModules, bundleOptions } from './build-mock.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -25,17 +25,7 @@ const ENTRY = join(ROOT, 'mocks/node/in-process.ts');
 
 mkdirSync(join(DIST, 'swagger-ui'), { recursive: true });
 
-await build({
-  entryPoints: [ENTRY],
-  outfile: join(DIST, 'index.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
-  plugins: [builtPlugin(builtModules())],
-});
+await build({ entryPoints: [ENTRY], outfile: join(DIST, 'index.mjs'), ...bundleOptions(builtModules()) });
 
 const [declarations] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], { preferredConfigPath: join(ROOT, 'tsconfig.json') });
 writeFileSync(join(DIST, 'index.d.ts'), `// server-listing-mock: the mock in process (see mocks/README.md in this package).\n${declarations}`);
