@@ -83,10 +83,13 @@ beforeAll(() => {
 afterAll(() => process.env.KEEP_PACK_DIR || rmSync(root, { recursive: true, force: true }));
 
 describe('the package, installed from its tarball', () => {
-  it('holds the bins, their bundles, the library entry and its types, the docs assets, the spec, the fixtures and the manuals, and no source', () => {
+  it('holds the bins, their bundles, the library entry and its types, the default dataset, the docs assets, the spec, the fixtures and the manuals, and no source', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
+    // The default dataset, generated when the package was built (its name is a hash of its key).
+    const dataset = files.filter((f) => /^dist\/datasets\/servers-[0-9a-f]{20}\.snap$/.test(f));
+    expect(dataset).toHaveLength(1);
     expect(files).toEqual([
-      'LICENSE', 'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'contract-tests/README.md', 'dist/contract.mjs', 'dist/dredd-hooks.cjs',
+      'LICENSE', 'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'contract-tests/README.md', 'dist/contract.mjs', ...dataset, 'dist/dredd-hooks.cjs',
       'dist/index.d.ts', 'dist/index.mjs', 'dist/mock.mjs', 'dist/swagger-ui/LICENSE', 'dist/swagger-ui/NOTICE', 'dist/swagger-ui/favicon-32x32.png',
       'dist/swagger-ui/swagger-ui-bundle.js', 'dist/swagger-ui/swagger-ui.css', 'dist/types.d.ts', 'dist/types.mjs',
       'fixtures/auth.json', 'mocks/README.md', 'package.json', 'spec/openapi.yaml',

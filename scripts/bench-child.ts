@@ -42,7 +42,7 @@ export interface GenJob {
   now: string;
 }
 export interface GenResult {
-  /** generateServers() alone. */
+  /** generateDataset() alone: the columns the mock serves (generateServers() in a build without it). */
   ms: number;
   rows: number;
   /** Importing mocks/dataset/generator.ts (its tables and favicons are built at load), for context. */
@@ -107,12 +107,14 @@ async function gen(job: GenJob): Promise<GenResult> {
   const i0 = performance.now();
   const mod = (await import(pathToFileURL(job.module).href)) as {
     generateServers: (o: { seed: number; count: number; now: Date }) => unknown[];
+    generateDataset?: (o: { seed: number; count: number; now: Date }) => { size: number };
   };
   const importMs = performance.now() - i0;
   const t0 = performance.now();
-  const rows = mod.generateServers({ seed: job.seed, count: job.count, now: new Date(job.now) });
+  const opts = { seed: job.seed, count: job.count, now: new Date(job.now) };
+  const rows = mod.generateDataset ? mod.generateDataset(opts).size : mod.generateServers(opts).length;
   const ms = performance.now() - t0;
-  return { ms, rows: rows.length, importMs };
+  return { ms, rows, importMs };
 }
 
 process.once('message', (job: LoadJob | GenJob) => {

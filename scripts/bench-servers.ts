@@ -1,14 +1,17 @@
-// Process plumbing for `npm run bench`: start the three servers under test (the mock,
-// Prism, the bare replay server), wait for their first 200, read their memory, stop
-// them. Every child is tracked so that an error or Ctrl-C never leaves one running.
+// Process plumbing for `npm run bench`: start the servers under test (the mock, Prism,
+// the bare replay server, an earlier build of the mock), and the programs whose start-up
+// is timed (the bin, `npm run mock`, a bare node:http process), wait for their first 200,
+// read their memory, stop them. Every child is tracked so that an error or Ctrl-C never
+// leaves one running; `npm run mock` runs in a process group of its own and is stopped as one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { GenJob, LoadJob } from './bench-child.ts';
 
-export type ServerKind = 'mock' | 'prism' | 'bare';
+export type ServerKind = 'mock' | 'prism' | 'bare' | 'baseline';
 
 export interface Running {
   kind: ServerKind;
@@ -26,12 +29,15 @@ const PRISM_BIN = 'node_modules/@stoplight/prism-cli/dist/index.js';
 
 // Every child we start, so the exit and signal handlers can stop them all.
 const children = new Set<ChildProcess>();
+/** Those started as a process group: stopped through the group. */
+const groups = new WeakSet<ChildProcess>();
+const target = (child: ChildProcess): number => (groups.has(child) ? -(child.pid as number) : (child.pid as number));
 
 function killAll(): void {
   for (const child of children) {
     if (child.pid !== undefined && child.exitCode === null) {
       try {
-        process.kill(child.pid, 'SIGKILL');
+        process.kill(target(child), 'SIGKILL');
       } catch {
         // already gone
       }
@@ -53,8 +59,11 @@ export function track(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
   ipc = false,
+  group = false,
 ): ChildProcess & { errTail: () => string } {
-  const child = spawn(command, args, { stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'], env });
+  // A group of its own (`group`): npm and the mock it runs, stopped together as a terminal would.
+  const child = spawn(command, args, { stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'], env, detached: group });
+  if (group) groups.add(child);
   children.add(child);
   child.once('exit', () => children.delete(child));
   let tail = '';
@@ -70,9 +79,9 @@ export function track(
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  process.kill(child.pid, 'SIGTERM');
+  process.kill(target(child), 'SIGTERM');
   const timer = setTimeout(() => {
-    if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+    if (child.pid !== undefined && child.exitCode === null) process.kill(target(child), 'SIGKILL');
   }, 3000);
   await exited;
   clearTimeout(timer);
@@ -151,18 +160,55 @@ async function waitFor200(child: ChildProcess & { errTail: () => string }, base:
 
 /**
  * The node flags `npm run mock` gives the mock (e.g. a smaller young generation), read from
- * package.json so the benchmark measures exactly what users run.
+ * a package.json (this repository's, or an earlier build's) so the benchmark measures
+ * exactly what users run.
  */
-export function mockNodeFlags(): string[] {
-  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.mock;
-  const run = /\bnode((?: --[^\s]+)*) dist\/mock\.mjs/.exec(script);
+export function mockNodeFlags(packageJson = 'package.json'): string[] {
+  const script: string = JSON.parse(readFileSync(packageJson, 'utf8')).scripts.mock;
+  const run = /\bnode((?: --[^\s]+)*) (?:dist\/mock\.mjs|scripts\/run-mock\.mjs)/.exec(script);
   return run?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
+/** The environment of every program the bench starts: without the mock's MOCK_* defaults and without the test switches (the mock checks every answer under vitest or NODE_ENV=test). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('MOCK_') || k === 'VITEST' || k === 'NODE_ENV') delete env[k];
+  return env;
+}
+
+/** A program to start and time: what runs (given its port), where its API is, and whether it is a process group (npm). */
+export interface Launch {
+  label: string;
+  command: string;
+  args: (port: number) => string[];
+  /** The path prefix of its API (`/api/v0.1`, or nothing for Prism). */
+  prefix: string;
+  group?: boolean;
+  timeoutMs?: number;
+}
+
+/** Starts a program on a free port and waits for its first 200 on `/servers/find?limit=20` (polled every 5 ms). */
+export async function launch(l: Launch): Promise<Running & { label: string }> {
+  const port = await freePort();
+  const base = `http://${HOST}:${port}${l.prefix}`;
+  const t0 = performance.now();
+  const child = track(l.command, l.args(port), cleanEnv(), false, l.group);
+  try {
+    await waitFor200(child, base, '/servers/find?limit=20', l.timeoutMs ?? 120_000);
+  } catch (err) {
+    await stopChild(child);
+    throw new Error(`${l.label}: ${(err as Error).message}`);
+  }
+  const startupMs = performance.now() - t0;
+  if (child.pid === undefined) throw new Error(`${l.label}: no pid`);
+  return { kind: 'mock', label: l.label, pid: child.pid, base, startupMs, stop: () => stopChild(child) };
 }
 
 export interface StartOptions {
   kind: ServerKind;
-  /** mock: the built entry point `npm run mock` runs (default `dist/mock.mjs`). */
+  /** mock: the built entry point `npm run mock` runs (default `dist/mock.mjs`); baseline: the earlier build's checkout. */
   mockEntry?: string;
+  baselineDir?: string;
   /** mock: dataset flags. */
   seed?: number;
   servers?: number;
@@ -178,53 +224,43 @@ export interface StartOptions {
 
 /**
  * Starts one server on a free port and waits for its first 200 on `/servers/find?limit=20`.
- * All three run as one plain `node` process (no npm/npx wrapper), so the PID we hold is the
- * process that serves, its RSS is the server's, and start-up times compare like for like.
- * The mock runs as `npm run mock` runs it: `node dist/mock.mjs`, the esbuild bundle of
- * mocks/node/cli.ts (bench.ts builds it first). The bare server runs through tsx's loader.
+ * All run as one plain `node` process (no npm/npx wrapper), so the PID we hold is the
+ * process that serves, its RSS is the server's, and throughput and memory compare like for
+ * like. The mock runs as `npm run mock` runs it: `node <its flags> dist/mock.mjs`, the
+ * esbuild bundle of mocks/node/cli.ts (bench.ts builds it first); the baseline the same
+ * way from its own checkout. The bare server runs through tsx's loader.
  */
 export async function startServer(o: StartOptions): Promise<Running> {
-  const port = await freePort();
-  let args: string[];
-  let base: string;
-  // The mock reads MOCK_* variables as defaults for its flags (MOCK_LATENCY, MOCK_RATE_LIMIT...)
-  // and checks every answer against the spec under vitest or NODE_ENV=test: none of that
-  // belongs in a benchmark, so the servers get an environment without them.
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('MOCK_') || k === 'VITEST' || k === 'NODE_ENV') delete env[k];
+  const mockArgs = (port: number) => {
+    const args = ['--port', String(port), '--host', HOST, '--quiet'];
+    if (o.seed !== undefined) args.push('--seed', String(o.seed));
+    if (o.servers !== undefined) args.push('--servers', String(o.servers));
+    if (o.now !== undefined) args.push('--now', o.now);
+    return [...args, ...(o.mockFlags ?? [])];
+  };
+  let l: Omit<Launch, 'label'>;
   switch (o.kind) {
     case 'mock':
-      args = [...(o.nodeFlags ?? []), ...mockNodeFlags(), o.mockEntry ?? 'dist/mock.mjs', '--port', String(port), '--host', HOST, '--quiet'];
-      if (o.seed !== undefined) args.push('--seed', String(o.seed));
-      if (o.servers !== undefined) args.push('--servers', String(o.servers));
-      if (o.now !== undefined) args.push('--now', o.now);
-      args.push(...(o.mockFlags ?? []));
-      base = `http://${HOST}:${port}${API_PREFIX}`;
+      l = { command: process.execPath, args: (p) => [...(o.nodeFlags ?? []), ...mockNodeFlags(), o.mockEntry ?? 'dist/mock.mjs', ...mockArgs(p)], prefix: API_PREFIX };
       break;
+    case 'baseline': {
+      const dir = o.baselineDir as string;
+      l = { command: process.execPath, args: (p) => [...(o.nodeFlags ?? []), ...mockNodeFlags(join(dir, 'package.json')), join(dir, 'dist/mock.mjs'), ...mockArgs(p)], prefix: API_PREFIX };
+      break;
+    }
     case 'prism':
       // Prism serves the spec's paths WITHOUT the servers[0] prefix (/servers/find, not
       // /api/v0.1/servers/find: the prefixed path is a 404 there). Static mode (examples,
       // dynamic off) is its default. (NODE_ENV=production would split it into two processes.)
-      args = [PRISM_BIN, 'mock', '-h', HOST, '-p', String(port), '-v', 'silent', 'spec/openapi.yaml'];
-      base = `http://${HOST}:${port}`;
+      l = { command: process.execPath, args: (p) => [PRISM_BIN, 'mock', '-h', HOST, '-p', String(p), '-v', 'silent', 'spec/openapi.yaml'], prefix: '' };
       break;
     case 'bare':
       if (!o.recordFile) throw new Error('bare server needs the recorded answers file');
-      args = ['--import', 'tsx', 'scripts/bench-bare.ts', o.recordFile, String(port)];
-      base = `http://${HOST}:${port}${API_PREFIX}`;
+      l = { command: process.execPath, args: (p) => ['--import', 'tsx', 'scripts/bench-bare.ts', o.recordFile as string, String(p)], prefix: API_PREFIX };
       break;
   }
-  const t0 = performance.now();
-  const child = track(process.execPath, args, env);
-  try {
-    await waitFor200(child, base, '/servers/find?limit=20', o.timeoutMs ?? 120_000);
-  } catch (err) {
-    await stopChild(child);
-    throw new Error(`${o.kind}: ${(err as Error).message}`);
-  }
-  const startupMs = performance.now() - t0;
-  if (child.pid === undefined) throw new Error(`${o.kind}: no pid`);
-  return { kind: o.kind, pid: child.pid, base, startupMs, stop: () => stopChild(child) };
+  const running = await launch({ ...l, label: o.kind, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+  return { ...running, kind: o.kind };
 }
 
 /** Resident set size of a process in MiB, from /proc/<pid>/status (VmRSS; VmHWM is the peak). */

@@ -17,7 +17,7 @@ import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
 import type { GenResult, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
-import { get, inChild, readMemory, startServer, stopChild, summarizeProfile, track, type Running, type ServerKind } from './bench-servers.ts';
+import { API_PREFIX, get, inChild, launch, readMemory, startServer, stopChild, summarizeProfile, track, type Launch, type Running, type ServerKind } from './bench-servers.ts';
 import type { RowCacheStats } from '../mocks/search/row-cache.ts';
 import { machine } from './machine.ts';
 import { replaceReadmeFigures } from './readme-figures.ts';
@@ -27,7 +27,8 @@ const FLAGS = {
   quick: { type: 'boolean', help: '2 s runs, 3 start-ups, datasets up to 100k (for development)' },
   servers: { type: 'integer', value: 'N', default: 1000, min: 1, max: 5_000_000, help: "dataset size of the mock under load (the mock's own default)" },
   seed: { type: 'integer', value: 'N', default: 42, min: 0, max: 2 ** 32 - 1, help: "seed of the mock's dataset and of the mixed queries" },
-  mock: { type: 'string', value: 'FILE', default: 'dist/mock.mjs', help: 'the built mock to run (dist/mock.mjs is built first by npm run build)' },
+  mock: { type: 'string', value: 'FILE', default: 'dist/mock.mjs', help: 'the built mock to run (dist/mock.mjs is built first by npm run build; another file replaces the bin and npm run mock in the start-ups too)' },
+  baseline: { type: 'string', value: 'DIR', help: 'a checkout of an earlier commit with its dist/ built: its mock joins the memory, throughput and start-up runs, and the table shows the ratios (this build / that one)' },
   'skip-contract': { type: 'boolean', help: 'do not time the contract suite' },
   'scale-sizes': { type: 'custom', value: 'LIST', shown: '10000,100000,1000000; --quick: 10000,100000', parse: sizeList, help: 'dataset sizes of the scale table' },
   'skip-scale': { type: 'boolean', help: 'no scale table' },
@@ -58,18 +59,22 @@ const CONFIG = {
   warmupSec: quick ? 1 : 3,
   memoryRequests: 10_000,
   startups: quick ? 3 : 5,
-  startupSizes: quick ? [1_000, 10_000] : [1_000, 100_000],
   genSizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
   mixedQueries: 1000,
   scaleSizes: args['scale-sizes'] ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]),
   scaleColdStarts: quick ? 1 : 2,
   scaleCachedStarts: quick ? 2 : 3,
+  /** Start-ups of `npm run mock` per size of the scale table, cold and cached each. */
+  scaleNpmStarts: quick ? 1 : 2,
   scaleDurationSec: quick ? 2 : 5,
   scaleWarmupSec: quick ? 1 : 2,
   pagingServers: 100_000,
   pagingLimit: 500,
 };
-const KINDS: ServerKind[] = ['mock', 'prism', 'bare'];
+const BASELINE = args.baseline;
+const KINDS: ServerKind[] = ['mock', 'prism', 'bare', ...(BASELINE ? (['baseline'] as const) : [])];
+/** The mock as the package runs it (node, no flags), unless --mock names another build. */
+const BIN = MOCK_ENTRY === 'dist/mock.mjs' ? 'bin/server-listing-mock.mjs' : MOCK_ENTRY;
 
 const fixtures = loadFixtures();
 const VALID_KEY = fixtures.credentials.find((c) => c.name === 'valid-key')?.value;
@@ -198,7 +203,9 @@ interface Report {
   config: typeof CONFIG & { seed: number; datasetUnderLoad: number; now: string };
   notes: string[];
   scenarios: ScenarioFigures[];
-  startup: { label: string; runsMs: number[]; medianMs: number | null }[];
+  /** Spawn to first 200 of each start-up variant at 1k servers (see STARTUPS), and the limits it is compared with. */
+  startup: StartupFigures[];
+  baseline: string | null;
   memory: Partial<Record<ServerKind, { rssMiB: number; peakRssMiB: number; idleRssMiB: number }>>;
   generation: { count: number; ms: number | null; rows: number | null; importMs?: number }[];
   contract: { ms: number; exitCode: number | null } | null;
@@ -211,21 +218,42 @@ interface Report {
   profile?: ReturnType<typeof summarizeProfile> & { file: string };
 }
 
+/** Spawn-to-first-200 runs of one start-up variant. */
+interface StartupFigures {
+  id: StartupId;
+  label: string;
+  runsMs: number[];
+  medianMs: number | null;
+}
+type StartupId = 'bare' | 'prism' | 'bin' | 'npm' | 'generated' | 'baseline';
+
+/** The start-up targets of issue 24, at 1k servers (the defaults): against the bare process and Prism. */
+const START_TARGETS = { binOverBare: 4, binOverPrism: 0.2, npmOverPrism: 0.3 };
+/** Throughput against the earlier build: "not lower", within what back-to-back runs on this VM vary. */
+const NOT_LOWER = 0.95;
+
 function targets(r: Report): Report['targets'] {
   const rps = (id: string, k: ServerKind) => r.scenarios.find((s) => s.id === id)?.servers[k]?.reqPerSec;
-  const start = (label: string) => r.startup.find((s) => s.label === label)?.medianMs ?? undefined;
-  const small = `mock, ${CONFIG.startupSizes[0]?.toLocaleString('en-US')} servers`;
+  const start = (id: StartupId) => r.startup.find((s) => s.id === id)?.medianMs ?? undefined;
   const gen100k = r.generation.find((g) => g.count === 100_000)?.ms ?? null;
   const t = (target: string, value: number | null, ok: (v: number) => boolean) => ({ target, value, verdict: verdict(value, ok) });
   return [
     t('plain query: mock ≥ 6× Prism', ratio(rps('plain', 'mock'), rps('plain', 'prism')), (v) => v >= 6),
     t('plain query: mock ≥ 70% of bare', ratio(rps('plain', 'mock'), rps('plain', 'bare')), (v) => v >= 0.7),
     t('mixed workload: mock ≥ 5× Prism', ratio(rps('mixed', 'mock'), rps('mixed', 'prism')), (v) => v >= 5),
-    t('start-up (1k servers): mock ≤ ⅓ of Prism', ratio(start(small), start('Prism')), (v) => v <= 1 / 3),
+    ...(r.baseline
+      ? [
+          t(`plain query: mock ≥ ${NOT_LOWER} of the baseline build`, ratio(rps('plain', 'mock'), rps('plain', 'baseline')), (v) => v >= NOT_LOWER),
+          t(`filtered query: mock ≥ ${NOT_LOWER} of the baseline build`, ratio(rps('filtered', 'mock'), rps('filtered', 'baseline')), (v) => v >= NOT_LOWER),
+        ]
+      : []),
+    t(`start-up (1k servers): the bin ≤ ${START_TARGETS.binOverBare}× bare node:http`, ratio(start('bin'), start('bare')), (v) => v <= START_TARGETS.binOverBare),
+    t(`start-up (1k servers): the bin ≤ ${START_TARGETS.binOverPrism} of Prism`, ratio(start('bin'), start('prism')), (v) => v <= START_TARGETS.binOverPrism),
+    t(`start-up (1k servers): npm run mock ≤ ${START_TARGETS.npmOverPrism} of Prism`, ratio(start('npm'), start('prism')), (v) => v <= START_TARGETS.npmOverPrism),
     t('memory: mock ≤ ⅔ of Prism', ratio(r.memory.mock?.rssMiB, r.memory.prism?.rssMiB), (v) => v <= 2 / 3),
     t('100k servers generated in < 2 s', gen100k, (v) => v < 2000),
     t('mixed workload (1k servers): mock ≥ 80% of bare', ratio(rps('mixed', 'mock'), rps('mixed', 'bare')), (v) => v >= 0.8),
-    ...scaleTargets(r, rps('filtered', 'mock'), start('Prism')),
+    ...scaleTargets(r, rps('filtered', 'mock'), start('prism')),
   ];
 }
 
@@ -258,8 +286,10 @@ export function renderTable(r: Report): string {
     '',
     `Throughput: autocannon, ${r.config.connections} connections, ${r.config.durationSec} s after a ${r.config.warmupSec} s warm-up, mock dataset of ${r.config.datasetUnderLoad.toLocaleString('en-US')} servers. req/s (p50 / p99 latency, ms).`,
     '',
-    '| scenario | mock | Prism 5.14.2 | bare node:http | mock/Prism | mock/bare | bytes per answer, mock / Prism |',
-    '|---|---|---|---|---|---|---|',
+    r.baseline
+      ? `| scenario | mock | Prism 5.14.2 | bare node:http | baseline build | mock/Prism | mock/bare | mock/baseline | bytes per answer, mock / Prism |`
+      : '| scenario | mock | Prism 5.14.2 | bare node:http | mock/Prism | mock/bare | bytes per answer, mock / Prism |',
+    r.baseline ? '|---|---|---|---|---|---|---|---|---|' : '|---|---|---|---|---|---|---|',
   );
   const cell = (x: (LoadResult & { expectedShare: number }) | undefined) =>
     x ? `${fmt(x.reqPerSec)} (${fmt(x.p50Ms)} / ${fmt(x.p99Ms)})${x.expectedShare < 0.999 ? ` ⚠ only ${fmt(x.expectedShare * 100, 1)}% expected status` : ''}` : '–';
@@ -270,18 +300,17 @@ export function renderTable(r: Report): string {
     const mark = (t: ReturnType<typeof tgt>) => (t ? ` (target ${t.target.match(/≥ [^ ]+/)?.[0]}: **${t.verdict}**)` : '');
     const pT = s.id === 'plain' ? tgt('plain query: mock ≥ 6×') : s.id === 'mixed' ? tgt('mixed') : undefined;
     const bT = s.id === 'plain' ? tgt('plain query: mock ≥ 70%') : undefined;
+    const vsBaseline = ratio(s.servers.mock?.reqPerSec, s.servers.baseline?.reqPerSec);
+    const baseT = tgt(`${s.id} query: mock ≥ ${NOT_LOWER} of the baseline`);
+    const baseline = r.baseline ? ` ${cell(s.servers.baseline)} |` : '';
+    const baseRatio = r.baseline ? ` ${vsBaseline == null ? '–' : fmt(vsBaseline, 2)}${baseT ? ` (target ≥ ${NOT_LOWER}: **${baseT.verdict}**)` : ''} |` : '';
     lines.push(
-      `| ${s.title} | ${cell(s.servers.mock)} | ${cell(s.servers.prism)} | ${cell(s.servers.bare)} | ${vsPrism == null ? '–' : `${fmt(vsPrism, 1)}×`}${mark(pT)} | ${vsBare == null ? '–' : `${fmt(vsBare * 100)}%`}${mark(bT)} | ${fmt(s.servers.mock?.bytesPerResponse)} / ${fmt(s.servers.prism?.bytesPerResponse)} |`,
+      `| ${s.title} | ${cell(s.servers.mock)} | ${cell(s.servers.prism)} | ${cell(s.servers.bare)} |${baseline} ${vsPrism == null ? '–' : `${fmt(vsPrism, 1)}×`}${mark(pT)} | ${vsBare == null ? '–' : `${fmt(vsBare * 100)}%`}${mark(bT)} |${baseRatio} ${fmt(s.servers.mock?.bytesPerResponse)} / ${fmt(s.servers.prism?.bytesPerResponse)} |`,
     );
   }
+  if (r.baseline) lines.push('', `Baseline build: ${r.baseline} (its dist/mock.mjs, run as its own package.json's \`npm run mock\` runs it).`);
+  lines.push('', ...renderStartup(r));
   lines.push('', '| measure | mock | Prism 5.14.2 | bare node:http | ratio | target |', '|---|---|---|---|---|---|');
-  const prismStart = r.startup.find((s) => s.label === 'Prism')?.medianMs;
-  for (const s of r.startup.filter((x) => x.label !== 'Prism')) {
-    const rt = ratio(s.medianMs ?? undefined, prismStart ?? undefined);
-    lines.push(
-      `| start-up to first 200, median of ${r.config.startups} (${s.label}) | ${fmt(s.medianMs)} ms | ${fmt(prismStart)} ms | – | ${rt == null ? '–' : `${fmt(rt * 100)}% of Prism`} | ≤ 33%: **${verdict(rt, (v) => v <= 1 / 3)}** |`,
-    );
-  }
   const mem = r.memory;
   const memRatio = ratio(mem.mock?.rssMiB, mem.prism?.rssMiB);
   lines.push(
@@ -299,6 +328,39 @@ export function renderTable(r: Report): string {
   if (r.scale.length) lines.push('', ...renderScale(r));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `Note: ${n}`));
   return lines.join('\n');
+}
+
+/**
+ * The start-up table: spawn to the first 200, for the mock as the package runs it (the
+ * bin), as a clone runs it (`npm run mock`), next to the limit (a node:http process that
+ * only answers) and Prism, at 1k servers (the defaults) and at the scale table's sizes.
+ */
+function renderStartup(r: Report): string[] {
+  const start = (id: StartupId) => r.startup.find((s) => s.id === id)?.medianMs ?? null;
+  const [bare, prism] = [start('bare'), start('prism')];
+  const ms = (v: number | null) => (v == null ? '–' : `${fmt(v)} ms`);
+  const x = (v: number | null, limit?: number) => (v == null ? '–' : `${fmt(v, v < 10 ? 1 : 0)}×${limit === undefined ? '' : ` (≤ ${limit}×: **${verdict(v, (y) => y <= limit)}**)`}`);
+  const share = (v: number | null, limit?: number) => (v == null ? '–' : `${fmt(v, 2)}${limit === undefined ? '' : ` (≤ ${limit}: **${verdict(v, (y) => y <= limit)}**)`}`);
+  const row = (what: string, bin: number | null, npm: number | null, targeted: boolean, extra = '') =>
+    `| ${what} | ${ms(bin)} | ${ms(npm)} | ${x(ratio(bin ?? undefined, bare ?? undefined), targeted ? START_TARGETS.binOverBare : undefined)} | ${share(ratio(bin ?? undefined, prism ?? undefined), targeted ? START_TARGETS.binOverPrism : undefined)} | ${share(ratio(npm ?? undefined, prism ?? undefined), targeted ? START_TARGETS.npmOverPrism : undefined)} |${extra}`;
+  const lines = [
+    `Start-up: spawn to the first 200 on \`/servers/find?limit=20\` (polled every 5 ms), median of ${r.config.startups} at 1k servers (the variants in turn), of ${r.config.scaleColdStarts} cold / ${r.config.scaleCachedStarts} cached (bin) and ${r.config.scaleNpmStarts} each (npm run mock) at the scale sizes. The limit: a bare node:http process that answers \`{}\` to anything (${ms(bare)}); Prism 5.14.2: ${ms(prism)}. The bin is \`node bin/server-listing-mock.mjs\` (as \`npx server-listing-mock\` runs it, no node flags); \`npm run mock\` is npm itself, its freshness check of dist/ (no rebuild: it is fresh) and the mock with its node flags.`,
+    '',
+    '| servers | the bin | `npm run mock` | bin / bare | bin / Prism | npm run mock / Prism |',
+    '|---|---|---|---|---|---|',
+    row('1,000, the defaults (seed 1337: the dataset the build ships)', start('bin'), start('npm'), true),
+    row(`1,000, seed ${r.config.seed} (generated at start)`, start('generated'), null, false),
+  ];
+  if (r.baseline) lines.push(row('1,000, the defaults, the baseline build (its bin)', start('baseline'), null, false));
+  for (const sc of r.scale) {
+    const n = sc.servers.toLocaleString('en-US');
+    const million = sc.servers === 1_000_000;
+    lines.push(
+      row(`${n}, cold (generated, sorted, snapshot written)${million ? ` — target < 4 s: **${verdict(sc.coldMedianMs, (v) => v < 4000)}**` : ''}`, sc.coldMedianMs, sc.npmColdMedianMs, false),
+      row(`${n}, cached (the snapshot read)${million ? ` — target < 1 s: **${verdict(sc.cachedMedianMs, (v) => v < 1000)}**` : ''}`, sc.cachedMedianMs, sc.npmCachedMedianMs, false),
+    );
+  }
+  return lines;
 }
 
 const rowCacheCell = (c: RowCacheInfo | null): string =>
@@ -336,10 +398,16 @@ type RowCacheInfo = RowCacheStats;
 
 interface ScaleRow {
   servers: number;
+  /** Start-ups through the bin. */
   coldMs: number[];
   cachedMs: number[];
   coldMedianMs: number | null;
   cachedMedianMs: number | null;
+  /** Start-ups through `npm run mock`. */
+  npmColdMs: number[];
+  npmCachedMs: number[];
+  npmColdMedianMs: number | null;
+  npmCachedMedianMs: number | null;
   rssMiB: number | null;
   rps: { plain?: number; filtered?: number; mixed?: number };
   rowCache: RowCacheInfo | null;
@@ -390,34 +458,72 @@ async function rowCacheOf(srv: Running): Promise<RowCacheInfo | null> {
 
 const tempDir = (): string => mkdtempSync(join(os.tmpdir(), 'slm-bench-cache-'));
 
+// ---------------------------------------------------------------------------------------
+// What a start-up is timed for
+
+/** `npm run mock` runs this build only (another --mock has no npm script). */
+const HAVE_NPM = MOCK_ENTRY === 'dist/mock.mjs';
+
+/** The mock as the package runs it: `node bin/server-listing-mock.mjs` (no node flags), or the --mock file. */
+function binLaunch(flags: string[], label = 'the bin', bin = BIN): Launch {
+  return { label, command: process.execPath, args: (p) => [bin, '--port', String(p), '--quiet', ...flags], prefix: API_PREFIX };
+}
+
+/** As a clone runs it: `npm run mock -- <flags>` (npm, its check of dist/, the mock), a process group stopped as one. */
+function npmLaunch(flags: string[]): Launch {
+  return { label: 'npm run mock', command: 'npm', args: (p) => ['run', '--silent', 'mock', '--', '--port', String(p), '--quiet', ...flags], prefix: API_PREFIX, group: true };
+}
+
+/** The limit: a node:http process that answers at once (scripts/bench-hello.mjs). */
+const BARE_LAUNCH: Launch = { label: 'bare node:http', command: process.execPath, args: (p) => ['scripts/bench-hello.mjs', String(p)], prefix: API_PREFIX };
+
+/** The start-up variants at 1k servers, timed in turn (see renderStartup). */
+function startupVariants(): { id: StartupId; label: string; start: () => Promise<Running> }[] {
+  const baselineBin = BASELINE && (existsSync(join(BASELINE, 'bin/server-listing-mock.mjs')) ? join(BASELINE, 'bin/server-listing-mock.mjs') : join(BASELINE, 'dist/mock.mjs'));
+  return [
+    { id: 'bare', label: BARE_LAUNCH.label, start: () => launch(BARE_LAUNCH) },
+    { id: 'prism', label: 'Prism', start: () => startServer({ kind: 'prism' }) },
+    { id: 'bin', label: 'the bin, defaults', start: () => launch(binLaunch([])) },
+    ...(HAVE_NPM ? [{ id: 'npm' as const, label: 'npm run mock, defaults', start: () => launch(npmLaunch([])) }] : []),
+    { id: 'generated', label: `the bin, seed ${SEED}`, start: () => launch(binLaunch(['--seed', String(SEED)])) },
+    ...(baselineBin ? [{ id: 'baseline' as const, label: 'the baseline build, defaults', start: () => launch(binLaunch([], 'baseline', baselineBin)) }] : []),
+  ];
+}
+
 /**
  * One row of the scale table: cold start-ups (each in an empty cache directory), cached
  * ones (the directory the last cold start wrote), then the last cached mock under load.
  */
 async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow> {
   const dirs: string[] = [];
-  const flags = (dir: string) => (supportsCache ? ['--cache-dir', dir] : []);
   // Cold starts pin the clock like the rest of the bench; cached ones run on the real clock, which also shows the
   // snapshot is not tied to a clock, and lets the contract suite (which judges ages by its own clock) agree with it.
-  const start = (dir: string, now?: string) =>
-    startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, ...(now ? { now } : {}), mockFlags: flags(dir), timeoutMs: 300_000 });
-  const row: ScaleRow = { servers: n, coldMs: [], cachedMs: [], coldMedianMs: null, cachedMedianMs: null, rssMiB: null, rps: {}, rowCache: null, contract: null };
+  const flags = (dir: string, now?: string) => ['--seed', String(SEED), '--servers', String(n), ...(now ? ['--now', now] : []), ...(supportsCache ? ['--cache-dir', dir] : [])];
+  const start = (how: 'bin' | 'npm', dir: string, now?: string) => launch({ ...(how === 'bin' ? binLaunch(flags(dir, now)) : npmLaunch(flags(dir, now))), timeoutMs: 300_000 });
+  const row: ScaleRow = {
+    servers: n, coldMs: [], cachedMs: [], coldMedianMs: null, cachedMedianMs: null,
+    npmColdMs: [], npmCachedMs: [], npmColdMedianMs: null, npmCachedMedianMs: null, rssMiB: null, rps: {}, rowCache: null, contract: null,
+  };
+  // The bin and npm run mock in turn, each cold start in an empty cache directory.
+  const turns = (runs: number, npmRuns: number): ('bin' | 'npm')[] =>
+    Array.from({ length: Math.max(runs, npmRuns) }, (_, i) => [...(i < runs ? ['bin' as const] : []), ...(i < npmRuns && HAVE_NPM ? ['npm' as const] : [])]).flat();
   try {
     let dir = '';
-    for (let i = 0; i < CONFIG.scaleColdStarts; i++) {
+    for (const how of turns(CONFIG.scaleColdStarts, CONFIG.scaleNpmStarts)) {
       dir = tempDir();
       dirs.push(dir);
-      const srv = await start(dir, NOW);
+      const srv = await start(how, dir, NOW);
       await srv.stop();
-      row.coldMs.push(srv.startupMs);
-      log(`scale ${n}: cold start-up ${srv.startupMs.toFixed(0)} ms`);
+      (how === 'bin' ? row.coldMs : row.npmColdMs).push(srv.startupMs);
+      log(`scale ${n}: cold start-up (${how}) ${srv.startupMs.toFixed(0)} ms`);
     }
+    // The last start is the bin's, and stays up for the load runs.
     let srv: Running | undefined;
-    for (let i = 0; i < CONFIG.scaleCachedStarts; i++) {
+    for (const how of turns(CONFIG.scaleCachedStarts, CONFIG.scaleNpmStarts).reverse()) {
       if (srv) await srv.stop();
-      srv = await start(dir);
-      row.cachedMs.push(srv.startupMs);
-      log(`scale ${n}: cached start-up ${srv.startupMs.toFixed(0)} ms`);
+      srv = await start(how, dir);
+      (how === 'bin' ? row.cachedMs : row.npmCachedMs).push(srv.startupMs);
+      log(`scale ${n}: cached start-up (${how}) ${srv.startupMs.toFixed(0)} ms`);
     }
     if (!srv) throw new Error('no cached start');
     try {
@@ -441,6 +547,8 @@ async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow
   }
   row.coldMedianMs = row.coldMs.length ? median(row.coldMs) : null;
   row.cachedMedianMs = row.cachedMs.length ? median(row.cachedMs) : null;
+  row.npmColdMedianMs = row.npmColdMs.length ? median(row.npmColdMs) : null;
+  row.npmCachedMedianMs = row.npmCachedMs.length ? median(row.npmCachedMs) : null;
   return row;
 }
 
@@ -495,6 +603,7 @@ async function main(): Promise<void> {
     notes: [],
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, expectStatus: s.expect, servers: {} })),
     startup: [],
+    baseline: BASELINE ?? null,
     memory: {},
     generation: [],
     contract: null,
@@ -528,7 +637,7 @@ async function main(): Promise<void> {
     for (const kind of kinds) {
       log(`starting ${kind}`);
       const nodeFlags = kind === 'mock' && args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-      const srv = await startServer({ kind, mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags, ...(kind === 'mock' ? { mockFlags: noSnapshots() } : {}) });
+      const srv = await startServer({ kind, mockEntry: MOCK_ENTRY, ...(BASELINE ? { baselineDir: BASELINE } : {}), seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags, ...(kind === 'mock' || kind === 'baseline' ? { mockFlags: noSnapshots() } : {}) });
       running[kind] = srv;
       const idle = readMemory(srv.pid);
       const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
@@ -557,28 +666,20 @@ async function main(): Promise<void> {
     if (file) report.profile = { file, ...summarizeProfile(file) };
   }
 
-  // 3. Start-up: spawn to first 200, interleaved so every variant sees the same conditions.
-  const startupRuns = new Map<string, number[]>();
-  const variants: { label: string; start: () => Promise<Running> }[] = [
-    ...(haveMock
-      ? CONFIG.startupSizes.map((n) => ({
-          label: `mock, ${n.toLocaleString('en-US')} servers`,
-          start: () => startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, now: NOW, mockFlags: noSnapshots() }),
-        }))
-      : []),
-    { label: 'Prism', start: () => startServer({ kind: 'prism' }) },
-  ];
+  // 3. Start-up at 1k servers: spawn to first 200, the variants in turn so each sees the same conditions.
+  const startupRuns = new Map<StartupId, number[]>();
+  const variants = haveMock ? startupVariants() : startupVariants().filter((v) => v.id === 'prism' || v.id === 'bare');
   for (let i = 0; i < CONFIG.startups; i++) {
     for (const v of variants) {
       const srv = await v.start();
       await srv.stop();
-      startupRuns.set(v.label, [...(startupRuns.get(v.label) ?? []), srv.startupMs]);
+      startupRuns.set(v.id, [...(startupRuns.get(v.id) ?? []), srv.startupMs]);
       log(`start-up ${i + 1}/${CONFIG.startups} ${v.label}: ${srv.startupMs.toFixed(0)} ms`);
     }
   }
   report.startup = variants.map((v) => {
-    const runs = startupRuns.get(v.label) ?? [];
-    return { label: v.label, runsMs: runs, medianMs: runs.length ? median(runs) : null };
+    const runs = startupRuns.get(v.id) ?? [];
+    return { id: v.id, label: v.label, runsMs: runs, medianMs: runs.length ? median(runs) : null };
   });
 
   // 4. Dataset generation, each size in a fresh process (1M rows need a bigger heap).

@@ -1,8 +1,10 @@
 // `npm run build:package` (part of `npm pack`): what the package ships beside the bins'
 // bundles (`npm run build`, `npm run build:contract`):
 // - the library entry, `import { createMock } from 'server-listing-mock'`: an esbuild
-//   bundle of mocks/node/in-process.ts (dist/index.mjs) and its declarations in one file
-//   (dist/index.d.ts, by dts-bundle-generator);
+//   bundle of mocks/node/in-process.ts (dist/index.mjs), with the same work done ahead as
+//   the mock's bundle (scripts/build-mock.ts: the spec parsed, its validators compiled, the
+//   default dataset in dist/datasets/), and its declarations in one file (dist/index.d.ts,
+//   by dts-bundle-generator);
 // - the spec's generated types, `server-listing-mock/types` (dist/types.d.ts: a copy of
 //   spec/openapi.gen.ts, which holds declarations only; dist/types.mjs is empty);
 // - Swagger UI's files for the docs page (dist/swagger-ui/, with their licence), so the
@@ -15,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import { SWAGGER_UI_FILES } from '../mocks/docs-page/docs-page.ts';
+import { builtModules, bundleOptions } from './build-mock.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -22,16 +25,7 @@ const ENTRY = join(ROOT, 'mocks/node/in-process.ts');
 
 mkdirSync(join(DIST, 'swagger-ui'), { recursive: true });
 
-await build({
-  entryPoints: [ENTRY],
-  outfile: join(DIST, 'index.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
-});
+await build({ entryPoints: [ENTRY], outfile: join(DIST, 'index.mjs'), ...bundleOptions(builtModules()) });
 
 const [declarations] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], { preferredConfigPath: join(ROOT, 'tsconfig.json') });
 writeFileSync(join(DIST, 'index.d.ts'), `// server-listing-mock: the mock in process (see mocks/README.md in this package).\n${declarations}`);

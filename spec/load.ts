@@ -1,9 +1,11 @@
 // Reads spec/openapi.yaml and follows its local `$ref`s. What the document means
 // (operations, security, limits) is worked out once, in spec/model.ts.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-// js-yaml parses this document in ~15 ms where `yaml` takes ~95 ms: it is on the mock's start-up path.
-import { load } from 'js-yaml';
+import type * as JsYaml from 'js-yaml';
+import { BUILT_SPEC } from './built.ts';
 
 // '../spec/' rather than './': the same line also resolves from the bundled mock in dist/.
 export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
@@ -26,8 +28,28 @@ export interface OpenApiDoc {
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+// js-yaml parses this document in ~15 ms where `yaml` takes ~95 ms; loaded only when a
+// document is parsed (a bundle built from this very text has it parsed already: spec/built.ts).
+let yaml: typeof JsYaml | undefined;
+const jsYaml = (): typeof JsYaml => (yaml ??= createRequire(import.meta.url)('js-yaml') as typeof JsYaml);
+
+/** Documents parsed by the build from this very text: their validators are compiled already. */
+const builtDocs = new WeakSet<object>();
+export const isBuiltDoc = (doc: object): boolean => builtDocs.has(doc);
+
 export function loadSpec(path: string = SPEC_PATH): OpenApiDoc {
-  return load(readFileSync(path, 'utf8')) as OpenApiDoc;
+  const text = readFileSync(path, 'utf8');
+  if (BUILT_SPEC && createHash('sha256').update(text).digest('hex') === BUILT_SPEC.sha256) {
+    const doc = JSON.parse(BUILT_SPEC.json) as OpenApiDoc;
+    builtDocs.add(doc);
+    return doc;
+  }
+  return parseSpec(text);
+}
+
+/** A document from its YAML (or JSON) text. */
+export function parseSpec(text: string): OpenApiDoc {
+  return jsYaml().load(text) as OpenApiDoc;
 }
 
 /** Follows one local `$ref` (`#/a/b/c`) inside the document; returns other values unchanged. */

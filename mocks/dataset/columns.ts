@@ -68,7 +68,7 @@ export function idsFor(distinct: number, n: number): Ids {
  */
 class Interner {
   readonly values: unknown[] = [];
-  readonly ids: Uint32Array;
+  readonly ids: Ids;
   // The previous value and its id: neighbouring rows often share one, and this skips the Map.
   private last: unknown = {};
   private lastId = -1;
@@ -76,8 +76,9 @@ class Interner {
   private readonly byObject = new Map<object, number>();
   private readonly byJson = new Map<string, number>();
 
-  constructor(capacity: number) {
-    this.ids = new Uint32Array(capacity);
+  /** `distinct`: at most this many values will come (narrower ids from the start). */
+  constructor(capacity: number, distinct = 2 ** 32) {
+    this.ids = idsFor(distinct, capacity);
   }
 
   id(v: unknown): number {
@@ -86,6 +87,11 @@ class Interner {
     this.last = v;
     this.lastId = id;
     return id;
+  }
+
+  /** A value known to equal none before or after it: its own id, nothing compared or remembered. */
+  add(v: unknown): number {
+    return this.values.push(v) - 1;
   }
 
   private lookup(v: unknown): number {
@@ -114,8 +120,89 @@ class Interner {
 
   column(n: number): DictColumn {
     const ids = idsFor(this.values.length, n);
+    if (ids.constructor === this.ids.constructor && n === this.ids.length) return { ids: this.ids, values: this.values };
     ids.set(this.ids.subarray(0, n));
     return { ids, values: this.values };
+  }
+}
+
+/**
+ * A dictionary column written by key: each row names which entry of its writer's table
+ * it drew (a version's index, a pool slot), and only a key's first use interns its value.
+ * The ids come out as interning the rows themselves would number them (first use first,
+ * lists equal when they serialise alike): mocks/dataset/generator.ts writes a million rows
+ * this way, one array read per field.
+ */
+export class KeyedColumn<T> {
+  private readonly interner: Interner;
+  private readonly idOfKey: Int32Array;
+
+  /**
+   * `keys`: how many keys there are; `valueOf`: the value of a key; `unique`: this key's
+   * value equals no other key's (it skips comparing: a list serialised to compare costs
+   * more than everything else a row does).
+   */
+  constructor(
+    rows: number,
+    keys: number,
+    private readonly valueOf: (key: number) => T,
+    private readonly unique: (key: number) => boolean = () => false,
+  ) {
+    this.interner = new Interner(rows, keys);
+    this.idOfKey = new Int32Array(keys).fill(-1);
+  }
+
+  set(row: number, key: number): void {
+    let id = this.idOfKey[key] as number;
+    if (id < 0) {
+      const value = this.valueOf(key);
+      this.idOfKey[key] = id = this.unique(key) ? this.interner.add(value) : this.interner.id(value);
+    }
+    this.interner.ids[row] = id;
+  }
+
+  column(n: number): DictColumn<T> {
+    return this.interner.column(n) as DictColumn<T>;
+  }
+}
+
+/**
+ * The address column as it is written: one growing UTF-8 buffer and each row's start
+ * (a million retained strings would cost the GC dearly). A writer reserves room for a
+ * row, writes into `bytes` from `length` and moves `length` on.
+ */
+export class AddressColumn {
+  bytes: Buffer;
+  length = 0;
+  private readonly start: Uint32Array;
+
+  /** `bytesPerRow`: a guess at the average address length (the buffer grows past it). */
+  constructor(rows: number, bytesPerRow = 16) {
+    this.start = new Uint32Array(rows + 1);
+    this.bytes = Buffer.allocUnsafeSlow(Math.max(1 << 16, rows * bytesPerRow));
+  }
+
+  /** Row i starts here; at least `more` bytes are free after it. */
+  reserve(i: number, more: number): void {
+    this.start[i] = this.length;
+    if (this.length + more <= this.bytes.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.length + more));
+    this.bytes.copy(bigger, 0, 0, this.length);
+    this.bytes = bigger;
+  }
+
+  write(i: number, address: string): void {
+    this.reserve(i, 3 * address.length);
+    this.length += this.bytes.write(address, this.length);
+  }
+
+  /** The first n rows' addresses, in buffers of their exact size. */
+  finish(n: number): { addressBytes: Buffer; addressStart: Uint32Array } {
+    const addressStart = this.start.slice(0, n + 1);
+    addressStart[n] = this.length;
+    const addressBytes = Buffer.allocUnsafeSlow(this.length);
+    this.bytes.copy(addressBytes, 0, 0, this.length);
+    return { addressBytes, addressStart };
   }
 }
 
@@ -123,10 +210,7 @@ class Interner {
 export class DatasetBuilder {
   private n = 0;
   private readonly t: Record<DictField, Interner>;
-  // Addresses go straight into one growing buffer: a million retained strings would cost the GC dearly.
-  private addressBytes = Buffer.allocUnsafeSlow(1 << 16);
-  private addressLength = 0;
-  private readonly addressStart: Uint32Array;
+  private readonly addresses: AddressColumn;
   private readonly port: Float64Array;
   private readonly playersOnline: Float64Array;
   private readonly lastPing: Float64Array;
@@ -136,25 +220,18 @@ export class DatasetBuilder {
     this.port = new Float64Array(capacity);
     this.playersOnline = new Float64Array(capacity);
     this.lastPing = new Float64Array(capacity);
-    this.addressStart = new Uint32Array(capacity + 1);
+    this.addresses = new AddressColumn(capacity);
   }
 
   /** Adds a row; `lastPingMs` saves parsing `last_ping` when the caller has the number. */
   add(row: StoredServer, lastPingMs?: number): void {
     const i = this.n++;
     if (i >= this.capacity) throw new Error(`DatasetBuilder: more than ${this.capacity} rows`);
-    const address = row.address;
-    if (this.addressLength + 3 * address.length > this.addressBytes.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.addressBytes.length, this.addressLength + 3 * address.length));
-      this.addressBytes.copy(bigger, 0, 0, this.addressLength);
-      this.addressBytes = bigger;
-    }
-    this.addressStart[i] = this.addressLength;
-    this.addressLength += this.addressBytes.write(address, this.addressLength);
+    this.addresses.write(i, row.address);
     this.port[i] = row.port;
     this.playersOnline[i] = row.players_online;
     this.lastPing[i] = lastPingMs ?? Date.parse(row.last_ping);
-    // Spelled out, not looped over DICT_FIELDS: a loop's `row[f]` is a slow keyed load on the hottest path of a cold start.
+    // Spelled out, not looped over DICT_FIELDS: a loop's `row[f]` is a slow keyed load on the hottest path.
     const t = this.t;
     t.version.ids[i] = t.version.id(row.version);
     t.offline_mode.ids[i] = t.offline_mode.id(row.offline_mode);
@@ -176,14 +253,9 @@ export class DatasetBuilder {
 
   finish(): Dataset {
     const n = this.n;
-    const addressStart = this.addressStart.slice(0, n + 1);
-    addressStart[n] = this.addressLength;
-    const addressBytes = Buffer.allocUnsafeSlow(this.addressLength);
-    this.addressBytes.copy(addressBytes, 0, 0, this.addressLength);
     return {
       size: n,
-      addressBytes,
-      addressStart,
+      ...this.addresses.finish(n),
       port: this.port.subarray(0, n),
       playersOnline: this.playersOnline.subarray(0, n),
       lastPing: this.lastPing.subarray(0, n),

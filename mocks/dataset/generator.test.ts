@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import { FAVICONS } from './favicons.ts';
-import { generateServers } from './generator.ts';
+import { rowsOf } from './columns.ts';
+import { generateDataset, generateServers } from './generator.ts';
+import { sortOrders, SORT_KEYS } from './sort-orders.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
 
 const NOW = new Date('2025-01-15T12:00:00.000Z');
@@ -193,5 +196,35 @@ describe('generateServers', () => {
     expect(withIcon.length).toBeGreaterThan(servers.length / 2);
     expect(withIcon.length).toBeLessThan(servers.length);
     for (const s of withIcon) expect(FAVICONS).toContain(s.favicon);
+  });
+});
+
+// The generator's exact output, pinned: digests of the rows (as the API serializes them)
+// and of every sort order, for a spread of seeds, sizes (pools grow with the dataset up
+// to 4,096 entries; hostnames collide and get numbers at 20k) and both row kinds. The
+// columnar generator is checked against what the row-by-row one produced (issue 24):
+// any change here changes answers. A deliberate change to the generated data updates
+// these digests (`npx vitest run mocks/dataset/generator.test.ts -u`) and says so in its commit.
+describe('generated output is pinned', () => {
+  const digest = (x: unknown): string => createHash('sha256').update(typeof x === 'string' ? x : JSON.stringify(x)).digest('hex').slice(0, 16);
+  const at = new Date('2026-06-01T12:00:00.000Z');
+  const cases: [seed: number, count: number, clean: boolean][] = [
+    [1337, 1000, false],
+    [1337, 1000, true],
+    [42, 1000, false],
+    [7, 64, false],
+    [0, 1, false],
+    [4294967295, 300, false],
+    [99, 5000, false],
+    [42, 20000, false],
+    [5, 100000, true],
+  ];
+  it.each(cases)('seed %i, %i servers, clean %s: rows and orders as before', (seed, count, clean) => {
+    const opts = { seed, count, now: at, clean };
+    const ds = generateDataset(opts);
+    const rows = rowsOf(ds);
+    if (count <= 20000) expect(digest(generateServers(opts))).toBe(digest(rows));
+    const orders = sortOrders(ds);
+    expect({ rows: digest(rows), orders: Object.fromEntries(SORT_KEYS.map((k) => [k, digest(Buffer.from(orders[k].buffer, orders[k].byteOffset, orders[k].byteLength).toString('hex'))])) }).toMatchSnapshot();
   });
 });

@@ -3,17 +3,18 @@
 //
 // Speed: faker is seeded once per seed to build pools (player names, server names,
 // MOTDs, plugin sets); every per-server draw then comes from a fast seeded PRNG
-// (sfc32). Pools are shared between records (strings, player objects, frozen
-// plugin arrays), which keeps 1M servers within a few hundred MB.
+// (sfc32) and is written straight into the dataset's columns (see generateDataset).
+// Faker is loaded only when something is generated: a mock whose servers come from
+// a snapshot (mocks/dataset/snapshot.ts) never loads it.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
-// The English locale alone: the main entry loads every locale (~150 ms, ~30 MB at start).
-import { faker } from '@faker-js/faker/locale/en';
 import type { Player } from '../../spec/openapi.gen.ts';
-import { DatasetBuilder, type Dataset } from './columns.ts';
+import { BUILT_DATASETS } from './built.ts';
+import { AddressColumn, DICT_FIELDS, KeyedColumn, rowsOf, type Dataset } from './columns.ts';
 import { FAVICONS } from './favicons.ts';
-import { applyGaps, decideGaps, GAP_RATES } from './real-world-gaps.ts';
-import { createRng, int, pick, weighted, type Rng } from './rng.ts';
+import { decideGaps, GAP, GAP_RATES } from './real-world-gaps.ts';
+import { createRng, int, pick, weightedIndex, type Rng } from './rng.ts';
 import { stripMotd, type StoredServer } from './server-row.ts';
 import {
   BUKKIT_PLUGINS,
@@ -35,6 +36,7 @@ import {
   VERSIONS,
   type Asn,
   type Country,
+  type Kind,
 } from './generator-tables.ts';
 import * as WORLD from './generator-tables.ts';
 
@@ -69,6 +71,10 @@ interface Pools {
 const EMPTY: readonly string[] = Object.freeze([]);
 const EMPTY_PLAYERS: readonly Player[] = Object.freeze([]);
 const poolCache = new Map<string, Pools>();
+
+// The English locale alone: the main entry loads every locale (~150 ms, ~30 MB at start).
+let fakerEn: Faker | undefined;
+const englishFaker = (): Faker => (fakerEn ??= (createRequire(import.meta.url)('@faker-js/faker/locale/en') as { faker: Faker }).faker);
 
 const capitalise = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 const lettersOnly = (s: string): string => s.replace(/[^A-Za-z]/g, '');
@@ -135,7 +141,7 @@ function buildPools(seed: number, count: number): Pools {
   const key = `${seed}:${size}`;
   const cached = poolCache.get(key);
   if (cached) return cached;
-  const f = faker;
+  const f = englishFaker();
   f.seed(seed);
   const rng = createRng(seed ^ 0x5bd1e995);
 
@@ -176,12 +182,80 @@ function buildPools(seed: number, count: number): Pools {
 }
 
 // ---------------------------------------------------------------------------
-// Generation
+// Generation, straight into columns
+//
+// Each row draws from the tables above; every dictionary field is written as the key of
+// what it drew (a version's index, a country's, a pool slot, a player slice) into a
+// KeyedColumn, which numbers the distinct values as interning the finished rows would.
+// No row object, string or list is made per row: a million servers are a few typed
+// arrays and one buffer of address bytes.
 
-const pickVersion = weighted(VERSIONS);
-const pickCountry = weighted(COUNTRIES);
-const pickLimit = weighted(PLAYER_LIMITS);
-const COUNTRY_BY_CODE = new Map(COUNTRIES.map(([c]) => [c.code, c]));
+/** The world's tables as keys: what generateDataset draws, independent of the seed (built once). */
+interface World {
+  pickVersion: (rng: Rng) => number;
+  pickCountry: (rng: Rng) => number;
+  pickLimit: (rng: Rng) => number;
+  /** Version keys: VERSIONS' indexes, then MOD_PACKS' (a pack's version string). */
+  versionOf: string[];
+  kindOf: Kind[];
+  /** The version string holds "1.8" (those servers run offline mode more often). */
+  old18: boolean[];
+  /** TCPShield's countries as COUNTRIES indexes. */
+  tcpCountries: number[];
+  /** Cities: COUNTRIES[c].cities[j] is key cityBase[c] + j; the last key is null. */
+  cityBase: number[];
+  cities: (string | null)[];
+  /** Organisations: one key per distinct Asn (the last is null); asnKeys[c][j] is COUNTRIES[c].asns[j]'s. */
+  asns: (Asn | null)[];
+  asnKeys: number[][];
+  tcpShieldAsn: number;
+  /** players_limit keys: PLAYER_LIMITS' indexes, then PROXY_LIMITS'. */
+  limits: number[];
+  prefixes: string[];
+  prefixKey: number[];
+  tlds: string[];
+}
+
+let world: World | undefined;
+function theWorld(): World {
+  if (world) return world;
+  const keyOf = <T>(list: T[], value: T): number => {
+    const k = list.indexOf(value);
+    return k >= 0 ? k : list.push(value) - 1;
+  };
+  const asns: (Asn | null)[] = [];
+  const cities: (string | null)[] = [];
+  const cityBase: number[] = [];
+  const asnKeys = COUNTRIES.map(([c]) => {
+    cityBase.push(cities.length);
+    cities.push(...c.cities);
+    return c.asns.map((a) => keyOf(asns, a));
+  });
+  const tcpShieldAsn = keyOf(asns, TCPSHIELD);
+  cities.push(null);
+  asns.push(null);
+  const prefixes: string[] = [];
+  world = {
+    pickVersion: weightedIndex(VERSIONS),
+    pickCountry: weightedIndex(COUNTRIES),
+    pickLimit: weightedIndex(PLAYER_LIMITS),
+    versionOf: [...VERSIONS.map(([[v]]) => v), ...MOD_PACKS.map((p) => p[2])],
+    kindOf: VERSIONS.map(([[, kind]]) => kind),
+    old18: [...VERSIONS.map(([[v]]) => v), ...MOD_PACKS.map((p) => p[2])].map((v) => v.includes('1.8')),
+    tcpCountries: TCPSHIELD_COUNTRIES.map((code) => COUNTRIES.findIndex(([c]) => c.code === code)),
+    cityBase,
+    cities,
+    asns,
+    asnKeys,
+    tcpShieldAsn,
+    limits: [...PLAYER_LIMITS.map(([n]) => n), ...PROXY_LIMITS],
+    // HOST_PREFIXES repeats 'play' (drawn twice as often): equal prefixes count as one name.
+    prefixKey: HOST_PREFIXES.map((p) => keyOf(prefixes, p)),
+    prefixes,
+    tlds: [...HOST_TLDS],
+  };
+  return world;
+}
 
 /** A bijection on 32-bit integers (lowbias32), so distinct counters give distinct IPv4s. */
 function mix32(x: number): number {
@@ -205,55 +279,236 @@ function isPublicIpv4(x: number): boolean {
   return true;
 }
 
-// IPv4 text from two cached halves ("a.b." + "c.d"), so each address costs one small string.
-const HIGH_HALVES: (string | undefined)[] = new Array(65536);
-const LOW_HALVES: (string | undefined)[] = new Array(65536);
-function ipv4(x: number): string {
-  const hi = x >>> 16;
-  const lo = x & 0xffff;
-  const a = (HIGH_HALVES[hi] ??= `${hi >>> 8}.${hi & 255}.`);
-  const b = (LOW_HALVES[lo] ??= `${lo >>> 8}.${lo & 255}`);
-  return a + b;
+/** Writes `v` (0-255) in decimal at `at`; returns the next position. */
+function writeOctet(b: Buffer, at: number, v: number): number {
+  if (v >= 100) {
+    b[at++] = 48 + ((v / 100) | 0);
+    b[at++] = 48 + (((v / 10) | 0) % 10);
+  } else if (v >= 10) b[at++] = 48 + ((v / 10) | 0);
+  b[at++] = 48 + (v % 10);
+  return at;
 }
 
-const PAD2 = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
-const TIMES_OF_DAY: (string | undefined)[] = new Array(86400);
+function writeIpv4(b: Buffer, at: number, x: number): number {
+  at = writeOctet(b, at, x >>> 24);
+  b[at++] = 46;
+  at = writeOctet(b, at, (x >>> 16) & 255);
+  b[at++] = 46;
+  at = writeOctet(b, at, (x >>> 8) & 255);
+  b[at++] = 46;
+  return writeOctet(b, at, x & 255);
+}
 
-/** `Date#toISOString` for whole-second UTC times, several times faster: the date part is cached per day. */
-function isoFormatter(): (ms: number) => string {
-  const days = new Map<number, string>();
-  return (ms) => {
-    const day = Math.floor(ms / DAY);
-    let prefix = days.get(day);
-    if (prefix === undefined) {
-      prefix = new Date(day * DAY).toISOString().slice(0, 11);
-      days.set(day, prefix);
+/** Deterministic, realistic servers as columns: the same seed, count and now give byte-identical answers. */
+export function generateDataset(opts: GenerateOptions): Dataset {
+  checkOptions(opts);
+  const { seed, count } = opts;
+  const w = theWorld();
+  const { players: playerPool, motds, serverWords, bukkitPluginSets, proxyPluginSets } = buildPools(seed, count);
+  const rng = createRng(seed);
+  // Gaps come from a stream of their own: --clean-data gives the same rows, only complete.
+  const gapRng = opts.clean ? undefined : createRng(seed ^ 0x6a09e667);
+  const ipKey = mix32(seed ^ 0xa5a5a5a5);
+  const nowSec = Math.floor(opts.now.getTime() / 1000) * 1000;
+
+  // Keys of this generation's pools: a MOTD slot (then the default MOTD, then none), a
+  // player slice (offset, size, how many lost their id), a plugin set (joined or not).
+  const defaultMotd = motds.length;
+  const noMotd = motds.length + 1;
+  const SIZES = 13;
+  const playersKey = (off: number, size: number, noId: number): number => (off * SIZES + size) * 4 + noId;
+  const slice = (key: number): Player[] => {
+    const noId = key & 3;
+    const size = (key >> 2) % SIZES;
+    const off = Math.floor((key >> 2) / SIZES);
+    // The first 1 + (port % 3) sampled players lost their id (GAP.noIdPlayers).
+    return playerPool.slice(off, off + size).map((p, k) => (k < noId ? { uuid: 'NO-ID', name: p.name } : p));
+  };
+  const sets = [EMPTY, ...bukkitPluginSets, ...proxyPluginSets];
+  const joinedPlugins = sets.length;
+  const NULL_COUNTRY = COUNTRIES.length;
+  const country = <T>(f: (c: Country) => T) => (key: number): T | null => (key === NULL_COUNTRY ? null : f(COUNTRIES[key]![0]));
+  const pack = <T>(f: (p: (typeof MOD_PACKS)[number]) => T) => (key: number): T | null => (key === MOD_PACKS.length ? null : f(MOD_PACKS[key]!));
+  const motd = (f: (m: Motd) => string) => (key: number): string | null => (key === noMotd ? null : key === defaultMotd ? 'A Minecraft Server' : f(motds[key]!));
+  const col = <T>(keys: number, valueOf: (key: number) => T, unique?: (key: number) => boolean) => new KeyedColumn<T>(count, keys, valueOf, unique);
+  const c = {
+    version: col(w.versionOf.length, (k) => w.versionOf[k]!),
+    offline_mode: col(2, (k) => k),
+    players_limit: col(w.limits.length, (k) => w.limits[k]!),
+    motd: col(motds.length + 2, motd((m) => m.motd)),
+    motd_stripped: col(motds.length + 2, motd((m) => m.stripped)),
+    // A slice with a player who keeps their id is like no other (every pool player has a
+    // uuid of their own); only all-"NO-ID" slices can repeat (names repeat), and are compared.
+    players: col(playersKey(playerPool.length, 0, 0), (k) => (k === 0 ? EMPTY_PLAYERS : slice(k)), (k) => (k & 3) < (k >> 2) % SIZES || k === 0),
+    plugins: col(2 * sets.length, (k) => (k < joinedPlugins ? sets[k]! : Object.freeze([sets[k - joinedPlugins]!.join(';')]))),
+    country: col(NULL_COUNTRY + 1, country((x) => x.name)),
+    country_code: col(NULL_COUNTRY + 1, country((x) => x.code)),
+    region: col(NULL_COUNTRY + 1, country((x) => x.region)),
+    city: col(w.cities.length, (k) => w.cities[k]!),
+    asn_number: col(w.asns.length, (k) => w.asns[k]?.number ?? null),
+    asn_name: col(w.asns.length, (k) => w.asns[k]?.name ?? null),
+    favicon: col(FAVICONS.length + 1, (k) => FAVICONS[k] ?? null),
+    detected_mod_pack: col(MOD_PACKS.length + 1, pack((p) => p[0])),
+    detected_mod_pack_short: col(MOD_PACKS.length + 1, pack((p) => p[1])),
+  };
+  // Ports (at most 65003) and player counts (at most 10000) fit 16 bits.
+  const port = new Uint16Array(count);
+  const playersOnline = new Uint16Array(count);
+  const lastPing = new Float64Array(count);
+  const addresses = new AddressColumn(count);
+
+  // Hostnames: prefix.name.tld, a taken one numbered (play.fooCraft2.net). Equal names
+  // (a word can repeat in the pool) share one count: a name is the text, not the draw.
+  const names: string[] = [];
+  const nameOfDraw = new Int32Array(serverWords.length * SERVER_SUFFIXES.length);
+  for (let word = 0; word < serverWords.length; word++) {
+    for (let sfx = 0; sfx < SERVER_SUFFIXES.length; sfx++) {
+      const name = `${serverWords[word]}${SERVER_SUFFIXES[sfx]}`.toLowerCase();
+      let k = names.indexOf(name);
+      if (k < 0) k = names.push(name) - 1;
+      nameOfDraw[word * SERVER_SUFFIXES.length + sfx] = k;
     }
-    const sod = Math.floor((ms - day * DAY) / 1000);
-    let time = TIMES_OF_DAY[sod];
-    if (time === undefined) {
-      const h = Math.floor(sod / 3600);
-      const m = Math.floor(sod / 60) % 60;
-      time = TIMES_OF_DAY[sod] = `${PAD2[h]}:${PAD2[m]}:${PAD2[sod % 60]}.000Z`;
+  }
+  const ascii = (s: string): Buffer => Buffer.from(s, 'utf8');
+  const prefixBytes = w.prefixes.map((p) => ascii(`${p}.`));
+  const nameBytes = names.map(ascii);
+  const tldBytes = w.tlds.map((t) => ascii(`.${t}`));
+  const taken = new Uint32Array(w.prefixes.length * names.length * w.tlds.length);
+
+  let ipCounter = 0;
+  let prevIp = -1;
+  let prevPort = 0;
+  for (let i = 0; i < count; i++) {
+    if (opts.onProgress && i % PROGRESS_STEP === 0 && i > 0) opts.onProgress(i);
+    // Version / kind / mod pack.
+    let versionKey = w.pickVersion(rng);
+    const kind = w.kindOf[versionKey]!;
+    let packKey = MOD_PACKS.length;
+    if (kind === 'modded' && rng() < 0.5) {
+      packKey = int(rng, MOD_PACKS.length);
+      versionKey = VERSIONS.length + packKey;
     }
-    return prefix + time;
+
+    // Where it is.
+    const tcp = rng() < 0.05;
+    let countryKey: number;
+    let asnKey: number;
+    if (tcp) {
+      countryKey = w.tcpCountries[int(rng, w.tcpCountries.length)]!;
+      asnKey = w.tcpShieldAsn;
+    } else {
+      countryKey = w.pickCountry(rng);
+      const orgs = w.asnKeys[countryKey]!;
+      asnKey = orgs[int(rng, orgs.length)]!;
+    }
+    let cityKey = w.cityBase[countryKey]! + int(rng, COUNTRIES[countryKey]![0].cities.length);
+
+    // Address and port: unique by construction (distinct IPv4s; a reused IPv4 gets a higher port).
+    addresses.reserve(i, 64);
+    const bytes = addresses.bytes;
+    let at = addresses.length;
+    let p: number;
+    const r = rng();
+    if (r < 0.08 && prevIp >= 0 && prevPort < 65000) {
+      at = writeIpv4(bytes, at, prevIp);
+      p = prevPort + 1 + int(rng, 3);
+      prevPort = p;
+    } else if (r < 0.2 || (tcp && r < 0.6)) {
+      const prefix = w.prefixKey[int(rng, HOST_PREFIXES.length)]!;
+      const word = int(rng, serverWords.length);
+      const name = nameOfDraw[word * SERVER_SUFFIXES.length + int(rng, SERVER_SUFFIXES.length)]!;
+      const tld = int(rng, HOST_TLDS.length);
+      const k = (prefix * names.length + name) * w.tlds.length + tld;
+      const seen = taken[k]!;
+      taken[k] = seen + 1;
+      at += prefixBytes[prefix]!.copy(bytes, at);
+      at += nameBytes[name]!.copy(bytes, at);
+      // A taken name gets a number; numbered names never collide with plain ones (words have no digits).
+      if (seen > 0) at += bytes.write(String(seen + 1), at, 'latin1');
+      at += tldBytes[tld]!.copy(bytes, at);
+      p = rng() < 0.9 ? 25565 : ODD_PORTS[int(rng, ODD_PORTS.length)]!;
+    } else {
+      let x: number;
+      do x = mix32((ipCounter++ + ipKey) >>> 0);
+      while (!isPublicIpv4(x));
+      at = writeIpv4(bytes, at, x);
+      p = rng() < 0.85 ? 25565 : ODD_PORTS[int(rng, ODD_PORTS.length)]!;
+      prevIp = x;
+      prevPort = p;
+    }
+    addresses.length = at;
+    port[i] = p;
+
+    // Last ping: a fair share within the last 30 minutes, the rest spread over 60 days.
+    const b = rng();
+    const ago = b < 0.4 ? rng() * 30 * MINUTE : b < 0.6 ? 30 * MINUTE + rng() * 23.5 * HOUR : b < 0.85 ? DAY + rng() * 29 * DAY : 30 * DAY + rng() * 30 * DAY;
+    lastPing[i] = nowSec - Math.floor(ago / 1000) * 1000;
+
+    // Players.
+    let limitKey: number;
+    if (kind === 'proxy' && rng() < 0.5) limitKey = PLAYER_LIMITS.length + int(rng, PROXY_LIMITS.length);
+    else limitKey = w.pickLimit(rng);
+    const limit = w.limits[limitKey]!;
+    const pr = rng();
+    let online = pr < 0.42 ? 0 : pr < 0.8 ? 1 + int(rng, 10) : pr < 0.96 ? 10 + int(rng, 90) : 100 + int(rng, 3000);
+    if (online > limit) online = int(rng, limit + 1);
+    playersOnline[i] = online;
+    const sampleSize = online > 0 && rng() < 0.9 ? Math.min(online, 12) : 0;
+    const off = sampleSize > 0 ? int(rng, playerPool.length - sampleSize + 1) : 0;
+
+    // Software details.
+    let pluginKey = 0;
+    if (kind === 'bukkit' && rng() < 0.65) pluginKey = 1 + int(rng, bukkitPluginSets.length);
+    else if (kind === 'proxy' && rng() < 0.5) pluginKey = 1 + bukkitPluginSets.length + int(rng, proxyPluginSets.length);
+    let motdKey = rng() < (kind === 'vanilla' ? 0.15 : 0.04) ? defaultMotd : int(rng, motds.length);
+    const offline = rng() < (w.old18[versionKey] ? 0.25 : 0.08) ? 1 : 0;
+    const faviconKey = rng() < 0.72 ? int(rng, FAVICONS.length) : FAVICONS.length;
+
+    // The real-world gaps (GAP in mocks/dataset/real-world-gaps.ts).
+    let noId = 0;
+    if (gapRng) {
+      const mask = decideGaps(gapRng, tcp, sampleSize, sets[pluginKey]!.length);
+      if (mask & GAP.noGeo) {
+        countryKey = NULL_COUNTRY;
+        cityKey = w.cities.length - 1;
+      }
+      if (mask & GAP.noCity) cityKey = w.cities.length - 1;
+      if (mask & GAP.noAsn) asnKey = w.asns.length - 1;
+      if (mask & GAP.noMotd) motdKey = noMotd;
+      if (mask & GAP.noIdPlayers) noId = 1 + (p % 3);
+      if (mask & GAP.joinedPlugins) pluginKey += joinedPlugins;
+    }
+
+    c.version.set(i, versionKey);
+    c.offline_mode.set(i, offline);
+    c.players_limit.set(i, limitKey);
+    c.motd.set(i, motdKey);
+    c.motd_stripped.set(i, motdKey);
+    c.players.set(i, playersKey(off, sampleSize, noId));
+    c.plugins.set(i, pluginKey);
+    c.country.set(i, countryKey);
+    c.country_code.set(i, countryKey);
+    c.region.set(i, countryKey);
+    c.city.set(i, cityKey);
+    c.asn_number.set(i, asnKey);
+    c.asn_name.set(i, asnKey);
+    c.favicon.set(i, faviconKey);
+    c.detected_mod_pack.set(i, packKey);
+    c.detected_mod_pack_short.set(i, packKey);
+  }
+  return {
+    size: count,
+    ...addresses.finish(count),
+    port,
+    playersOnline,
+    lastPing,
+    dict: Object.fromEntries(DICT_FIELDS.map((f) => [f, c[f].column(count)])) as Dataset['dict'],
   };
 }
 
-/** Deterministic, realistic servers: the same seed, count and now give byte-identical JSON. */
+/** The same servers as generateDataset, as row objects (small datasets: tests, exports). */
 export function generateServers(opts: GenerateOptions): StoredServer[] {
-  checkOptions(opts);
-  const out: StoredServer[] = new Array(opts.count);
-  eachServer(opts, true, (row, i) => (out[i] = row));
-  return out;
-}
-
-/** The same servers as generateServers, as columns: no row object outlives its iteration. */
-export function generateDataset(opts: GenerateOptions): Dataset {
-  checkOptions(opts);
-  const builder = new DatasetBuilder(opts.count);
-  eachServer(opts, false, (row, _i, lastPing) => builder.add(row, lastPing));
-  return builder.finish();
+  return rowsOf(generateDataset(opts));
 }
 
 function checkOptions({ count, now }: GenerateOptions): void {
@@ -262,144 +517,14 @@ function checkOptions({ count, now }: GenerateOptions): void {
 }
 
 /**
- * Draws the servers one by one and hands each to `emit`. `isoTimes` false leaves
- * `last_ping` empty (the caller stores the number it also gets).
- */
-function eachServer(opts: GenerateOptions, isoTimes: boolean, emit: (row: StoredServer, i: number, lastPingMs: number) => void): void {
-  const { seed, count } = opts;
-  const now = opts.now.getTime();
-  const pools = buildPools(seed, count);
-  const rng = createRng(seed);
-  // Gaps come from a stream of their own: --clean-data gives the same rows, only complete.
-  const gapRng = opts.clean ? undefined : createRng(seed ^ 0x6a09e667);
-  const ipKey = mix32(seed ^ 0xa5a5a5a5);
-  let ipCounter = 0;
-  const hostnames = new Map<string, number>();
-  const { players: playerPool, motds, serverWords, bukkitPluginSets, proxyPluginSets } = pools;
-  const defaultMotd: Motd = { motd: 'A Minecraft Server', stripped: 'A Minecraft Server' };
-  const nowSec = Math.floor(now / 1000) * 1000;
-  const iso = isoFormatter();
-
-  let prevIp = -1;
-  let prevPort = 0;
-  // Player samples are slices of the pool: share each distinct slice (the columns intern them by identity).
-  const slices = new Map<number, readonly Player[]>();
-  for (let i = 0; i < count; i++) {
-    if (opts.onProgress && i % PROGRESS_STEP === 0 && i > 0) opts.onProgress(i);
-    // Version / kind / mod pack.
-    let [version, kind] = pickVersion(rng);
-    let modPack: string | null = null;
-    let modPackShort: string | null = null;
-    if (kind === 'modded' && rng() < 0.5) {
-      const pack = pick(rng, MOD_PACKS);
-      [modPack, modPackShort, version] = pack;
-    }
-
-    // Where it is.
-    const tcp = rng() < 0.05;
-    let country: Country;
-    let org: Asn;
-    if (tcp) {
-      country = COUNTRY_BY_CODE.get(pick(rng, TCPSHIELD_COUNTRIES))!;
-      org = TCPSHIELD;
-    } else {
-      country = pickCountry(rng);
-      org = pick(rng, country.asns);
-    }
-    const city = pick(rng, country.cities);
-
-    // Address and port: unique by construction (distinct IPv4s; a reused IPv4 gets a higher port).
-    let address: string;
-    let port: number;
-    const r = rng();
-    if (r < 0.08 && prevIp >= 0 && prevPort < 65000) {
-      address = ipv4(prevIp);
-      port = prevPort + 1 + int(rng, 3);
-      prevPort = port;
-    } else if (r < 0.2 || (tcp && r < 0.6)) {
-      const prefix = pick(rng, HOST_PREFIXES);
-      const name = `${pick(rng, serverWords)}${pick(rng, SERVER_SUFFIXES)}`.toLowerCase();
-      const tld = pick(rng, HOST_TLDS);
-      const base = `${prefix}.${name}.${tld}`;
-      const seen = hostnames.get(base) ?? 0;
-      hostnames.set(base, seen + 1);
-      // A taken name gets a number (play.fooCraft2.net); numbered names never collide with plain ones (words have no digits).
-      const host = seen === 0 ? base : `${prefix}.${name}${seen + 1}.${tld}`;
-      address = host;
-      port = rng() < 0.9 ? 25565 : pick(rng, ODD_PORTS);
-    } else {
-      let x: number;
-      do x = mix32((ipCounter++ + ipKey) >>> 0);
-      while (!isPublicIpv4(x));
-      address = ipv4(x);
-      port = rng() < 0.85 ? 25565 : pick(rng, ODD_PORTS);
-      prevIp = x;
-      prevPort = port;
-    }
-
-    // Last ping: a fair share within the last 30 minutes, the rest spread over 60 days.
-    const b = rng();
-    const ago = b < 0.4 ? rng() * 30 * MINUTE : b < 0.6 ? 30 * MINUTE + rng() * 23.5 * HOUR : b < 0.85 ? DAY + rng() * 29 * DAY : 30 * DAY + rng() * 30 * DAY;
-    const lastPingMs = nowSec - Math.floor(ago / 1000) * 1000;
-    const lastPing = isoTimes ? iso(lastPingMs) : '';
-
-    // Players.
-    const limit = kind === 'proxy' && rng() < 0.5 ? pick(rng, PROXY_LIMITS) : pickLimit(rng);
-    const p = rng();
-    let online = p < 0.42 ? 0 : p < 0.8 ? 1 + int(rng, 10) : p < 0.96 ? 10 + int(rng, 90) : 100 + int(rng, 3000);
-    if (online > limit) online = int(rng, limit + 1);
-    const sampleSize = online > 0 && rng() < 0.9 ? Math.min(online, 12) : 0;
-    let players: Player[];
-    if (sampleSize === 0) players = EMPTY_PLAYERS as Player[];
-    else {
-      const off = int(rng, playerPool.length - sampleSize + 1);
-      const key = off * 16 + sampleSize;
-      let slice = slices.get(key);
-      if (!slice) slices.set(key, (slice = Object.freeze(playerPool.slice(off, off + sampleSize))));
-      players = slice as Player[];
-    }
-
-    // Software details.
-    let plugins = EMPTY as string[];
-    if (kind === 'bukkit' && rng() < 0.65) plugins = pick(rng, bukkitPluginSets) as string[];
-    else if (kind === 'proxy' && rng() < 0.5) plugins = pick(rng, proxyPluginSets) as string[];
-    const m = rng() < (kind === 'vanilla' ? 0.15 : 0.04) ? defaultMotd : pick(rng, motds);
-    const offline = rng() < (version.includes('1.8') ? 0.25 : 0.08) ? 1 : 0;
-    const favicon = rng() < 0.72 ? pick(rng, FAVICONS) : null;
-
-    const row: StoredServer = {
-      address,
-      port,
-      version,
-      offline_mode: offline,
-      players_online: online,
-      players_limit: limit,
-      motd: m.motd,
-      motd_stripped: m.stripped,
-      players,
-      plugins,
-      country: country.name,
-      country_code: country.code,
-      region: country.region,
-      city,
-      asn_number: org.number,
-      asn_name: org.name,
-      last_ping: lastPing,
-      favicon,
-      detected_mod_pack: modPack,
-      detected_mod_pack_short: modPackShort,
-    };
-    emit(gapRng ? applyGaps(row, decideGaps(gapRng, { tcpShield: tcp, players: players.length, plugins: plugins.length }), true) : row, i, lastPingMs);
-  }
-}
-
-/**
  * What identifies this generator's output, for caching datasets on disk (mocks/dataset/snapshot.ts):
  * a hash of its tables and of a small generated sample, so a change to either makes old
  * snapshots misses. (A change that shows in neither would need GENERATOR_REVISION bumped.)
+ * A bundle knows it from its build (mocks/dataset/built.ts), so a start that reads a
+ * snapshot never loads faker.
  */
 export const GENERATOR_REVISION = 1;
-let fingerprint: string | undefined;
+let fingerprint: string | undefined = BUILT_DATASETS?.generator;
 export function generatorFingerprint(): string {
   if (fingerprint === undefined) {
     const sample = generateServers({ seed: 7, count: 64, now: new Date(Date.UTC(2026, 0, 1)) });

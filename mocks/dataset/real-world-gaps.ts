@@ -3,12 +3,10 @@
 // names stored joined with `;`. A UI built against complete rows crashes on these, so
 // the generated listing carries them at these rates unless `--clean-data` is given.
 //
-// Two steps, kept apart so a columnar dataset can store the decision as one byte per
-// row: `decideGaps` draws which gaps a row has (a bit mask, from its own seeded
-// stream), `applyGaps` turns a complete row into the row with those gaps.
-import type { Player } from '../../spec/openapi.gen.ts';
+// `decideGaps` draws which gaps a row has (a bit mask, from its own seeded stream);
+// the generator (mocks/dataset/generator.ts) writes the row's columns with them, as
+// each GAP entry below describes.
 import type { Rng } from './rng.ts';
-import type { StoredServer } from './server-row.ts';
 
 /** One bit per kind of gap. */
 export const GAP = {
@@ -20,7 +18,7 @@ export const GAP = {
   noAsn: 4,
   /** motd and motd_stripped null. */
   noMotd: 8,
-  /** some sampled players have the uuid "NO-ID". */
+  /** the first 1 + (port % 3) sampled players have the uuid "NO-ID" (as the real worker stores them). */
   noIdPlayers: 16,
   /** the plugin names are one `;`-joined entry. */
   joinedPlugins: 32,
@@ -61,71 +59,27 @@ const P = {
   joinedPlugins: rateOf('joinedPlugins'),
 };
 
-/** What decideGaps may look at: only facts of the complete row. */
-export interface RowFacts {
-  tcpShield: boolean;
-  players: number;
-  plugins: number;
-}
-
 /**
- * Which gaps one row has, as a GAP bit mask. Draws exactly six numbers from `rng`
- * whatever the row, so one row's gaps never shift another's.
+ * Which gaps one row has, as a GAP bit mask, from facts of the complete row only: is it
+ * behind TCPShield, how many players it samples, how many plugins it lists. Draws exactly
+ * six numbers from `rng` whatever the row, so one row's gaps never shift another's.
  */
-export function decideGaps(rng: Rng, row: RowFacts): number {
+export function decideGaps(rng: Rng, tcpShield: boolean, players: number, plugins: number): number {
   const geo = rng();
   const city = rng();
   const asn = rng();
   const motd = rng();
-  const players = rng();
-  const plugins = rng();
+  const sampled = rng();
+  const listed = rng();
   let mask = 0;
   if (geo < P.noGeo) mask |= GAP.noGeo;
   else if (city < P.noCity) mask |= GAP.noCity;
   // A TCPShield row is recognised by its ASN organisation, which its ranges always have.
-  if (!row.tcpShield && asn < P.noAsn) mask |= GAP.noAsn;
+  if (!tcpShield && asn < P.noAsn) mask |= GAP.noAsn;
   if (motd < P.noMotd) mask |= GAP.noMotd;
-  if (row.players > 0 && players < P.noIdPlayers) mask |= GAP.noIdPlayers;
-  if (row.plugins > 1 && plugins < P.joinedPlugins) mask |= GAP.joinedPlugins;
+  if (players > 0 && sampled < P.noIdPlayers) mask |= GAP.noIdPlayers;
+  if (plugins > 1 && listed < P.joinedPlugins) mask |= GAP.joinedPlugins;
   return mask;
-}
-
-// Joined plugin lists are shared like the sets they come from.
-const joined = new WeakMap<readonly string[], readonly string[]>();
-
-/**
- * The row with the gaps of `mask`; the row itself when there are none. `inPlace`: the
- * caller's fresh row is changed instead of copied (the generator's rows, a million of them).
- */
-export function applyGaps(row: StoredServer, mask: number, inPlace = false): StoredServer {
-  if (mask === 0) return row;
-  const out: StoredServer = inPlace ? row : { ...row };
-  if (mask & GAP.noGeo) {
-    out.country = null;
-    out.country_code = null;
-    out.region = null;
-    out.city = null;
-  }
-  if (mask & GAP.noCity) out.city = null;
-  if (mask & GAP.noAsn) {
-    out.asn_number = null;
-    out.asn_name = null;
-  }
-  if (mask & GAP.noMotd) {
-    out.motd = null;
-    out.motd_stripped = null;
-  }
-  if (mask & GAP.noIdPlayers) {
-    // The first one to three sampled players lost their id, as the real worker stores them.
-    const n = 1 + (row.port % 3);
-    out.players = row.players.map((p, k): Player => (k < n ? { uuid: 'NO-ID', name: p.name } : p));
-  }
-  if (mask & GAP.joinedPlugins) {
-    let j = joined.get(row.plugins);
-    if (!j) joined.set(row.plugins, (j = Object.freeze([row.plugins.join(';')])));
-    out.plugins = j as string[];
-  }
-  return out;
 }
 
 /** The rates as a table for mocks/README.md (between its gaps markers). */

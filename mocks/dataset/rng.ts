@@ -18,8 +18,11 @@ export function createRng(seed: number): Rng {
   let b = split();
   let c = split();
   let d = split();
+  // The state stays int32 (every step ends in `| 0`): uint32 values would not fit a small
+  // integer and cost an allocation each time they are stored, tens of millions of times
+  // for a big dataset. The output is the same: only the low 32 bits of each sum matter.
+  a |= 0; b |= 0; c |= 0; d |= 0;
   const next = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
     let t = (a + b) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;
@@ -41,6 +44,12 @@ export const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng(
 /** Weighted picker over `[value, weight]` pairs; built once, O(log n) per draw. */
 export function weighted<T>(entries: readonly (readonly [T, number])[]): (rng: Rng) => T {
   const values = entries.map((e) => e[0]);
+  const index = weightedIndex(entries);
+  return (rng) => values[index(rng)] as T;
+}
+
+/** The same draw as `weighted`, answering the entry's index (one rng() call either way). */
+export function weightedIndex(entries: readonly (readonly [unknown, number])[]): (rng: Rng) => number {
   const cum = new Float64Array(entries.length);
   let sum = 0;
   entries.forEach((e, i) => {
@@ -56,6 +65,6 @@ export function weighted<T>(entries: readonly (readonly [T, number])[]): (rng: R
       if ((cum[mid] as number) > x) hi = mid;
       else lo = mid + 1;
     }
-    return values[lo] as T;
+    return lo;
   };
 }

@@ -86,19 +86,25 @@ const kindOf = (a: Ids | Float64Array | Uint32Array): Kind =>
 function encodeTable(values: readonly unknown[], addSection: (name: string, a: Uint32Array) => void, field: string): Table {
   if (!values.every(Array.isArray)) return { json: values as unknown[] };
   // Player and plugin lists: thousands of distinct lists share a few thousand elements.
+  // Elements are shared objects (pool players, plugin names): known by identity first, by their JSON once.
   const elements: unknown[] = [];
+  const byIdentity = new Map<unknown, number>();
   const byJson = new Map<string, number>();
   const starts = new Uint32Array(values.length + 1);
   const items: number[] = [];
   values.forEach((list, k) => {
     starts[k] = items.length;
     for (const e of list as unknown[]) {
-      const j = JSON.stringify(e);
-      let id = byJson.get(j);
+      let id = byIdentity.get(e);
       if (id === undefined) {
-        id = elements.length;
-        elements.push(e);
-        byJson.set(j, id);
+        const j = JSON.stringify(e);
+        id = byJson.get(j);
+        if (id === undefined) {
+          id = elements.length;
+          elements.push(e);
+          byJson.set(j, id);
+        }
+        byIdentity.set(e, id);
       }
       items.push(id);
     }

@@ -98,92 +98,191 @@ function orderBy(primary: Numbers, descending: boolean, byAddress: Uint32Array, 
   return out;
 }
 
-/**
- * The first 7 bytes of the address packed into a number (7 bits each; from the first
- * non-ASCII byte on, every position is 127): ordered like the strings themselves
- * (code-unit order), except that distinct strings may tie.
- */
-function prefixKey(bytes: Buffer, from: number, to: number): number {
-  let k = 0;
-  let saturated = false;
-  for (let j = 0; j < 7; j++) {
-    const at = from + j;
-    let c: number;
-    if (saturated) c = 127;
-    else if (at >= to) c = 0;
-    else {
-      c = bytes[at] as number;
-      if (c >= 0x80) {
-        saturated = true;
-        c = 127;
-      }
-    }
-    k = k * 128 + c;
-  }
-  return k;
-}
+/** Rows per range below which comparing is cheaper than sorting by packed keys. */
+const SMALL = 16;
+/** Rows per range from which a counting sort beats sorting packed keys natively. */
+const LARGE = 4096;
+/** Row numbers take the low 23 bits of a packed key (up to 8M rows; the mock allows 5M). */
+const ROW_BITS = 2 ** 23;
+/** The counting sort's digits: 14 bits, two passes over a 28-bit chunk. */
+const DIGIT = 1 << 14;
 
-/** Rows by address (code-unit order), then port, then row. */
+/**
+ * Rows by address (code-unit order), then port, then row, without comparing strings:
+ * 4 bytes of each address at a time (7 bits each, a 28-bit "chunk"), the rows sorted by
+ * their chunk (a counting sort for big ranges; the chunk and row packed into one exact
+ * float and sorted natively for middling ones), rows whose chunks tie sorted again on the
+ * next 4 bytes, and small ties by comparing their remaining bytes. The first three chunks
+ * of every row are read in row order up front (reading them in sorted order would miss the
+ * cache at every row). Addresses with a NUL, DEL or non-ASCII byte, which only a
+ * hand-written data file has, are compared as strings instead.
+ */
 function orderByAddress(ds: Dataset): Uint32Array {
   const n = ds.size;
-  const prefix = new Float64Array(n);
-  for (let i = 0; i < n; i++) prefix[i] = prefixKey(ds.addressBytes, ds.addressStart[i] as number, ds.addressStart[i + 1] as number);
-  const { rank } = rankOf(prefix);
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = rank(prefix[i] as number) * n + i;
-  keys.sort();
-  const out = new Uint32Array(n);
-  for (let k = 0; k < n; k++) {
-    const key = keys[k] as number;
-    out[k] = key - Math.floor(key / n) * n;
-  }
-  // Rows with equal prefixes are neighbours: order each run by the whole address.
+  const bytes = ds.addressBytes;
+  const start = ds.addressStart;
   const port = ds.port;
-  for (let a = 0; a < n; ) {
-    let b = a + 1;
-    const p = prefix[out[a] as number] as number;
-    while (b < n && prefix[out[b] as number] === p) b++;
-    if (b - a > 1) {
-      const run = Array.from(out.subarray(a, b), (i) => ({ i, s: addressAt(ds, i) }));
-      run.sort((x, y) => (x.s !== y.s ? (x.s < y.s ? -1 : 1) : (port[x.i] as number) - (port[y.i] as number) || x.i - y.i));
-      run.forEach((r, k) => (out[a + k] = r.i));
-    }
-    a = b;
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  const byPortThenRow = (a: number, b: number): number => (port[a] as number) - (port[b] as number) || a - b;
+  if (!plainAscii(bytes)) {
+    return out.sort((a, b) => {
+      const s = addressAt(ds, a);
+      const t = addressAt(ds, b);
+      return s < t ? -1 : s > t ? 1 : byPortThenRow(a, b);
+    });
   }
+  // The 4 bytes of row i from byte d (0 past its end, so a prefix sorts first).
+  const chunkOf = (i: number, d: number): number => {
+    const from = (start[i] as number) + d;
+    const end = start[i + 1] as number;
+    let chunk = 0;
+    for (let j = from; j < from + 4; j++) chunk = chunk * 128 + (j < end ? (bytes[j] as number) : 0);
+    return chunk;
+  };
+  const rowChunks = [0, 4, 8].map((d) => {
+    const c = new Uint32Array(n);
+    for (let i = 0; i < n; i++) c[i] = chunkOf(i, d);
+    return c;
+  });
+  // Rows a and b, equal before byte d (a multiple of 4): their remaining bytes, then port and row.
+  const compareFrom = (a: number, b: number, d: number): number => {
+    for (; d < 4 * rowChunks.length; d += 4) {
+      const chunks = rowChunks[d / 4] as Uint32Array;
+      const x = chunks[a] as number;
+      const y = chunks[b] as number;
+      if (x !== y) return x - y;
+      if (x % 128 === 0) return byPortThenRow(a, b);
+    }
+    let x = (start[a] as number) + d;
+    let y = (start[b] as number) + d;
+    const xEnd = start[a + 1] as number;
+    const yEnd = start[b + 1] as number;
+    for (; x < xEnd && y < yEnd; x++, y++) if (bytes[x] !== bytes[y]) return (bytes[x] as number) - (bytes[y] as number);
+    return xEnd - x - (yEnd - y) || byPortThenRow(a, b);
+  };
+  // chunks[p]: the chunk of the row at position p, at the depth being sorted.
+  const chunks = new Uint32Array(n);
+  const spareOut = new Uint32Array(n);
+  const spareChunks = new Uint32Array(n);
+  const packed = new Float64Array(Math.min(n, LARGE));
+  const count = new Uint32Array(DIGIT + 1);
+  // One stable counting pass of positions [lo, hi) by a 14-bit digit of their chunk, from (o, c) into (o2, c2).
+  const pass = (lo: number, hi: number, shift: number, o: Uint32Array, c: Uint32Array, o2: Uint32Array, c2: Uint32Array): void => {
+    count.fill(0);
+    for (let p = lo; p < hi; p++) {
+      const digit = ((c[p] as number) >>> shift) & (DIGIT - 1);
+      count[digit + 1] = (count[digit + 1] as number) + 1;
+    }
+    count[0] = lo;
+    for (let k = 0; k < DIGIT; k++) count[k + 1] = (count[k + 1] as number) + (count[k] as number);
+    for (let p = lo; p < hi; p++) {
+      const chunk = c[p] as number;
+      const digit = (chunk >>> shift) & (DIGIT - 1);
+      const to = count[digit] as number;
+      count[digit] = to + 1;
+      o2[to] = o[p] as number;
+      c2[to] = chunk;
+    }
+  };
+  const sortRange = (lo: number, hi: number, d: number): void => {
+    if (hi - lo <= SMALL) {
+      // Insertion sort: a handful of rows.
+      for (let p = lo + 1; p < hi; p++) {
+        const row = out[p] as number;
+        let q = p - 1;
+        for (; q >= lo && compareFrom(out[q] as number, row, d) > 0; q--) out[q + 1] = out[q] as number;
+        out[q + 1] = row;
+      }
+      return;
+    }
+    const known = rowChunks[d / 4];
+    for (let p = lo; p < hi; p++) chunks[p] = known ? (known[out[p] as number] as number) : chunkOf(out[p] as number, d);
+    if (hi - lo >= LARGE) {
+      pass(lo, hi, 0, out, chunks, spareOut, spareChunks);
+      pass(lo, hi, 14, spareOut, spareChunks, out, chunks);
+    } else {
+      const keys = packed.subarray(0, hi - lo);
+      for (let p = lo; p < hi; p++) keys[p - lo] = (chunks[p] as number) * ROW_BITS + (out[p] as number);
+      keys.sort();
+      for (let p = lo; p < hi; p++) {
+        const key = keys[p - lo] as number;
+        const chunk = Math.floor(key / ROW_BITS);
+        chunks[p] = chunk;
+        out[p] = key - chunk * ROW_BITS;
+      }
+    }
+    // Each run of one chunk: ended inside it (equal addresses: by port), or on to the next 4 bytes.
+    for (let a = lo; a < hi; ) {
+      const chunk = chunks[a] as number;
+      let b = a + 1;
+      while (b < hi && chunks[b] === chunk) b++;
+      if (b - a > 1) {
+        if (chunk % 128 === 0) out.subarray(a, b).sort(byPortThenRow);
+        else sortRange(a, b, d + 4);
+      }
+      a = b;
+    }
+  };
+  sortRange(0, n, 0);
   return out;
+}
+
+/** Every byte is ASCII and none is NUL or DEL: 7 bits each, ordered as the text's code units. */
+function plainAscii(bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) {
+    const c = bytes[k] as number;
+    if (c === 0 || c >= 0x7f) return false;
+  }
+  return true;
+}
+
+/** Keys for a counting sort: an integer in [0, 2^32) per row, and the largest. */
+interface IntegerKeys {
+  keys: Uint32Array;
+  max: number;
+}
+
+/** `key(i)` for every row, when each is an integer in [0, 2^32); undefined otherwise (a comparison sort does it). */
+function integerKeys(n: number, key: (i: number) => number): IntegerKeys | undefined {
+  const keys = new Uint32Array(n);
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const k = key(i);
+    if (!(k >= 0 && k < 2 ** 32 && k === Math.floor(k))) return undefined;
+    keys[i] = k;
+    if (k > max) max = k;
+  }
+  return { keys, max };
 }
 
 /**
- * `base` re-ordered by a small integer key per row (ascending), ties kept in `base`
- * order: a counting sort, two passes over the rows. Undefined when a key is not an
- * integer in [0, buckets) or there are too many buckets (then a comparison sort does it).
+ * `base` re-ordered by its rows' keys (ascending), ties kept in `base` order: a counting
+ * sort on 16-bit digits, one pass (or two for keys past 65535, such as 60 days of seconds).
  */
-const MAX_BUCKETS = 1 << 23;
-function bucketOrder(base: Uint32Array, keys: Numbers, buckets: number): Uint32Array | undefined {
-  // Far more buckets than rows (60 days of seconds for a thousand servers) cost more than comparing.
-  if (!(buckets >= 1 && buckets <= MAX_BUCKETS && buckets <= 8 * base.length + 65536)) return undefined;
-  const n = base.length;
-  const start = new Uint32Array(buckets + 1);
-  for (let i = 0; i < n; i++) {
-    const k = keys[i] as number;
-    if (!(k >= 0 && k < buckets && k === Math.floor(k))) return undefined;
-    start[k + 1] = (start[k + 1] as number) + 1;
-  }
-  for (let k = 0; k < buckets; k++) start[k + 1] = (start[k + 1] as number) + (start[k] as number);
-  const out = new Uint32Array(n);
-  for (let p = 0; p < n; p++) {
-    const i = base[p] as number;
-    const k = keys[i] as number;
-    out[start[k] as number] = i;
-    start[k] = (start[k] as number) + 1;
-  }
-  return out;
+function bucketOrder(base: Uint32Array, { keys, max }: IntegerKeys): Uint32Array {
+  const low = countingPass(base, keys, false);
+  return max < 65536 ? low : countingPass(low, keys, true);
 }
 
-/** `offset - a[i]` (descending as ascending keys) divided by `unit`, for every row. */
-function flipped(a: ArrayLike<number>, offset: number, unit = 1): Float64Array {
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = (offset - (a[i] as number)) / unit;
+/** One stable counting pass over `order` by the low (or high) 16 bits of each row's key. */
+function countingPass(order: Uint32Array, keys: Uint32Array, high: boolean): Uint32Array {
+  const n = order.length;
+  const start = new Uint32Array(65537);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i] as number;
+    const digit = high ? k >>> 16 : k & 0xffff;
+    start[digit + 1] = (start[digit + 1] as number) + 1;
+  }
+  for (let d = 0; d < 65536; d++) start[d + 1] = (start[d + 1] as number) + (start[d] as number);
+  const out = new Uint32Array(n);
+  for (let p = 0; p < n; p++) {
+    const i = order[p] as number;
+    const k = keys[i] as number;
+    const digit = high ? k >>> 16 : k & 0xffff;
+    out[start[digit] as number] = i;
+    start[digit] = (start[digit] as number) + 1;
+  }
   return out;
 }
 
@@ -199,11 +298,11 @@ function extent(a: Numbers): { min: number; max: number } {
 }
 
 /**
- * Every sort order of the dataset. Only the address order needs comparing strings; the
- * others are the address order regrouped by a small integer (players, version rank,
- * port, ping second) in linear time, falling back to a packed-key sort for values that
- * are not small integers (a hand-written data file). `byAddress` skips the one real sort
- * (a snapshot stores it).
+ * Every sort order of the dataset. The address order is sorted (orderByAddress); the
+ * others are the address order regrouped by an integer per row (players, version rank,
+ * port, ping second) with counting sorts in linear time, falling back to a packed-key
+ * sort for values that are not integers (a hand-written data file). `byAddress` skips
+ * the address sort (a snapshot stores it).
  */
 export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(ds)): SortOrders {
   const n = ds.size;
@@ -221,19 +320,18 @@ export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(
   const rankOfId = new Uint32Array(d);
   ranked.forEach((x, r) => (rankOfId[x.id] = r));
   const vIds = versions.ids;
-  const versionKey = new Float64Array(n);
-  for (let i = 0; i < n; i++) versionKey[i] = d - 1 - (rankOfId[vIds[i] as number] as number);
   const pl = ds.playersOnline;
-  const users = extent(pl);
   const lp = ds.lastPing;
-  const ping = extent(lp);
-  const newest = ping.max;
+  const users = extent(pl);
+  const newest = extent(lp).max;
+  const by = (keys: IntegerKeys | undefined, primary: Numbers, descending: boolean): Uint32Array =>
+    keys ? bucketOrder(byAddress, keys) : fallback(primary, descending);
   return {
     address: byAddress,
-    users: bucketOrder(byAddress, flipped(pl, users.max), users.max - users.min + 1) ?? fallback(pl, true),
-    version: bucketOrder(byAddress, versionKey, d) as Uint32Array,
-    port: bucketOrder(byAddress, ds.port, 65536) ?? fallback(ds.port, false),
-    // Generated pings are whole seconds within 60 days: a few million buckets.
-    updated: bucketOrder(byAddress, flipped(lp, newest, 1000), Math.floor((newest - ping.min) / 1000) + 1) ?? fallback(lp, true),
+    users: by(integerKeys(n, (i) => users.max - (pl[i] as number)), pl, true),
+    version: bucketOrder(byAddress, integerKeys(n, (i) => d - 1 - (rankOfId[vIds[i] as number] as number)) as IntegerKeys),
+    port: by(integerKeys(n, (i) => ds.port[i] as number), ds.port, false),
+    // Generated pings are whole seconds within 60 days: a few million keys, two passes.
+    updated: by(integerKeys(n, (i) => (newest - (lp[i] as number)) / 1000), lp, true),
   };
 }

@@ -1,6 +1,7 @@
 // Builds a mock from its options without touching a socket: load the inputs (the spec
 // model, the fixture credentials, the servers: generated from the seed, read from
-// `--data`, or a snapshot of an earlier generation: mocks/dataset/snapshot.ts), then hand them
+// `--data`, or a snapshot of an earlier generation: mocks/dataset/snapshot.ts, one the
+// build shipped or one in the cache directory), then hand them
 // and the spec's handlers to createApp. Tests and other runtimes can instead build an
 // app from inputs and handlers of their own.
 import { loadFixtures } from '../../fixtures/load.ts';
@@ -11,7 +12,8 @@ import { generateDataset, generatorFingerprint } from '../dataset/generator.ts';
 import { createHandlers } from '../core/handlers/handlers.ts';
 import type { MockOptions } from './options.ts';
 import { sortOrders } from '../dataset/sort-orders.ts';
-import { defaultCacheDir, readSnapshot, SNAPSHOT_ABOVE, writeSnapshot } from '../dataset/snapshot.ts';
+import { BUILT_DATASETS } from '../dataset/built.ts';
+import { defaultCacheDir, readSnapshot, SNAPSHOT_ABOVE, writeSnapshot, type SnapshotKey } from '../dataset/snapshot.ts';
 import { MockState, type MockInputs } from '../core/state.ts';
 
 /**
@@ -39,8 +41,15 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel(op
   // Without --now, generated timestamps are relative to the start so the data looks fresh.
   const now = new Date(options.now ?? Date.now());
   const nowSec = Math.floor(now.getTime() / 1000) * 1000;
+  const keyOf = (): SnapshotKey => ({ generator: generatorFingerprint(), seed: options.seed, count: total, clean: options.cleanData });
+  // The datasets the build generated ahead (the default one; mocks/dataset/built.ts) are
+  // part of the program, not of the cache: read whatever --cache-dir says.
+  if (BUILT_DATASETS) {
+    const built = readSnapshot(BUILT_DATASETS.dir, keyOf(), nowSec);
+    if ('dataset' in built) return { model, fixtures, servers: built.dataset, orders: built.orders, source: { kind: 'generated', built: true } };
+  }
   const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
-  const key = dir && total > SNAPSHOT_ABOVE ? { generator: generatorFingerprint(), seed: options.seed, count: total, clean: options.cleanData } : undefined;
+  const key = dir && total > SNAPSHOT_ABOVE ? keyOf() : undefined;
   if (dir && key) {
     const snap = readSnapshot(dir, key, nowSec);
     if ('dataset' in snap) {

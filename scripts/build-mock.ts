@@ -1,0 +1,137 @@
+// `npm run build`: the mock's bundle, dist/mock.mjs (esbuild, from mocks/node/cli.ts),
+// with what can be worked out ahead of a start built in, so a start does only what its
+// first answers need (issue 24; decision 0032):
+// - spec/built.ts: the spec parsed (JSON text) and the mock's request validators compiled
+//   (ajv's standalone code), keyed by the spec's sha256: a start from that very text
+//   neither loads js-yaml nor ajv; an edited spec or another copy is parsed and compiled then;
+// - mocks/dataset/built.ts: the generator's fingerprint (checking a snapshot needs no faker)
+//   and dist/datasets/, the default dataset (seed 1337, 1000 servers) generated and sorted
+//   here, as a snapshot (mocks/dataset/snapshot.ts) the mock reads instead of generating;
+// - dist/mock.inputs.json: every file the bundle was built from, so `npm run mock`
+//   (scripts/run-mock.mjs) rebuilds exactly when one of them is newer than the bundle.
+// The package's library entry (scripts/build-package.ts) gets the same built modules.
+//
+//   npm run build                     (npm run mock and npm pack run it too)
+//   tsx scripts/build-mock.ts --out DIR   (another directory: the tests)
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { programFlags, type FlagTable } from '../cli/flags.ts';
+import { parseSpec, SPEC_PATH } from '../spec/load.ts';
+import { buildModel } from '../spec/model.ts';
+import { createAjv, recordCompiled, type Compiled } from '../spec/validator.ts';
+import { compileOperations } from '../mocks/core/operations.ts';
+import { generateDataset, generatorFingerprint } from '../mocks/dataset/generator.ts';
+import { writeSnapshot } from '../mocks/dataset/snapshot.ts';
+import { sortOrders } from '../mocks/dataset/sort-orders.ts';
+import { DEFAULT_OPTIONS } from '../mocks/node/options.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+/** Where a bundle finds the datasets generated here: beside it. */
+export const DATASETS = 'datasets';
+/** The list of the bundle's inputs, read by scripts/run-mock.mjs. */
+export const INPUTS_FILE = 'mock.inputs.json';
+
+/** The contents the build gives the stub modules, by their path in the repository. */
+export type BuiltModules = Record<'spec/built.ts' | 'mocks/dataset/built.ts', string>;
+
+/** The spec's built module: its text's sha256, the document as JSON and the standalone code of every validator the mock compiles at start. */
+function specModule(): string {
+  const text = readFileSync(SPEC_PATH, 'utf8');
+  const doc = parseSpec(text);
+  const compiled = recordCompiled(() => compileOperations(buildModel(doc)));
+  // One ajv per option set, each one's code in a function of its own (their names would clash).
+  const groups = new Map<string, Compiled[]>();
+  for (const c of compiled) {
+    const k = JSON.stringify(c.options);
+    groups.set(k, [...(groups.get(k) ?? []).filter((x) => x.key !== c.key), c]);
+  }
+  const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: unknown, refs: Record<string, string>) => string }).default;
+  const parts = [...groups.values()].map((group) => {
+    const ajv = createAjv(doc, group[0]!.options, { code: { source: true } });
+    for (const c of group) ajv.addSchema(c.schema, c.key);
+    const code = standaloneCode(ajv, Object.fromEntries(group.map((c) => [c.key, c.key])));
+    return `(() => {\nconst module = { exports: {} };\nconst exports = module.exports;\n${code}\nreturn module.exports;\n})()`;
+  });
+  return [
+    '// Written by scripts/build-mock.ts from spec/openapi.yaml: see spec/built.ts.',
+    "import { createRequire } from 'node:module';",
+    // The standalone code requires ajv's small runtime helpers (and ajv-formats' formats), not ajv.
+    'const require = createRequire(import.meta.url);',
+    'export const BUILT_SPEC = {',
+    `  sha256: ${JSON.stringify(createHash('sha256').update(text).digest('hex'))},`,
+    `  json: ${JSON.stringify(JSON.stringify(doc))},`,
+    `  validators: Object.freeze(Object.assign({}, ${parts.join(',\n')})),`,
+    '};',
+    '',
+  ].join('\n');
+}
+
+/** The generator's built module: its fingerprint and where the datasets generated here are. */
+function datasetsModule(): string {
+  return [
+    '// Written by scripts/build-mock.ts: see mocks/dataset/built.ts.',
+    "import { fileURLToPath } from 'node:url';",
+    `export const BUILT_DATASETS = { generator: ${JSON.stringify(generatorFingerprint())}, dir: fileURLToPath(new URL(${JSON.stringify(`./${DATASETS}/`)}, import.meta.url)) };`,
+    '',
+  ].join('\n');
+}
+
+/** What the build gives spec/built.ts and mocks/dataset/built.ts (a second or so: parsing, compiling, generating a sample). */
+export function builtModules(): BuiltModules {
+  return { 'spec/built.ts': specModule(), 'mocks/dataset/built.ts': datasetsModule() };
+}
+
+/** How a bundle of the mock is built (this one, and the library entry's): ESM for Node 20, the dependencies left external, the built modules in place of their stubs. */
+export function bundleOptions(modules: BuiltModules) {
+  return { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', plugins: [builtPlugin(modules)] } as const satisfies BuildOptions;
+}
+
+/** An esbuild plugin that bundles the built modules in place of their stubs. */
+export function builtPlugin(modules: BuiltModules): Plugin {
+  return {
+    name: 'built-modules',
+    setup(b) {
+      b.onLoad({ filter: /[\\/](spec|mocks[\\/]dataset)[\\/]built\.ts$/ }, (args) => {
+        const contents = modules[relative(ROOT, args.path).split('\\').join('/') as keyof BuiltModules];
+        return contents === undefined ? undefined : { contents, loader: 'js', resolveDir: ROOT };
+      });
+    },
+  };
+}
+
+/** The default dataset, generated and sorted, as a snapshot in `dir` (emptied first). */
+function writeDefaultDataset(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  const { seed, servers: count, cleanData: clean } = DEFAULT_OPTIONS;
+  // Snapshots store ages, not times: any clock gives the same file.
+  const now = Date.now();
+  const dataset = generateDataset({ seed, count, clean, now: new Date(now) });
+  writeSnapshot(dir, { generator: generatorFingerprint(), seed, count, clean }, dataset, sortOrders(dataset), Math.floor(now / 1000) * 1000);
+}
+
+/** Builds dist/mock.mjs (or into `outDir`), its datasets and its list of inputs. */
+export async function buildMock(outDir: string = DIST): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const modules = builtModules();
+  writeDefaultDataset(join(outDir, DATASETS));
+  const result = await build({ entryPoints: [join(ROOT, 'mocks/node/cli.ts')], outfile: join(outDir, 'mock.mjs'), ...bundleOptions(modules), metafile: true, absWorkingDir: ROOT });
+  // Everything a rebuild would read: the bundled sources, the spec, this script, the dependencies' versions.
+  const bundled = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)));
+  const others = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'].filter((p) => existsSync(join(ROOT, p)));
+  writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify({ bundle: 'mock.mjs', inputs: [...new Set([...bundled, ...others])].sort() }, null, 1)}\n`);
+}
+
+const FLAGS = {
+  out: { type: 'string', value: 'DIR', default: 'dist', help: 'where to write mock.mjs, datasets/ and mock.inputs.json' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies FlagTable;
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = programFlags('build-mock', 'Usage: npm run build -- [options]', FLAGS);
+  await buildMock(resolve(args.out));
+}
