@@ -10,10 +10,11 @@
 // cookie or Authorization value can reach the file, and a row holding a credential the
 // proxy saw in a request is left out.
 //
-// Times are kept as ages: `recordedAt` is the time of the last answer recorded, and each
-// `last_ping` is written so that its age at `recordedAt` is the age it had when it was
-// answered (by the answer's Date header). The mock serves a row with that age before its
-// own clock (`--now`, or the real one), so a later start replays the same ages.
+// Times are kept as ages: the file is the upstream as it stood at `recordedAt`, the time
+// (by its Date header) of the last answer recorded, every `last_ping` as it answered it.
+// The mock serves each row as much older than its own clock (`--now`, or the real one)
+// as it was at `recordedAt`, so a later start replays the same ages, and the rows keep
+// their order and the time between them.
 // Rows that break the spec are kept, marked with `x-breaks-spec` (why), and the mock's
 // loader names them.
 import { objectProperties, type Operation, type SpecModel } from '../../spec/model.ts';
@@ -30,8 +31,8 @@ type Row = Record<string, unknown>;
 
 interface Seen {
   row: Row;
-  /** How long before its answer the server was last pinged; undefined when no answer said. */
-  ageMs?: number;
+  /** When the server was last pinged (ms); undefined when no answer said. */
+  lastPing?: number;
   /** The age was read from relative text ("2 hours ago"): good to its unit. */
   approximate: boolean;
   /** Seen in a search answer (it has players, plugins and motd_stripped of its own). */
@@ -115,15 +116,15 @@ export class DatasetRecorder {
     const ping = row.last_ping;
     const exact = typeof ping === 'string' ? Date.parse(ping) : NaN;
     if (!Number.isNaN(exact)) {
-      seen.ageMs = answeredAt - exact;
+      seen.lastPing = exact;
       seen.approximate = false;
-    } else if (typeof ping === 'string' && (seen.ageMs === undefined || seen.approximate)) {
+    } else if (typeof ping === 'string' && (seen.lastPing === undefined || seen.approximate)) {
       const age = ageOfText(ping);
       if (age !== undefined) {
-        seen.ageMs = age;
+        seen.lastPing = answeredAt - age;
         seen.approximate = true;
       } else seen.row.last_ping = ping; // kept as it came: the row is marked
-    } else if (ping !== undefined && seen.ageMs === undefined) seen.row.last_ping = ping;
+    } else if (ping !== undefined && seen.lastPing === undefined) seen.row.last_ping = ping;
   }
 
   /** The rows as the mock's `--data` file holds them, each checked against the spec. `secrets`: credentials requests carried. */
@@ -137,7 +138,7 @@ export class DatasetRecorder {
     for (const seen of entries) {
       const row: Row = {};
       for (const f of this.fields) {
-        if (f === 'last_ping') row.last_ping = seen.ageMs !== undefined ? new Date(Math.round(recordedAt - seen.ageMs)).toISOString() : seen.row.last_ping;
+        if (f === 'last_ping') row.last_ping = seen.lastPing !== undefined ? new Date(seen.lastPing).toISOString() : seen.row.last_ping;
         else if (f in seen.row) row[f] = seen.row[f];
       }
       if (!seen.searched) {

@@ -13,20 +13,10 @@ import type { Defect } from '../reference-server/defects.ts';
 import { headerRecord, type Exchange } from './forward.ts';
 import { CHECKS, TrafficJudge } from './judge-traffic.ts';
 import { readExchange } from './proxy.ts';
-import { EVERYDAY, SHOWN, type TrafficCase } from './traffic-cases.ts';
+import { caseHeaders, EVERYDAY, SHOWN, type TrafficCase } from './traffic-cases.ts';
 
 const model = loadModel();
 const credentials = loadFixtures().credentials;
-const secret = (name: string) => credentials.find((c) => c.name === name)!.value;
-
-/** The request headers a case carries, as a browser would send them. */
-export function caseHeaders(c: TrafficCase): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (c.credential === 'valid-session') headers.cookie = `theme=dark; sls_session=${secret('valid-session')}`;
-  else if (c.credential) headers.authorization = `Bearer ${secret(c.credential)}`;
-  if (c.body !== undefined) headers['content-type'] = 'application/json';
-  return headers;
-}
 
 async function exchange(fetch: (r: Request) => Promise<Response>, c: TrafficCase): Promise<Exchange> {
   const headers = caseHeaders(c);

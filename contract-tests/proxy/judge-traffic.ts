@@ -20,7 +20,7 @@ import { describeRequest, describeResponse, redact, redactKnown } from '../kit/m
 import type { CheckResult, Evidence } from '../kit/recorder.ts';
 import { curlLine, nameVariable } from '../kit/repro.ts';
 import { signature } from '../transport/http.ts';
-import { rowProblems } from './search-rows.ts';
+import { allowed, rowProblems } from './search-rows.ts';
 
 /** An exchange with its answer read: what the checks look at. */
 export interface Judged {
@@ -248,7 +248,7 @@ export class TrafficJudge {
     for (const p of op.parameters) {
       const value = this.sentValue(j, op, p.name, p.in);
       if (value === undefined || (value === '' && p.raw.allowEmptyValue)) continue;
-      if (!this.judge.accepts(p.schema, value)) {
+      if (!allowed(this.judge, p.schema, value)) {
         refused.push(`${p.name}=${value}`);
         level = weakest(level, op.provenance, p.provenance);
       }

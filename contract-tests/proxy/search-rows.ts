@@ -25,11 +25,21 @@ export interface RowProblem {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
+/**
+ * Whether the spec allows a parameter's value as it travels ("20" is an integer). An
+ * enum of words is matched in any case: the spec says so of each (`eu` is `EU`).
+ */
+export function allowed(judge: AnswerJudge, schema: Record<string, any>, value: string): boolean {
+  if (judge.accepts(schema, value)) return true;
+  const words = Array.isArray(schema.enum) ? schema.enum : Array.isArray(schema.anyOf) ? schema.anyOf.flatMap((s: Record<string, any>) => s.enum ?? []) : [];
+  return words.some((w: unknown) => typeof w === 'string' && w.toLowerCase() === value.toLowerCase());
+}
+
 /** The one value a parameter was sent with, when it is one its schema allows. */
 function sentValue(judge: AnswerJudge, p: Parameter, query: URLSearchParams): string | undefined {
   const values = query.getAll(p.name);
   if (values.length !== 1 || values[0] === '') return undefined;
-  return judge.accepts(p.schema, values[0]) ? values[0] : undefined;
+  return allowed(judge, p.schema, values[0]!) ? values[0] : undefined;
 }
 
 /** A boolean parameter's value as a server reads it. */

@@ -2,6 +2,7 @@
 // in a single exchange, and what the proxy must say about it. The proxy's tests send them
 // in process (judge-traffic.test.ts) and through a real proxy (e2e/proxy.test.ts); against
 // a correct server (and the mock) none of them may be a violation.
+import { loadFixtures } from '../../fixtures/load.ts';
 import type { Defect } from '../reference-server/defects.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { CHECKS } from './judge-traffic.ts';
@@ -85,3 +86,13 @@ export const EVERYDAY: TrafficCase[] = [
   { method: 'GET', path: '/no-such-page' },
   { method: 'HEAD', path: '/servers/find?limit=2' },
 ];
+
+/** The request headers a case carries, as a browser sends them (the session among other cookies). */
+export function caseHeaders(c: TrafficCase): Record<string, string> {
+  const secret = (name: string) => loadFixtures().credentials.find((x) => x.name === name)!.value;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (c.credential === 'valid-session') headers.cookie = `theme=dark; sls_session=${secret('valid-session')}`;
+  else if (c.credential) headers.authorization = `Bearer ${secret(c.credential)}`;
+  if (c.body !== undefined) headers['content-type'] = 'application/json';
+  return headers;
+}
