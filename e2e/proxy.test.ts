@@ -105,9 +105,14 @@ describe('what HTTP asks of a gateway', () => {
   it('a 501 stays a 501, bytes stream before the upstream ends, hop-by-hop fields stay on their hop, Set-Cookie lines pass, keep-alive holds', async () => {
     let seen: IncomingMessage | undefined;
     let release: () => void = () => {};
+    let regions = 0;
     const upstream = createServer((req, res) => {
       seen = req;
-      if (req.url!.endsWith('/unimplemented')) {
+      if (req.url!.endsWith('/metadata/regions')) {
+        // The same body each time; the rate-limit headers only on the first answer.
+        const limits = regions++ === 0 ? { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' } : {};
+        res.writeHead(200, { 'Content-Type': 'application/json', ...limits }).end('{"unique_regions":0,"total_servers":0,"regions":[]}');
+      } else if (req.url!.endsWith('/unimplemented')) {
         res.writeHead(501, 'Not Implemented Here', { 'Content-Type': 'application/json' }).end('{"success":false,"message":"Not Implemented: soon"}');
       } else if (req.url!.endsWith('/slow')) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -121,7 +126,8 @@ describe('what HTTP asks of a gateway', () => {
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     closers.push(() => new Promise((r) => { upstream.closeAllConnections(); upstream.close(() => r()); }));
     const port = (upstream.address() as AddressInfo).port;
-    const proxy = await proxyTo(`http://127.0.0.1:${port}/api/v0.1`);
+    const log: string[] = [];
+    const proxy = await proxyTo(`http://127.0.0.1:${port}/api/v0.1`, log);
 
     const unimplemented = await raw(`${proxy.baseUrl}/unimplemented`);
     expect(`${unimplemented.status} ${unimplemented.reason} ${unimplemented.body}`).toBe('501 Not Implemented Here {"success":false,"message":"Not Implemented: soon"}');
@@ -146,6 +152,13 @@ describe('what HTTP asks of a gateway', () => {
     });
     expect(first).toBe('{"part":1,');
     release();
+
+    // The same bytes again need no second reading of the body, but the headers of each answer are judged.
+    for (let i = 0; i < 3; i++) expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
+    await proxy.judged();
+    const headers = proxy.outcome().reports.flatMap((r) => r.results).find((r) => r.operationId === 'listRegions' && r.status === 'fail');
+    expect(headers?.message).toMatch(/header X-RateLimit-Limit is missing.*\(2 of 3 answers judged break it/);
+    expect(log.filter((l) => l.includes('listRegions'))).toHaveLength(1);
   });
 });
 

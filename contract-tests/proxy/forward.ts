@@ -7,17 +7,22 @@
 // Proxy-Authorization and Proxy-Authenticate, meant for a proxy that asked for them).
 // The request goes out with the upstream's Host and a Via line (section 7.6.3: a gateway
 // MUST send Via on the requests it forwards); the answer gets no Via, so it stays as the
-// upstream sent it. Node writes its own Connection and Keep-Alive for the client's hop.
+// upstream sent it. Node writes its own Connection and Keep-Alive for the client's hop,
+// and answers a client's `Expect: 100-continue` itself before the body is read.
 //
 // While bytes pass through, a copy of each side is kept up to a size, for the judge
 // that runs once the answer is complete (`onExchange`), never in the way of the bytes.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Transform } from 'node:stream';
+import { Pool, type Dispatcher } from 'undici';
 
 /** RFC 9110 7.6.1: fields of one connection, dropped whether or not Connection names them. */
 const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'proxy-authorization', 'proxy-authenticate']);
 
 export const VIA = '1.1 server-listing-proxy';
+
+/** Sent on by the proxy itself: the upstream's Host (from its URL), a Via line of its own; the client's Expect was answered by Node. */
+const NOT_FORWARDED = new Set(['host', 'via', 'expect']);
 
 /** A flat raw header list (`[name, value, name, value, ...]`) without the hop-by-hop fields and those its Connection header names. */
 export function endToEnd(raw: readonly string[]): string[] {
@@ -102,34 +107,39 @@ export function upstreamPath(upstream: Upstream, path: string): string {
 
 export interface Forwarder {
   forward(req: IncomingMessage, res: ServerResponse): void;
-  close(): void;
+  close(): Promise<void>;
 }
+
+/** The request has a body to send on (a length above 0, or one sent in chunks). */
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
  * Forwards each request to the upstream; `onExchange` gets the whole exchange once the
- * answer is sent (or failed), with each body kept up to `limit` bytes.
+ * answer is sent (or failed), with each body kept up to `limit` bytes. The upstream is
+ * asked through undici's connection pool (keep-alive, no pipelining: one slow answer
+ * never holds up another), which costs the proxy less than node:http's client.
  */
 export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Exchange) => void): Forwarder {
-  const https = upstream.url.protocol === 'https:';
-  const agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: 128 }) : new HttpAgent({ keepAlive: true, maxSockets: 128 });
-  const send = https ? httpsRequest : httpRequest;
-  const host = upstream.url.host;
+  // No timeouts of its own: an answer takes as long as the upstream takes, and streams as it comes.
+  const pool = new Pool(upstream.url.origin, { connections: 128, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
   return {
-    close: () => agent.destroy(),
+    close: () => pool.destroy(),
     forward(req, res) {
       const startedAt = Date.now();
       const t0 = performance.now();
       const path = req.url ?? '/';
       const target = upstreamPath(upstream, path);
       const raw = endToEnd(req.rawHeaders);
-      const outgoing: string[] = ['Host', host];
-      for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== 'host' && raw[i]!.toLowerCase() !== 'via') outgoing.push(raw[i]!, raw[i + 1]!);
+      const outgoing: string[] = [];
+      // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
+      for (let i = 0; i < raw.length; i += 2) if (!NOT_FORWARDED.has(raw[i]!.toLowerCase())) outgoing.push(raw[i]!, raw[i + 1]!);
       const via = req.headers.via;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
       const exchange: Exchange = { method: req.method ?? 'GET', path, upstreamUrl: `${upstream.url.origin}${target}`, requestHeaders: headerRecord(raw), startedAt, ms: 0 };
       const requestTap = new Tap(Math.min(limit, 64 * 1024));
       const responseTap = new Tap(limit);
       let done = false;
+      let abort: ((err?: Error) => void) | undefined;
       const finish = () => {
         if (done) return;
         done = true;
@@ -140,37 +150,52 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
         if (exchange.response) exchange.response = { ...exchange.response, bytes: responseTap.bytes, ...(answered ? { body: answered } : {}) };
         onExchange(exchange);
       };
-      const out = send({ host: upstream.url.hostname, port: upstream.url.port || (https ? 443 : 80), method: req.method, path: target, headers: outgoing, agent, servername: https ? upstream.url.hostname : undefined });
-      out.on('response', (answer) => {
-        exchange.response = { status: answer.statusCode ?? 502, headers: headerRecord(endToEnd(answer.rawHeaders)), bytes: 0 };
-        // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
-        res.sendDate = false;
-        const headers = endToEnd(answer.rawHeaders);
-        for (let i = 0; i < headers.length; i += 2) res.appendHeader(headers[i]!, headers[i + 1]!);
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage);
-        answer.on('data', (chunk: Buffer) => responseTap.add(chunk));
-        answer.pipe(res);
-        answer.on('error', () => res.destroy());
-        res.on('finish', finish);
-      });
-      out.on('error', (err) => {
-        exchange.error = `${(err as NodeJS.ErrnoException).code ?? 'Error'}: ${err.message}`;
-        if (!res.headersSent) {
-          // Not the upstream's answer: said in the API's own error shape, and never judged.
-          const body = JSON.stringify({ success: false, message: `Bad Gateway: the proxy got no answer from ${upstream.url.origin} (${exchange.error})` });
-          res.writeHead(502, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
-        } else res.destroy();
-        finish();
-      });
+      let body: Transform | null = null;
+      if (hasBody(req)) {
+        body = new Transform({ transform(chunk: Buffer, _enc, next) { requestTap.add(chunk); next(null, chunk); } });
+        req.pipe(body);
+      }
       res.on('close', () => {
         if (!res.writableFinished) {
           exchange.aborted = true;
-          out.destroy();
+          abort?.();
           finish();
         }
       });
-      req.on('data', (chunk: Buffer) => requestTap.add(chunk));
-      req.pipe(out);
+      pool.dispatch({ method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: target, headers: outgoing, body }, {
+        onConnect(a) {
+          abort = a;
+        },
+        onHeaders(status, rawHeaders, resume, statusText) {
+          const headers: string[] = [];
+          for (let i = 0; i < rawHeaders.length; i += 2) headers.push(rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1'));
+          const kept = endToEnd(headers);
+          exchange.response = { status, headers: headerRecord(kept), bytes: 0 };
+          // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
+          res.sendDate = false;
+          // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
+          res.writeHead(status, statusText, kept);
+          res.on('drain', resume);
+          return true;
+        },
+        onData(chunk) {
+          responseTap.add(chunk);
+          return res.write(chunk);
+        },
+        onComplete() {
+          res.end(() => finish());
+        },
+        onError(err) {
+          if (done || exchange.aborted) return;
+          exchange.error = `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`;
+          if (!res.headersSent) {
+            // Not the upstream's answer: said in the API's own error shape, and never judged.
+            const text = JSON.stringify({ success: false, message: `Bad Gateway: the proxy got no answer from ${upstream.url.origin} (${exchange.error})` });
+            res.writeHead(502, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
+          } else res.destroy();
+          finish();
+        },
+      });
     },
   };
 }

@@ -32,8 +32,10 @@ export interface Judged {
   status: number;
   headers: Record<string, string>;
   text: string;
-  /** The parsed body, undefined when it is not JSON. */
+  /** The parsed body, undefined when it is not JSON (or was not parsed again: the verdict of the same bytes is known). */
   json: unknown;
+  /** The body is JSON. */
+  parsed: boolean;
   /** The answer's time (its Date header, else the proxy's clock): ages are judged by it. */
   now: number;
 }
@@ -117,13 +119,19 @@ export class TrafficJudge {
     return this.judge.operationOf({ method, path });
   }
 
-  /** Judges one whole exchange: every check, each violation logged the first time its operation, check and level meet it. */
-  judgeOne(j: Judged, request: { upstreamUrl: string; body?: string }): void {
+  /**
+   * Judges one whole exchange: every check, each violation logged the first time its
+   * operation, check and level meet it. `known`: what the same bytes answered to the same
+   * request showed before (the judge's own cache, proxy.ts); only the headers are judged
+   * again. Returns what the body showed, for that cache.
+   */
+  judgeOne(j: Judged, request: { upstreamUrl: string; body?: string }, known?: readonly Violation[]): readonly Violation[] {
     this.judgedCount++;
     const op = j.op;
     const id = op?.operationId ?? NO_OPERATION;
     this.answers.set(id, (this.answers.get(id) ?? 0) + 1);
-    const violations = this.violations(j).filter((v) => within(v.level, this.level));
+    const fromBody = known ?? this.bodyViolations(j);
+    const violations = [...fromBody, ...this.headerViolations(j)].filter((v) => within(v.level, this.level));
     const applied = new Set<string>(op ? EVERY_ANSWER : [CHECKS['not-json'], CHECKS['error-shape'], CHECKS.leaks]);
     if (op?.rows && j.status >= 200 && j.status < 300) applied.add(CHECKS.filters).add(CHECKS.order);
     if (op && !op.isPublic) applied.add(CHECKS.auth);
@@ -146,6 +154,7 @@ export class TrafficJudge {
         this.log(`VIOLATION [${level}] ${id}  ${check}: ${redact(v.why)}; request: ${shown.request}; repro: ${shown.repro}`);
       }
     }
+    return fromBody;
   }
 
   private tally(operationId: string, check: string, level: Provenance): Tally {
@@ -194,12 +203,27 @@ export class TrafficJudge {
 
   /** Everything wrong with one exchange. */
   violations(j: Judged): Violation[] {
+    return [...this.bodyViolations(j), ...this.headerViolations(j)];
+  }
+
+  /** The headers its status declares (`X-RateLimit-*`), on an answer the judge reads whole: they change from answer to answer, so are never cached. */
+  headerViolations(j: Judged): Violation[] {
+    const op = j.op;
+    if (!op || !op.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed) return [];
+    const missing = this.judge.headers(op, j.status, { status: j.status, headers: j.headers, body: '' });
+    if (!missing.length) return [];
+    const why = missing.map((h) => `${op.operationId} ${j.status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`).join('; ');
+    const evidence: Evidence = { answer: { status: j.status, type: mediaType(j.headers['content-type']) || '(none)' }, missingHeaders: { names: missing.map((h) => h.name), every: false } };
+    return [{ check: CHECKS.header, level: weakest(op.provenance, ...missing.map((h) => h.provenance)), why, evidence }];
+  }
+
+  /** What the answer's body and status show: the same for the same bytes to the same request. */
+  bodyViolations(j: Judged): Violation[] {
     const out: Violation[] = [];
     const answer = { status: j.status, headers: j.headers, body: j.text, ...(j.json !== undefined ? { json: j.json } : {}) };
     const type = mediaType(j.headers['content-type']) || '(none)';
     const base: Evidence = { answer: { status: j.status, type } };
     const findings = this.judge.exchange({ ...(j.op ? { operation: j.op } : {}), request: { method: j.method, path: j.url.pathname + j.url.search, headers: j.requestHeaders }, response: answer });
-    const headers = findings.filter((f) => f.kind === 'header');
     for (const f of findings) {
       if (f.kind === 'header') continue;
       const evidence: Evidence = { ...base };
@@ -208,14 +232,9 @@ export class TrafficJudge {
       if (f.kind === 'not-json') evidence.wrongType = type;
       out.push({ check: CHECKS[f.kind], level: f.level, why: f.detail, evidence });
     }
-    if (headers.length) {
-      const level = weakest(...headers.map((h) => h.level));
-      out.push({ check: CHECKS.header, level, why: headers.map((h) => h.detail).join('; '), evidence: { ...base, missingHeaders: { names: headers.flatMap((h) => h.keys ?? []), every: false } } });
-    }
-    if (j.status >= 500) {
-      // A crash's leak shares its cause with the crash.
-      for (const leak of findLeaks(j.text, j.json)) out.push({ check: CHECKS.leaks, level: HYGIENE_LEVEL, why: `it leaks ${leak.kind}: '${leak.excerpt}'`, evidence: { ...base, crash: signature({ status: j.status, text: j.text, json: j.json }) } });
-    } else for (const leak of findLeaks(j.text, j.json)) out.push({ check: CHECKS.leaks, level: HYGIENE_LEVEL, why: `it leaks ${leak.kind}: '${leak.excerpt}'`, evidence: base });
+    // A crash's leak shares its cause with the crash.
+    const crash = j.status >= 500 ? { crash: signature({ status: j.status, text: j.text, json: j.json }) } : {};
+    for (const leak of findLeaks(j.text, j.json)) out.push({ check: CHECKS.leaks, level: HYGIENE_LEVEL, why: `it leaks ${leak.kind}: '${leak.excerpt}'`, evidence: { ...base, ...crash } });
     const op = j.op;
     if (op && j.status === 404 && !op.responses.has(404)) {
       // Any request may get a 4xx the operation does not list (400, 413, 429, ...), but a 404 on a route the spec has says the route is missing.

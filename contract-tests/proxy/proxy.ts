@@ -19,7 +19,7 @@ import { outcomeOf, type RunOutcome } from '../reports/outcome.ts';
 import { parseJson } from '../transport/http.ts';
 import { DatasetRecorder, type Recording } from './dataset-recorder.ts';
 import { forwarder, type Exchange } from './forward.ts';
-import { TrafficJudge, type Judged } from './judge-traffic.ts';
+import { TrafficJudge, type Judged, type Violation } from './judge-traffic.ts';
 
 /** Bytes of answers waiting for the judge before new ones are counted as not judged. */
 export const PENDING_LIMIT = 64 * 2 ** 20;
@@ -71,21 +71,83 @@ function decode(body: Buffer, encoding: string | undefined, limit: number): Buff
 }
 
 /** An exchange as the judge reads it, or why it cannot be judged. */
-export function readExchange(traffic: TrafficJudge, ex: Exchange, limit: number): { judged: Judged; request: { upstreamUrl: string; body?: string } } | string {
+export function readExchange(traffic: TrafficJudge, ex: Exchange, limit: number, known?: { parsed: boolean }): { judged: Judged; request: { upstreamUrl: string; body?: string } } | string {
   const res = ex.response;
   if (ex.error || !res) return 'with no answer from the upstream';
   if (ex.aborted) return 'cut off (the client went away first)';
   if (!res.body && res.bytes > 0) return `over ${limit} bytes`;
   const decoded = decode(res.body ?? Buffer.alloc(0), res.headers['content-encoding'], limit);
   if (typeof decoded === 'string') return decoded;
-  const text = decoded.toString('utf8');
   const op = traffic.operationOf(ex.method, ex.path);
   const type = ex.requestHeaders['content-type'] ?? '';
   const body = ex.requestBody && /json|text|form/i.test(type) ? ex.requestBody.toString('utf8') : undefined;
-  return {
-    judged: { method: ex.method, url: new URL(ex.path, 'http://proxy.invalid'), ...(op ? { op } : {}), requestHeaders: ex.requestHeaders, status: res.status, headers: res.headers, text, json: parseJson(text), now: TrafficJudge.answerTime(res.headers) },
-    request: { upstreamUrl: ex.upstreamUrl, ...(body ? { body } : {}) },
+  let text: string | undefined;
+  const judged = {
+    method: ex.method, url: new URL(ex.path, 'http://proxy.invalid'), ...(op ? { op } : {}), requestHeaders: ex.requestHeaders, status: res.status, headers: res.headers,
+    // Read as text only when something reads it: an answer whose verdict is known is not read at all.
+    get text() {
+      return (text ??= decoded.toString('utf8'));
+    },
+    json: undefined as unknown, parsed: false, now: TrafficJudge.answerTime(res.headers),
   };
+  if (known) judged.parsed = known.parsed;
+  else {
+    judged.json = parseJson(judged.text);
+    judged.parsed = judged.json !== undefined;
+  }
+  return { judged, request: { upstreamUrl: ex.upstreamUrl, ...(body ? { body } : {}) } };
+}
+
+/**
+ * What the bodies of earlier answers showed: the same bytes answered to the same request
+ * (same method, path and query, status, media type and encoding, Allow header, the same
+ * kind of credentials and Prefer, within the same minute, for the rules about ages) show
+ * the same again, so a client polling a page costs one reading. Only the headers, which
+ * change from answer to answer, are judged each time. Bounded in entries and bytes;
+ * the oldest entry goes first.
+ */
+class VerdictCache {
+  private readonly entries = new Map<string, { body: Buffer; minute: number; parsed: boolean; violations: readonly Violation[] }>();
+  private bytes = 0;
+
+  /** `sessionCookie`: the cookie the spec's session scheme reads (its presence is part of the request). */
+  constructor(private readonly sessionCookie: string | undefined, private readonly maxEntries = 1024, private readonly maxBytes = 32 * 2 ** 20) {}
+
+  private key(ex: Exchange): string | undefined {
+    const res = ex.response;
+    if (!res?.body || ex.aborted || ex.error) return undefined;
+    const h = ex.requestHeaders;
+    const session = this.sessionCookie !== undefined && (h.cookie ?? '').split(/;\s*/).some((c) => c.startsWith(`${this.sessionCookie}=`));
+    return [ex.method, ex.path, res.status, res.headers['content-type'], res.headers['content-encoding'], res.headers.allow, h.authorization ? 'key' : '', session ? 'session' : '', h.prefer].join('\u0000');
+  }
+
+  private static minute(ex: Exchange): number {
+    return Math.floor(TrafficJudge.answerTime(ex.response!.headers) / 60_000);
+  }
+
+  lookup(ex: Exchange): { parsed: boolean; violations: readonly Violation[] } | undefined {
+    const key = this.key(ex);
+    const entry = key === undefined ? undefined : this.entries.get(key);
+    return entry && entry.minute === VerdictCache.minute(ex) && entry.body.equals(ex.response!.body!) ? entry : undefined;
+  }
+
+  keep(ex: Exchange, judged: Judged, violations: readonly Violation[]): void {
+    const key = this.key(ex);
+    const body = ex.response?.body;
+    if (key === undefined || !body || body.length > this.maxBytes / 16) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.bytes -= old.body.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { body, minute: VerdictCache.minute(ex), parsed: judged.parsed, violations });
+    this.bytes += body.length;
+    for (const [k, e] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.body.length;
+    }
+  }
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -116,10 +178,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
   };
 
+  const verdicts = new VerdictCache(model.cookieName);
   const judgeOne = (ex: Exchange) => {
-    const read = readExchange(traffic, ex, limit);
+    // A recording reads every answer's rows: no shortcut then.
+    const seen = recorder ? undefined : verdicts.lookup(ex);
+    const read = readExchange(traffic, ex, limit, seen);
     if (typeof read === 'string') return traffic.skipped(ex.method, ex.path, read);
-    traffic.judgeOne(read.judged, read.request);
+    const fromBody = traffic.judgeOne(read.judged, read.request, seen?.violations);
+    if (!seen && !recorder) verdicts.keep(ex, read.judged, fromBody);
     const { op, status, json, now } = read.judged;
     if (recorder && DatasetRecorder.records(op)) recorder.note(op, ex.path, status, json, now);
   };
@@ -209,7 +275,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
       clearTimeout(timer);
-      forward.close();
+      await forward.close();
       await judged();
     },
   };
