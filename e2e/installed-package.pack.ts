@@ -1,7 +1,8 @@
 // `npm pack`, then `npm install <tarball>` in an empty folder, as a team without a clone
 // does: the install is lean (the dependencies are exactly what the bundles load, no
-// install scripts run), both bins answer --version and --help from any directory, find
-// the spec and the fixtures beside themselves and write their reports where they run;
+// install scripts run), every bin answers --version and --help from any directory, finds
+// the spec and the fixtures beside itself and writes its reports where it runs (the
+// proxy bin in front of the installed mock);
 // `import { createMock } from 'server-listing-mock'` answers with the server's bytes;
 // `tsc` compiles a consumer's file against `server-listing-mock` and
 // `server-listing-mock/types`. Dredd, an optional peer dependency, is installed half-way:
@@ -89,8 +90,8 @@ describe('the package, installed from its tarball', () => {
     const dataset = files.filter((f) => /^dist\/datasets\/servers-[0-9a-f]{20}\.snap$/.test(f));
     expect(dataset).toHaveLength(1);
     expect(files).toEqual([
-      'LICENSE', 'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'contract-tests/README.md', 'dist/contract.mjs', ...dataset, 'dist/dredd-hooks.cjs',
-      'dist/index.d.ts', 'dist/index.mjs', 'dist/mock.mjs', 'dist/swagger-ui/LICENSE', 'dist/swagger-ui/NOTICE', 'dist/swagger-ui/favicon-32x32.png',
+      'LICENSE', 'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'bin/server-listing-proxy.mjs', 'contract-tests/README.md', 'dist/contract.mjs', ...dataset, 'dist/dredd-hooks.cjs',
+      'dist/index.d.ts', 'dist/index.mjs', 'dist/mock.mjs', 'dist/proxy.mjs', 'dist/swagger-ui/LICENSE', 'dist/swagger-ui/NOTICE', 'dist/swagger-ui/favicon-32x32.png',
       'dist/swagger-ui/swagger-ui-bundle.js', 'dist/swagger-ui/swagger-ui.css', 'dist/types.d.ts', 'dist/types.mjs',
       'fixtures/auth.json', 'mocks/README.md', 'package.json', 'spec/openapi.yaml',
     ]);
@@ -98,7 +99,7 @@ describe('the package, installed from its tarball', () => {
 
   it('depends on exactly the packages its bundles load (Dredd as an optional peer), and its install runs no install script', () => {
     const loaded = new Set<string>();
-    for (const bundle of ['mock.mjs', 'contract.mjs', 'index.mjs']) {
+    for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs']) {
       const code = readFileSync(join(installed, 'dist', bundle), 'utf8');
       // Static imports, import(), and require() through createRequire.
       for (const m of code.matchAll(/(?:\bfrom |\bimport\(|\brequire\d*\(|\)\()"([^".][^"]*)"/g)) {
@@ -114,8 +115,8 @@ describe('the package, installed from its tarball', () => {
     expect(installLog).not.toMatch(/install-scripts|scarf/i);
   });
 
-  it('both bins answer --version and --help', async () => {
-    for (const name of ['server-listing-mock', 'server-listing-contract']) {
+  it('every bin answers --version and --help', async () => {
+    for (const name of ['server-listing-mock', 'server-listing-contract', 'server-listing-proxy']) {
       const version = await run(bin(name), ['--version']);
       expect([version.code, version.stdout, version.stderr], name).toEqual([0, `${OURS.version}\n`, '']);
     }
@@ -127,6 +128,37 @@ describe('the package, installed from its tarball', () => {
     expect(contract.code, contract.stderr).toBe(0);
     expect(contract.stdout).toMatch(/^Usage: server-listing-contract --base-url <url> \[options\]/);
     expect(contract.stdout).toContain('--start-mock');
+    const proxy = await run(bin('server-listing-proxy'), ['--help']);
+    expect(proxy.code, proxy.stderr).toBe(0);
+    expect(proxy.stdout).toMatch(/^Usage: server-listing-proxy --upstream <url> \[options\]/);
+  });
+
+  it('server-listing-proxy in front of the installed mock: answers pass, no violation, and SIGTERM writes its reports here and exits 0', async () => {
+    const mock = await startBin([]);
+    const child = spawn(bin('server-listing-proxy'), ['--upstream', mock.baseUrl, '--port', '0'], { cwd: work });
+    try {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        const look = setInterval(() => {
+          const url = /Validation proxy on (\S+)/.exec(out)?.[1];
+          if (url) resolve(url);
+          if (url || child.exitCode !== null) clearInterval(look);
+          if (child.exitCode !== null) reject(new Error(out));
+        }, 50);
+      });
+      const direct = await (await fetch(`${mock.baseUrl}/servers/find?limit=3`)).text();
+      expect(await (await fetch(`${baseUrl}/servers/find?limit=3`)).text()).toBe(direct);
+      child.kill('SIGTERM');
+      expect(await exit, out).toBe(0);
+      expect(out).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
+      expect(JSON.parse(readFileSync(join(work, 'reports/proxy-report.json'), 'utf8'))).toMatchObject({ verdict: 'passed', exitCode: 0 });
+    } finally {
+      child.kill('SIGKILL');
+      mock.stop();
+    }
   });
 
   it('server-listing-mock serves the API, says what it is, and serves its docs page with the Swagger UI files it ships', async () => {

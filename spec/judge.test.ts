@@ -44,8 +44,18 @@ describe('a whole exchange (the fuzzer, a validation proxy)', () => {
 
   it('reports a declared answer that breaks its schema or lacks a declared header, and an undeclared success', () => {
     expect(kinds('GET', '/api/v0.1/metadata/regions', answer(200, { unique_regions: '1', total_servers: 0, regions: [] }))).toEqual(['schema']);
-    expect(kinds('GET', '/api/v0.1/metadata/regions', answer(200, { unique_regions: 0, total_servers: 0, regions: [] }, json))).toEqual(['schema', 'schema', 'schema']);
+    expect(kinds('GET', '/api/v0.1/metadata/regions', answer(200, { unique_regions: 0, total_servers: 0, regions: [] }, json))).toEqual(['header', 'header', 'header']);
     expect(kinds('GET', '/api/v0.1/metadata/regions', answer(201, { unique_regions: 0, total_servers: 0, regions: [] }))).toEqual(['undeclared']);
+  });
+
+  it('gives each finding the level of the promise it breaks', () => {
+    const levels = (path: string, a: Answer) => judge.exchange({ request: { method: 'GET', path }, response: a }).map((f) => `${f.kind} ${f.level}${f.keys ? ` ${f.keys.join(',')}` : ''}`);
+    // The search is the interface's; its rows are observed; the rate-limit headers observed.
+    expect(levels('/api/v0.1/servers/find', answer(200, { displayed: 1, total: 1, results: [{ port: 'x' }] }, json))).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^schema observed .*body\.results\.\*\.port must be integer/), 'header observed X-RateLimit-Limit',
+    ]));
+    expect(levels('/api/v0.1/servers/find', answer(500, 'boom', {}))).toEqual(['5xx interface', 'not-json interface']);
+    expect(AnswerJudge.of(model, 'interface').exchange({ request: { method: 'GET', path: '/api/v0.1/metadata/regions' }, response: answer(200, { unique_regions: '1' }, json) })).toEqual([]);
   });
 });
 

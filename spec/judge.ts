@@ -8,7 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { schemaLevel, toJsonSchema } from './json-schema.ts';
 import { reasonPhrase } from './messages.ts';
 import { operationFor, type Operation, type SpecModel } from './model.ts';
-import { within, type Provenance } from './provenance.ts';
+import { weakest, within, type Provenance } from './provenance.ts';
 import { describeErrors, SchemaValidator } from './validator.ts';
 
 /** The body of every error answer; named here and nowhere else. */
@@ -32,11 +32,15 @@ export interface AskedRequest {
   headers?: Record<string, string>;
 }
 
-export type FindingKind = '5xx' | 'not-json' | 'error-shape' | 'schema' | 'undeclared';
+export type FindingKind = '5xx' | 'not-json' | 'error-shape' | 'schema' | 'header' | 'undeclared';
 
 export interface Finding {
   kind: FindingKind;
   detail: string;
+  /** How firm the promise it breaks is: the softest part of the spec the finding rests on. */
+  level: Provenance;
+  /** For `schema`: the errors as keys without the row (`body.results.*.port must be integer`); for `header`: the header's name. */
+  keys?: string[];
 }
 
 export interface BodyVerdict {
@@ -210,35 +214,42 @@ export class AnswerJudge {
     const out: Finding[] = [];
     const { status } = answer;
     const text = answer.body;
-    if (status >= 500 && preferredCode(request.headers ?? {}) !== status) out.push({ kind: '5xx', detail: `${status}: ${text.slice(0, 200)}` });
+    const op = ex.operation ?? this.operationOf(request);
+    const opLevel = op?.provenance ?? 'assumed';
+    // A server error breaks the operation's promise of a declared answer; with no operation, this project's rule.
+    if (status >= 500 && preferredCode(request.headers ?? {}) !== status) out.push({ kind: '5xx', detail: `${status}: ${text.slice(0, 200)}`, level: opLevel });
+    const jsonLevel = weakest(opLevel, this.jsonLevel() ?? 'assumed');
     // HEAD answers, 204 and 304 carry no body by HTTP's rules.
     if (request.method === 'HEAD' || status === 204 || status === 304) {
-      if (text !== '') out.push({ kind: 'not-json', detail: `${status} to ${request.method} carries a body` });
+      if (text !== '') out.push({ kind: 'not-json', detail: `${status} to ${request.method} carries a body`, level: jsonLevel });
       return out;
     }
     const body = parsed(answer);
-    if (!body.ok) return [...out, { kind: 'not-json', detail: `${status} body is not JSON: ${JSON.stringify(text.slice(0, 120))}` }];
-    if (!/^application\/json\b/i.test(answer.headers['content-type'] ?? '')) out.push({ kind: 'not-json', detail: `${status} has Content-Type ${JSON.stringify(answer.headers['content-type'] ?? '')}` });
-    if (status >= 400) out.push(...this.errorShape(status, { ...answer, json: body.json }));
-    const op = ex.operation ?? this.operationOf(request);
+    if (!body.ok) return [...out, { kind: 'not-json', detail: `${status} body is not JSON: ${JSON.stringify(text.slice(0, 120))}`, level: jsonLevel }];
+    if (!/^application\/json\b/i.test(answer.headers['content-type'] ?? '')) out.push({ kind: 'not-json', detail: `${status} has Content-Type ${JSON.stringify(answer.headers['content-type'] ?? '')}`, level: jsonLevel });
+    if (status >= 400) out.push(...this.errorShape(status, { ...answer, json: body.json }, opLevel));
     if (!op) return out;
     if (!op.responses.has(status)) {
-      if (status < 400) out.push({ kind: 'undeclared', detail: `${op.operationId} does not declare ${status}` });
+      if (status < 400) out.push({ kind: 'undeclared', detail: `${op.operationId} does not declare ${status}`, level: op.provenance });
       return out;
     }
-    for (const p of this.body(op, status, { ...answer, json: body.json }).problems) out.push({ kind: 'schema', detail: `${op.operationId} ${status}: ${p}` });
+    const verdict = this.body(op, status, { ...answer, json: body.json });
+    const bodyLevel = weakest(op.provenance, this.bodyLevel(op, status) ?? 'assumed');
+    for (const p of verdict.problems) out.push({ kind: 'schema', detail: `${op.operationId} ${status}: ${p}`, level: bodyLevel, keys: verdict.schemaErrors });
     for (const h of this.headers(op, status, answer)) {
-      out.push({ kind: 'schema', detail: `${op.operationId} ${status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}` });
+      out.push({ kind: 'header', detail: `${op.operationId} ${status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`, level: weakest(op.provenance, h.provenance), keys: [h.name] });
     }
     return out;
   }
 
-  private errorShape(status: number, answer: Answer): Finding[] {
+  private errorShape(status: number, answer: Answer, opLevel: Provenance): Finding[] {
+    const level = this.errorBodyLevel();
+    if (!level) return [];
     const verdict = this.errorBody(answer);
-    if (verdict.problems.length) return [{ kind: 'error-shape', detail: `${status}: ${verdict.problems.join('; ')}` }];
+    if (verdict.problems.length) return [{ kind: 'error-shape', detail: `${status}: ${verdict.problems.join('; ')}`, level: weakest(opLevel, level), keys: verdict.schemaErrors }];
     const message = (answer.json as { message: string }).message;
     if (status === 429 || message.startsWith(reasonPhrase(status))) return [];
-    return [{ kind: 'error-shape', detail: `${status} message does not start with "${reasonPhrase(status)}": ${JSON.stringify(message)}` }];
+    return [{ kind: 'error-shape', detail: `${status} message does not start with "${reasonPhrase(status)}": ${JSON.stringify(message)}`, level: weakest(opLevel, level) }];
   }
 
   /** The operation a request path belongs to, read as a server reads it (dot segments removed). */

@@ -61,7 +61,9 @@ function strings(value: unknown, out: string[] = []): string[] {
 
 /** What an answer's body leaks, one finding per kind. */
 export function findLeaks(text: string, json?: unknown): Leak[] {
-  const haystacks = [text, ...(json === undefined ? [] : strings(json))];
+  // The decoded strings as one text, a line each: one pass per pattern, however many strings (a proxy scans every answer).
+  const decoded = json === undefined ? [] : strings(json);
+  const haystacks = decoded.length ? [text, decoded.join('\n')] : [text];
   const out: Leak[] = [];
   for (const { kind, re } of PATTERNS) {
     if (out.some((l) => l.kind === kind)) continue;

@@ -1,4 +1,4 @@
-// `npm run proxy -- --upstream <url> [--port 4020]`: Prism 5.14.2's validation proxy in
+// `npm run proxy:prism -- --upstream <url> [--port 4021]`: Prism 5.14.2's validation proxy in
 // front of a real deployment. Use the API through it; every request or response that
 // breaks spec/openapi.yaml is logged as a "Violation". Answers are passed through as-is
 // (add --errors to turn violations into error answers instead).
@@ -14,7 +14,7 @@ export function prismArgs(upstream: string, port: number, host = '127.0.0.1', er
 
 function main(argv: string[]): void {
   let upstream = process.env.CONTRACT_BASE_URL;
-  let port = 4020;
+  let port = 4021;
   let errors = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -22,12 +22,12 @@ function main(argv: string[]): void {
     else if (a === '--port') port = Number(argv[++i]);
     else if (a === '--errors') errors = true;
     else {
-      console.error(`unknown argument '${a}'\nUsage: npm run proxy -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port 4020] [--errors]`);
+      console.error(`unknown argument '${a}'\nUsage: npm run proxy:prism -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port 4021] [--errors]`);
       process.exit(2);
     }
   }
   if (!upstream || !/^https?:\/\//.test(upstream) || !Number.isInteger(port)) {
-    console.error('Usage: npm run proxy -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port 4020] [--errors]');
+    console.error('Usage: npm run proxy:prism -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port 4021] [--errors]');
     process.exit(2);
   }
   console.log(`Prism validation proxy: http://127.0.0.1:${port} -> ${upstream} (paths without /api/v0.1, e.g. http://127.0.0.1:${port}/servers/find). Contract violations are logged below.`);

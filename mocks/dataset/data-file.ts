@@ -1,5 +1,10 @@
 // Loads a hand-edited server listing (`--data`, json-server's `{"servers": [...]}`) and
 // checks every record against the spec and the mock's own rules before it is served.
+// A file the validation proxy recorded (`--record`) says two more things: `recordedAt`,
+// the time its rows' ages are counted from (each is served that much older than the
+// mock's clock, `--now` or the real one, so a later start replays the same ages), and
+// rows it marked `x-breaks-spec` (what the upstream sent against the spec): such a row
+// is named with why, and left out while it still breaks the spec.
 import { readFileSync } from 'node:fs';
 import { loadSpec, type OpenApiDoc } from '../../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
@@ -14,6 +19,19 @@ function validateServer(doc: OpenApiDoc): ReturnType<SchemaValidator['compileRef
   return v;
 }
 
+/** The mark the validation proxy's recorder puts on a row that breaks the spec: what is wrong with it. */
+export const BREAKS_SPEC = 'x-breaks-spec';
+
+/** Marked rows named one by one, at most this many; the rest are counted. */
+const NAMED_MARKS = 20;
+
+export interface DatasetOptions {
+  /** The mock's clock (ms): a file with `recordedAt` is served as that many ms later. Default: now. */
+  now?: number;
+  /** Where the lines about marked rows go (default console.warn). */
+  warn?: (line: string) => void;
+}
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 const FAVICON = /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/;
 
@@ -22,7 +40,7 @@ const FAVICON = /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/;
  * returns the servers. `last_ping` is normalised to `toISOString()` form.
  * Throws an Error naming the file, the record and the broken rule.
  */
-export function loadDataset(path: string, spec: OpenApiDoc = loadSpec()): StoredServer[] {
+export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options: DatasetOptions = {}): StoredServer[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -39,11 +57,24 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec()): Stored
     throw new Error(`${path}: expected an object with a "servers" array ({"servers": [...]})`);
   }
   const records = (doc as { servers: unknown[] }).servers;
+  const recordedAt = (doc as { recordedAt?: unknown }).recordedAt;
+  let shift = 0;
+  if (recordedAt !== undefined) {
+    const t = typeof recordedAt === 'string' && ISO_DATE.test(recordedAt) ? Date.parse(recordedAt) : NaN;
+    if (Number.isNaN(t)) throw new Error(`${path}: recordedAt must be an ISO 8601 date-time, got ${JSON.stringify(recordedAt)}`);
+    shift = (options.now ?? Date.now()) - t;
+  }
+  const warn = options.warn ?? ((line: string) => console.warn(line));
   const validate = validateServer(spec);
   const seen = new Map<string, number>();
   const out: StoredServer[] = [];
+  const left: string[] = [];
   records.forEach((rec, i) => {
-    const r = rec as Record<string, unknown>;
+    const marked = rec && typeof rec === 'object' && !Array.isArray(rec) && BREAKS_SPEC in rec;
+    let r = rec as Record<string, unknown>;
+    let marks: unknown;
+    if (marked) ({ [BREAKS_SPEC]: marks, ...r } = r);
+    const why = marked ? (Array.isArray(marks) ? marks.map(String).join('; ') : String(marks)) : '';
     const where =
       r && typeof r === 'object' && !Array.isArray(r)
         ? `${typeof r.address === 'string' ? r.address : '?'}:${typeof r.port === 'number' || typeof r.port === 'string' ? r.port : '?'}`
@@ -51,6 +82,26 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec()): Stored
     const fail = (rule: string): never => {
       throw new Error(`${path}: servers[${i}] (${where}): ${rule}`);
     };
+    if (marked) {
+      // A row the recorder marked: left out, and named, while it still breaks the spec.
+      try {
+        out.push(check(r, i, fail));
+      } catch (err) {
+        left.push(`${(err as Error).message.slice(path.length + 2)} (the recorder saw: ${why})`);
+      }
+      return;
+    }
+    out.push(check(r, i, fail));
+  });
+  if (left.length) {
+    warn(`mock: ${path}: ${left.length} of ${records.length} servers left out, marked by the recorder as breaking the spec:`);
+    for (const line of left.slice(0, NAMED_MARKS)) warn(`  ${line}`);
+    if (left.length > NAMED_MARKS) warn(`  and ${left.length - NAMED_MARKS} more`);
+  }
+  return out;
+
+  /** The record as it is served, or a failure naming the rule it breaks. */
+  function check(r: Record<string, unknown>, i: number, fail: (rule: string) => never): StoredServer {
     if (!r || typeof r !== 'object' || Array.isArray(r)) fail('must be an object');
     if (!validate(r)) {
       const msg = describeErrors(validate.errors, 'record')
@@ -70,7 +121,6 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec()): Stored
     const dup = seen.get(key);
     if (dup !== undefined) fail(`address:port duplicates servers[${dup}]`);
     seen.set(key, i);
-    out.push({ ...s, last_ping: new Date(t).toISOString() });
-  });
-  return out;
+    return { ...s, last_ping: new Date(t + shift).toISOString() };
+  }
 }

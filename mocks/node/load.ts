@@ -34,7 +34,7 @@ export const PROGRESS_ABOVE = 100_000;
 
 export function loadInputs(options: MockOptions, model: SpecModel = loadModel(options.spec), progress?: (p: Progress) => void): MockInputs {
   const fixtures = loadFixtures(options.fixtures, model);
-  if (options.data) return { model, fixtures, servers: loadDataset(options.data, model.doc), source: { kind: 'file', path: options.data } };
+  if (options.data) return { model, fixtures, servers: loadDataset(options.data, model.doc, { now: options.now ?? Date.now() }), source: { kind: 'file', path: options.data } };
   const t0 = performance.now();
   const total = options.servers;
   const report = progress && total > PROGRESS_ABOVE ? (p: DistributiveOmit<Progress, 'ms'>) => progress({ ...p, ms: performance.now() - t0 } as Progress) : undefined;

@@ -1,0 +1,355 @@
+// Live traffic judged one exchange at a time, with the suite's own judges: the spec's
+// judge of an answer (spec/judge.ts: a declared status, JSON, the body's schema, the error
+// body, the declared headers, each finding at the level of the promise it breaks), the
+// rows of an answer against the filters its request sent (search-rows.ts, on the meaning
+// rules), the hygiene patterns (no leaks), and three things one exchange shows about the
+// request side: a protected operation answered without credentials, a value the spec
+// refuses answered 2xx, a method the path does not declare answered otherwise than 405.
+//
+// A violation is logged once per operation, check and level, with a curl line that
+// repeats it (credentials as the variables the suite reads them from); later ones are
+// counted. The results feed the suite's report writers (reports/outcome.ts `outcomeOf`):
+// one result per operation and check, passes included, and a skip for answers that were
+// forwarded but not judged (too big, cut off, no answer), so the report says so.
+import { mediaType, type AnswerJudge, type FindingKind } from '../../spec/judge.ts';
+import { operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
+import { weakest, within, type Provenance } from '../../spec/provenance.ts';
+import { HYGIENE_LEVEL, findLeaks } from '../checks/hygiene.ts';
+import { NO_OPERATION } from '../kit/answer-log.ts';
+import { describeRequest, describeResponse, redact, redactKnown } from '../kit/mask.ts';
+import type { CheckResult, Evidence } from '../kit/recorder.ts';
+import { curlLine, nameVariable } from '../kit/repro.ts';
+import { signature } from '../transport/http.ts';
+import { allowed, rowProblems } from './search-rows.ts';
+
+/** An exchange with its answer read: what the checks look at. */
+export interface Judged {
+  method: string;
+  /** Path and query, as the client sent them. */
+  url: URL;
+  op?: Operation;
+  requestHeaders: Record<string, string>;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed body, undefined when it is not JSON (or was not parsed again: the verdict of the same bytes is known). */
+  json: unknown;
+  /** The body is JSON. */
+  parsed: boolean;
+  /** The answer's time (its Date header, else the proxy's clock): ages are judged by it. */
+  now: number;
+}
+
+export interface Violation {
+  check: string;
+  level: Provenance;
+  why: string;
+  expected?: string;
+  evidence?: Evidence;
+}
+
+export const CHECKS = {
+  '5xx': 'proxy: no server error',
+  undeclared: 'proxy: a status the operation declares',
+  'not-json': 'proxy: JSON, said so (Content-Type: application/json)',
+  'error-shape': 'proxy: every error answer is the error body',
+  schema: 'proxy: the body matches the schema of its status',
+  header: 'proxy: the headers its status declares',
+  filters: 'proxy: the rows satisfy the filters sent (x-meaning)',
+  order: 'proxy: the rows come in the order asked (sort)',
+  leaks: 'proxy: no answer leaks a stack trace, SQL text, a server file path or framework internals',
+  auth: 'proxy: a protected operation refuses a request without credentials',
+  refused: 'proxy: a value the spec refuses gets 400',
+  routing: 'proxy: a method the path does not declare gets 405',
+  judged: 'proxy: every answer judged',
+} as const satisfies Record<FindingKind | string, string>;
+
+/** Checks that hold for every answer of an operation (the rest only where they apply). */
+const EVERY_ANSWER = [CHECKS['5xx'], CHECKS.undeclared, CHECKS['not-json'], CHECKS['error-shape'], CHECKS.schema, CHECKS.header, CHECKS.leaks];
+
+// A repro line sends the credentials a request carried as the suite's variables, never their values.
+const KEY_STAND_IN = '__proxy_bearer_credential__';
+const SESSION_STAND_IN = '__proxy_session_credential__';
+
+interface Tally {
+  operationId: string;
+  check: string;
+  level: Provenance;
+  /** Answers this check judged on this operation. */
+  judged: number;
+  failed: number;
+  first?: { violation: Violation; request: string; repro: string; actual: string };
+}
+
+const DAY = 86_400_000;
+
+export class TrafficJudge {
+  private readonly tallies = new Map<string, Tally>();
+  private readonly notJudged = new Map<string, Map<string, number>>();
+  private judgedCount = 0;
+  /** Answers judged per operation. */
+  private readonly answers = new Map<string, number>();
+  private readonly basePath: string;
+  private readonly sessionCookie: string | undefined;
+
+  /** `log` gets one line per new violation; `level`: only promises this firm or firmer are judged. */
+  constructor(private readonly model: SpecModel, private readonly judge: AnswerJudge, private readonly level: Provenance, private readonly log: (line: string) => void) {
+    this.basePath = model.basePath;
+    this.sessionCookie = model.cookieName;
+    nameVariable(KEY_STAND_IN, '${CONTRACT_API_KEY}');
+    nameVariable(SESSION_STAND_IN, this.sessionCookie ? `\${CONTRACT_SESSION_COOKIE#${this.sessionCookie}=}` : '${CONTRACT_SESSION_COOKIE}');
+  }
+
+  /** The operation a request belongs to, or undefined for one outside the API's base path (not judged at all). */
+  inApi(path: string): boolean {
+    const pathname = path.split('?')[0]!;
+    return pathname === this.basePath || pathname.startsWith(`${this.basePath}/`);
+  }
+
+  /** An answer that was forwarded but not judged, and why. */
+  skipped(method: string, path: string, why: string): void {
+    const op = this.operationOf(method, path);
+    const id = op?.operationId ?? NO_OPERATION;
+    let reasons = this.notJudged.get(id);
+    if (!reasons) this.notJudged.set(id, (reasons = new Map()));
+    reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+
+  operationOf(method: string, path: string): Operation | undefined {
+    return this.judge.operationOf({ method, path });
+  }
+
+  /**
+   * Judges one whole exchange: every check, each violation logged the first time its
+   * operation, check and level meet it. `known`: what the same bytes answered to the same
+   * request showed before (the judge's own cache, proxy.ts); only the headers are judged
+   * again. Returns what the body showed, for that cache.
+   */
+  judgeOne(j: Judged, request: { upstreamUrl: string; body?: string }, known?: readonly Violation[]): readonly Violation[] {
+    this.judgedCount++;
+    const op = j.op;
+    const id = op?.operationId ?? NO_OPERATION;
+    this.answers.set(id, (this.answers.get(id) ?? 0) + 1);
+    const fromBody = known ?? this.bodyViolations(j);
+    const violations = [...fromBody, ...this.headerViolations(j)].filter((v) => within(v.level, this.level));
+    const applied = new Set<string>(op ? EVERY_ANSWER : [CHECKS['not-json'], CHECKS['error-shape'], CHECKS.leaks]);
+    if (op?.rows && j.status >= 200 && j.status < 300) applied.add(CHECKS.filters).add(CHECKS.order);
+    if (op && !op.isPublic) applied.add(CHECKS.auth);
+    for (const v of violations) applied.add(v.check);
+    for (const check of applied) {
+      const mine = violations.filter((v) => v.check === check);
+      if (!mine.length) {
+        const level = this.passLevel(op, check);
+        if (within(level, this.level)) this.tally(id, check, level).judged++;
+        continue;
+      }
+      for (const level of new Set(mine.map((v) => v.level))) {
+        const v = mine.find((x) => x.level === level)!;
+        const t = this.tally(id, check, level);
+        t.judged++;
+        t.failed++;
+        if (t.first) continue;
+        const shown = this.shown(j, request);
+        t.first = { violation: v, ...shown, actual: redact(describeResponse(j)) };
+        this.log(`VIOLATION [${level}] ${id}  ${check}: ${redact(v.why)}; request: ${shown.request}; repro: ${shown.repro}`);
+      }
+    }
+    return fromBody;
+  }
+
+  private tally(operationId: string, check: string, level: Provenance): Tally {
+    const key = `${operationId}\u0000${check}\u0000${level}`;
+    let t = this.tallies.get(key);
+    if (!t) this.tallies.set(key, (t = { operationId, check, level, judged: 0, failed: 0 }));
+    return t;
+  }
+
+  /** The level a passing check is filed at: the operation's (each of its checks rests on it at least). */
+  private passLevel(op: Operation | undefined, check: string): Provenance {
+    return check === CHECKS.leaks ? HYGIENE_LEVEL : (op?.provenance ?? this.model.routing.provenance);
+  }
+
+  /** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
+  private shown(j: Judged, request: { upstreamUrl: string; body?: string }): { request: string; repro: string } {
+    const h = j.requestHeaders;
+    const repro: Record<string, string> = {};
+    const shownHeaders: Record<string, string> = {};
+    for (const name of ['content-type', 'prefer', 'authorization', 'cookie'] as const) {
+      const value = h[name];
+      if (value === undefined) continue;
+      if (name === 'authorization') {
+        const [scheme, ...rest] = value.split(' ');
+        repro.Authorization = rest.length ? `${scheme} ${KEY_STAND_IN}` : KEY_STAND_IN;
+        shownHeaders.Authorization = value;
+      } else if (name === 'cookie') {
+        // Only the API's session cookie matters to the answer; other cookies are the browser's business.
+        const session = value.split(/;\s*/).find((c) => this.sessionCookie && c.startsWith(`${this.sessionCookie}=`));
+        if (session) {
+          repro.Cookie = `${this.sessionCookie}=${SESSION_STAND_IN}`;
+          shownHeaders.Cookie = session;
+        }
+      } else {
+        repro[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
+        shownHeaders[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
+      }
+    }
+    const body = request.body;
+    return {
+      request: redact(describeRequest({ method: j.method, url: j.url.pathname + j.url.search, headers: shownHeaders, ...(body ? { body } : {}) })),
+      // The credentials are variables already: only a known secret elsewhere in it (a body) is masked.
+      repro: redactKnown(curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) })),
+    };
+  }
+
+  /** Everything wrong with one exchange. */
+  violations(j: Judged): Violation[] {
+    return [...this.bodyViolations(j), ...this.headerViolations(j)];
+  }
+
+  /** The headers its status declares (`X-RateLimit-*`), on an answer the judge reads whole: they change from answer to answer, so are never cached. */
+  headerViolations(j: Judged): Violation[] {
+    const op = j.op;
+    if (!op || !op.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed) return [];
+    const missing = this.judge.headers(op, j.status, { status: j.status, headers: j.headers, body: '' });
+    if (!missing.length) return [];
+    const why = missing.map((h) => `${op.operationId} ${j.status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`).join('; ');
+    const evidence: Evidence = { answer: { status: j.status, type: mediaType(j.headers['content-type']) || '(none)' }, missingHeaders: { names: missing.map((h) => h.name), every: false } };
+    return [{ check: CHECKS.header, level: weakest(op.provenance, ...missing.map((h) => h.provenance)), why, evidence }];
+  }
+
+  /** What the answer's body and status show: the same for the same bytes to the same request. */
+  bodyViolations(j: Judged): Violation[] {
+    const out: Violation[] = [];
+    const answer = { status: j.status, headers: j.headers, body: j.text, ...(j.json !== undefined ? { json: j.json } : {}) };
+    const type = mediaType(j.headers['content-type']) || '(none)';
+    const base: Evidence = { answer: { status: j.status, type } };
+    const findings = this.judge.exchange({ ...(j.op ? { operation: j.op } : {}), request: { method: j.method, path: j.url.pathname + j.url.search, headers: j.requestHeaders }, response: answer });
+    for (const f of findings) {
+      if (f.kind === 'header') continue;
+      const evidence: Evidence = { ...base };
+      if (f.kind === '5xx') evidence.crash = signature({ status: j.status, text: j.text, json: j.json });
+      if (f.kind === 'schema' || f.kind === 'error-shape') evidence.schemaErrors = f.keys ?? [];
+      if (f.kind === 'not-json') evidence.wrongType = type;
+      out.push({ check: CHECKS[f.kind], level: f.level, why: f.detail, evidence });
+    }
+    // A crash's leak shares its cause with the crash.
+    const crash = j.status >= 500 ? { crash: signature({ status: j.status, text: j.text, json: j.json }) } : {};
+    for (const leak of findLeaks(j.text, j.json)) out.push({ check: CHECKS.leaks, level: HYGIENE_LEVEL, why: `it leaks ${leak.kind}: '${leak.excerpt}'`, evidence: { ...base, ...crash } });
+    const op = j.op;
+    if (op && j.status === 404 && !op.responses.has(404)) {
+      // Any request may get a 4xx the operation does not list (400, 413, 429, ...), but a 404 on a route the spec has says the route is missing.
+      out.push({ check: CHECKS.undeclared, level: op.provenance, why: `status 404, which ${op.method} ${op.path} does not declare: the route is missing`, expected: `${op.successStatus} as the spec says`, evidence: { ...base, expectedStatus: op.successStatus } });
+    }
+    if (op) {
+      if (j.status >= 200 && j.status < 300 && j.json !== undefined) {
+        for (const p of rowProblems(op, this.judge, j.url.searchParams, j.json, j.now)) {
+          out.push({ check: CHECKS[p.check], level: p.level, why: p.detail, evidence: { ...base, subject: `${op.operationId} ${p.parameter}` } });
+        }
+      }
+      out.push(...this.requestSide(j, op));
+    } else if (!['HEAD', 'OPTIONS'].includes(j.method)) out.push(...this.routing(j));
+    return out;
+  }
+
+  /** What one answer shows about the request it got: credentials, refused values. */
+  private requestSide(j: Judged, op: Operation): Violation[] {
+    const out: Violation[] = [];
+    const success = j.status >= 200 && j.status < 300;
+    if (!success) return out;
+    const cookies = (j.requestHeaders.cookie ?? '').split(/;\s*/);
+    const carries = j.requestHeaders.authorization !== undefined || cookies.some((c) => this.sessionCookie && c.startsWith(`${this.sessionCookie}=`));
+    if (!op.isPublic && !carries) {
+      const level = weakest(op.provenance, ...op.schemes.map((s) => this.model.schemes.get(s)?.provenance));
+      out.push({ check: CHECKS.auth, level, why: `status ${j.status} to a request without credentials, expected 401`, expected: '401 with the error body', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 401 } });
+    }
+    const refused: string[] = [];
+    let level: Provenance = 'interface';
+    for (const p of op.parameters) {
+      const value = this.sentValue(j, op, p.name, p.in);
+      if (value === undefined || (value === '' && p.raw.allowEmptyValue)) continue;
+      if (!allowed(this.judge, p.schema, value)) {
+        refused.push(`${p.name}=${value}`);
+        level = weakest(level, op.provenance, p.provenance);
+      }
+    }
+    if (refused.length) {
+      out.push({ check: CHECKS.refused, level, why: `status ${j.status} to ${refused.join(', ')}, which the spec refuses; expected 400`, expected: '400 with the error body naming the parameter', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 400, finding: 'the target accepts values the spec refuses' } });
+    }
+    return out;
+  }
+
+  /** The one value a query or path parameter was sent with (undefined when it was not sent, or sent twice). */
+  private sentValue(j: Judged, op: Operation, name: string, where: string): string | undefined {
+    if (where === 'query') {
+      const all = j.url.searchParams.getAll(name);
+      return all.length === 1 ? all[0] : undefined;
+    }
+    if (where !== 'path') return undefined;
+    const template = op.path.split('/');
+    const segments = j.url.pathname.slice(this.basePath.length).split('/');
+    const at = template.indexOf(`{${name}}`);
+    if (at < 0 || segments.length !== template.length) return undefined;
+    try {
+      return decodeURIComponent(segments[at]!);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A path the spec has, asked with a method it does not declare: `x-routing.wrongMethod` with an Allow header. */
+  private routing(j: Judged): Violation[] {
+    const path = j.url.pathname.slice(this.basePath.length);
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => operationFor(this.model, m, path));
+    if (!methods.length) return [];
+    const want = this.model.routing.wrongMethod;
+    const allow = j.headers.allow;
+    if (j.status === want && allow) return [];
+    const why = j.status !== want ? `status ${j.status} to ${j.method} ${path}, which declares only ${methods.join(', ')}; expected ${want}` : `${want} without an Allow header (${methods.join(', ')})`;
+    return [{ check: CHECKS.routing, level: this.model.routing.provenance, why, expected: `${want} with Allow: ${methods.join(', ')}`, evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: want } }];
+  }
+
+  /** Every result so far: one per operation, check and level (passes too), and a skip per operation with answers not judged. */
+  results(): CheckResult[] {
+    const out: CheckResult[] = [];
+    const failing = new Set([...this.tallies.values()].filter((t) => t.failed).map((t) => `${t.operationId}\u0000${t.check}`));
+    for (const t of this.tallies.values()) {
+      if (!t.failed) {
+        // A check that failed at some level on an operation is not also listed as passing there.
+        if (failing.has(`${t.operationId}\u0000${t.check}`)) continue;
+        out.push({ operationId: t.operationId, check: t.check, provenance: t.level, status: 'pass', message: `${t.judged} answer${t.judged === 1 ? '' : 's'} judged` });
+        continue;
+      }
+      const f = t.first!;
+      const evidence = { ...f.violation.evidence };
+      if (evidence.missingHeaders) evidence.missingHeaders = { ...evidence.missingHeaders, every: t.failed === this.answersOf(t.operationId) };
+      out.push({
+        operationId: t.operationId, check: t.check, provenance: t.level, status: 'fail',
+        request: f.request, repro: f.repro, expected: f.violation.expected, actual: f.actual,
+        message: `${redact(f.violation.why)} (${t.failed} of ${t.judged} answer${t.judged === 1 ? '' : 's'} judged${t.failed > 1 ? ' break it; the first is shown' : ''})`,
+        evidence,
+      });
+    }
+    for (const [operationId, reasons] of this.notJudged) {
+      const n = [...reasons.values()].reduce((a, b) => a + b, 0);
+      out.push({ operationId, check: CHECKS.judged, provenance: 'assumed', status: 'skip', message: `${n} answer${n === 1 ? ' was' : 's were'} forwarded but not judged: ${[...reasons].map(([why, k]) => `${k} ${why}`).join(', ')}` });
+    }
+    return out;
+  }
+
+  private answersOf(operationId: string): number {
+    return this.answers.get(operationId) ?? 0;
+  }
+
+  /** Answers judged so far, and answers forwarded but not judged. */
+  counts(): { judged: number; notJudged: number } {
+    let notJudged = 0;
+    for (const reasons of this.notJudged.values()) for (const n of reasons.values()) notJudged += n;
+    return { judged: this.judgedCount, notJudged };
+  }
+
+  /** The answer's time: its Date header (whole seconds), else the proxy's clock. */
+  static answerTime(headers: Record<string, string>, fallback = Date.now()): number {
+    const t = headers.date ? Date.parse(headers.date) : NaN;
+    return Number.isNaN(t) || Math.abs(t - fallback) > 3650 * DAY ? fallback : t;
+  }
+}
