@@ -214,8 +214,18 @@ interface Report {
   paging: PagingResult | null;
   /** The 1k mock's row cache after the memory run (GET /__mock/info). */
   rowCache: RowCacheInfo | null;
+  /** The plain query through the validation proxy (dist/proxy.mjs) in front of a mock, next to the same mock direct. */
+  proxy: ProxyFigures | null;
   targets: { target: string; value: number | null; verdict: Verdict }[];
   profile?: ReturnType<typeof summarizeProfile> & { file: string };
+}
+
+/** The plain query through the proxy and direct, back to back on the same mock (see measureProxy). */
+interface ProxyFigures {
+  direct: LoadResult;
+  proxied: LoadResult;
+  /** What the proxy judged meanwhile (its GET /__proxy/report): every answer of the mock should pass. */
+  judged: { run: number; failed: number; verdict: string } | null;
 }
 
 /** Spawn-to-first-200 runs of one start-up variant. */
@@ -229,6 +239,8 @@ type StartupId = 'bare' | 'prism' | 'bin' | 'npm' | 'generated' | 'baseline';
 
 /** The start-up targets of issue 24, at 1k servers (the defaults): against the bare process and Prism. */
 const START_TARGETS = { binOverBare: 4, binOverPrism: 0.2, npmOverPrism: 0.3 };
+/** Issue 22: the validation proxy in front of the mock keeps at least half the direct throughput. */
+const PROXY_TARGET = 0.5;
 /** Throughput against the earlier build: "not lower", within what back-to-back runs on this VM vary. */
 const NOT_LOWER = 0.95;
 
@@ -253,6 +265,7 @@ function targets(r: Report): Report['targets'] {
     t('memory: mock ≤ ⅔ of Prism', ratio(r.memory.mock?.rssMiB, r.memory.prism?.rssMiB), (v) => v <= 2 / 3),
     t('100k servers generated in < 2 s', gen100k, (v) => v < 2000),
     t('mixed workload (1k servers): mock ≥ 80% of bare', ratio(rps('mixed', 'mock'), rps('mixed', 'bare')), (v) => v >= 0.8),
+    t(`plain query through the validation proxy ≥ ${PROXY_TARGET} of direct`, ratio(r.proxy?.proxied.reqPerSec, r.proxy?.direct.reqPerSec), (v) => v >= PROXY_TARGET),
     ...scaleTargets(r, rps('filtered', 'mock'), start('prism')),
   ];
 }
@@ -325,6 +338,7 @@ export function renderTable(r: Report): string {
   const c = r.contract;
   lines.push(`| contract suite wall time against the mock | ${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} | – | – | – | |`);
   if (r.rowCache) lines.push('', `Row cache of the 1k mock after the memory run: ${rowCacheCell(r.rowCache)}.`);
+  if (r.proxy) lines.push('', renderProxy(r.proxy));
   if (r.scale.length) lines.push('', ...renderScale(r));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `Note: ${n}`));
   return lines.join('\n');
@@ -361,6 +375,16 @@ function renderStartup(r: Report): string[] {
     );
   }
   return lines;
+}
+
+function renderProxy(p: ProxyFigures): string {
+  const share = ratio(p.proxied.reqPerSec, p.direct.reqPerSec);
+  const judged = p.judged ? `; the proxy judged ${fmt(p.judged.run)} checks meanwhile, ${fmt(p.judged.failed)} failed (verdict ${p.judged.verdict})` : '';
+  return (
+    `Validation proxy (\`dist/proxy.mjs --upstream <mock>\`, issue 22), the plain query, direct then through the proxy, same mock, same load: ` +
+    `${fmt(p.direct.reqPerSec)} req/s direct (p50 ${fmt(p.direct.p50Ms)} ms), ${fmt(p.proxied.reqPerSec)} through the proxy (p50 ${fmt(p.proxied.p50Ms)} ms): ` +
+    `${share == null ? '–' : fmt(share, 2)} of direct (≥ ${PROXY_TARGET}: **${verdict(share, (v) => v >= PROXY_TARGET)}**)${judged}.`
+  );
 }
 
 const rowCacheCell = (c: RowCacheInfo | null): string =>
@@ -552,6 +576,44 @@ async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow
   return row;
 }
 
+/**
+ * The plain query direct and through the validation proxy in front of the same mock, back
+ * to back with the same load (the proxy forwards over loopback, so the mock's own figure
+ * is the limit). Then what the proxy judged meanwhile, from its GET /__proxy/report.
+ */
+async function measureProxy(): Promise<ProxyFigures | null> {
+  const plain = SCENARIOS.find((s) => s.id === 'plain') as Scenario;
+  const reports = tempDir();
+  const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, mockFlags: noSnapshots() });
+  let proxy: Running | undefined;
+  try {
+    proxy = await launch({ label: 'validation proxy', command: process.execPath, args: (p) => ['dist/proxy.mjs', '--upstream', mock.base, '--port', String(p), '--reports', reports], prefix: API_PREFIX });
+    const measure = async (srv: Running) => {
+      await load(srv, plain, { durationSec: CONFIG.warmupSec });
+      return load(srv, plain, { durationSec: CONFIG.durationSec });
+    };
+    const direct = await measure(mock);
+    const proxied = await measure(proxy);
+    log(`plain through the proxy: ${proxied.reqPerSec.toFixed(0)} req/s (direct ${direct.reqPerSec.toFixed(0)}), statuses ${JSON.stringify(proxied.statusCodes)}`);
+    let judged: ProxyFigures['judged'] = null;
+    try {
+      const res = await get(new URL(proxy.base).origin, '/__proxy/report');
+      const j = JSON.parse(res.body.toString()) as { verdict: string; totals: { run: number; failed: number } };
+      judged = { run: j.totals.run, failed: j.totals.failed, verdict: j.verdict };
+    } catch (err) {
+      log(`the proxy's report could not be read: ${(err as Error).message}`);
+    }
+    return { direct, proxied, judged };
+  } catch (err) {
+    log(`proxy run failed: ${(err as Error).message}`);
+    return null;
+  } finally {
+    if (proxy) await proxy.stop();
+    await mock.stop();
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
 /** Pages through every server of a big listing with an API key, reading RSS before and after. */
 async function measurePaging(supportsCache: boolean): Promise<PagingResult | null> {
   const n = CONFIG.pagingServers;
@@ -610,9 +672,12 @@ async function main(): Promise<void> {
     scale: [],
     paging: null,
     rowCache: null,
+    proxy: null,
     targets: [],
   };
   if (MOCK_ENTRY === 'dist/mock.mjs') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+  // The proxy is this checkout's, whichever mock is measured.
+  execFileSync('npm', ['run', 'build:proxy', '--silent'], { stdio: 'inherit' });
   const haveMock = existsSync(MOCK_ENTRY);
   if (!haveMock) report.notes.push(`${MOCK_ENTRY} does not exist: only Prism was measured.`);
   mkdirSync('reports', { recursive: true });
@@ -665,6 +730,9 @@ async function main(): Promise<void> {
       .sort((a, b) => statSync(b).size - statSync(a).size)[0];
     if (file) report.profile = { file, ...summarizeProfile(file) };
   }
+
+  // 2b. The plain query through the validation proxy, next to the same mock direct.
+  if (haveMock) report.proxy = await measureProxy();
 
   // 3. Start-up at 1k servers: spawn to first 200, the variants in turn so each sees the same conditions.
   const startupRuns = new Map<StartupId, number[]>();
