@@ -224,8 +224,8 @@ interface Report {
 interface ProxyFigures {
   direct: LoadResult;
   proxied: LoadResult;
-  /** What the proxy judged meanwhile (its GET /__proxy/report): every answer of the mock should pass. */
-  judged: { run: number; failed: number; verdict: string } | null;
+  /** What the proxy judged meanwhile (its GET /__proxy/report): every answer, each passing (answers it fell behind on are "not judged"). */
+  judged: { answers: number; notJudged: number; failed: number; verdict: string } | null;
 }
 
 /** Spawn-to-first-200 runs of one start-up variant. */
@@ -379,7 +379,7 @@ function renderStartup(r: Report): string[] {
 
 function renderProxy(p: ProxyFigures): string {
   const share = ratio(p.proxied.reqPerSec, p.direct.reqPerSec);
-  const judged = p.judged ? `; the proxy judged ${fmt(p.judged.run)} checks meanwhile, ${fmt(p.judged.failed)} failed (verdict ${p.judged.verdict})` : '';
+  const judged = p.judged ? `; meanwhile the proxy judged ${fmt(p.judged.answers)} answers (${fmt(p.judged.notJudged)} forwarded but not judged), ${fmt(p.judged.failed)} checks failed (verdict ${p.judged.verdict})` : '';
   return (
     `Validation proxy (\`dist/proxy.mjs --upstream <mock>\`, issue 22), the plain query, direct then through the proxy, same mock, same load: ` +
     `${fmt(p.direct.reqPerSec)} req/s direct (p50 ${fmt(p.direct.p50Ms)} ms), ${fmt(p.proxied.reqPerSec)} through the proxy (p50 ${fmt(p.proxied.p50Ms)} ms): ` +
@@ -598,8 +598,10 @@ async function measureProxy(): Promise<ProxyFigures | null> {
     let judged: ProxyFigures['judged'] = null;
     try {
       const res = await get(new URL(proxy.base).origin, '/__proxy/report');
-      const j = JSON.parse(res.body.toString()) as { verdict: string; totals: { run: number; failed: number } };
-      judged = { run: j.totals.run, failed: j.totals.failed, verdict: j.verdict };
+      const j = JSON.parse(res.body.toString()) as { verdict: string; totals: { failed: number }; figures: string[] };
+      // "Answers: 90108 judged, 45 forwarded but not judged" (proxy.ts)
+      const [, answers, notJudged] = /Answers: (\d+) judged, (\d+) forwarded but not judged/.exec(j.figures.join('\n')) ?? [];
+      judged = { answers: Number(answers ?? NaN), notJudged: Number(notJudged ?? NaN), failed: j.totals.failed, verdict: j.verdict };
     } catch (err) {
       log(`the proxy's report could not be read: ${(err as Error).message}`);
     }

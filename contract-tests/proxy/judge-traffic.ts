@@ -11,8 +11,8 @@
 // counted. The results feed the suite's report writers (reports/outcome.ts `outcomeOf`):
 // one result per operation and check, passes included, and a skip for answers that were
 // forwarded but not judged (too big, cut off, no answer), so the report says so.
-import { mediaType, type AnswerJudge, type FindingKind } from '../../spec/judge.ts';
-import { operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
+import { mediaType, type AnswerJudge } from '../../spec/judge.ts';
+import type { Operation, SpecModel } from '../../spec/model.ts';
 import { weakest, within, type Provenance } from '../../spec/provenance.ts';
 import { HYGIENE_LEVEL, findLeaks } from '../checks/hygiene.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
@@ -20,49 +20,11 @@ import { describeRequest, describeResponse, redact, redactKnown } from '../kit/m
 import type { CheckResult, Evidence } from '../kit/recorder.ts';
 import { curlLine, nameVariable } from '../kit/repro.ts';
 import { signature } from '../transport/http.ts';
-import { allowed, rowProblems } from './search-rows.ts';
+import { CHECKS, type Judged, type Violation } from './exchange.ts';
+import { requestSide, wrongMethod } from './request-checks.ts';
+import { rowProblems } from './search-rows.ts';
 
-/** An exchange with its answer read: what the checks look at. */
-export interface Judged {
-  method: string;
-  /** Path and query, as the client sent them. */
-  url: URL;
-  op?: Operation;
-  requestHeaders: Record<string, string>;
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** The parsed body, undefined when it is not JSON (or was not parsed again: the verdict of the same bytes is known). */
-  json: unknown;
-  /** The body is JSON. */
-  parsed: boolean;
-  /** The answer's time (its Date header, else the proxy's clock): ages are judged by it. */
-  now: number;
-}
-
-export interface Violation {
-  check: string;
-  level: Provenance;
-  why: string;
-  expected?: string;
-  evidence?: Evidence;
-}
-
-export const CHECKS = {
-  '5xx': 'proxy: no server error',
-  undeclared: 'proxy: a status the operation declares',
-  'not-json': 'proxy: JSON, said so (Content-Type: application/json)',
-  'error-shape': 'proxy: every error answer is the error body',
-  schema: 'proxy: the body matches the schema of its status',
-  header: 'proxy: the headers its status declares',
-  filters: 'proxy: the rows satisfy the filters sent (x-meaning)',
-  order: 'proxy: the rows come in the order asked (sort)',
-  leaks: 'proxy: no answer leaks a stack trace, SQL text, a server file path or framework internals',
-  auth: 'proxy: a protected operation refuses a request without credentials',
-  refused: 'proxy: a value the spec refuses gets 400',
-  routing: 'proxy: a method the path does not declare gets 405',
-  judged: 'proxy: every answer judged',
-} as const satisfies Record<FindingKind | string, string>;
+export { CHECKS, type Judged, type Violation };
 
 /** Checks that hold for every answer of an operation (the rest only where they apply). */
 const EVERY_ANSWER = [CHECKS['5xx'], CHECKS.undeclared, CHECKS['not-json'], CHECKS['error-shape'], CHECKS.schema, CHECKS.header, CHECKS.leaks];
@@ -246,66 +208,9 @@ export class TrafficJudge {
           out.push({ check: CHECKS[p.check], level: p.level, why: p.detail, evidence: { ...base, subject: `${op.operationId} ${p.parameter}` } });
         }
       }
-      out.push(...this.requestSide(j, op));
-    } else if (!['HEAD', 'OPTIONS'].includes(j.method)) out.push(...this.routing(j));
+      out.push(...requestSide(this.model, this.judge, j, op));
+    } else if (!['HEAD', 'OPTIONS'].includes(j.method)) out.push(...wrongMethod(this.model, j));
     return out;
-  }
-
-  /** What one answer shows about the request it got: credentials, refused values. */
-  private requestSide(j: Judged, op: Operation): Violation[] {
-    const out: Violation[] = [];
-    const success = j.status >= 200 && j.status < 300;
-    if (!success) return out;
-    const cookies = (j.requestHeaders.cookie ?? '').split(/;\s*/);
-    const carries = j.requestHeaders.authorization !== undefined || cookies.some((c) => this.sessionCookie && c.startsWith(`${this.sessionCookie}=`));
-    if (!op.isPublic && !carries) {
-      const level = weakest(op.provenance, ...op.schemes.map((s) => this.model.schemes.get(s)?.provenance));
-      out.push({ check: CHECKS.auth, level, why: `status ${j.status} to a request without credentials, expected 401`, expected: '401 with the error body', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 401 } });
-    }
-    const refused: string[] = [];
-    let level: Provenance = 'interface';
-    for (const p of op.parameters) {
-      const value = this.sentValue(j, op, p.name, p.in);
-      if (value === undefined || (value === '' && p.raw.allowEmptyValue)) continue;
-      if (!allowed(this.judge, p.schema, value)) {
-        refused.push(`${p.name}=${value}`);
-        level = weakest(level, op.provenance, p.provenance);
-      }
-    }
-    if (refused.length) {
-      out.push({ check: CHECKS.refused, level, why: `status ${j.status} to ${refused.join(', ')}, which the spec refuses; expected 400`, expected: '400 with the error body naming the parameter', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 400, finding: 'the target accepts values the spec refuses' } });
-    }
-    return out;
-  }
-
-  /** The one value a query or path parameter was sent with (undefined when it was not sent, or sent twice). */
-  private sentValue(j: Judged, op: Operation, name: string, where: string): string | undefined {
-    if (where === 'query') {
-      const all = j.url.searchParams.getAll(name);
-      return all.length === 1 ? all[0] : undefined;
-    }
-    if (where !== 'path') return undefined;
-    const template = op.path.split('/');
-    const segments = j.url.pathname.slice(this.basePath.length).split('/');
-    const at = template.indexOf(`{${name}}`);
-    if (at < 0 || segments.length !== template.length) return undefined;
-    try {
-      return decodeURIComponent(segments[at]!);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** A path the spec has, asked with a method it does not declare: `x-routing.wrongMethod` with an Allow header. */
-  private routing(j: Judged): Violation[] {
-    const path = j.url.pathname.slice(this.basePath.length);
-    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => operationFor(this.model, m, path));
-    if (!methods.length) return [];
-    const want = this.model.routing.wrongMethod;
-    const allow = j.headers.allow;
-    if (j.status === want && allow) return [];
-    const why = j.status !== want ? `status ${j.status} to ${j.method} ${path}, which declares only ${methods.join(', ')}; expected ${want}` : `${want} without an Allow header (${methods.join(', ')})`;
-    return [{ check: CHECKS.routing, level: this.model.routing.provenance, why, expected: `${want} with Allow: ${methods.join(', ')}`, evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: want } }];
   }
 
   /** Every result so far: one per operation, check and level (passes too), and a skip per operation with answers not judged. */
