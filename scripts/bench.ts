@@ -224,6 +224,8 @@ interface Report {
 interface ProxyFigures {
   direct: LoadResult;
   proxied: LoadResult;
+  /** The limit: a forwarder that only forwards (scripts/bench-forwarder.mjs), in front of the same mock. */
+  forwarder: LoadResult | null;
   /** What the proxy judged meanwhile (its GET /__proxy/report): every answer, each passing (answers it fell behind on are "not judged"). */
   judged: { answers: number; notJudged: number; failed: number; verdict: string } | null;
 }
@@ -379,11 +381,14 @@ function renderStartup(r: Report): string[] {
 
 function renderProxy(p: ProxyFigures): string {
   const share = ratio(p.proxied.reqPerSec, p.direct.reqPerSec);
+  const limit = p.forwarder ? ratio(p.forwarder.reqPerSec, p.direct.reqPerSec) : null;
+  const ofLimit = p.forwarder ? ratio(p.proxied.reqPerSec, p.forwarder.reqPerSec) : null;
   const judged = p.judged ? `; meanwhile the proxy judged ${fmt(p.judged.answers)} answers (${fmt(p.judged.notJudged)} forwarded but not judged), ${fmt(p.judged.failed)} checks failed (verdict ${p.judged.verdict})` : '';
   return (
     `Validation proxy (\`dist/proxy.mjs --upstream <mock>\`, issue 22), the plain query, direct then through the proxy, same mock, same load: ` +
     `${fmt(p.direct.reqPerSec)} req/s direct (p50 ${fmt(p.direct.p50Ms)} ms), ${fmt(p.proxied.reqPerSec)} through the proxy (p50 ${fmt(p.proxied.p50Ms)} ms): ` +
-    `${share == null ? '–' : fmt(share, 2)} of direct (≥ ${PROXY_TARGET}: **${verdict(share, (v) => v >= PROXY_TARGET)}**)${judged}.`
+    `${share == null ? '–' : fmt(share, 2)} of direct (≥ ${PROXY_TARGET}: **${verdict(share, (v) => v >= PROXY_TARGET)}**)${judged}. ` +
+    `The limit, a forwarder that only forwards on the same stacks (\`scripts/bench-forwarder.mjs\`): ${p.forwarder ? `${fmt(p.forwarder.reqPerSec)} req/s, ${fmt(limit, 2)} of direct; the proxy is ${fmt(ofLimit, 2)} of it` : '–'}.`
   );
 }
 
@@ -594,6 +599,13 @@ async function measureProxy(): Promise<ProxyFigures | null> {
     };
     const direct = await measure(mock);
     const proxied = await measure(proxy);
+    let forwarder: LoadResult | null = null;
+    const bare = await launch({ label: 'bare forwarder', command: process.execPath, args: (p) => ['scripts/bench-forwarder.mjs', new URL(mock.base).origin, String(p)], prefix: API_PREFIX });
+    try {
+      forwarder = await measure(bare);
+    } finally {
+      await bare.stop();
+    }
     log(`plain through the proxy: ${proxied.reqPerSec.toFixed(0)} req/s (direct ${direct.reqPerSec.toFixed(0)}), statuses ${JSON.stringify(proxied.statusCodes)}`);
     let judged: ProxyFigures['judged'] = null;
     try {
@@ -605,7 +617,7 @@ async function measureProxy(): Promise<ProxyFigures | null> {
     } catch (err) {
       log(`the proxy's report could not be read: ${(err as Error).message}`);
     }
-    return { direct, proxied, judged };
+    return { direct, proxied, forwarder, judged };
   } catch (err) {
     log(`proxy run failed: ${(err as Error).message}`);
     return null;

@@ -176,13 +176,18 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
           // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
           res.writeHead(status, statusText, kept);
           res.on('drain', resume);
+          // The head goes out with the first bytes of the body, in one write (Node writes it alone otherwise).
+          res.cork();
           return true;
         },
         onData(chunk) {
           responseTap.add(chunk);
-          return res.write(chunk);
+          const more = res.write(chunk);
+          if (res.writableCorked) res.uncork();
+          return more;
         },
         onComplete() {
+          if (res.writableCorked) res.uncork();
           res.end(() => finish());
         },
         onError(err) {

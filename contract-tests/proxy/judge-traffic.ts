@@ -45,6 +45,14 @@ interface Tally {
 
 const DAY = 86_400_000;
 
+// A Date header changes once a second while every answer carries one: parsed once per value.
+let lastDate = '';
+let lastDateMs = NaN;
+function parseDate(text: string): number {
+  if (text !== lastDate) [lastDate, lastDateMs] = [text, Date.parse(text)];
+  return lastDateMs;
+}
+
 export class TrafficJudge {
   private readonly tallies = new Map<string, Tally>();
   private readonly notJudged = new Map<string, Map<string, number>>();
@@ -254,7 +262,7 @@ export class TrafficJudge {
 
   /** The answer's time: its Date header (whole seconds), else the proxy's clock. */
   static answerTime(headers: Record<string, string>, fallback = Date.now()): number {
-    const t = headers.date ? Date.parse(headers.date) : NaN;
+    const t = headers.date ? parseDate(headers.date) : NaN;
     return Number.isNaN(t) || Math.abs(t - fallback) > 3650 * DAY ? fallback : t;
   }
 }

@@ -82,11 +82,15 @@ export function readExchange(traffic: TrafficJudge, ex: Exchange, limit: number,
   const type = ex.requestHeaders['content-type'] ?? '';
   const body = ex.requestBody && /json|text|form/i.test(type) ? ex.requestBody.toString('utf8') : undefined;
   let text: string | undefined;
+  let url: URL | undefined;
   const judged = {
-    method: ex.method, url: new URL(ex.path, 'http://proxy.invalid'), ...(op ? { op } : {}), requestHeaders: ex.requestHeaders, status: res.status, headers: res.headers,
-    // Read as text only when something reads it: an answer whose verdict is known is not read at all.
+    method: ex.method, ...(op ? { op } : {}), requestHeaders: ex.requestHeaders, status: res.status, headers: res.headers,
+    // Read as text, and the URL parsed, only when something reads them: an answer whose verdict is known needs neither.
     get text() {
       return (text ??= decoded.toString('utf8'));
+    },
+    get url() {
+      return (url ??= new URL(ex.path, 'http://proxy.invalid'));
     },
     json: undefined as unknown, parsed: false, now: TrafficJudge.answerTime(res.headers),
   };
