@@ -84,7 +84,7 @@ function judged(run: Run, op: Operation, exchange: Exchange, plain?: Exchange): 
 }
 
 /** One kind of oddity on one operation: a seeded property, its first failure shrunk. */
-async function property(run: Run, op: Operation, kind: EdgeKind, cases: fc.Arbitrary<EdgeCase>, headers: Record<string, string>): Promise<CheckResult[]> {
+async function property(run: Run, op: Operation, kind: EdgeKind, { cases, headers }: { cases: fc.Arbitrary<EdgeCase>; headers: Record<string, string> }): Promise<CheckResult[]> {
   const check = checkName(kind);
   const seed = seedOf(run.seed, op.operationId, kind);
   const seen = new Map<string, Exchange>();
@@ -141,7 +141,7 @@ async function generated(op: Operation, run: Run): Promise<CheckResult[]> {
     const cases = edgeCases(run.spec, op, kind, pathValues ? { pathValues } : {});
     if (!cases) continue;
     if (!headers) out.push(...skip(run.scope, { op, check: checkName(kind), level: GENERATED_LEVEL, reason: `no credentials for ${op.allowedSchemes.join(' or ')}` }));
-    else out.push(...(await property(run, op, kind, cases, headers)));
+    else out.push(...(await property(run, op, kind, { cases, headers })));
   }
   return out;
 }

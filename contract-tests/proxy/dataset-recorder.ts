@@ -86,7 +86,7 @@ export class DatasetRecorder {
   }
 
   /** One successful answer of a public operation. `answeredAt`: the answer's time. */
-  note(op: Operation, path: string, status: number, json: unknown, answeredAt: number): void {
+  note(op: Operation, { path, status, json, answeredAt }: { path: string; status: number; json: unknown; answeredAt: number }): void {
     if (!DatasetRecorder.records(op) || status < 200 || status >= 300) return;
     this.lastAnswer = Math.max(this.lastAnswer, answeredAt);
     if (this.requests.length < this.maxRequests) this.requests.push({ method: op.method, path: redact(path), status, operationId: op.operationId });

@@ -16,12 +16,12 @@ import type { Operation, SpecModel } from '../../spec/model.ts';
 import { weakest, within, type Provenance } from '../../spec/provenance.ts';
 import { HYGIENE_LEVEL, findLeaks } from '../checks/hygiene.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
-import { describeRequest, describeResponse, redact, redactKnown } from '../kit/mask.ts';
+import { describeResponse, redact } from '../kit/mask.ts';
 import type { CheckResult, Evidence } from '../kit/recorder.ts';
-import { curlLine, nameVariable } from '../kit/repro.ts';
 import { signature } from '../transport/http.ts';
 import { CHECKS, type Judged, type Violation } from './exchange.ts';
 import { requestSide, wrongMethod } from './request-checks.ts';
+import { nameStandIns, showRequest } from './show-request.ts';
 import { rowProblems } from './search-rows.ts';
 
 export { CHECKS, type Judged, type Violation };
@@ -29,9 +29,6 @@ export { CHECKS, type Judged, type Violation };
 /** Checks that hold for every answer of an operation (the rest only where they apply). */
 const EVERY_ANSWER = [CHECKS['5xx'], CHECKS.undeclared, CHECKS['not-json'], CHECKS['error-shape'], CHECKS.schema, CHECKS.header, CHECKS.leaks];
 
-// A repro line sends the credentials a request carried as the suite's variables, never their values.
-const KEY_STAND_IN = '__proxy_bearer_credential__';
-const SESSION_STAND_IN = '__proxy_session_credential__';
 
 interface Tally {
   operationId: string;
@@ -66,8 +63,7 @@ export class TrafficJudge {
   constructor(private readonly model: SpecModel, private readonly judge: AnswerJudge, private readonly level: Provenance, private readonly log: (line: string) => void) {
     this.basePath = model.basePath;
     this.sessionCookie = model.cookieName;
-    nameVariable(KEY_STAND_IN, '${CONTRACT_API_KEY}');
-    nameVariable(SESSION_STAND_IN, this.sessionCookie ? `\${CONTRACT_SESSION_COOKIE#${this.sessionCookie}=}` : '${CONTRACT_SESSION_COOKIE}');
+    nameStandIns(this.sessionCookie);
   }
 
   /** The operation a request belongs to, or undefined for one outside the API's base path (not judged at all). */
@@ -119,7 +115,7 @@ export class TrafficJudge {
         t.judged++;
         t.failed++;
         if (t.first) continue;
-        const shown = this.shown(j, request);
+        const shown = showRequest(j, request, this.sessionCookie);
         t.first = { violation: v, ...shown, actual: redact(describeResponse(j)) };
         this.log(`VIOLATION [${level}] ${id}  ${check}: ${redact(v.why)}; request: ${shown.request}; repro: ${shown.repro}`);
       }
@@ -137,38 +133,6 @@ export class TrafficJudge {
   /** The level a passing check is filed at: the operation's (each of its checks rests on it at least). */
   private passLevel(op: Operation | undefined, check: string): Provenance {
     return check === CHECKS.leaks ? HYGIENE_LEVEL : (op?.provenance ?? this.model.routing.provenance);
-  }
-
-  /** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
-  private shown(j: Judged, request: { upstreamUrl: string; body?: string }): { request: string; repro: string } {
-    const h = j.requestHeaders;
-    const repro: Record<string, string> = {};
-    const shownHeaders: Record<string, string> = {};
-    for (const name of ['content-type', 'prefer', 'authorization', 'cookie'] as const) {
-      const value = h[name];
-      if (value === undefined) continue;
-      if (name === 'authorization') {
-        const [scheme, ...rest] = value.split(' ');
-        repro.Authorization = rest.length ? `${scheme} ${KEY_STAND_IN}` : KEY_STAND_IN;
-        shownHeaders.Authorization = value;
-      } else if (name === 'cookie') {
-        // Only the API's session cookie matters to the answer; other cookies are the browser's business.
-        const session = value.split(/;\s*/).find((c) => this.sessionCookie && c.startsWith(`${this.sessionCookie}=`));
-        if (session) {
-          repro.Cookie = `${this.sessionCookie}=${SESSION_STAND_IN}`;
-          shownHeaders.Cookie = session;
-        }
-      } else {
-        repro[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
-        shownHeaders[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
-      }
-    }
-    const body = request.body;
-    return {
-      request: redact(describeRequest({ method: j.method, url: j.url.pathname + j.url.search, headers: shownHeaders, ...(body ? { body } : {}) })),
-      // The credentials are variables already: only a known secret elsewhere in it (a body) is masked.
-      repro: redactKnown(curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) })),
-    };
   }
 
   /** Everything wrong with one exchange. */
@@ -212,7 +176,7 @@ export class TrafficJudge {
     }
     if (op) {
       if (j.status >= 200 && j.status < 300 && j.json !== undefined) {
-        for (const p of rowProblems(op, this.judge, j.url.searchParams, j.json, j.now)) {
+        for (const p of rowProblems(op, this.judge, { query: j.url.searchParams, body: j.json, now: j.now })) {
           out.push({ check: CHECKS[p.check], level: p.level, why: p.detail, evidence: { ...base, subject: `${op.operationId} ${p.parameter}` } });
         }
       }

@@ -21,7 +21,7 @@ export function requestSide(model: SpecModel, judge: AnswerJudge, j: Judged, op:
   const refused: string[] = [];
   let level: Provenance = 'interface';
   for (const p of op.parameters) {
-    const value = sentValue(model.basePath, j, op, p.name, p.in);
+    const value = sentValue(j, op, p, model.basePath);
     if (value === undefined || (value === '' && p.raw.allowEmptyValue)) continue;
     if (!allowed(judge, p.schema, value)) {
       refused.push(`${p.name}=${value}`);
@@ -35,7 +35,7 @@ export function requestSide(model: SpecModel, judge: AnswerJudge, j: Judged, op:
 }
 
 /** The one value a query or path parameter was sent with (undefined when it was not sent, or sent twice). */
-function sentValue(basePath: string, j: Judged, op: Operation, name: string, where: string): string | undefined {
+function sentValue(j: Judged, op: Operation, { name, in: where }: { name: string; in: string }, basePath: string): string | undefined {
   if (where === 'query') {
     const all = j.url.searchParams.getAll(name);
     return all.length === 1 ? all[0] : undefined;

@@ -51,7 +51,7 @@ function some(rows: Row[], op: Operation): string {
 }
 
 /** Every way the rows of `body` break what `query` asked of `op`; `now` is the answer's time (for ages). */
-export function rowProblems(op: Operation, judge: AnswerJudge, query: URLSearchParams, body: unknown, now: number): RowProblem[] {
+export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, now }: { query: URLSearchParams; body: unknown; now: number }): RowProblem[] {
   const rows = rowsOf(op, body);
   if (!rows || !op.rows) return [];
   const out: RowProblem[] = [];

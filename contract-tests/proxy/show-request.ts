@@ -1,0 +1,47 @@
+// How the proxy shows the request behind a violation: as people read it (credentials
+// masked) and as a curl line that repeats it against the upstream, the credentials it
+// carried written as the suite's variables (never their values).
+import { describeRequest, redact, redactKnown } from '../kit/mask.ts';
+import { curlLine, nameVariable } from '../kit/repro.ts';
+import type { Judged } from './exchange.ts';
+
+const KEY_STAND_IN = '__proxy_bearer_credential__';
+const SESSION_STAND_IN = '__proxy_session_credential__';
+
+/** The variables a repro line reads the credentials from, the session's without its cookie name. */
+export function nameStandIns(sessionCookie: string | undefined): void {
+  nameVariable(KEY_STAND_IN, '${CONTRACT_API_KEY}');
+  nameVariable(SESSION_STAND_IN, sessionCookie ? `\${CONTRACT_SESSION_COOKIE#${sessionCookie}=}` : '${CONTRACT_SESSION_COOKIE}');
+}
+
+/** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
+export function showRequest(j: Judged, request: { upstreamUrl: string; body?: string }, sessionCookie: string | undefined): { request: string; repro: string } {
+  const h = j.requestHeaders;
+  const repro: Record<string, string> = {};
+  const shownHeaders: Record<string, string> = {};
+  for (const name of ['content-type', 'prefer', 'authorization', 'cookie'] as const) {
+    const value = h[name];
+    if (value === undefined) continue;
+    if (name === 'authorization') {
+      const [scheme, ...rest] = value.split(' ');
+      repro.Authorization = rest.length ? `${scheme} ${KEY_STAND_IN}` : KEY_STAND_IN;
+      shownHeaders.Authorization = value;
+    } else if (name === 'cookie') {
+      // Only the API's session cookie matters to the answer; other cookies are the browser's business.
+      const session = value.split(/;\s*/).find((c) => sessionCookie && c.startsWith(`${sessionCookie}=`));
+      if (session) {
+        repro.Cookie = `${sessionCookie}=${SESSION_STAND_IN}`;
+        shownHeaders.Cookie = session;
+      }
+    } else {
+      repro[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
+      shownHeaders[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
+    }
+  }
+  const body = request.body;
+  return {
+    request: redact(describeRequest({ method: j.method, url: j.url.pathname + j.url.search, headers: shownHeaders, ...(body ? { body } : {}) })),
+    // The credentials are variables already: only a known secret elsewhere in it (a body) is masked.
+    repro: redactKnown(curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) })),
+  };
+}
