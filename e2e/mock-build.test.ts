@@ -108,6 +108,15 @@ describe('npm run mock', () => {
     const fourth = await npmRunMock();
     await fourth.stop();
     expect(fourth.stderr()).toContain('mock: building dist/mock.mjs (spec/openapi.yaml changed)');
+
+    // A source saved while that build ran (after it began reading, before it wrote the bundle) may not be in it: rebuilt.
+    const { startedAt } = JSON.parse(readFileSync(join(clone, 'dist/mock.inputs.json'), 'utf8')) as { startedAt: number };
+    const during = new Date(startedAt + 1);
+    expect(during.getTime()).toBeLessThan(statSync(join(clone, 'dist/mock.mjs')).mtimeMs);
+    utimesSync(join(clone, 'mocks/core/app.ts'), during, during);
+    const fifth = await npmRunMock();
+    await fifth.stop();
+    expect(fifth.stderr()).toContain('mock: building dist/mock.mjs (mocks/core/app.ts changed)');
   }, 180_000);
 });
 

@@ -116,6 +116,8 @@ function writeDefaultDataset(dir: string): void {
 
 /** Builds dist/mock.mjs (or into `outDir`), its datasets and its list of inputs. */
 export async function buildMock(outDir: string = DIST): Promise<void> {
+  // Inputs are read from here on: one saved during the build is newer than this, so the next start rebuilds.
+  const startedAt = Date.now();
   mkdirSync(outDir, { recursive: true });
   const modules = builtModules();
   writeDefaultDataset(join(outDir, DATASETS));
@@ -123,7 +125,7 @@ export async function buildMock(outDir: string = DIST): Promise<void> {
   // Everything a rebuild would read: the bundled sources, the spec, this script, the dependencies' versions.
   const bundled = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)));
   const others = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'].filter((p) => existsSync(join(ROOT, p)));
-  writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify({ bundle: 'mock.mjs', inputs: [...new Set([...bundled, ...others])].sort() }, null, 1)}\n`);
+  writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify({ bundle: 'mock.mjs', startedAt, inputs: [...new Set([...bundled, ...others])].sort() }, null, 1)}\n`);
 }
 
 const FLAGS = {

@@ -12,20 +12,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
 
-/** Why dist/mock.mjs must be built, or undefined when it is newer than every file it was built from. */
+/** Why dist/mock.mjs must be built, or undefined when no file it was built from changed since the build began reading them. */
 function staleness() {
   const built = statSync(join(DIST, 'mock.mjs'), { throwIfNoEntry: false });
-  let inputs;
+  let list;
   try {
-    inputs = JSON.parse(readFileSync(join(DIST, 'mock.inputs.json'), 'utf8')).inputs;
+    list = JSON.parse(readFileSync(join(DIST, 'mock.inputs.json'), 'utf8'));
   } catch {
-    inputs = undefined;
+    list = undefined;
   }
-  if (!built || !Array.isArray(inputs)) return 'it is not built yet';
-  for (const input of inputs) {
+  if (!built || !Array.isArray(list?.inputs)) return 'it is not built yet';
+  // The build's start, not the bundle's time: a file saved while the build ran may not be in it.
+  const since = typeof list.startedAt === 'number' ? list.startedAt : built.mtimeMs;
+  for (const input of list.inputs) {
     const file = statSync(join(ROOT, input), { throwIfNoEntry: false });
     if (!file) return `${input} is gone`;
-    if (file.mtimeMs > built.mtimeMs) return `${input} changed`;
+    if (file.mtimeMs > since) return `${input} changed`;
   }
   return undefined;
 }

@@ -31,7 +31,7 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 // js-yaml parses this document in ~15 ms where `yaml` takes ~95 ms; loaded only when a
 // document is parsed (a bundle built from this very text has it parsed already: spec/built.ts).
 let yaml: typeof JsYaml | undefined;
-const jsYaml = (): typeof JsYaml => (yaml ??= createRequire(import.meta.url)('js-yaml') as typeof JsYaml);
+export const jsYaml = (): typeof JsYaml => (yaml ??= createRequire(import.meta.url)('js-yaml') as typeof JsYaml);
 
 /** Documents parsed by the build from this very text: their validators are compiled already. */
 const builtDocs = new WeakSet<object>();

@@ -22,7 +22,7 @@ export interface MockInputs {
 }
 
 /** A data file, or generated: by the build (`built`), or at start (and then maybe read from or written to a snapshot in the cache). */
-export type DataSource = { kind: 'file'; path: string } | { kind: 'generated'; built?: true; snapshot?: { file: string; hit: boolean } };
+export type DataSource = { kind: 'file'; path: string } | { kind: 'generated'; snapshot?: { file: string; hit: boolean } };
 
 export class MockState {
   readonly model: SpecModel;

@@ -223,14 +223,14 @@ export class DatasetBuilder {
     this.addresses = new AddressColumn(capacity);
   }
 
-  /** Adds a row; `lastPingMs` saves parsing `last_ping` when the caller has the number. */
-  add(row: StoredServer, lastPingMs?: number): void {
+  /** Adds a row. */
+  add(row: StoredServer): void {
     const i = this.n++;
     if (i >= this.capacity) throw new Error(`DatasetBuilder: more than ${this.capacity} rows`);
     this.addresses.write(i, row.address);
     this.port[i] = row.port;
     this.playersOnline[i] = row.players_online;
-    this.lastPing[i] = lastPingMs ?? Date.parse(row.last_ping);
+    this.lastPing[i] = Date.parse(row.last_ping);
     // Spelled out, not looped over DICT_FIELDS: a loop's `row[f]` is a slow keyed load on the hottest path.
     const t = this.t;
     t.version.ids[i] = t.version.id(row.version);

@@ -235,13 +235,14 @@ function theWorld(): World {
   cities.push(null);
   asns.push(null);
   const prefixes: string[] = [];
+  const versionOf = [...VERSIONS.map(([[v]]) => v), ...MOD_PACKS.map((p) => p[2])];
   world = {
     pickVersion: weightedIndex(VERSIONS),
     pickCountry: weightedIndex(COUNTRIES),
     pickLimit: weightedIndex(PLAYER_LIMITS),
-    versionOf: [...VERSIONS.map(([[v]]) => v), ...MOD_PACKS.map((p) => p[2])],
+    versionOf,
     kindOf: VERSIONS.map(([[, kind]]) => kind),
-    old18: [...VERSIONS.map(([[v]]) => v), ...MOD_PACKS.map((p) => p[2])].map((v) => v.includes('1.8')),
+    old18: versionOf.map((v) => v.includes('1.8')),
     tcpCountries: TCPSHIELD_COUNTRIES.map((code) => COUNTRIES.findIndex(([c]) => c.code === code)),
     cityBase,
     cities,
@@ -360,12 +361,13 @@ export function generateDataset(opts: GenerateOptions): Dataset {
   // Hostnames: prefix.name.tld, a taken one numbered (play.fooCraft2.net). Equal names
   // (a word can repeat in the pool) share one count: a name is the text, not the draw.
   const names: string[] = [];
+  const nameIndex = new Map<string, number>();
   const nameOfDraw = new Int32Array(serverWords.length * SERVER_SUFFIXES.length);
   for (let word = 0; word < serverWords.length; word++) {
     for (let sfx = 0; sfx < SERVER_SUFFIXES.length; sfx++) {
       const name = `${serverWords[word]}${SERVER_SUFFIXES[sfx]}`.toLowerCase();
-      let k = names.indexOf(name);
-      if (k < 0) k = names.push(name) - 1;
+      let k = nameIndex.get(name);
+      if (k === undefined) nameIndex.set(name, (k = names.push(name) - 1));
       nameOfDraw[word * SERVER_SUFFIXES.length + sfx] = k;
     }
   }
@@ -417,7 +419,7 @@ export function generateDataset(opts: GenerateOptions): Dataset {
       const prefix = w.prefixKey[int(rng, HOST_PREFIXES.length)]!;
       const word = int(rng, serverWords.length);
       const name = nameOfDraw[word * SERVER_SUFFIXES.length + int(rng, SERVER_SUFFIXES.length)]!;
-      const tld = int(rng, HOST_TLDS.length);
+      const tld = int(rng, w.tlds.length);
       const k = (prefix * names.length + name) * w.tlds.length + tld;
       const seen = taken[k]!;
       taken[k] = seen + 1;
@@ -426,13 +428,13 @@ export function generateDataset(opts: GenerateOptions): Dataset {
       // A taken name gets a number; numbered names never collide with plain ones (words have no digits).
       if (seen > 0) at += bytes.write(String(seen + 1), at, 'latin1');
       at += tldBytes[tld]!.copy(bytes, at);
-      p = rng() < 0.9 ? 25565 : ODD_PORTS[int(rng, ODD_PORTS.length)]!;
+      p = rng() < 0.9 ? 25565 : pick(rng, ODD_PORTS);
     } else {
       let x: number;
       do x = mix32((ipCounter++ + ipKey) >>> 0);
       while (!isPublicIpv4(x));
       at = writeIpv4(bytes, at, x);
-      p = rng() < 0.85 ? 25565 : ODD_PORTS[int(rng, ODD_PORTS.length)]!;
+      p = rng() < 0.85 ? 25565 : pick(rng, ODD_PORTS);
       prevIp = x;
       prevPort = p;
     }

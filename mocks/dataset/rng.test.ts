@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, int, pick, weighted, type Rng } from './rng.ts';
+import { createRng, int, pick, weightedIndex, type Rng } from './rng.ts';
+
+/** A picker of values by weightedIndex, as the generator uses it. */
+const weighted = <T>(entries: readonly (readonly [T, number])[]) => {
+  const index = weightedIndex(entries);
+  return (rng: Rng): T => entries[index(rng)]![0];
+};
 
 /** A stand-in source that returns the given values in turn. */
 const fixed = (...values: number[]): Rng => {
@@ -60,7 +66,7 @@ describe('int and pick', () => {
   });
 });
 
-describe('weighted', () => {
+describe('weightedIndex', () => {
   it('splits [0, 1) into spans as wide as the weights', () => {
     const w = weighted([['a', 1], ['b', 2], ['c', 1]] as const);
     expect(w(fixed(0))).toBe('a');

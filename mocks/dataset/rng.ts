@@ -41,14 +41,7 @@ export const int = (rng: Rng, n: number): number => Math.floor(rng() * n);
 
 export const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
 
-/** Weighted picker over `[value, weight]` pairs; built once, O(log n) per draw. */
-export function weighted<T>(entries: readonly (readonly [T, number])[]): (rng: Rng) => T {
-  const values = entries.map((e) => e[0]);
-  const index = weightedIndex(entries);
-  return (rng) => values[index(rng)] as T;
-}
-
-/** The same draw as `weighted`, answering the entry's index (one rng() call either way). */
+/** Weighted draw over `[value, weight]` pairs, answering the entry's index: built once, O(log n) and one rng() call per draw. */
 export function weightedIndex(entries: readonly (readonly [unknown, number])[]): (rng: Rng) => number {
   const cum = new Float64Array(entries.length);
   let sum = 0;

@@ -16,10 +16,11 @@ import { fileURLToPath } from 'node:url';
 import type { Context, Env, Hono } from 'hono';
 import type * as JsYaml from 'js-yaml';
 import type { Fixtures } from '../../fixtures/load.ts';
+import { jsYaml } from '../../spec/load.ts';
 import type { SpecModel } from '../../spec/model.ts';
 
 // js-yaml only when someone asks for the YAML: nothing else at start needs it.
-const dump: typeof JsYaml.dump = (...args) => (createRequire(import.meta.url)('js-yaml') as typeof JsYaml).dump(...args);
+const dump: typeof JsYaml.dump = (...args) => jsYaml().dump(...args);
 
 export const DOCS_PATH = '/__mock/docs';
 export const SPEC_JSON_PATH = '/__mock/openapi.json';

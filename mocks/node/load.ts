@@ -46,7 +46,7 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel(op
   // part of the program, not of the cache: read whatever --cache-dir says.
   if (BUILT_DATASETS) {
     const built = readSnapshot(BUILT_DATASETS.dir, keyOf(), nowSec);
-    if ('dataset' in built) return { model, fixtures, servers: built.dataset, orders: built.orders, source: { kind: 'generated', built: true } };
+    if ('dataset' in built) return { model, fixtures, servers: built.dataset, orders: built.orders, source: { kind: 'generated' } };
   }
   const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const key = dir && total > SNAPSHOT_ABOVE ? keyOf() : undefined;
