@@ -191,3 +191,40 @@ describe('through the proxy to a reference server with defects', () => {
     expect(proxy.outcome().exitCode).toBe(1);
   }, 60_000);
 });
+
+describe('answers that trip the judge, and credentials an answer echoes', () => {
+  it('rows that are not objects, and bodies the judge chokes on, leave the proxy up with its counts; a credential echoed by an answer is masked in the log', async () => {
+    const key = 'sls_live_notafixture_0123456789abcdef0123456789abcdef';
+    const upstream = createServer((req, res) => {
+      const url = req.url!;
+      const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      if (url.includes('/servers/find')) json(200, { displayed: 3, total: 3, filtered: 3, results: [null, 7, ['x']] });
+      else if (url.includes('/user/apikeys')) json(500, { success: false, message: `Internal Server Error: no user for key ${String(req.headers.authorization).split(' ')[1]}` });
+      else json(200, {});
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    closers.push(() => new Promise<void>((r) => upstream.close(() => r())));
+    const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0.1`;
+    const log: string[] = [];
+    const proxy = await proxyTo(base, log);
+
+    const odd = await raw(`${proxy.baseUrl}/servers/find?limit=2&sort=users&country=de`);
+    expect(odd.status).toBe(200);
+    expect(JSON.parse(odd.body.toString()).results).toEqual([null, 7, ['x']]);
+    const echoed = await raw(`${proxy.baseUrl}/user/apikeys`, 'GET', { Authorization: `Bearer ${key}` });
+    expect(echoed.status).toBe(500);
+    await proxy.judged();
+
+    // Still serving, and the report has both answers: the schema finding for the rows, the 5xx.
+    expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
+    await proxy.judged();
+    const results = proxy.outcome().reports.flatMap((r) => r.results);
+    expect(results.filter((r) => r.status === 'fail').map((r) => `${r.operationId} ${r.check}`)).toEqual(
+      expect.arrayContaining(['findServers proxy: the body matches the schema of its status', 'listApiKeys proxy: no server error']),
+    );
+    expect(results.some((r) => r.check === 'proxy: every answer judged')).toBe(false);
+    // The key the client sent, echoed in the answer's message, is never printed whole.
+    expect(log.join('\n')).not.toContain(key);
+    expect(log.some((l) => l.includes('listApiKeys') && l.includes('no server error'))).toBe(true);
+  });
+});

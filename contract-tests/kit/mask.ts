@@ -7,6 +7,8 @@ import { excerpt, type HttpRequest } from '../transport/http.ts';
 
 const named = new Map<string, string>();
 const known = new Set<string>();
+/** Secrets remembered at most (each redact() call looks for every one). */
+const KNOWN_MAX = 2000;
 
 /** At least this long to show 8 + 4 characters (a quarter or less of the secret once its format prefix is discounted). */
 const LONG = 32;
@@ -22,7 +24,8 @@ export function mask(secret: string): string {
 
 /** Registers a value that must be masked wherever it later shows up in text. */
 export function rememberSecret(secret: string | undefined): void {
-  if (secret && secret.length >= SHORT) known.add(secret);
+  // Bounded: a proxy remembers what its clients send (one client's keys and session in practice).
+  if (secret && secret.length >= SHORT && known.size < KNOWN_MAX) known.add(secret);
 }
 
 /** Fixture credentials print as `[fixture <name>]`: fake, public, and told apart by name. */

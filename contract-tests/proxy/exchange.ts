@@ -32,6 +32,14 @@ export interface Violation {
   evidence?: Evidence;
 }
 
+/** The value of the API's session cookie in a Cookie header (the one the spec's session scheme reads), if it was sent. */
+export function sessionOf(cookieHeader: string | undefined, cookieName: string | undefined): string | undefined {
+  if (!cookieHeader || !cookieName) return undefined;
+  const prefix = `${cookieName}=`;
+  for (const c of cookieHeader.split(/;\s*/)) if (c.startsWith(prefix)) return c.slice(prefix.length);
+  return undefined;
+}
+
 export const CHECKS = {
   '5xx': 'proxy: no server error',
   undeclared: 'proxy: a status the operation declares',

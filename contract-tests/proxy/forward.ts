@@ -165,6 +165,8 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
       pool.dispatch({ method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: target, headers: outgoing, body }, {
         onConnect(a) {
           abort = a;
+          // The client left before the upstream was reached: do not ask it at all.
+          if (exchange.aborted) a();
         },
         onHeaders(status, rawHeaders, resume, statusText) {
           const headers: string[] = [];

@@ -13,12 +13,13 @@ import { loadFixtures } from '../../fixtures/load.ts';
 import { AnswerJudge } from '../../spec/judge.ts';
 import { loadModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { nameSecrets } from '../kit/mask.ts';
+import { nameSecrets, rememberSecret } from '../kit/mask.ts';
 import { jsonText } from '../reports/json.ts';
 import { outcomeOf, type RunOutcome } from '../reports/outcome.ts';
 import { parseJson } from '../transport/http.ts';
 import { DatasetRecorder, type Recording } from './dataset-recorder.ts';
 import { forwarder, type Exchange } from './forward.ts';
+import { sessionOf } from './exchange.ts';
 import { TrafficJudge, type Judged } from './judge-traffic.ts';
 import { VerdictCache } from './verdict-cache.ts';
 
@@ -121,13 +122,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let draining = false;
   let idle: (() => void)[] = [];
 
+  // The credentials requests carry (an API key, the API's session cookie; not other cookies):
+  // masked wherever a log line or report would show them (an answer echoing one), and kept
+  // out of a recording. At most SECRETS_KEPT: the set is keyed by what clients send.
   const remember = (ex: Exchange) => {
-    if (secrets.size >= SECRETS_KEPT) return;
-    const auth = ex.requestHeaders.authorization;
-    if (auth) secrets.add(auth.split(' ').pop()!);
-    for (const c of (ex.requestHeaders.cookie ?? '').split(/;\s*/)) {
-      const value = c.slice(c.indexOf('=') + 1);
-      if (value.length >= 8) secrets.add(value);
+    const h = ex.requestHeaders;
+    for (const value of [h.authorization?.split(' ').pop(), sessionOf(h.cookie, model.cookieName)]) {
+      if (!value || secrets.has(value) || secrets.size >= SECRETS_KEPT) continue;
+      secrets.add(value);
+      rememberSecret(value);
     }
   };
 
@@ -148,7 +151,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     while (queue.length && performance.now() < until) {
       const ex = queue.shift()!;
       pendingBytes -= ex.response?.body?.length ?? 0;
-      judgeOne(ex);
+      try {
+        judgeOne(ex);
+      } catch (err) {
+        // A judge that trips over an answer must not take the proxy, its counts and its reports with it.
+        traffic.skipped(ex.method, ex.path, `the judge failed on it (${(err as Error).message.slice(0, 120)})`);
+      }
     }
     if (queue.length) setImmediate(drain);
     else {

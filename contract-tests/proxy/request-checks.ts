@@ -4,7 +4,7 @@
 import { mediaType, type AnswerJudge } from '../../spec/judge.ts';
 import { operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import { CHECKS, type Judged, type Violation } from './exchange.ts';
+import { CHECKS, sessionOf, type Judged, type Violation } from './exchange.ts';
 import { allowed } from './search-rows.ts';
 
 /** What one answer shows about the request it got: credentials, refused values. */
@@ -12,8 +12,7 @@ export function requestSide(model: SpecModel, judge: AnswerJudge, j: Judged, op:
   const out: Violation[] = [];
   const success = j.status >= 200 && j.status < 300;
   if (!success) return out;
-  const cookies = (j.requestHeaders.cookie ?? '').split(/;\s*/);
-  const carries = j.requestHeaders.authorization !== undefined || cookies.some((c) => model.cookieName && c.startsWith(`${model.cookieName}=`));
+  const carries = j.requestHeaders.authorization !== undefined || sessionOf(j.requestHeaders.cookie, model.cookieName) !== undefined;
   if (!op.isPublic && !carries) {
     const level = weakest(op.provenance, ...op.schemes.map((s) => model.schemes.get(s)?.provenance));
     out.push({ check: CHECKS.auth, level, why: `status ${j.status} to a request without credentials, expected 401`, expected: '401 with the error body', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 401 } });

@@ -8,7 +8,7 @@
 import type { AnswerJudge } from '../../spec/judge.ts';
 import type { Operation, Parameter } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { identityOf, rowsOf, type Row } from '../checks/meaning/answer-rows.ts';
+import { identityOf, rowCountOf, rowsOf, type Row } from '../checks/meaning/answer-rows.ts';
 import { meaningProvenance } from '../checks/meaning/levels.ts';
 import { orderProblem } from '../checks/meaning/orders.ts';
 import { isRowRule, rowsBreaking } from '../checks/meaning/row-rules.ts';
@@ -77,7 +77,8 @@ export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, no
     }
     if (value === undefined) continue;
     if (m.rule === 'limitsRows' || m.rule === 'page') {
-      if (m.rule === 'limitsRows' && rows.length > Number(value)) problem('filters', `${rows.length} rows, more than ${p.name}=${value}`);
+      const count = rowCountOf(op, body) ?? 0;
+      if (m.rule === 'limitsRows' && count > Number(value)) problem('filters', `${count} rows, more than ${p.name}=${value}`);
       continue;
     }
     if (m.rule === 'revealsHidden') {

@@ -3,7 +3,7 @@
 // carried written as the suite's variables (never their values).
 import { describeRequest, redact, redactKnown } from '../kit/mask.ts';
 import { curlLine, nameVariable } from '../kit/repro.ts';
-import type { Judged } from './exchange.ts';
+import { sessionOf, type Judged } from './exchange.ts';
 
 const KEY_STAND_IN = '__proxy_bearer_credential__';
 const SESSION_STAND_IN = '__proxy_session_credential__';
@@ -28,10 +28,10 @@ export function showRequest(j: Judged, request: { upstreamUrl: string; body?: st
       shownHeaders.Authorization = value;
     } else if (name === 'cookie') {
       // Only the API's session cookie matters to the answer; other cookies are the browser's business.
-      const session = value.split(/;\s*/).find((c) => sessionCookie && c.startsWith(`${sessionCookie}=`));
-      if (session) {
+      const session = sessionOf(value, sessionCookie);
+      if (session !== undefined) {
         repro.Cookie = `${sessionCookie}=${SESSION_STAND_IN}`;
-        shownHeaders.Cookie = session;
+        shownHeaders.Cookie = `${sessionCookie}=${session}`;
       }
     } else {
       repro[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;

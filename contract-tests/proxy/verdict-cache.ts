@@ -1,5 +1,6 @@
 // The validation proxy's memory of what answers' bodies showed (see VerdictCache), so a
 // client polling the same page costs the judge one reading of it.
+import { sessionOf } from './exchange.ts';
 import type { Exchange } from './forward.ts';
 import { TrafficJudge, type Judged, type Violation } from './judge-traffic.ts';
 
@@ -22,7 +23,7 @@ export class VerdictCache {
     const res = ex.response;
     if (!res?.body || ex.aborted || ex.error) return undefined;
     const h = ex.requestHeaders;
-    const session = this.sessionCookie !== undefined && (h.cookie ?? '').split(/;\s*/).some((c) => c.startsWith(`${this.sessionCookie}=`));
+    const session = sessionOf(h.cookie, this.sessionCookie) !== undefined;
     return [ex.method, ex.path, res.status, res.headers['content-type'], res.headers['content-encoding'], res.headers.allow, h.authorization ? 'key' : '', session ? 'session' : '', h.prefer].join('\u0000');
   }
 

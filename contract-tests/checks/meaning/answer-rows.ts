@@ -12,10 +12,20 @@ export interface SeenRow {
   query: Query;
 }
 
-/** The rows of an answer, or undefined when the body holds no such array. */
+/**
+ * The rows of an answer, or undefined when the body holds no such array. Only rows that
+ * are objects: a `null` or a number in the array is the schema check's finding, and
+ * every rule about a row's fields would trip over it.
+ */
 export function rowsOf(op: Operation, body: unknown): Row[] | undefined {
   const rows = op.rows && (body as Record<string, unknown> | undefined)?.[op.rows.property];
-  return Array.isArray(rows) ? (rows as Row[]) : undefined;
+  return Array.isArray(rows) ? (rows.filter((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) as Row[]) : undefined;
+}
+
+/** How many rows an answer holds, whatever they are (a `null` row counts against `limit` too). */
+export function rowCountOf(op: Operation, body: unknown): number | undefined {
+  const rows = op.rows && (body as Record<string, unknown> | undefined)?.[op.rows.property];
+  return Array.isArray(rows) ? rows.length : undefined;
 }
 
 /** A top-level integer of an answer (`total`, `unique_versions`, ...). */

@@ -6,7 +6,7 @@
 import type { Operation } from '../../../spec/model.ts';
 import type { Exchange } from '../../transport/transport.ts';
 import type { CachedReads } from '../cached-reads.ts';
-import { describeQuery, rowsOf, type Query } from './answer-rows.ts';
+import { describeQuery, rowCountOf, rowsOf, type Query } from './answer-rows.ts';
 
 /** What an answer looks like, without its data: keys, the kind of each row field, the counts. */
 export function shapeOf(op: Operation, body: unknown): { keys: string; fields: string; counts: Record<string, unknown>; rows?: number } {
@@ -18,7 +18,7 @@ export function shapeOf(op: Operation, body: unknown): { keys: string; fields: s
     keys: Object.keys(top).sort().join(', '),
     fields: [...fields].sort().join(', '),
     counts: Object.fromEntries(Object.entries(top).filter(([, v]) => typeof v === 'number')),
-    rows: rowsOf(op, body)?.length,
+    rows: rowCountOf(op, body),
   };
 }
 

@@ -16,7 +16,7 @@ import { scopeOf, totalOf } from './combinations.ts';
 import { shapeProblems, stableCompare } from './compare.ts';
 import { meaningProvenance } from './levels.ts';
 import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
-import { countOf, identityOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
+import { countOf, identityOf, rowCountOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
 
 const NEEDS = ['scope', 'judge', 'credentials', 'reads', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;
@@ -112,12 +112,12 @@ async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promi
   const level = meaningProvenance(op, param, meaning);
   if (!run.scope.wants(level)) return [];
   const all = await run.reads.get(op, {});
-  const rows = rowsOf(op, all.response?.json)?.length ?? 0;
+  const rows = rowCountOf(op, all.response?.json) ?? 0;
   const minimum = typeof param.schema.minimum === 'number' ? param.schema.minimum : 1;
   const n = Math.max(minimum, Math.floor(rows / 2));
   const { exchange, problems } = await stableCompare(run.reads, { op, without: {}, with: { [param.name]: String(n) }, compare: (without, limited) => {
     const out: string[] = [];
-    const got = rowsOf(op, limited)?.length;
+    const got = rowCountOf(op, limited);
     if (got !== undefined && got > n) out.push(`${got} rows, more than ${param.name}=${n}`);
     for (const c of counts) {
       const [x, y] = [countOf(without, c), countOf(limited, c)];
