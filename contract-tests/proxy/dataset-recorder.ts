@@ -18,11 +18,10 @@
 // Rows that break the spec are kept, marked with `x-breaks-spec` (why), and the mock's
 // loader names them.
 import { objectProperties, type Operation, type SpecModel } from '../../spec/model.ts';
-import { describeErrors, SchemaValidator } from '../../spec/validator.ts';
+import { BREAKS_SPEC, serverRecordProblems } from '../../spec/server-record.ts';
 import { redact } from '../kit/mask.ts';
 
-/** The mark of a row that breaks the spec: the list of what is wrong with it. */
-export const BREAKS_SPEC = 'x-breaks-spec';
+export { BREAKS_SPEC };
 
 /** A search row's schema in the spec. */
 const SERVER = '#/components/schemas/Server';
@@ -73,11 +72,11 @@ export class DatasetRecorder {
   private notRecorded = 0;
   private lastAnswer = 0;
   private readonly fields: string[];
-  private readonly validate;
+  private readonly doc: SpecModel['doc'];
 
   constructor(model: SpecModel, private readonly source: string, private readonly maxServers = 500_000, private readonly maxRequests = 10_000) {
     this.fields = [...objectProperties(model.doc, { $ref: SERVER }).keys()];
-    this.validate = new SchemaValidator(model.doc).compileRef(SERVER);
+    this.doc = model.doc;
   }
 
   /** Whether answers of `op` are recorded: public operations that only read. */
@@ -152,7 +151,8 @@ export class DatasetRecorder {
         withCredential++;
         continue;
       }
-      const problems = this.problems(row);
+      // What the mock's loader would refuse in it (the same rules: spec/server-record.ts).
+      const problems = serverRecordProblems(this.doc, row);
       if (problems.length) {
         row[BREAKS_SPEC] = problems;
         marked++;
@@ -162,16 +162,6 @@ export class DatasetRecorder {
     }
     const text = `${JSON.stringify({ recordedAt: new Date(recordedAt).toISOString(), recordedFrom: this.source, servers, requests: this.requests }, null, 2)}\n`;
     return { text, servers: servers.length, marked, approximate, withCredential, requests: this.requests.length };
-  }
-
-  /** What is wrong with a row, as the mock's loader would say it (the spec's schema, and its description's rules). */
-  private problems(row: Row): string[] {
-    const out: string[] = [];
-    if (!this.validate(row)) out.push(...new Set(describeErrors(this.validate.errors, 'record').split('; ').map((m) => m.replace(/^record\./, ''))));
-    if (typeof row.players_online === 'number' && typeof row.players_limit === 'number' && row.players_online > row.players_limit) {
-      out.push(`players_online (${row.players_online}) must not be above players_limit (${row.players_limit})`);
-    }
-    return out;
   }
 
   /** Servers and answers recorded so far. */

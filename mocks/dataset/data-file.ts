@@ -7,20 +7,10 @@
 // is named with why, and left out while it still breaks the spec.
 import { readFileSync } from 'node:fs';
 import { loadSpec, type OpenApiDoc } from '../../spec/load.ts';
-import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
+import { BREAKS_SPEC, ISO_DATE, serverRecordProblems } from '../../spec/server-record.ts';
 import { serverKey, type StoredServer } from './server-row.ts';
 
-// Compiled on first use (per spec document): only --data needs it, and a generated
-// listing should not pay for it at start-up.
-const serverValidators = new WeakMap<OpenApiDoc, ReturnType<SchemaValidator['compileRef']>>();
-function validateServer(doc: OpenApiDoc): ReturnType<SchemaValidator['compileRef']> {
-  let v = serverValidators.get(doc);
-  if (!v) serverValidators.set(doc, (v = new SchemaValidator(doc).compileRef('#/components/schemas/Server')));
-  return v;
-}
-
-/** The mark the validation proxy's recorder puts on a row that breaks the spec: what is wrong with it. */
-export const BREAKS_SPEC = 'x-breaks-spec';
+export { BREAKS_SPEC };
 
 /** Marked rows named one by one, at most this many; the rest are counted. */
 const NAMED_MARKS = 20;
@@ -32,8 +22,6 @@ export interface DatasetOptions {
   warn?: (line: string) => void;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
-const FAVICON = /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/;
 
 /**
  * Reads `{"servers": [...]}` (json-server db.json layout), checks every record and
@@ -65,7 +53,6 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
     shift = (options.now ?? Date.now()) - t;
   }
   const warn = options.warn ?? ((line: string) => console.warn(line));
-  const validate = validateServer(spec);
   const seen = new Map<string, number>();
   const out: StoredServer[] = [];
   const left: string[] = [];
@@ -102,21 +89,10 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
 
   /** The record as it is served, or a failure naming the rule it breaks. */
   function check(r: Record<string, unknown>, i: number, fail: (rule: string) => never): StoredServer {
-    if (!r || typeof r !== 'object' || Array.isArray(r)) fail('must be an object');
-    if (!validate(r)) {
-      const msg = describeErrors(validate.errors, 'record')
-        .split('; ')
-        .map((m) => m.replace(/^record\./, ''))
-        .filter((m, k, all) => all.indexOf(m) === k)
-        .join('; ');
-      fail(msg);
-    }
-    if (!('favicon' in r)) fail(`must have property 'favicon' (a data:image/png;base64 URI or null)`);
-    if (r.favicon !== null && (typeof r.favicon !== 'string' || !FAVICON.test(r.favicon))) fail('favicon must be a data:image/png;base64 URI or null');
+    const [problem] = serverRecordProblems(spec, r);
+    if (problem !== undefined) fail(problem);
     const s = r as unknown as StoredServer;
-    if (s.players_online > s.players_limit) fail(`players_online (${s.players_online}) must not be above players_limit (${s.players_limit})`);
     const t = Date.parse(s.last_ping);
-    if (!ISO_DATE.test(s.last_ping) || Number.isNaN(t)) fail(`last_ping must be an ISO 8601 date-time, got ${JSON.stringify(s.last_ping)}`);
     const key = serverKey(s.address, s.port);
     const dup = seen.get(key);
     if (dup !== undefined) fail(`address:port duplicates servers[${dup}]`);
