@@ -6,12 +6,8 @@
 // to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
 import { FlagError } from '../cli/flags.ts';
 import { ownPackage } from '../cli/own-package.ts';
-import { htmlReport } from './reports/html.ts';
-import { jsonText } from './reports/json.ts';
-import { junit } from './reports/junit.ts';
-import { markdown } from './reports/markdown.ts';
 import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
-import { clearReports, reportPaths, writeAtomically } from './reports/files.ts';
+import { clearReports, reportPaths, writeAtomically, writeReports } from './reports/files.ts';
 import { notRun } from './run/figures.ts';
 import { redact } from './kit/mask.ts';
 import { startMockProgram, type MockProgram } from './run/mock-program.ts';
@@ -74,16 +70,13 @@ async function main(argv: string[]): Promise<number> {
     await running.mock?.close();
   }
   const outcome: RunOutcome = run.outcome;
-  writeAtomically(paths.json, jsonText(outcome));
-  writeAtomically(paths.junit, junit(outcome));
-  writeAtomically(paths.html, htmlReport(outcome));
-  writeAtomically(paths.markdown, markdown(outcome));
+  const written = writeReports(outcome, paths, 'contract');
   if (run.dreddLog !== undefined) writeAtomically(paths.dreddLog, redact(run.dreddLog));
   // Each message once: a run that checked nothing says why on stderr, and nothing more but where its reports are.
   if (outcome.exitCode !== 2) console.log([summary(outcome), ...outcome.figures].join('\n'));
   else console.error(`contract: ${verdictLine(outcome)}${usage ? `\n\n${USAGE}` : ''}`);
   if (opts?.verbose && run.dreddLog) console.log(`--- Dredd output (masked) ---\n${redact(run.dreddLog)}\n`);
-  console.log(`Reports: ${paths.json} (JSON), ${paths.junit} (JUnit), ${paths.html} (HTML), ${paths.markdown} (markdown)${run.dreddLog === undefined ? '' : `, ${paths.dreddLog} (Dredd's log, masked)`}`);
+  console.log(`${written}${run.dreddLog === undefined ? '' : `, ${paths.dreddLog} (Dredd's log, masked)`}`);
   return outcome.exitCode;
 }
 

@@ -209,7 +209,7 @@ export class AnswerJudge {
    * the error shape with its reason phrase (429: the real service's own text), a declared
    * status with its declared body and headers, no success the operation does not declare.
    */
-  exchange(ex: { operation?: Operation; request: AskedRequest; response: Answer }): Finding[] {
+  exchange(ex: { operation?: Operation; request: AskedRequest; response: Answer }, options: { headers?: boolean } = {}): Finding[] {
     const { request, response: answer } = ex;
     const out: Finding[] = [];
     const { status } = answer;
@@ -236,10 +236,18 @@ export class AnswerJudge {
     const verdict = this.body(op, status, { ...answer, json: body.json });
     const bodyLevel = weakest(op.provenance, this.bodyLevel(op, status) ?? 'assumed');
     for (const p of verdict.problems) out.push({ kind: 'schema', detail: `${op.operationId} ${status}: ${p}`, level: bodyLevel, keys: verdict.schemaErrors });
-    for (const h of this.headers(op, status, answer)) {
-      out.push({ kind: 'header', detail: `${op.operationId} ${status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`, level: weakest(op.provenance, h.provenance), keys: [h.name] });
-    }
+    if (options.headers !== false) out.push(...this.headerFindings(op, status, answer));
     return out;
+  }
+
+  /** The headers `status` declares on `op`, as exchange() reports them: one finding per header missing or refused. */
+  headerFindings(op: Operation, status: number, answer: Answer): Finding[] {
+    return this.headers(op, status, answer).map((h) => ({
+      kind: 'header',
+      detail: `${op.operationId} ${status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`,
+      level: weakest(op.provenance, h.provenance),
+      keys: [h.name],
+    }));
   }
 
   private errorShape(status: number, answer: Answer, opLevel: Provenance): Finding[] {

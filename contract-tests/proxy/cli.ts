@@ -7,33 +7,16 @@
 import { FlagError } from '../../cli/flags.ts';
 import { ownPackage } from '../../cli/own-package.ts';
 import { redact } from '../kit/mask.ts';
-import { writeAtomically } from '../reports/files.ts';
-import { htmlReport } from '../reports/html.ts';
-import { jsonText } from '../reports/json.ts';
-import { junit } from '../reports/junit.ts';
-import { markdown } from '../reports/markdown.ts';
-import { summary, verdictLine, type RunOutcome } from '../reports/outcome.ts';
-import { resolve, join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { clearReports, reportPaths, writeAtomically, writeReports } from '../reports/files.ts';
+import { summary, verdictLine } from '../reports/outcome.ts';
 import { parseOptions, USAGE, type ProxyCliOptions } from './options.ts';
+import { MAX_SERVERS } from './dataset-recorder.ts';
 import { startProxy, type RunningProxy } from './proxy.ts';
 
 /** The same Ctrl-C arrives twice (the terminal's and npm's copy) within this; a person's second press takes longer. */
 const SAME_PRESS_MS = 250;
 const STARTED_BY = process.ppid;
-
-function reportFiles(dir: string): Record<'json' | 'junit' | 'markdown' | 'html', string> {
-  return { json: join(dir, 'proxy-report.json'), junit: join(dir, 'proxy-junit.xml'), markdown: join(dir, 'proxy-summary.md'), html: join(dir, 'proxy-report.html') };
-}
-
-function writeReports(outcome: RunOutcome, dir: string): string {
-  const files = reportFiles(dir);
-  writeAtomically(files.json, jsonText(outcome));
-  writeAtomically(files.junit, junit(outcome, 'proxy'));
-  writeAtomically(files.markdown, markdown(outcome));
-  writeAtomically(files.html, htmlReport(outcome));
-  return `Reports: ${files.json} (JSON), ${files.junit} (JUnit), ${files.markdown} (markdown), ${files.html} (HTML)`;
-}
 
 async function main(argv: string[]): Promise<void> {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -47,9 +30,9 @@ async function main(argv: string[]): Promise<void> {
   }
   if (opts.help) return void console.log(USAGE);
   if (opts.version) return void console.log(ownPackage().version);
-  const reports = resolve(opts.reports ?? 'reports');
+  const reports = reportPaths({ reports: opts.reports }, process.cwd(), 'proxy');
   // A gate must never read the last run's reports as this one's.
-  for (const file of Object.values(reportFiles(reports))) rmSync(file, { force: true });
+  clearReports(reports);
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({ upstream: opts.upstream, port: opts.port, host: opts.host, provenance: opts.provenance, record: Boolean(opts.record), maxBodyBytes: opts['max-body'], log: (line) => console.log(line) });
@@ -74,13 +57,13 @@ async function main(argv: string[]): Promise<void> {
     if (opts.record) {
       const rec = proxy.recording()!;
       writeAtomically(resolve(opts.record), rec.text);
-      console.log(`Recorded ${rec.servers} servers from ${rec.requests} answers to ${resolve(opts.record)}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}`);
+      console.log(`Recorded ${rec.servers} servers from ${rec.requests} answers to ${resolve(opts.record)}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`);
     }
     let outcome = proxy.outcome();
     if (outcome.exitCode === 0 && outcome.reports.every((r) => r.results.every((x) => x.status === 'skip'))) {
       outcome = { ...outcome, exitCode: 2, refusal: 'nothing was judged: no answer of the API came through the proxy' };
     }
-    const files = writeReports(outcome, reports);
+    const files = writeReports(outcome, reports, 'proxy');
     if (outcome.exitCode === 2) console.error(`proxy: ${verdictLine(outcome)}`);
     else console.log([summary(outcome), ...outcome.figures].join('\n'));
     console.log(files);

@@ -45,6 +45,9 @@ export interface RecordedRequest {
   operationId: string;
 }
 
+/** Servers a recording keeps at most (memory is bounded whatever the traffic). */
+export const MAX_SERVERS = 500_000;
+
 export interface Recording {
   text: string;
   servers: number;
@@ -52,6 +55,8 @@ export interface Recording {
   approximate: number;
   /** Rows left out: they held a credential a request carried. */
   withCredential: number;
+  /** Servers seen after the cap (maxServers) was reached: not recorded. */
+  overCap: number;
   requests: number;
 }
 
@@ -74,7 +79,7 @@ export class DatasetRecorder {
   private readonly fields: string[];
   private readonly doc: SpecModel['doc'];
 
-  constructor(model: SpecModel, private readonly source: string, private readonly maxServers = 500_000, private readonly maxRequests = 10_000) {
+  constructor(model: SpecModel, private readonly source: string, private readonly maxServers = MAX_SERVERS, private readonly maxRequests = 10_000) {
     this.fields = [...objectProperties(model.doc, { $ref: SERVER }).keys()];
     this.doc = model.doc;
   }
@@ -161,16 +166,11 @@ export class DatasetRecorder {
       servers.push(row);
     }
     const text = `${JSON.stringify({ recordedAt: new Date(recordedAt).toISOString(), recordedFrom: this.source, servers, requests: this.requests }, null, 2)}\n`;
-    return { text, servers: servers.length, marked, approximate, withCredential, requests: this.requests.length };
+    return { text, servers: servers.length, marked, approximate, withCredential, overCap: this.notRecorded, requests: this.requests.length };
   }
 
   /** Servers and answers recorded so far. */
   get size(): { servers: number; answers: number } {
     return { servers: this.servers.size, answers: this.requests.length };
-  }
-
-  /** Servers beyond the cap, not recorded. */
-  get dropped(): number {
-    return this.notRecorded;
   }
 }

@@ -70,6 +70,8 @@ export interface Exchange {
   method: string;
   /** The path and query as the client sent them to the proxy. */
   path: string;
+  /** Under the API's base path (judged); anything else is forwarded to the upstream's origin, its bytes not kept. */
+  inApi: boolean;
   /** The URL it was forwarded to. */
   upstreamUrl: string;
   requestHeaders: Record<string, string>;
@@ -97,12 +99,12 @@ export interface Upstream {
   basePath: string;
 }
 
-/** Where a request path of the proxy goes: the API's paths under the upstream's base, anything else to the upstream's origin as it is. */
-export function upstreamPath(upstream: Upstream, path: string): string {
+/** Where a request path of the proxy goes: the API's paths under the upstream's base (`inApi`), anything else to the upstream's origin as it is. */
+export function upstreamPath(upstream: Upstream, path: string): { target: string; inApi: boolean } {
   const base = upstream.url.pathname.replace(/\/+$/, '');
   const { basePath } = upstream;
-  if (path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`)) return `${base}${path.slice(basePath.length)}`;
-  return path;
+  if (path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`)) return { target: `${base}${path.slice(basePath.length)}`, inApi: true };
+  return { target: path, inApi: false };
 }
 
 export interface Forwarder {
@@ -128,16 +130,17 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
       const startedAt = Date.now();
       const t0 = performance.now();
       const path = req.url ?? '/';
-      const target = upstreamPath(upstream, path);
+      const { target, inApi } = upstreamPath(upstream, path);
       const raw = endToEnd(req.rawHeaders);
       const outgoing: string[] = [];
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
       for (let i = 0; i < raw.length; i += 2) if (!NOT_FORWARDED.has(raw[i]!.toLowerCase())) outgoing.push(raw[i]!, raw[i + 1]!);
       const via = req.headers.via;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
-      const exchange: Exchange = { method: req.method ?? 'GET', path, upstreamUrl: `${upstream.url.origin}${target}`, requestHeaders: headerRecord(raw), startedAt, ms: 0 };
-      const requestTap = new Tap(Math.min(limit, 64 * 1024));
-      const responseTap = new Tap(limit);
+      const exchange: Exchange = { method: req.method ?? 'GET', path, inApi, upstreamUrl: `${upstream.url.origin}${target}`, requestHeaders: headerRecord(raw), startedAt, ms: 0 };
+      // Outside the API nothing is judged: its bytes are not kept.
+      const requestTap = new Tap(inApi ? Math.min(limit, 64 * 1024) : 0);
+      const responseTap = new Tap(inApi ? limit : 0);
       let done = false;
       let abort: ((err?: Error) => void) | undefined;
       const finish = () => {

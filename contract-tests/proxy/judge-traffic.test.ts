@@ -26,7 +26,7 @@ async function exchange(fetch: (r: Request) => Promise<Response>, c: TrafficCase
   const raw: string[] = [];
   res.headers.forEach((v, k) => raw.push(k, v));
   return {
-    method: c.method, path: `${model.basePath}${c.path}`, upstreamUrl: `${REFERENCE_BASE}${c.path}`, requestHeaders: headers,
+    method: c.method, path: `${model.basePath}${c.path}`, inApi: true, upstreamUrl: `${REFERENCE_BASE}${c.path}`, requestHeaders: headers,
     ...(body ? { requestBody: Buffer.from(body) } : {}),
     response: { status: res.status, headers: headerRecord(raw), body: bytes, bytes: bytes.length }, startedAt: Date.now(), ms: 1,
   };

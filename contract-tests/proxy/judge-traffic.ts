@@ -56,20 +56,12 @@ export class TrafficJudge {
   private judgedCount = 0;
   /** Answers judged per operation. */
   private readonly answers = new Map<string, number>();
-  private readonly basePath: string;
   private readonly sessionCookie: string | undefined;
 
   /** `log` gets one line per new violation; `level`: only promises this firm or firmer are judged. */
   constructor(private readonly model: SpecModel, private readonly judge: AnswerJudge, private readonly level: Provenance, private readonly log: (line: string) => void) {
-    this.basePath = model.basePath;
     this.sessionCookie = model.cookieName;
     nameStandIns(this.sessionCookie);
-  }
-
-  /** The operation a request belongs to, or undefined for one outside the API's base path (not judged at all). */
-  inApi(path: string): boolean {
-    const pathname = path.split('?')[0]!;
-    return pathname === this.basePath || pathname.startsWith(`${this.basePath}/`);
   }
 
   /** An answer that was forwarded but not judged, and why. */
@@ -135,20 +127,14 @@ export class TrafficJudge {
     return check === CHECKS.leaks ? HYGIENE_LEVEL : (op?.provenance ?? this.model.routing.provenance);
   }
 
-  /** Everything wrong with one exchange. */
-  violations(j: Judged): Violation[] {
-    return [...this.bodyViolations(j), ...this.headerViolations(j)];
-  }
-
   /** The headers its status declares (`X-RateLimit-*`), on an answer the judge reads whole: they change from answer to answer, so are never cached. */
   headerViolations(j: Judged): Violation[] {
     const op = j.op;
     if (!op || !op.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed) return [];
-    const missing = this.judge.headers(op, j.status, { status: j.status, headers: j.headers, body: '' });
-    if (!missing.length) return [];
-    const why = missing.map((h) => `${op.operationId} ${j.status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`).join('; ');
-    const evidence: Evidence = { answer: { status: j.status, type: mediaType(j.headers['content-type']) || '(none)' }, missingHeaders: { names: missing.map((h) => h.name), every: false } };
-    return [{ check: CHECKS.header, level: weakest(op.provenance, ...missing.map((h) => h.provenance)), why, evidence }];
+    const findings = this.judge.headerFindings(op, j.status, { status: j.status, headers: j.headers, body: '' });
+    if (!findings.length) return [];
+    const evidence: Evidence = { answer: { status: j.status, type: mediaType(j.headers['content-type']) || '(none)' }, missingHeaders: { names: findings.flatMap((f) => f.keys ?? []), every: false } };
+    return [{ check: CHECKS.header, level: weakest(...findings.map((f) => f.level)), why: findings.map((f) => f.detail).join('; '), evidence }];
   }
 
   /** What the answer's body and status show: the same for the same bytes to the same request. */
@@ -157,9 +143,8 @@ export class TrafficJudge {
     const answer = { status: j.status, headers: j.headers, body: j.text, ...(j.json !== undefined ? { json: j.json } : {}) };
     const type = mediaType(j.headers['content-type']) || '(none)';
     const base: Evidence = { answer: { status: j.status, type } };
-    const findings = this.judge.exchange({ ...(j.op ? { operation: j.op } : {}), request: { method: j.method, path: j.url.pathname + j.url.search, headers: j.requestHeaders }, response: answer });
+    const findings = this.judge.exchange({ ...(j.op ? { operation: j.op } : {}), request: { method: j.method, path: j.url.pathname + j.url.search, headers: j.requestHeaders }, response: answer }, { headers: false });
     for (const f of findings) {
-      if (f.kind === 'header') continue;
       const evidence: Evidence = { ...base };
       if (f.kind === '5xx') evidence.crash = signature({ status: j.status, text: j.text, json: j.json });
       if (f.kind === 'schema' || f.kind === 'error-shape') evidence.schemaErrors = f.keys ?? [];

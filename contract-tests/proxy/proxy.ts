@@ -168,7 +168,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const onExchange = (ex: Exchange) => {
-    if (!traffic.inApi(ex.path)) return;
+    if (!ex.inApi) return;
     remember(ex);
     const bytes = ex.response?.body?.length ?? 0;
     if (pendingBytes + bytes > PENDING_LIMIT) return traffic.skipped(ex.method, ex.path, 'while the judge had fallen behind');
