@@ -11,7 +11,8 @@ import type { Provenance } from '../../spec/provenance.ts';
 import { identityOf, rowCountOf, rowsOf, type Row } from '../checks/meaning/answer-rows.ts';
 import { meaningProvenance } from '../checks/meaning/levels.ts';
 import { orderProblem } from '../checks/meaning/orders.ts';
-import { isRowRule, rowsBreaking } from '../checks/meaning/row-rules.ts';
+import { isRowRule, ROW_RULES, rowsBreaking, type MeaningOf } from '../checks/meaning/row-rules.ts';
+import { fieldsOf } from '../../spec/meaning.ts';
 
 export type RowCheck = 'filters' | 'order';
 
@@ -22,8 +23,6 @@ export interface RowProblem {
   level: Provenance;
   detail: string;
 }
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /**
  * Whether the spec allows a parameter's value as it travels ("20" is an integer). An
@@ -91,24 +90,23 @@ export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, no
     // A boolean sent as false, and a flag at its `off` value, mean "left out": nothing to hold, but nothing added either.
     const off = p.schema.type === 'boolean' ? !isTrue(value) : m.rule === 'flag' ? value === m.off : false;
     if (off) {
+      // What the parameter does when on (its rule's `holds` for `true`) must not show.
       if (m.rule === 'addsField') {
-        const added = rows.filter((r) => m.field in r);
+        const added = rows.filter((r) => ROW_RULES.addsField.holds(m as MeaningOf<'addsField'>, r, 'true', now));
         if (added.length) problem('filters', `${added.length} of ${rows.length} rows carry '${m.field}' though ${p.name}=${value}, e.g. ${some(added, op)}`);
       } else if (m.rule === 'relativeTime') {
-        const relative = rows.filter((r) => typeof r[m.field] === 'string' && !ISO.test(r[m.field] as string));
+        const relative = rows.filter((r) => ROW_RULES.relativeTime.holds(m as MeaningOf<'relativeTime'>, r, 'true', now));
         if (relative.length) problem('filters', `${relative.length} of ${rows.length} rows give ${m.field} as relative text though ${p.name}=${value}, e.g. ${JSON.stringify(relative[0]![m.field])}`);
       }
       continue;
     }
     const broken = rowsBreaking(op, { [p.name]: value }, rows, now);
-    if (broken.length) problem('filters', `${broken.length} of ${rows.length} rows break ${p.name}=${value} (every row must have ${broken[0]!.says}), e.g. ${some(broken.map((b) => b.row), op)}: ${fieldsOf(broken[0]!.row, p)}`);
+    if (broken.length) problem('filters', `${broken.length} of ${rows.length} rows break ${p.name}=${value} (every row must have ${broken[0]!.says}), e.g. ${some(broken.map((b) => b.row), op)}: ${fieldsShown(broken[0]!.row, p)}`);
   }
   return out;
 }
 
 /** The fields of a row a parameter's rule reads, as the row has them. */
-function fieldsOf(row: Row, p: Parameter): string {
-  const m = p.meaning!;
-  const fields = 'fields' in m ? m.fields : 'field' in m ? [m.field, ...('codeField' in m ? [m.codeField] : [])] : [];
-  return fields.map((f) => `${f} ${JSON.stringify(row[f])}`).join(', ');
+function fieldsShown(row: Row, p: Parameter): string {
+  return fieldsOf(p.meaning!).map((f) => `${f} ${JSON.stringify(row[f])}`).join(', ');
 }
