@@ -8,7 +8,9 @@ const TABLE = {
   only: { type: 'list', value: 'ID', help: 'these' },
   pace: { type: 'string', choices: ['on', 'off'], default: 'on', help: 'wait' },
   latency: {
-    type: 'custom', value: 'MS', help: 'delay',
+    type: 'custom',
+    value: 'MS',
+    help: 'delay',
     parse: (raw: string) => {
       if (!/^\d+$/.test(raw)) throw new Error(`must be a number of ms, got '${raw}'`);
       return { ms: Number(raw) };
@@ -30,13 +32,32 @@ const fails = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 describe('parseFlags', () => {
   it('gives defaults, typed values, and where each came from', () => {
     const { values, from } = parseFlags(TABLE, [], {});
-    expect(values).toEqual({ port: 4010, 'base-url': undefined, quiet: false, only: [], pace: 'on', latency: undefined, help: false });
+    expect(values).toEqual({
+      port: 4010,
+      'base-url': undefined,
+      quiet: false,
+      only: [],
+      pace: 'on',
+      latency: undefined,
+      help: false,
+    });
     expect(from.port).toBe('default');
   });
 
   it('reads flags over environment variables over defaults', () => {
-    const { values, from } = parseFlags(TABLE, ['--port', '81', '--only', 'a, b', '--only=c', '--latency', '5', '-h'], { X_PORT: '82', X_BASE_URL: 'http://x', X_QUIET: 'yes' });
-    expect(values).toMatchObject({ port: 81, 'base-url': 'http://x', quiet: true, only: ['a', 'b', 'c'], latency: { ms: 5 }, help: true });
+    const { values, from } = parseFlags(TABLE, ['--port', '81', '--only', 'a, b', '--only=c', '--latency', '5', '-h'], {
+      X_PORT: '82',
+      X_BASE_URL: 'http://x',
+      X_QUIET: 'yes',
+    });
+    expect(values).toMatchObject({
+      port: 81,
+      'base-url': 'http://x',
+      quiet: true,
+      only: ['a', 'b', 'c'],
+      latency: { ms: 5 },
+      help: true,
+    });
     expect(from).toMatchObject({ port: 'flag', 'base-url': 'env', quiet: 'env' });
     expect(parseFlags(TABLE, [], { X_QUIET: 'off', X_PORT: '' }).values).toMatchObject({ quiet: false, port: 4010 });
   });
@@ -83,7 +104,14 @@ describe('programFlags', () => {
     const out: string[] = [];
     const err: string[] = [];
     let code: number | undefined;
-    const io: ProgramIo = { out: (t) => out.push(t), err: (t) => err.push(t), exit: (c) => { code = c; throw new Error('exit'); } };
+    const io: ProgramIo = {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      exit: (c) => {
+        code = c;
+        throw new Error('exit');
+      },
+    };
     let values: unknown;
     try {
       values = programFlags('tool', 'Usage: tool [options]', TABLE, argv, {}, io);

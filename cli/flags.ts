@@ -45,7 +45,9 @@ type ValueOf<S extends FlagSpec> = S extends { type: 'boolean' }
 
 /** Booleans are never undefined (false when not given); so is a flag with a default. */
 export type FlagValues<T extends FlagTable> = {
-  -readonly [K in keyof T]: T[K] extends { type: 'boolean' } | { type: 'list' } | { default: {} } ? ValueOf<T[K]> : ValueOf<T[K]> | undefined;
+  -readonly [K in keyof T]: T[K] extends { type: 'boolean' } | { type: 'list' } | { default: {} }
+    ? ValueOf<T[K]>
+    : ValueOf<T[K]> | undefined;
 };
 
 export interface Parsed<T extends FlagTable> {
@@ -116,13 +118,25 @@ function unknownFlagMessage(raw: string, table: FlagTable): string {
  * Reads `argv` by the table: flags win over environment variables, which win over
  * defaults. Throws FlagError naming the flag or variable on any misuse.
  */
-export function parseFlags<const T extends FlagTable>(table: T, argv: readonly string[], env: NodeJS.ProcessEnv = process.env, opts: { positionals?: boolean } = {}): Parsed<T> {
+export function parseFlags<const T extends FlagTable>(
+  table: T,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { positionals?: boolean } = {},
+): Parsed<T> {
   let raw: ReturnType<typeof parseArgs>;
   try {
     raw = parseArgs({
       args: [...argv],
       options: Object.fromEntries(
-        Object.entries(table).map(([k, s]) => [k, { type: s.type === 'boolean' ? 'boolean' : 'string', ...(s.type === 'list' ? { multiple: true } : {}), ...(s.short ? { short: s.short } : {}) }]),
+        Object.entries(table).map(([k, s]) => [
+          k,
+          {
+            type: s.type === 'boolean' ? 'boolean' : 'string',
+            ...(s.type === 'list' ? { multiple: true } : {}),
+            ...(s.short ? { short: s.short } : {}),
+          },
+        ]),
       ) as ParseArgsConfig['options'],
       strict: true,
       allowPositionals: opts.positionals ?? false,
@@ -140,10 +154,18 @@ export function parseFlags<const T extends FlagTable>(table: T, argv: readonly s
       values[name] = read(spec, given as string | boolean | string[], `--${name}`);
     } else if (fromEnv !== undefined && fromEnv !== '') {
       from[name] = 'env';
-      values[name] = spec.type === 'boolean' ? !FALSE_WORDS.includes(fromEnv.trim().toLowerCase()) : read(spec, spec.type === 'list' ? [fromEnv] : fromEnv, spec.env!);
+      values[name] =
+        spec.type === 'boolean'
+          ? !FALSE_WORDS.includes(fromEnv.trim().toLowerCase())
+          : read(spec, spec.type === 'list' ? [fromEnv] : fromEnv, spec.env!);
     } else {
       from[name] = 'default';
-      values[name] = spec.type === 'boolean' ? (spec.default ?? false) : spec.type === 'list' ? [...(spec.default ?? [])] : spec.default;
+      values[name] =
+        spec.type === 'boolean'
+          ? (spec.default ?? false)
+          : spec.type === 'list'
+            ? [...(spec.default ?? [])]
+            : spec.default;
     }
   }
   return { values: values as FlagValues<T>, from: from as Parsed<T>['from'], positionals: raw.positionals };
@@ -154,7 +176,10 @@ function read(spec: FlagSpec, given: string | boolean | string[], label: string)
     case 'boolean':
       return given;
     case 'list':
-      return (given as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+      return (given as string[])
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean);
     case 'integer': {
       const text = String(given).trim();
       if (!/^-?\d+$/.test(text) || Number(text) < spec.min || Number(text) > spec.max) {
@@ -166,7 +191,9 @@ function read(spec: FlagSpec, given: string | boolean | string[], label: string)
       const text = String(given);
       if (spec.choices && !spec.choices.includes(text)) {
         const guess = didYouMean(text, spec.choices);
-        throw new FlagError(`${label} must be ${orList(spec.choices)}, got '${text}'${guess ? `: did you mean ${guess}?` : ''}`);
+        throw new FlagError(
+          `${label} must be ${orList(spec.choices)}, got '${text}'${guess ? `: did you mean ${guess}?` : ''}`,
+        );
       }
       return text;
     }
@@ -210,14 +237,25 @@ export interface ProgramIo {
   exit: (code: number) => never;
 }
 
-const PROCESS_IO: ProgramIo = { out: (t) => console.log(t), err: (t) => console.error(t), exit: (code) => process.exit(code) };
+const PROCESS_IO: ProgramIo = {
+  out: (t) => console.log(t),
+  err: (t) => console.error(t),
+  exit: (code) => process.exit(code),
+};
 
 /**
  * A whole program's command line, the way every script here reads it: `--help` prints
  * `usage` and the flag table and exits 0; a misuse prints `program: <what was wrong>`
  * and exits 2; otherwise the values. The table should have a boolean `help` flag.
  */
-export function programFlags<const T extends FlagTable>(program: string, usage: string, table: T, argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env, io: ProgramIo = PROCESS_IO): FlagValues<T> {
+export function programFlags<const T extends FlagTable>(
+  program: string,
+  usage: string,
+  table: T,
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+  io: ProgramIo = PROCESS_IO,
+): FlagValues<T> {
   let parsed: Parsed<T>;
   try {
     parsed = parseFlags(table, argv, env);

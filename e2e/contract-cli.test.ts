@@ -18,14 +18,21 @@ let beside: RunningMock;
 let slow: RunningMock;
 
 beforeAll(async () => {
-  [mock, beside, slow] = await Promise.all([mockOnSocket(), mockOnSocket(), mockOnSocket({ latency: { min: 3, max: 3 } })]);
+  [mock, beside, slow] = await Promise.all([
+    mockOnSocket(),
+    mockOnSocket(),
+    mockOnSocket({ latency: { min: 3, max: 3 } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([mock?.close(), beside?.close(), slow?.close()]);
 });
 
 /** The test cases of a JUnit report, as `suite / name`. */
-const cases = (run: CliRun) => [...readFileSync(run.junit, 'utf8').matchAll(/<testsuite name="([^"]+)"(.*?)<\/testsuite>/gs)].flatMap(([, suite, body]) => [...body!.matchAll(/<testcase [^>]*name="([^"]+)"/g)].map((m) => `${suite} / ${m[1]}`));
+const cases = (run: CliRun) =>
+  [...readFileSync(run.junit, 'utf8').matchAll(/<testsuite name="([^"]+)"(.*?)<\/testsuite>/gs)].flatMap(
+    ([, suite, body]) => [...body!.matchAll(/<testcase [^>]*name="([^"]+)"/g)].map((m) => `${suite} / ${m[1]}`),
+  );
 
 describe.concurrent('the CLI against the mock', () => {
   let withDredd: Promise<CliRun>;
@@ -40,7 +47,9 @@ describe.concurrent('the CLI against the mock', () => {
     const run = await withDredd;
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-    expect(run.stdout).toMatch(/^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 9 by Dredd and \d+ by the pre-flight$/m);
+    expect(run.stdout).toMatch(
+      /^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 9 by Dredd and \d+ by the pre-flight$/m,
+    );
     const xml = readFileSync(run.junit, 'utf8');
     expect(xml).toContain('name="Dredd: GET /servers/find -&gt; 200 as the spec says [interface]"');
     expect(xml).toContain('name="Dredd: POST /user/apikeys -&gt; 201 body matches CreatedApiKey [assumed]"');
@@ -48,12 +57,18 @@ describe.concurrent('the CLI against the mock', () => {
     const log = readFileSync(run.dreddLog, 'utf8');
     expect(log).toMatch(/^complete: 9 passing, 0 failing, 0 errors, \d+ skipped/m);
     expect(JSON.parse(readFileSync(run.json, 'utf8'))).toMatchObject({ verdict: 'passed', exitCode: 0, causes: [] });
-    const everything = run.stdout + xml + log + readFileSync(run.html, 'utf8') + readFileSync(run.markdown, 'utf8') + readFileSync(run.json, 'utf8');
+    const everything =
+      run.stdout +
+      xml +
+      log +
+      readFileSync(run.html, 'utf8') +
+      readFileSync(run.markdown, 'utf8') +
+      readFileSync(run.json, 'utf8');
     expect(everything).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
     expect(run.stderr).toBe('');
   });
 
-  test('--dredd off: the same checks but the replay\'s, and no Dredd log', async () => {
+  test("--dredd off: the same checks but the replay's, and no Dredd log", async () => {
     const [on, off] = await Promise.all([withDredd, withoutDredd]);
     expect(off.code, off.stdout + off.stderr).toBe(0);
     expect(off.stdout).toContain('--dredd off: no replay');
@@ -65,11 +80,18 @@ describe.concurrent('the CLI against the mock', () => {
     const port = await freePort();
     const reports = mkdtempSync(join(tmpdir(), 'contract-stale-'));
     mkdirSync(reports, { recursive: true });
-    writeFileSync(join(reports, 'contract-junit.xml'), '<testsuites name="contract" tests="200" failures="0"></testsuites>');
+    writeFileSync(
+      join(reports, 'contract-junit.xml'),
+      '<testsuites name="contract" tests="200" failures="0"></testsuites>',
+    );
     writeFileSync(join(reports, 'contract-dredd.log'), 'complete: 200 passing');
     const run = await runContract(['--base-url', `http://127.0.0.1:${port}/api/v0.1`], {}, reports);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^contract: NOT RUN: cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that host and port \\(ECONNREFUSED`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^contract: NOT RUN: cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that host and port \\(ECONNREFUSED`,
+      ),
+    );
     // Said once: not again on stdout, which names the reports alone.
     expect((run.stdout + run.stderr).match(/cannot reach/g)).toHaveLength(1);
     expect(run.stdout).toMatch(/^Reports: .*contract-report\.json \(JSON\)/);
@@ -83,28 +105,41 @@ describe.concurrent('the CLI against the mock', () => {
   });
 
   test('--version prints the package version and exits 0; the summary names the suite and its version', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const run = await runContract(['--version']);
     expect([run.code, run.stdout, run.stderr]).toEqual([0, `${version}\n`, '']);
     const on = await withDredd;
     expect(on.stdout).toContain(`\n  suite: server-listing-mock ${version} (server-listing-contract)\n`);
-    expect(readFileSync(on.markdown, 'utf8')).toContain(`> suite: server-listing-mock ${version} (server-listing-contract)\n`);
+    expect(readFileSync(on.markdown, 'utf8')).toContain(
+      `> suite: server-listing-mock ${version} (server-listing-contract)\n`,
+    );
   });
 
   test('a mistyped flag: exit 2, what was meant, the usage once, and its JUnit still written, in error', async () => {
     const run = await runContract(['--bse-url', mock.baseUrl]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^contract: NOT RUN: unknown flag '--bse-url': did you mean --base-url\? \(see --help\)\n\nUsage: server-listing-contract/);
+    expect(run.stderr).toMatch(
+      /^contract: NOT RUN: unknown flag '--bse-url': did you mean --base-url\? \(see --help\)\n\nUsage: server-listing-contract/,
+    );
     expect((run.stdout + run.stderr).match(/unknown flag/g)).toHaveLength(1);
     expect((run.stdout + run.stderr).match(/Usage: /g)).toHaveLength(1);
-    expect(readFileSync(run.junit, 'utf8')).toContain("<error message=\"unknown flag '--bse-url': did you mean --base-url? (see --help)\">");
+    expect(readFileSync(run.junit, 'utf8')).toContain(
+      '<error message="unknown flag \'--bse-url\': did you mean --base-url? (see --help)">',
+    );
   });
 });
 
 describe.concurrent('Ctrl-C half-way', () => {
   test('reaches the run (its whole process group, as a terminal sends it): it stops, removes every key it created, and its reports say so', async () => {
     const session = { Cookie: `sls_session=${fixtureEnv().CONTRACT_SESSION_COOKIE}` };
-    const ours = async () => ((await (await fetch(`${slow.baseUrl}/user/apikeys`, { headers: session })).json()) as { keys: { name: string | null }[] }).keys.filter((k) => k.name?.startsWith('contract-test-'));
+    const ours = async () =>
+      (
+        (await (await fetch(`${slow.baseUrl}/user/apikeys`, { headers: session })).json()) as {
+          keys: { name: string | null }[];
+        }
+      ).keys.filter((k) => k.name?.startsWith('contract-test-'));
     const run = startContract(['--base-url', slow.baseUrl, '--pace', 'off', '--dredd', 'off']);
     let finished = false;
     void run.done.then(() => (finished = true));
@@ -117,7 +152,9 @@ describe.concurrent('Ctrl-C half-way', () => {
     const result = await run.done;
     expect(result.stderr).toContain('SIGINT: stopping');
     expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/x \[interface\] suite: the run finished\n.*\n?.*why: +the run was stopped \(SIGINT\) before every check ran/);
+    expect(result.stdout).toMatch(
+      /x \[interface\] suite: the run finished\n.*\n?.*why: +the run was stopped \(SIGINT\) before every check ran/,
+    );
     expect(await ours()).toEqual([]);
     expect(readFileSync(result.junit, 'utf8')).toContain('name="suite: the run finished [interface]"');
   });

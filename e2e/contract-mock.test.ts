@@ -14,7 +14,15 @@ import { DEFAULT_OPTIONS } from '../mocks/node/options.ts';
 // Called by a name of its own: the mock answers it only when told (--allowed-host).
 const mock = buildMock({ ...DEFAULT_OPTIONS, port: 0, quiet: true, cacheDir: null, allowedHosts: ['mock.test'] });
 const BASE = `http://mock.test${mock.basePath}`;
-const againstMock = (options: Partial<SuiteOptions> = {}) => runSuite({ baseUrl: BASE, fetch: async (request) => mock.app.fetch(request), dredd: false, pace: false, env: {}, ...options });
+const againstMock = (options: Partial<SuiteOptions> = {}) =>
+  runSuite({
+    baseUrl: BASE,
+    fetch: async (request) => mock.app.fetch(request),
+    dredd: false,
+    pace: false,
+    env: {},
+    ...options,
+  });
 
 describe('the contract suite against the mock, in process', () => {
   test('every check passes; every family ran; the mock is known for what it is', async () => {
@@ -22,15 +30,36 @@ describe('the contract suite against the mock, in process', () => {
     const text = [summary(outcome), ...outcome.figures].join('\n');
     expect(outcome.exitCode, text).toBe(0);
     expect(text).not.toMatch(/^FAIL/m);
-    for (const op of ['findServers', 'listApiKeys', 'createApiKey', 'revokeApiKey']) expect(text).toMatch(new RegExp(`^PASS\\s+${op}`, 'm'));
-    expect(outcome.settings).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/),
-      '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture forbidden-key] (from fixtures/auth.json, as the target is the mock)',
-      '  writes: on (the target is the mock)',
-    ]));
+    for (const op of ['findServers', 'listApiKeys', 'createApiKey', 'revokeApiKey'])
+      expect(text).toMatch(new RegExp(`^PASS\\s+${op}`, 'm'));
+    expect(outcome.settings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/),
+        '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture forbidden-key] (from fixtures/auth.json, as the target is the mock)',
+        '  writes: on (the target is the mock)',
+      ]),
+    );
     const xml = junit(outcome);
-    expect(xml).toMatch(/<testsuites name="contract" tests="\d+" failures="0" errors="0" skipped="\d+" timestamp="[^"]+" time="\d+\.\d{3}">/);
-    for (const family of ['auth', 'public', 'paging', 'keys', 'sample', 'sort', 'meaning', 'default', 'negative', 'errors', 'generated', 'hygiene', 'headers', 'coverage']) expect(xml, family).toContain(`name="${family}: `);
+    expect(xml).toMatch(
+      /<testsuites name="contract" tests="\d+" failures="0" errors="0" skipped="\d+" timestamp="[^"]+" time="\d+\.\d{3}">/,
+    );
+    for (const family of [
+      'auth',
+      'public',
+      'paging',
+      'keys',
+      'sample',
+      'sort',
+      'meaning',
+      'default',
+      'negative',
+      'errors',
+      'generated',
+      'hygiene',
+      'headers',
+      'coverage',
+    ])
+      expect(xml, family).toContain(`name="${family}: `);
     // The generated requests found nothing: each of their 22 checks ran and passed.
     const generated = outcome.reports.flatMap((r) => r.results.filter((x) => x.check.startsWith('generated: ')));
     expect(generated).toHaveLength(22);
@@ -39,10 +68,14 @@ describe('the contract suite against the mock, in process', () => {
     const skipped = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'skip').map((x) => x.check));
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.filter((name) => !/^coverage: the declared (429|500) /.test(name))).toEqual([]);
-    expect(text).toMatch(/^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m);
+    expect(text).toMatch(
+      /^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m,
+    );
     expect(text).toMatch(/^Sample: \d+ rows in \d+ pages, 1000 distinct, 0 invalid \(0\.0%\); \d+ pings$/m);
     // Secrets are masked everywhere a person or CI can read them.
-    expect(text + xml + htmlReport(outcome) + markdown(outcome)).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
+    expect(text + xml + htmlReport(outcome) + markdown(outcome)).not.toMatch(
+      /sls_test_valid0{20}|sess_test_valid_alice_0{10}/,
+    );
   });
 
   test('--provenance interface checks only what the interface promises', async () => {
@@ -50,7 +83,9 @@ describe('the contract suite against the mock, in process', () => {
     expect(outcome.exitCode, summary(outcome)).toBe(0);
     const xml = junit(outcome);
     expect(new Set([...xml.matchAll(/name="[^"]* \[(\w+)\]"/g)].map((m) => m[1]))).toEqual(new Set(['interface']));
-    expect(xml).toContain("name=\"negative: query limit=501 (above maximum 500) -&gt; 400 with the error body naming 'limit' [interface]\"");
+    expect(xml).toContain(
+      'name="negative: query limit=501 (above maximum 500) -&gt; 400 with the error body naming \'limit\' [interface]"',
+    );
     expect(xml).not.toMatch(/name="(sample|meaning|paging|headers|hygiene): /);
   });
 });

@@ -39,7 +39,10 @@ afterAll(async () => {
 /** WCAG contrast ratio of two `rgb(...)` colours. */
 function contrast(a: string, b: string): number {
   const lum = (c: string) => {
-    const [r, g, bl] = (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = (c.match(/\d+(\.\d+)?/g) ?? [])
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
@@ -56,7 +59,8 @@ async function readableOnFirstScreen(el: Locator, minPx: number): Promise<void> 
   const style = await el.evaluate((node) => {
     const own = getComputedStyle(node);
     let bg = 'rgba(0, 0, 0, 0)';
-    for (let n: Element | null = node; n && /rgba\(0, 0, 0, 0\)|transparent/.test(bg); n = n.parentElement) bg = getComputedStyle(n).backgroundColor;
+    for (let n: Element | null = node; n && /rgba\(0, 0, 0, 0\)|transparent/.test(bg); n = n.parentElement)
+      bg = getComputedStyle(n).backgroundColor;
     return { size: parseFloat(own.fontSize), color: own.color, bg };
   });
   expect(style.size, `${selector} font size`).toBeGreaterThanOrEqual(minPx);
@@ -71,15 +75,21 @@ describe('the HTML report in Chromium', () => {
   it('shows the verdict first, readable, with the failures per level', async () => {
     await readableOnFirstScreen(page.locator('#verdict h1'), 28);
     expect(await page.locator('#verdict h1').innerText()).toBe('Contract suite: FAILED');
-    expect(await page.locator('#verdict p').first().innerText()).toMatch(/^\d+ checks run, \d+ failed \(2 causes\), \d+ skipped/);
-    expect(await page.locator('#levels').innerText()).toMatch(/^Failures by level: interface 0 observed \d+ assumed \d+$/);
+    expect(await page.locator('#verdict p').first().innerText()).toMatch(
+      /^\d+ checks run, \d+ failed \(2 causes\), \d+ skipped/,
+    );
+    expect(await page.locator('#levels').innerText()).toMatch(
+      /^Failures by level: interface 0 observed \d+ assumed \d+$/,
+    );
   });
 
   it('shows both causes, worst level first, on the first screen', async () => {
     const headings = page.locator('.cause h3');
     expect(await headings.allInnerTexts()).toEqual([
       expect.stringMatching(/^observed 1\. route missing: GET \/metadata\/versions answers 404 to every request/),
-      expect.stringMatching(/^observed 2\. response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of \d+ operations$/),
+      expect.stringMatching(
+        /^observed 2\. response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of \d+ operations$/,
+      ),
     ]);
     await readableOnFirstScreen(headings.nth(0), 16);
     await readableOnFirstScreen(headings.nth(1), 16);
@@ -87,7 +97,9 @@ describe('the HTML report in Chromium', () => {
 
   it("shows each cause's count and one example, whose curl line is on the first screen for the first cause", async () => {
     const first = page.locator('.cause').first();
-    expect(await first.locator('.hint').innerText()).toMatch(/^\d+ failures: the target does not serve GET \/metadata\/versions/);
+    expect(await first.locator('.hint').innerText()).toMatch(
+      /^\d+ failures: the target does not serve GET \/metadata\/versions/,
+    );
     expect(await first.locator('.example').innerText()).toMatch(/^e\.g\. listVersions: /);
     expect(await first.locator('dt').allInnerTexts()).toEqual(['request', 'got', 'repro']);
     const repro = first.locator('dd').last();
@@ -100,7 +112,9 @@ describe('the HTML report in Chromium', () => {
     expect(await first.locator('dt').allInnerTexts()).toEqual(['request', 'expected', 'got', 'why', 'cause', 'repro']);
     const rows = page.locator('#operations + table tbody tr');
     expect(await rows.count()).toBe(10);
-    expect(await rows.filter({ hasText: 'listVersions' }).innerText()).toMatch(/^listVersions\tGET \/metadata\/versions\tFAIL\t\d+\t\d+\t\d+$/);
+    expect(await rows.filter({ hasText: 'listVersions' }).innerText()).toMatch(
+      /^listVersions\tGET \/metadata\/versions\tFAIL\t\d+\t\d+\t\d+$/,
+    );
   });
 
   it('is self-contained: no script, no stylesheet or font from anywhere, nothing requested but itself', () => {

@@ -20,7 +20,9 @@ interface Step {
   with?: Record<string, string>;
 }
 
-const workflow = load(readFileSync(join(REPO, '.github/workflows/contract.yml'), 'utf8')) as { jobs: { contract: { steps: Step[] } } };
+const workflow = load(readFileSync(join(REPO, '.github/workflows/contract.yml'), 'utf8')) as {
+  jobs: { contract: { steps: Step[] } };
+};
 const steps = workflow.jobs.contract.steps;
 const step = (name: string) => steps.find((s) => s.name === name)!;
 
@@ -31,21 +33,38 @@ function runStep(script: string, cwd: string, env: Record<string, string>): stri
   writeFileSync(join(bin, 'npm'), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\n`);
   chmodSync(join(bin, 'npm'), 0o755);
   writeFileSync(log, '');
-  execFileSync('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { PATH: `${bin}:${process.env.PATH}`, ...env } });
+  execFileSync('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd,
+    env: { PATH: `${bin}:${process.env.PATH}`, ...env },
+  });
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
 describe('.github/workflows/contract.yml', () => {
   test('the suite step tests the mock on a push, strictly', () => {
-    const args = runStep(step('Contract suite').run!, REPO, { TARGET: '', PROVENANCE: 'assumed', STRICT: 'true', ALLOW_WRITES: 'false' });
+    const args = runStep(step('Contract suite').run!, REPO, {
+      TARGET: '',
+      PROVENANCE: 'assumed',
+      STRICT: 'true',
+      ALLOW_WRITES: 'false',
+    });
     expect(args).toEqual(['run', 'contract', '--', '--provenance', 'assumed', '--strict', '--start-mock']);
     expect(parseOptions(args.slice(3), {})).toMatchObject({ 'start-mock': true, strict: true, provenance: 'assumed' });
   });
 
   test('started by hand against a deployment: its base URL, the chosen level, writes when asked', () => {
-    const args = runStep(step('Contract suite').run!, REPO, { TARGET: 'https://staging.example.com/api/v0.1', PROVENANCE: 'interface', STRICT: 'false', ALLOW_WRITES: 'true' });
+    const args = runStep(step('Contract suite').run!, REPO, {
+      TARGET: 'https://staging.example.com/api/v0.1',
+      PROVENANCE: 'interface',
+      STRICT: 'false',
+      ALLOW_WRITES: 'true',
+    });
     expect(args).toEqual(['run', 'contract', '--', '--provenance', 'interface', '--allow-writes']);
-    expect(parseOptions(args.slice(3), { CONTRACT_BASE_URL: 'https://staging.example.com/api/v0.1' })).toMatchObject({ 'base-url': 'https://staging.example.com/api/v0.1', 'allow-writes': true, strict: false });
+    expect(parseOptions(args.slice(3), { CONTRACT_BASE_URL: 'https://staging.example.com/api/v0.1' })).toMatchObject({
+      'base-url': 'https://staging.example.com/api/v0.1',
+      'allow-writes': true,
+      strict: false,
+    });
   });
 
   test('the summary step appends the markdown report to the job summary, even after a failed run', () => {
@@ -53,11 +72,16 @@ describe('.github/workflows/contract.yml', () => {
     expect(publish.if).toBe('always()');
     const cwd = mkdtempSync(join(tmpdir(), 'job-'));
     mkdirSync(join(cwd, 'reports'));
-    writeFileSync(join(cwd, 'reports/contract-summary.md'), '## ❌ Contract suite: FAILED: 200 checks run, 3 failed (1 cause)\n');
+    writeFileSync(
+      join(cwd, 'reports/contract-summary.md'),
+      '## ❌ Contract suite: FAILED: 200 checks run, 3 failed (1 cause)\n',
+    );
     const summary = join(cwd, 'step-summary.md');
     writeFileSync(summary, '# earlier steps\n');
     runStep(publish.run!, cwd, { GITHUB_STEP_SUMMARY: summary });
-    expect(readFileSync(summary, 'utf8')).toBe('# earlier steps\n## ❌ Contract suite: FAILED: 200 checks run, 3 failed (1 cause)\n');
+    expect(readFileSync(summary, 'utf8')).toBe(
+      '# earlier steps\n## ❌ Contract suite: FAILED: 200 checks run, 3 failed (1 cause)\n',
+    );
     // No report at all (npm ci failed): the page says so instead of the step failing.
     const empty = mkdtempSync(join(tmpdir(), 'job-'));
     runStep(publish.run!, empty, { GITHUB_STEP_SUMMARY: join(empty, 's.md') });
@@ -67,6 +91,12 @@ describe('.github/workflows/contract.yml', () => {
   test('every report is uploaded, whatever the outcome', () => {
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
     expect(upload.if).toBe('always()');
-    expect(upload.with!.path!.trim().split('\n').sort()).toEqual(['reports/contract-dredd.log', 'reports/contract-junit.xml', 'reports/contract-report.html', 'reports/contract-report.json', 'reports/contract-summary.md']);
+    expect(upload.with!.path!.trim().split('\n').sort()).toEqual([
+      'reports/contract-dredd.log',
+      'reports/contract-junit.xml',
+      'reports/contract-report.html',
+      'reports/contract-report.json',
+      'reports/contract-summary.md',
+    ]);
   });
 });

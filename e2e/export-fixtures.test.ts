@@ -15,15 +15,31 @@ describe('export-fixtures', () => {
   it('writes the generated servers of a seed as a db.json that --data loads back unchanged', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'slm-export-')), 'db.json');
     const now = '2026-06-01T12:00:00.000Z';
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', SCRIPT, '--seed', '9', '--servers', '25', '--now', now, '--out', out]);
+    const { stdout } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      SCRIPT,
+      '--seed',
+      '9',
+      '--servers',
+      '25',
+      '--now',
+      now,
+      '--out',
+      out,
+    ]);
     expect(stdout).toContain(`wrote 25 servers (seed 9, now ${now}) to ${out}`);
     expect(JSON.parse(readFileSync(out, 'utf8')).servers).toHaveLength(25);
     expect(loadDataset(out)).toEqual(generateServers({ seed: 9, count: 25, now: new Date(now) }));
   });
 
   it('refuses a bad flag with the reason and exit 2', async () => {
-    const err = await run(process.execPath, ['--import', 'tsx', SCRIPT, '--servers', 'many']).catch((e: { code: number; stderr: string }) => e);
+    const err = await run(process.execPath, ['--import', 'tsx', SCRIPT, '--servers', 'many']).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err).toMatchObject({ code: 2 });
-    expect((err as { stderr: string }).stderr).toMatch(/^export-fixtures: --servers must be an integer from 0 to 5000000, got 'many'$/m);
+    expect((err as { stderr: string }).stderr).toMatch(
+      /^export-fixtures: --servers must be an integer from 0 to 5000000, got 'many'$/m,
+    );
   });
 });

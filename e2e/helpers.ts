@@ -33,25 +33,46 @@ export interface RunningCli {
 }
 
 /** `npm run contract -- <args>` without npm, in a process group of its own (as a terminal starts it); the reports go to `reports` (default: a fresh temp dir). */
-export function startContract(args: string[], env: Record<string, string | undefined> = {}, reports = mkdtempSync(join(tmpdir(), 'contract-test-'))): RunningCli {
+export function startContract(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  reports = mkdtempSync(join(tmpdir(), 'contract-test-')),
+): RunningCli {
   const cleanEnv = { ...process.env };
   for (const k of Object.keys(cleanEnv)) if (k.startsWith('CONTRACT_')) delete cleanEnv[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--reports', reports], { cwd: REPO, env: { ...cleanEnv, ...env }, detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--reports', reports], {
+    cwd: REPO,
+    env: { ...cleanEnv, ...env },
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({
-      code, signal, stdout, stderr,
-      junit: join(reports, 'contract-junit.xml'), html: join(reports, 'contract-report.html'), markdown: join(reports, 'contract-summary.md'), json: join(reports, 'contract-report.json'), dreddLog: join(reports, 'contract-dredd.log'),
-    }));
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        junit: join(reports, 'contract-junit.xml'),
+        html: join(reports, 'contract-report.html'),
+        markdown: join(reports, 'contract-summary.md'),
+        json: join(reports, 'contract-report.json'),
+        dreddLog: join(reports, 'contract-dredd.log'),
+      }),
+    );
   });
   return { child, done };
 }
 
-export function runContract(args: string[], env: Record<string, string | undefined> = {}, reports?: string): Promise<CliRun> {
+export function runContract(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  reports?: string,
+): Promise<CliRun> {
   return startContract(args, env, reports).done;
 }
 

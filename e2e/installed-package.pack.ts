@@ -15,7 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
-const OURS = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
+const OURS = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const root = mkdtempSync(join(tmpdir(), 'installed-package-'));
 /** Where the bins run: inside the install folder, but neither the package nor the repository. */
 const work = join(root, 'work');
@@ -74,7 +79,10 @@ beforeAll(() => {
   // prepack builds the bundles the bins run, the library entry and its declarations.
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', root], REPO).stdout) as { filename: string }[];
   tarball = join(root, packed[0]!.filename);
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'a-frontend', version: '1.0.0', private: true, type: 'module' }));
+  writeFileSync(
+    join(root, 'package.json'),
+    JSON.stringify({ name: 'a-frontend', version: '1.0.0', private: true, type: 'module' }),
+  );
   const out = spawnSyncText('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], root);
   if (out.code !== 0) throw new Error(`npm install exited ${out.code}: ${out.stderr}`);
   installLog = out.stdout + out.stderr;
@@ -85,15 +93,39 @@ afterAll(() => process.env.KEEP_PACK_DIR || rmSync(root, { recursive: true, forc
 
 describe('the package, installed from its tarball', () => {
   it('holds the bins, their bundles, the library entry and its types, the default dataset, the docs assets, the spec, the fixtures and the manuals, and no source', () => {
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''))
+      .sort();
     // The default dataset, generated when the package was built (its name is a hash of its key).
     const dataset = files.filter((f) => /^dist\/datasets\/servers-[0-9a-f]{20}\.snap$/.test(f));
     expect(dataset).toHaveLength(1);
     expect(files).toEqual([
-      'LICENSE', 'README.md', 'bin/server-listing-contract.mjs', 'bin/server-listing-mock.mjs', 'bin/server-listing-proxy.mjs', 'contract-tests/README.md', 'dist/contract.mjs', ...dataset, 'dist/dredd-hooks.cjs',
-      'dist/index.d.ts', 'dist/index.mjs', 'dist/mock.mjs', 'dist/proxy.mjs', 'dist/swagger-ui/LICENSE', 'dist/swagger-ui/NOTICE', 'dist/swagger-ui/favicon-32x32.png',
-      'dist/swagger-ui/swagger-ui-bundle.js', 'dist/swagger-ui/swagger-ui.css', 'dist/types.d.ts', 'dist/types.mjs',
-      'fixtures/auth.json', 'mocks/README.md', 'package.json', 'spec/openapi.yaml',
+      'LICENSE',
+      'README.md',
+      'bin/server-listing-contract.mjs',
+      'bin/server-listing-mock.mjs',
+      'bin/server-listing-proxy.mjs',
+      'contract-tests/README.md',
+      'dist/contract.mjs',
+      ...dataset,
+      'dist/dredd-hooks.cjs',
+      'dist/index.d.ts',
+      'dist/index.mjs',
+      'dist/mock.mjs',
+      'dist/proxy.mjs',
+      'dist/swagger-ui/LICENSE',
+      'dist/swagger-ui/NOTICE',
+      'dist/swagger-ui/favicon-32x32.png',
+      'dist/swagger-ui/swagger-ui-bundle.js',
+      'dist/swagger-ui/swagger-ui.css',
+      'dist/types.d.ts',
+      'dist/types.mjs',
+      'fixtures/auth.json',
+      'mocks/README.md',
+      'package.json',
+      'spec/openapi.yaml',
     ]);
   });
 
@@ -108,10 +140,19 @@ describe('the package, installed from its tarball', () => {
         loaded.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
       }
     }
-    expect([...loaded].sort()).toEqual([...Object.keys(OURS.dependencies), ...Object.keys(OURS.peerDependencies)].sort());
-    for (const buildTool of ['esbuild', 'tsx', 'swagger-ui-dist', '@scarf/scarf', 'dredd', 'typescript']) expect(existsSync(join(root, 'node_modules', buildTool)), buildTool).toBe(false);
-    const tree = JSON.parse(readFileSync(join(root, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    expect(Object.entries(tree.packages).filter(([, p]) => p.hasInstallScript).map(([name]) => name)).toEqual([]);
+    expect([...loaded].sort()).toEqual(
+      [...Object.keys(OURS.dependencies), ...Object.keys(OURS.peerDependencies)].sort(),
+    );
+    for (const buildTool of ['esbuild', 'tsx', 'swagger-ui-dist', '@scarf/scarf', 'dredd', 'typescript'])
+      expect(existsSync(join(root, 'node_modules', buildTool)), buildTool).toBe(false);
+    const tree = JSON.parse(readFileSync(join(root, 'node_modules/.package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    expect(
+      Object.entries(tree.packages)
+        .filter(([, p]) => p.hasInstallScript)
+        .map(([name]) => name),
+    ).toEqual([]);
     expect(installLog).not.toMatch(/install-scripts|scarf/i);
   });
 
@@ -154,7 +195,10 @@ describe('the package, installed from its tarball', () => {
       child.kill('SIGTERM');
       expect(await exit, out).toBe(0);
       expect(out).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-      expect(JSON.parse(readFileSync(join(work, 'reports/proxy-report.json'), 'utf8'))).toMatchObject({ verdict: 'passed', exitCode: 0 });
+      expect(JSON.parse(readFileSync(join(work, 'reports/proxy-report.json'), 'utf8'))).toMatchObject({
+        verdict: 'passed',
+        exitCode: 0,
+      });
     } finally {
       child.kill('SIGKILL');
       mock.stop();
@@ -165,12 +209,21 @@ describe('the package, installed from its tarball', () => {
     const mock = await startBin([]);
     try {
       const origin = new URL(mock.baseUrl).origin;
-      expect(await (await fetch(`${origin}/__mock/info`)).json()).toMatchObject({ name: 'server-listing-mock', version: OURS.version, seed: 1337, servers: 1000 });
+      expect(await (await fetch(`${origin}/__mock/info`)).json()).toMatchObject({
+        name: 'server-listing-mock',
+        version: OURS.version,
+        seed: 1337,
+        servers: 1000,
+      });
       expect((await (await fetch(`${mock.baseUrl}/servers/find?limit=2`)).json()).results).toHaveLength(2);
       expect((await fetch(`${origin}/__mock/docs`)).status).toBe(200);
       const script = await fetch(`${origin}/__mock/docs/swagger-ui-bundle.js`);
       expect(script.status).toBe(200);
-      expect(Buffer.from(await script.arrayBuffer()).equals(readFileSync(join(installed, 'dist/swagger-ui/swagger-ui-bundle.js')))).toBe(true);
+      expect(
+        Buffer.from(await script.arrayBuffer()).equals(
+          readFileSync(join(installed, 'dist/swagger-ui/swagger-ui-bundle.js')),
+        ),
+      ).toBe(true);
     } finally {
       mock.stop();
     }
@@ -184,14 +237,19 @@ describe('the package, installed from its tarball', () => {
         ['/api/v0.1/servers/find?limit=3&sort=users'],
         ['/api/v0.1/servers/find?limit=abc'],
         ['/api/v0.1/metadata/versions'],
-        ['/api/v0.1/user/apikeys', { headers: { Authorization: 'Bearer sls_test_valid0000000000000000000000000000000a11ce' } }],
+        [
+          '/api/v0.1/user/apikeys',
+          { headers: { Authorization: 'Bearer sls_test_valid0000000000000000000000000000000a11ce' } },
+        ],
         ['/api/v0.1/user/apikeys'],
         ['/api/v0.1/servers/find', { method: 'DELETE' }],
         ['/api/v0.1/nope'],
         ['/__mock/info'],
       ];
       // The same requests from a consumer's script, in process: its answers as JSON.
-      writeFileSync(join(work, 'in-process.mjs'), `
+      writeFileSync(
+        join(work, 'in-process.mjs'),
+        `
 import { createMock } from 'server-listing-mock';
 const mock = createMock({ seed: 7, servers: 200, now: '${NOW}' });
 const answers = [];
@@ -201,7 +259,8 @@ for (const [path, init] of ${JSON.stringify(requests)}) {
 }
 await mock.close();
 console.log(JSON.stringify(answers));
-`);
+`,
+      );
       const script = await run(process.execPath, ['in-process.mjs']);
       expect(script.code, script.stderr).toBe(0);
       const inProcess = JSON.parse(script.stdout) as unknown[];
@@ -209,7 +268,12 @@ console.log(JSON.stringify(answers));
       for (const [path, init] of requests) {
         const res = await fetch(`${origin}${path}`, init);
         const headers: [string, string][] = [];
-        res.headers.forEach((value, name) => void (['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) || headers.push([name, value])));
+        res.headers.forEach(
+          (value, name) =>
+            void (
+              ['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) || headers.push([name, value])
+            ),
+        );
         overSocket.push({ status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
       }
       expect(inProcess).toEqual(overSocket);
@@ -220,7 +284,9 @@ console.log(JSON.stringify(answers));
 
   it("tsc compiles a consumer's file against the package's types (node16, nodenext and bundler resolution), and refuses a wrong one", () => {
     const ts = join(REPO, 'node_modules/typescript/bin/tsc');
-    writeFileSync(join(work, 'uses-types.mts'), `
+    writeFileSync(
+      join(work, 'uses-types.mts'),
+      `
 import { createMock, type CreateMockOptions, type InProcessMock } from 'server-listing-mock';
 import type { FindResponse, Server, paths } from 'server-listing-mock/types';
 
@@ -235,18 +301,41 @@ export async function firstServer(): Promise<Server | undefined> {
   await mock.close();
   return page.results[0];
 }
-`);
-    writeFileSync(join(work, 'wrong-types.mts'), `
+`,
+    );
+    writeFileSync(
+      join(work, 'wrong-types.mts'),
+      `
 import type { Server } from 'server-listing-mock/types';
 import { createMock } from 'server-listing-mock';
 export const server: Server = { address: 42 };
 createMock({ seeds: 1 });
-`);
-    for (const [module, resolution] of [['node16', 'node16'], ['nodenext', 'nodenext'], ['esnext', 'bundler']] as const) {
+`,
+    );
+    for (const [module, resolution] of [
+      ['node16', 'node16'],
+      ['nodenext', 'nodenext'],
+      ['esnext', 'bundler'],
+    ] as const) {
       // A frontend's settings: DOM types (Request, Response), no Node types, and our declarations checked too.
       const config = (file: string) => {
         const path = join(work, `tsconfig.${resolution}.${file}.json`);
-        writeFileSync(path, JSON.stringify({ compilerOptions: { noEmit: true, strict: true, module, moduleResolution: resolution, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false }, files: [file] }));
+        writeFileSync(
+          path,
+          JSON.stringify({
+            compilerOptions: {
+              noEmit: true,
+              strict: true,
+              module,
+              moduleResolution: resolution,
+              target: 'es2022',
+              lib: ['es2022', 'dom'],
+              types: [],
+              skipLibCheck: false,
+            },
+            files: [file],
+          }),
+        );
         return path;
       };
       // A module it cannot resolve, or resolves to no types, is an error under strict (TS2307, TS7016).
@@ -256,8 +345,12 @@ createMock({ seeds: 1 });
       // The types are the spec's and the entry's, not `any`.
       const wrong = spawnSyncText(process.execPath, [ts, '-p', config('wrong-types.mts')], work);
       expect(wrong.code, resolution).not.toBe(0);
-      expect(wrong.stdout).toMatch(/wrong-types\.mts\(4,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
-      expect(wrong.stdout).toMatch(/wrong-types\.mts\(5,\d+\): error TS2561: Object literal may only specify known properties, but 'seeds' does not exist in type 'CreateMockOptions'/);
+      expect(wrong.stdout).toMatch(
+        /wrong-types\.mts\(4,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
+      );
+      expect(wrong.stdout).toMatch(
+        /wrong-types\.mts\(5,\d+\): error TS2561: Object literal may only specify known properties, but 'seeds' does not exist in type 'CreateMockOptions'/,
+      );
     }
   });
 
@@ -266,12 +359,17 @@ createMock({ seeds: 1 });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/m);
     expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed, \d+ skipped/m);
-    expect(result.stdout).toContain("skipped: Dredd replays each operation's documented success (Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off)");
+    expect(result.stdout).toContain(
+      "skipped: Dredd replays each operation's documented success (Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off)",
+    );
     expect(existsSync(join(work, 'reports/contract-dredd.log'))).toBe(false);
     const strict = await run(bin('server-listing-contract'), ['--start-mock', '--strict']);
     expect(strict.code, strict.stdout).toBe(1);
-    expect(strict.stdout).toMatch(/^FAILED: \d+ checks run, 0 failed, \d+ skipped \(\d+ unavoidable\); 1 skip fails the run under --strict$/m);
-    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+    expect(strict.stdout).toMatch(
+      /^FAILED: \d+ checks run, 0 failed, \d+ skipped \(\d+ unavoidable\); 1 skip fails the run under --strict$/m,
+    );
+    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md'])
+      expect(existsSync(join(work, 'reports', report)), report).toBe(true);
   });
 
   it('with Dredd installed beside it, server-listing-contract --start-mock replays too, and writes every report here', async () => {
@@ -280,8 +378,17 @@ createMock({ seeds: 1 });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
     expect(result.stdout).toMatch(/^Requests: .* 9 by Dredd /m);
-    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md', 'contract-dredd.log']) expect(existsSync(join(work, 'reports', report)), report).toBe(true);
-    expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(/<testsuites name="contract" tests="\d+" failures="0"/);
+    for (const report of [
+      'contract-report.json',
+      'contract-junit.xml',
+      'contract-report.html',
+      'contract-summary.md',
+      'contract-dredd.log',
+    ])
+      expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+    expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(
+      /<testsuites name="contract" tests="\d+" failures="0"/,
+    );
     expect(readdirSync(join(root, 'node_modules'))).toContain('dredd');
   });
 });

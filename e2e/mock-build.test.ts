@@ -5,7 +5,17 @@
 // ajv, nor faker, and answers byte for byte what the sources answer; a start that needs
 // them (another seed, another copy of the spec) loads them and answers by them.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,10 +27,18 @@ const clone = mkdtempSync(join(tmpdir(), 'slm-clone-'));
 const running = new Set<number>();
 
 // As a developer's shell runs it: not under vitest (whose variable turns the mock's self-check on, which compiles with ajv).
-const SHELL_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'VITEST' && k !== 'NODE_ENV' && !k.startsWith('MOCK_') && !k.startsWith('VITEST_')));
+const SHELL_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) => k !== 'VITEST' && k !== 'NODE_ENV' && !k.startsWith('MOCK_') && !k.startsWith('VITEST_'),
+  ),
+);
 
 /** A program started in its own process group (as a terminal starts it), until it says where it listens. */
-function start(command: string, args: string[], env: NodeJS.ProcessEnv = SHELL_ENV): Promise<{ baseUrl: string; stderr: () => string; stop: () => Promise<void> }> {
+function start(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = SHELL_ENV,
+): Promise<{ baseUrl: string; stderr: () => string; stop: () => Promise<void> }> {
   const child = spawn(command, args, { cwd: clone, detached: true, env });
   running.add(child.pid!);
   let out = '';
@@ -43,21 +61,32 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv = SHELL_E
   });
 }
 
-const npmRunMock = (...flags: string[]) => start('npm', ['run', '--silent', 'mock', '--', '--port', '0', '--quiet', '--cache-dir', 'off', ...flags]);
+const npmRunMock = (...flags: string[]) =>
+  start('npm', ['run', '--silent', 'mock', '--', '--port', '0', '--quiet', '--cache-dir', 'off', ...flags]);
 
 // Records every module the process requires (the mock loads js-yaml, ajv and faker through require, only when it needs them).
 const HOOK = join(clone, 'require-hook.cjs');
 /** The built mock of the clone under the hook; resolves once it listens, `loaded()` after it stopped. */
 async function builtMock(...flags: string[]) {
   const log = join(clone, `loaded-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const mock = await start(process.execPath, ['--require', HOOK, join(clone, 'dist/mock.mjs'), '--port', '0', '--quiet', '--cache-dir', 'off', ...flags], { ...SHELL_ENV, LOADED_LOG: log });
+  const mock = await start(
+    process.execPath,
+    ['--require', HOOK, join(clone, 'dist/mock.mjs'), '--port', '0', '--quiet', '--cache-dir', 'off', ...flags],
+    { ...SHELL_ENV, LOADED_LOG: log },
+  );
   return { ...mock, loaded: () => JSON.parse(readFileSync(log, 'utf8')) as string[] };
 }
-const packages = (loaded: string[]) => new Set(loaded.filter((m) => !m.startsWith('.') && !m.startsWith('/') && !m.startsWith('node:')));
+const packages = (loaded: string[]) =>
+  new Set(loaded.filter((m) => !m.startsWith('.') && !m.startsWith('/') && !m.startsWith('node:')));
 
 beforeAll(() => {
   // The clone: what git has (and what is new and not ignored), without dist/; its dependencies are the repository's.
-  const files = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: REPO, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  const files = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  })
+    .stdout.split('\0')
+    .filter(Boolean);
   for (const f of files) {
     try {
       mkdirSync(dirname(join(clone, f)), { recursive: true });
@@ -67,13 +96,16 @@ beforeAll(() => {
     }
   }
   symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
-  writeFileSync(HOOK, `
+  writeFileSync(
+    HOOK,
+    `
 const Module = require('node:module');
 const load = Module._load;
 const seen = new Set();
 Module._load = function (request, ...rest) { seen.add(request); return load.call(this, request, ...rest); };
 process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_LOG, JSON.stringify([...seen])));
-`);
+`,
+  );
 });
 
 afterAll(() => {
@@ -110,7 +142,9 @@ describe('npm run mock', () => {
     expect(fourth.stderr()).toContain('mock: building dist/mock.mjs (spec/openapi.yaml changed)');
 
     // A source saved while that build ran (after it began reading, before it wrote the bundle) may not be in it: rebuilt.
-    const { startedAt } = JSON.parse(readFileSync(join(clone, 'dist/mock.inputs.json'), 'utf8')) as { startedAt: number };
+    const { startedAt } = JSON.parse(readFileSync(join(clone, 'dist/mock.inputs.json'), 'utf8')) as {
+      startedAt: number;
+    };
     const during = new Date(startedAt + 1);
     expect(during.getTime()).toBeLessThan(statSync(join(clone, 'dist/mock.mjs')).mtimeMs);
     utimesSync(join(clone, 'mocks/core/app.ts'), during, during);
@@ -124,7 +158,10 @@ describe('a start from the build', () => {
   beforeAll(() => {
     // Built by the test above; alone, built here.
     if (statSync(join(clone, 'dist/mock.mjs'), { throwIfNoEntry: false })) return;
-    const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-mock.ts'], { cwd: clone, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-mock.ts'], {
+      cwd: clone,
+      encoding: 'utf8',
+    });
     if (build.status !== 0) throw new Error(build.stderr);
   }, 120_000);
   const requests = [
@@ -156,7 +193,8 @@ describe('a start from the build', () => {
     expect(fromBuild).toEqual(fromSources);
     expect(fromBuild.map((a) => a.status)).toEqual([200, 200, 200, 400, 200, 200, 404]);
     const loaded = packages(mock.loaded());
-    for (const name of ['js-yaml', 'ajv', 'ajv-formats', '@faker-js/faker/locale/en', 'chokidar']) expect(loaded, name).not.toContain(name);
+    for (const name of ['js-yaml', 'ajv', 'ajv-formats', '@faker-js/faker/locale/en', 'chokidar'])
+      expect(loaded, name).not.toContain(name);
   }, 60_000);
 
   it('another seed generates its servers (faker) with the validators of the build', async () => {
@@ -171,7 +209,8 @@ describe('a start from the build', () => {
   it('another copy of the spec, changed, is parsed and compiled afresh: its rules apply', async () => {
     const copy = join(clone, 'openapi-copy.yaml');
     const spec = readFileSync(join(clone, 'spec/openapi.yaml'), 'utf8');
-    const rule = '      schema:\n        type: integer\n        minimum: 1\n        maximum: 500\n        default: 50\n';
+    const rule =
+      '      schema:\n        type: integer\n        minimum: 1\n        maximum: 500\n        default: 50\n';
     expect(spec).toContain(rule);
     writeFileSync(copy, spec.replace(rule, rule.replace('minimum: 1', 'minimum: 3')));
     const mock = await builtMock('--spec', copy);

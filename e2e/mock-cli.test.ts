@@ -46,8 +46,13 @@ function startCli(args: string[], env: Record<string, string> = {}, viaNpm: bool
     viaNpm === 'bin'
       ? spawn(process.execPath, [BIN, '--port', '0', ...args], { env: { ...process.env, ...env }, detached: true })
       : viaNpm
-        ? spawn('npm', ['run', 'mock', '--silent', '--', '--port', '0', ...args], { env: { ...process.env, ...env }, detached: true })
-        : spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { env: { ...process.env, ...env } });
+        ? spawn('npm', ['run', 'mock', '--silent', '--', '--port', '0', ...args], {
+            env: { ...process.env, ...env },
+            detached: true,
+          })
+        : spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+            env: { ...process.env, ...env },
+          });
   children.push(child);
   let out = '';
   let err = '';
@@ -67,12 +72,16 @@ function startCli(args: string[], env: Record<string, string> = {}, viaNpm: bool
 }
 
 function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+  return new Promise((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code)),
+  );
 }
 
 async function runCli(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -107,7 +116,10 @@ describe('npm run mock', () => {
       const { stdout } = await run('bash', ['-c', `${l.trim()} -s -o /dev/null -w '%{http_code}'`]);
       expect(stdout, l).toBe('200');
     }
-    const login = banner.split('\n').find((l) => l.includes('/__mock/login'))!.trim();
+    const login = banner
+      .split('\n')
+      .find((l) => l.includes('/__mock/login'))!
+      .trim();
     const { stdout: loginOut } = await run('bash', ['-c', login]);
     expect(loginOut).toMatch(/Set-Cookie: sls_session=sess_test_/i);
     for (const route of ['logout', 'reset']) {
@@ -156,7 +168,9 @@ describe('npm run mock', () => {
 
   it('--watch watches the inputs it was given once it listens', async () => {
     const { output } = await startCli(['--quiet', '--watch', '--servers', '10']);
-    await expect.poll(output).toMatch(/mock: watching .*openapi\.yaml, .*auth\.json; an edit reloads them on this port/);
+    await expect
+      .poll(output)
+      .toMatch(/mock: watching .*openapi\.yaml, .*auth\.json; an edit reloads them on this port/);
   });
 
   it('--help prints the usage and every flag, and exits 0', async () => {
@@ -168,7 +182,9 @@ describe('npm run mock', () => {
   });
 
   it('--version prints the package version and exits 0; the banner says it too', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     const { output } = await startCli(['--servers', '10']);
     expect(output()).toContain(`  version:     server-listing-mock ${version}\n`);
@@ -203,7 +219,8 @@ describe('npm run mock', () => {
 describe('Ctrl-C with a slow answer in flight', () => {
   const SLOW = ['--quiet', '--servers', '20', '--latency', '1500'];
   const ctrlC = (child: ChildProcessWithoutNullStreams) => process.kill(-child.pid!, 'SIGINT');
-  const inFlight = (baseUrl: string) => fetch(`${baseUrl}/servers/find?limit=1`).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const inFlight = (baseUrl: string) =>
+    fetch(`${baseUrl}/servers/find?limit=1`).then(async (res) => ({ status: res.status, body: await res.json() }));
 
   it.each([
     ['npm run mock', true],
@@ -232,4 +249,3 @@ describe('Ctrl-C with a slow answer in flight', () => {
     expect(await exitOf(child)).not.toBe(0);
   });
 });
-

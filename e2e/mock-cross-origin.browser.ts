@@ -51,18 +51,33 @@ const warnings: string[] = [];
 
 beforeAll(async () => {
   vi.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(String(line)));
-  const corsOrigins = parseCorsOrigins('+http://*.myproj.test:*,+http://*.other.test:*,+http://127.0.0.2:*', DEFAULT_OPTIONS.corsOrigins);
+  const corsOrigins = parseCorsOrigins(
+    '+http://*.myproj.test:*,+http://*.other.test:*,+http://127.0.0.2:*',
+    DEFAULT_OPTIONS.corsOrigins,
+  );
   // The names made with --host-resolver-rules are names the mock is called by: it answers them only when told (--allowed-host).
-  mock = await startMock({ port: 0, host: '127.0.0.1', selfCheck: true, servers: 50, corsOrigins, allowedHosts: ['.myproj.test', '.other.test'] });
+  mock = await startMock({
+    port: 0,
+    host: '127.0.0.1',
+    selfCheck: true,
+    servers: 50,
+    corsOrigins,
+    allowedHosts: ['.myproj.test', '.other.test'],
+  });
   mockPort = new URL(mock.origin).port;
   // The page, and a proxy of /api and /__mock to the mock as a frontend dev server's
   // proxy does it (Vite's `changeOrigin: true`: the Host header becomes the mock's).
   page = createServer((req, res) => {
-    if (!/^\/(api|__mock)\//.test(req.url ?? '')) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE);
-    const upstream = httpRequest(`${mock.origin}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(mock.origin).host } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    if (!/^\/(api|__mock)\//.test(req.url ?? ''))
+      return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE);
+    const upstream = httpRequest(
+      `${mock.origin}${req.url}`,
+      { method: req.method, headers: { ...req.headers, host: new URL(mock.origin).host } },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   // Every loopback address, so the page can also be on 127.0.0.2.

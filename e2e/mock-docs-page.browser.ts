@@ -50,7 +50,9 @@ describe('the docs page in Chromium', () => {
       await op.waitFor({ timeout: 30_000 });
       mkdirSync('reports', { recursive: true });
       await first.screenshot({ path: 'reports/docs-first-screen.png' });
-      expect(await op.getAttribute('id')).toBe(`operations-${model.operations[0]!.raw.tags[0]}-${model.operations[0]!.operationId}`);
+      expect(await op.getAttribute('id')).toBe(
+        `operations-${model.operations[0]!.raw.tags[0]}-${model.operations[0]!.operationId}`,
+      );
       const box = (await op.boundingBox())!;
       expect(box.y + box.height).toBeLessThanOrEqual(800);
       // The top keeps the description's first paragraph; the rest is behind a link, below the operations.
@@ -98,7 +100,13 @@ describe('the docs page in Chromium', () => {
     await page.locator('#mock-creds button', { hasText: 'forbidden-session' }).click();
     const op = page.locator('#operations-apikeys-listApiKeys');
     await op.locator('button.execute').click();
-    await expect.poll(async () => (await op.locator('.live-responses-table .response .response-col_status').first().innerText()).trim(), { timeout: 30_000 }).toBe('403');
+    await expect
+      .poll(
+        async () =>
+          (await op.locator('.live-responses-table .response .response-col_status').first().innerText()).trim(),
+        { timeout: 30_000 },
+      )
+      .toBe('403');
     await page.screenshot({ path: 'reports/docs-session.png' });
   });
 });

@@ -27,7 +27,11 @@ const client = {
     return { status: res.status, body: (await res.json()) as ApiKeyList };
   },
   async createKey(session: string, name: string): Promise<number> {
-    const res = await fetch(`${API}/user/apikeys`, { method: 'POST', headers: { Cookie: `sls_session=${session}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
+    const res = await fetch(`${API}/user/apikeys`, {
+      method: 'POST',
+      headers: { Cookie: `sls_session=${session}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
     return res.status;
   },
 };

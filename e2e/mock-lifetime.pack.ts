@@ -19,7 +19,12 @@ const root = mkdtempSync(join(tmpdir(), 'mock-lifetime-'));
 const leftovers: number[] = [];
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+  return execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_loglevel: 'error' },
+  });
 }
 
 beforeAll(() => {
@@ -48,8 +53,15 @@ function portFree(port: number): Promise<boolean> {
 }
 
 /** `npx server-listing-mock <args>` in the install folder: npx, the processes below it, the base URL once it listens. */
-async function startNpx(args: string[], detached: boolean): Promise<{ npx: ChildProcess; below: number[]; baseUrl: string }> {
-  const npx = spawn('npx', ['server-listing-mock', '--port', '0', '--quiet', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached });
+async function startNpx(
+  args: string[],
+  detached: boolean,
+): Promise<{ npx: ChildProcess; below: number[]; baseUrl: string }> {
+  const npx = spawn('npx', ['server-listing-mock', '--port', '0', '--quiet', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
+  });
   leftovers.push(npx.pid!);
   let out = '';
   npx.stdout!.on('data', (d: Buffer) => (out += d.toString()));

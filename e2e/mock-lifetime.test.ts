@@ -20,14 +20,33 @@ afterEach(() => {
   }
 });
 
-const answers = (url: string) => fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+const answers = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 /**
  * A shell that starts the mock in the background and waits, as a script does; the mock's
  * pid and URL once it listens. Killing the shell leaves the mock to find out by itself.
  */
 async function mockUnderShell(extra: string[]): Promise<{ shell: ChildProcess; pid: number; url: string }> {
-  const args = [process.execPath, '--import', 'tsx', CLI, '--port', '0', '--quiet', '--servers', '20', '--cache-dir', 'off', ...extra].map((a) => `'${a}'`).join(' ');
+  const args = [
+    process.execPath,
+    '--import',
+    'tsx',
+    CLI,
+    '--port',
+    '0',
+    '--quiet',
+    '--servers',
+    '20',
+    '--cache-dir',
+    'off',
+    ...extra,
+  ]
+    .map((a) => `'${a}'`)
+    .join(' ');
   const shell = spawn('sh', ['-c', `${args} & echo "pid $!"; wait`]);
   started.push(shell.pid!);
   let out = '';
@@ -61,7 +80,13 @@ describe('the mock and the process that started it', () => {
     const { child } = startContract(['--start-mock', '--dredd', 'off']);
     started.push(child.pid!);
     let mockPid: number | undefined;
-    await until('the suite to start its mock', () => (mockPid = descendants(child.pid!, true).find((pid) => commandLine(pid).includes('mocks/node/cli.ts'))) !== undefined, 60_000);
+    await until(
+      'the suite to start its mock',
+      () =>
+        (mockPid = descendants(child.pid!, true).find((pid) => commandLine(pid).includes('mocks/node/cli.ts'))) !==
+        undefined,
+      60_000,
+    );
     started.push(mockPid!);
     await until('the mock to listen', () => listening(mockPid!), 60_000);
     child.kill('SIGKILL');

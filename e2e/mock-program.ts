@@ -41,7 +41,21 @@ export const ADDRESS_FILTER = `        - name: address
 
 /** The mock's program (small, seeded, quiet) with `args` on a free port: its base URL once it listens. */
 export function startMockProgram(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--quiet', '--seed', '5', '--servers', '400', '--cache-dir', 'off', ...args]);
+  const child = spawn(process.execPath, [
+    '--import',
+    'tsx',
+    CLI,
+    '--port',
+    '0',
+    '--quiet',
+    '--seed',
+    '5',
+    '--servers',
+    '400',
+    '--cache-dir',
+    'off',
+    ...args,
+  ]);
   children.push(child);
   let out = '';
   let err = '';

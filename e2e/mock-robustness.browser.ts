@@ -38,7 +38,8 @@ let mock: RunningMock;
 let page: Server;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
   mock = await startMock({ port: 0, host: '127.0.0.1', selfCheck: true, servers: 50 });
   page = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE));
   await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
@@ -55,13 +56,33 @@ describe('a browser app sending what it should not', () => {
     const url = `http://localhost:${(page.address() as AddressInfo).port}/?api=${encodeURIComponent(mock.origin)}`;
     let dom: string;
     try {
-      const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-      dom = (await promisify(execFile)(CHROMIUM, [...flags, `--user-data-dir=${profile}`, '--virtual-time-budget=10000', '--dump-dom', url], { timeout: 60_000 })).stdout;
+      const flags = [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ];
+      dom = (
+        await promisify(execFile)(
+          CHROMIUM,
+          [...flags, `--user-data-dir=${profile}`, '--virtual-time-budget=10000', '--dump-dom', url],
+          { timeout: 60_000 },
+        )
+      ).stdout;
     } finally {
       rmSync(profile, { recursive: true, force: true });
     }
-    const steps = JSON.parse((/<pre id="out">([^<]*)<\/pre>/.exec(dom)?.[1] ?? '{}').replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
-    expect(steps.tooBig).toEqual({ status: 413, body: { success: false, message: 'Payload Too Large: the request body is over 16384 bytes' } });
+    const steps = JSON.parse(
+      (/<pre id="out">([^<]*)<\/pre>/.exec(dom)?.[1] ?? '{}').replace(/&quot;/g, '"').replace(/&amp;/g, '&'),
+    );
+    expect(steps.tooBig).toEqual({
+      status: 413,
+      body: { success: false, message: 'Payload Too Large: the request body is over 16384 bytes' },
+    });
     expect(steps.after.status).toBe(200);
     expect(steps.stars).toMatchObject({ status: 200, body: { total: 0 } });
     expect(steps.badEscape.status).toBe(200);

@@ -14,10 +14,19 @@ it('a client that sends a big body in full reads the 413, not a reset', async ()
     for (let i = 0; i < 10; i++) {
       const outcome = await new Promise<string>((resolve) => {
         const url = new URL(`${baseUrl}/user/apikeys`);
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(`${res.statusCode} ${res.headers.connection}`));
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(`${res.statusCode} ${res.headers.connection}`));
+          },
+        );
         req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
         req.end(body);
       });
@@ -27,4 +36,3 @@ it('a client that sends a big body in full reads the 413, not a reset', async ()
     stopMockPrograms();
   }
 });
-

@@ -78,6 +78,8 @@ describe.concurrent('Prism validation proxy', () => {
     closers.push(() => broken.close());
     const p = await proxy(broken.baseUrl);
     expect(await get(`${p.origin}/servers/find?limit=3`)).toBe(200);
-    await expect.poll(() => p.log(), { timeout: 10_000 }).toMatch(/Violation: response\.body\.results\.0\.port .*must be integer/);
+    await expect
+      .poll(() => p.log(), { timeout: 10_000 })
+      .toMatch(/Violation: response\.body\.results\.0\.port .*must be integer/);
   }, 90_000);
 });

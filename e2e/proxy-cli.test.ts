@@ -30,7 +30,11 @@ interface Proxy {
 
 /** The proxy in a process group of its own, as a terminal starts it; resolves once it listens. */
 async function startCli(args: string[]): Promise<Proxy> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+    cwd: REPO,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -53,7 +57,11 @@ async function startCli(args: string[]): Promise<Proxy> {
 }
 
 async function send(baseUrl: string, c: TrafficCase): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${baseUrl}${c.path}`, { method: c.method, headers: caseHeaders(c), ...(c.body ? { body: JSON.stringify(c.body) } : {}) });
+  const res = await fetch(`${baseUrl}${c.path}`, {
+    method: c.method,
+    headers: caseHeaders(c),
+    ...(c.body ? { body: JSON.stringify(c.body) } : {}),
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -72,20 +80,37 @@ describe('the proxy as a process', () => {
     const reports = mkdtempSync(join(tmpdir(), 'proxy-reports-'));
     const proxy = await startCli(['--upstream', server.baseUrl, '--reports', reports]);
     for (const d of defects) for (let i = 0; i < 3; i++) await send(proxy.baseUrl, SHOWN[d]!.request);
-    const report = await (await fetch(`${new URL(proxy.baseUrl).origin}/__proxy/report`)).json() as { verdict: string; causes: unknown[] };
+    const report = (await (await fetch(`${new URL(proxy.baseUrl).origin}/__proxy/report`)).json()) as {
+      verdict: string;
+      causes: unknown[];
+    };
     expect(report.verdict).toBe('failed');
     process.kill(-proxy.child.pid!, 'SIGINT');
     expect(await proxy.exit).toBe(1);
     for (const d of defects) {
       const { operation, check } = SHOWN[d]!.seen;
-      expect(proxy.out().split('\n').filter((l) => l.startsWith(`VIOLATION [${SHOWN[d]!.seen.level}] ${operation}  ${check}: `)), d).toHaveLength(1);
+      expect(
+        proxy
+          .out()
+          .split('\n')
+          .filter((l) => l.startsWith(`VIOLATION [${SHOWN[d]!.seen.level}] ${operation}  ${check}: `)),
+        d,
+      ).toHaveLength(1);
     }
     expect(proxy.out()).toMatch(/repro: curl -i 'http:\/\/127\.0\.0\.1:\d+\/api\/v0\.1\/servers\/find\?limit=abc'/);
     expect(proxy.out()).toMatch(/^FAILED: \d+ checks run, \d+ failed \(\d+ causes?\)/m);
-    const json = JSON.parse(readFileSync(join(reports, 'proxy-report.json'), 'utf8')) as { verdict: string; exitCode: number; checks: { result: string; why?: string }[] };
+    const json = JSON.parse(readFileSync(join(reports, 'proxy-report.json'), 'utf8')) as {
+      verdict: string;
+      exitCode: number;
+      checks: { result: string; why?: string }[];
+    };
     expect(json).toMatchObject({ verdict: 'failed', exitCode: 1 });
-    expect(json.checks.find((c) => c.result === 'fail' && /\(3 of 3 answers judged break it/.test(c.why ?? ''))).toBeDefined();
-    expect(readFileSync(join(reports, 'proxy-junit.xml'), 'utf8')).toMatch(/<testsuites name="proxy" tests="\d+" failures="[1-9]/);
+    expect(
+      json.checks.find((c) => c.result === 'fail' && /\(3 of 3 answers judged break it/.test(c.why ?? '')),
+    ).toBeDefined();
+    expect(readFileSync(join(reports, 'proxy-junit.xml'), 'utf8')).toMatch(
+      /<testsuites name="proxy" tests="\d+" failures="[1-9]/,
+    );
     expect(existsSync(join(reports, 'proxy-summary.md'))).toBe(true);
   }, 60_000);
 
@@ -106,10 +131,17 @@ describe('the proxy as a process', () => {
     const answered = new Map<string, unknown>();
     for (const c of searches) answered.set(c.path, (await send(proxy.baseUrl, c)).json.results);
     const [a, b] = answered.get('/servers/find?limit=15&sort=users') as { address: string; port: number }[];
-    const pings: TrafficCase[] = [{ method: 'GET', path: `/status/ping/${a!.address}:${a!.port}` }, { method: 'GET', path: `/status/ping/${b!.address}/${b!.port}` }];
+    const pings: TrafficCase[] = [
+      { method: 'GET', path: `/status/ping/${a!.address}:${a!.port}` },
+      { method: 'GET', path: `/status/ping/${b!.address}/${b!.port}` },
+    ];
     for (const c of pings) answered.set(c.path, (await send(proxy.baseUrl, c)).json.server);
     // Credentials and private answers go through too, and must not reach the file.
-    for (const c of [{ method: 'GET', path: '/user/apikeys', credential: 'valid-session' }, { method: 'GET', path: '/user/apikeys', credential: 'valid-key' }, { method: 'GET', path: '/metadata/versions?limit=5' }] as TrafficCase[]) {
+    for (const c of [
+      { method: 'GET', path: '/user/apikeys', credential: 'valid-session' },
+      { method: 'GET', path: '/user/apikeys', credential: 'valid-key' },
+      { method: 'GET', path: '/metadata/versions?limit=5' },
+    ] as TrafficCase[]) {
       expect((await send(proxy.baseUrl, c)).status).toBe(200);
     }
     proxy.child.kill('SIGTERM');
@@ -120,8 +152,14 @@ describe('the proxy as a process', () => {
     const text = readFileSync(file, 'utf8');
     for (const c of loadFixtures().credentials) expect(text).not.toContain(c.value);
     expect(text).not.toMatch(/sls_session|Authorization|Bearer|apikeys/i);
-    const recorded = JSON.parse(text) as { recordedAt: string; servers: { address: string; last_ping: string }[]; requests: { path: string }[] };
-    expect(recorded.requests.map((r) => r.path)).toEqual([...searches, ...pings].map((c) => `/api/v0.1${c.path}`).concat('/api/v0.1/metadata/versions?limit=5'));
+    const recorded = JSON.parse(text) as {
+      recordedAt: string;
+      servers: { address: string; last_ping: string }[];
+      requests: { path: string }[];
+    };
+    expect(recorded.requests.map((r) => r.path)).toEqual(
+      [...searches, ...pings].map((c) => `/api/v0.1${c.path}`).concat('/api/v0.1/metadata/versions?limit=5'),
+    );
 
     // Another mock, another seed, its clock at the moment recorded: the same rows, byte for byte.
     const replay = await mockOnSocket({ data: file, seed: 4242, now: Date.parse(recorded.recordedAt) });
@@ -136,8 +174,11 @@ describe('the proxy as a process', () => {
     const later = await mockOnSocket({ data: file, now: Date.parse(recorded.recordedAt) + year });
     closers.push(() => later.close());
     const before = answered.get('/servers/find?limit=15&sort=users') as { address: string; last_ping: string }[];
-    const after = (await send(later.baseUrl, { method: 'GET', path: '/servers/find?limit=15&sort=users' })).json.results as typeof before;
+    const after = (await send(later.baseUrl, { method: 'GET', path: '/servers/find?limit=15&sort=users' })).json
+      .results as typeof before;
     expect(after.map((r) => r.address)).toEqual(before.map((r) => r.address));
-    expect(after.map((r) => Date.parse(r.last_ping) - Date.parse(before.find((x) => x.address === r.address)!.last_ping))).toEqual(after.map(() => year));
+    expect(
+      after.map((r) => Date.parse(r.last_ping) - Date.parse(before.find((x) => x.address === r.address)!.last_ping)),
+    ).toEqual(after.map(() => year));
   }, 90_000);
 });

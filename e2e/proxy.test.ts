@@ -30,13 +30,27 @@ const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 closers.push(async () => agent.destroy());
 
 /** One request over node:http, the answer's bytes and raw headers as they came (no decoding). */
-function raw(url: string, method = 'GET', headers: Record<string, string> | string[] = {}, body?: string, via = agent): Promise<Raw & { socket: number }> {
+function raw(
+  url: string,
+  method = 'GET',
+  headers: Record<string, string> | string[] = {},
+  body?: string,
+  via = agent,
+): Promise<Raw & { socket: number }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent: via }, (res: IncomingMessage) => {
       const socket = res.socket.localPort ?? 0;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, reason: res.statusMessage!, headers: res.rawHeaders, body: Buffer.concat(chunks), socket }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          reason: res.statusMessage!,
+          headers: res.rawHeaders,
+          body: Buffer.concat(chunks),
+          socket,
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -46,7 +60,9 @@ function raw(url: string, method = 'GET', headers: Record<string, string> | stri
 /** Headers that matter to a client: all but the hop's own and the clock's. */
 function mattering(h: string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < h.length; i += 2) if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-ratelimit-reset'].includes(h[i]!.toLowerCase())) out.push(`${h[i]}: ${h[i + 1]}`);
+  for (let i = 0; i < h.length; i += 2)
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-ratelimit-reset'].includes(h[i]!.toLowerCase()))
+      out.push(`${h[i]}: ${h[i + 1]}`);
   return out;
 }
 
@@ -63,19 +79,36 @@ describe('through the proxy to the mock', () => {
     closers.push(() => mock.close());
     const log: string[] = [];
     const proxy = await proxyTo(mock.baseUrl, log);
-    const found = JSON.parse((await raw(`${mock.baseUrl}/servers/find?limit=50&noFilter=true`)).body.toString()) as { results: { address: string; port: number }[] };
+    const found = JSON.parse((await raw(`${mock.baseUrl}/servers/find?limit=50&noFilter=true`)).body.toString()) as {
+      results: { address: string; port: number }[];
+    };
     const requests: TrafficCase[] = [...EVERYDAY];
     const sorts = ['users', 'version', 'address', 'port', 'updated'];
     for (let i = 0; requests.length < 300; i++) {
       const s = found.results[i % found.results.length]!;
       requests.push(
-        { method: 'GET', path: `/servers/find?limit=${1 + (i % 30)}&sort=${sorts[i % 5]}&page=${1 + (i % 4)}${i % 3 ? '&favicon=true' : ''}${i % 7 === 0 ? '&region=EU' : ''}` },
+        {
+          method: 'GET',
+          path: `/servers/find?limit=${1 + (i % 30)}&sort=${sorts[i % 5]}&page=${1 + (i % 4)}${i % 3 ? '&favicon=true' : ''}${i % 7 === 0 ? '&region=EU' : ''}`,
+        },
         { method: 'GET', path: `/status/ping/${s.address}:${s.port}` },
-        { method: 'GET', path: `/status/ping/${s.address}/${s.port}`, ...(i % 2 ? { credential: 'valid-key' as const } : {}) },
-        { method: i % 2 ? 'HEAD' : 'GET', path: `/metadata/${['versions', 'countries', 'regions'][i % 3]}?limit=${1 + i}` },
+        {
+          method: 'GET',
+          path: `/status/ping/${s.address}/${s.port}`,
+          ...(i % 2 ? { credential: 'valid-key' as const } : {}),
+        },
+        {
+          method: i % 2 ? 'HEAD' : 'GET',
+          path: `/metadata/${['versions', 'countries', 'regions'][i % 3]}?limit=${1 + i}`,
+        },
       );
     }
-    requests.push({ method: 'POST', path: '/user/apikeys', credential: 'valid-session', body: { name: 'through the proxy' } });
+    requests.push({
+      method: 'POST',
+      path: '/user/apikeys',
+      credential: 'valid-session',
+      body: { name: 'through the proxy' },
+    });
     requests.push({ method: 'OPTIONS', path: '/servers/find' });
     for (const c of requests) {
       const headers = { ...caseHeaders(c), 'accept-encoding': 'gzip, br', origin: 'http://localhost:5173' };
@@ -90,14 +123,17 @@ describe('through the proxy to the mock', () => {
       expect(`${proxied.status} ${proxied.reason}`, c.path).toBe(`${direct.status} ${direct.reason}`);
       expect(mattering(proxied.headers), c.path).toEqual(mattering(direct.headers));
       // A key list says when each key was last used: the request just before changed it.
-      if (c.path.startsWith('/user/') && proxied.status === 200) expect(JSON.parse(proxied.body.toString()).keys.length).toBe(JSON.parse(direct.body.toString()).keys.length);
+      if (c.path.startsWith('/user/') && proxied.status === 200)
+        expect(JSON.parse(proxied.body.toString()).keys.length).toBe(JSON.parse(direct.body.toString()).keys.length);
       else expect(proxied.body.equals(direct.body), c.path).toBe(true);
     }
     await proxy.judged();
     expect(log).toEqual([]);
     const outcome = proxy.outcome();
     expect(outcome.exitCode).toBe(0);
-    expect(outcome.figures.join()).toMatch(new RegExp(`Answers: ${requests.length} judged, 0 forwarded but not judged`));
+    expect(outcome.figures.join()).toMatch(
+      new RegExp(`Answers: ${requests.length} judged, 0 forwarded but not judged`),
+    );
   }, 120_000);
 });
 
@@ -110,32 +146,80 @@ describe('what HTTP asks of a gateway', () => {
       seen = req;
       if (req.url!.endsWith('/metadata/regions')) {
         // The same body each time; the rate-limit headers only on the first answer.
-        const limits = regions++ === 0 ? { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' } : {};
-        res.writeHead(200, { 'Content-Type': 'application/json', ...limits }).end('{"unique_regions":0,"total_servers":0,"regions":[]}');
+        const limits =
+          regions++ === 0
+            ? { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' }
+            : {};
+        res
+          .writeHead(200, { 'Content-Type': 'application/json', ...limits })
+          .end('{"unique_regions":0,"total_servers":0,"regions":[]}');
       } else if (req.url!.endsWith('/unimplemented')) {
-        res.writeHead(501, 'Not Implemented Here', { 'Content-Type': 'application/json' }).end('{"success":false,"message":"Not Implemented: soon"}');
+        res
+          .writeHead(501, 'Not Implemented Here', { 'Content-Type': 'application/json' })
+          .end('{"success":false,"message":"Not Implemented: soon"}');
       } else if (req.url!.endsWith('/slow')) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.write('{"part":1,');
         release = () => res.end('"rest":2}');
       } else {
         res.setHeader('Set-Cookie', ['a=1; Path=/', 'b=2; Path=/']);
-        res.writeHead(200, { Connection: 'X-Hop-Answer', 'X-Hop-Answer': 'one hop', 'Keep-Alive': 'timeout=9', 'X-End': 'kept', 'Content-Type': 'application/json' }).end('{}');
+        res
+          .writeHead(200, {
+            Connection: 'X-Hop-Answer',
+            'X-Hop-Answer': 'one hop',
+            'Keep-Alive': 'timeout=9',
+            'X-End': 'kept',
+            'Content-Type': 'application/json',
+          })
+          .end('{}');
       }
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise((r) => { upstream.closeAllConnections(); upstream.close(() => r()); }));
+    closers.push(
+      () =>
+        new Promise((r) => {
+          upstream.closeAllConnections();
+          upstream.close(() => r());
+        }),
+    );
     const port = (upstream.address() as AddressInfo).port;
     const log: string[] = [];
     const proxy = await proxyTo(`http://127.0.0.1:${port}/api/v0.1`, log);
 
     const unimplemented = await raw(`${proxy.baseUrl}/unimplemented`);
-    expect(`${unimplemented.status} ${unimplemented.reason} ${unimplemented.body}`).toBe('501 Not Implemented Here {"success":false,"message":"Not Implemented: soon"}');
+    expect(`${unimplemented.status} ${unimplemented.reason} ${unimplemented.body}`).toBe(
+      '501 Not Implemented Here {"success":false,"message":"Not Implemented: soon"}',
+    );
 
     const one = new Agent({ keepAlive: true, maxSockets: 1 });
     closers.push(async () => one.destroy());
-    const plain = await raw(`${proxy.baseUrl}/plain`, 'GET', ['Host', new URL(proxy.origin).host, 'Connection', 'keep-alive, X-Hop', 'X-Hop', 'secret of this hop', 'TE', 'trailers', 'Proxy-Authorization', 'Basic cHJveHk6c2VjcmV0', 'X-End', 'kept', 'Via', '1.1 browser-cache'], undefined, one);
-    expect(seen!.headers).toMatchObject({ host: `127.0.0.1:${port}`, 'x-end': 'kept', via: '1.1 browser-cache, 1.1 server-listing-proxy' });
+    const plain = await raw(
+      `${proxy.baseUrl}/plain`,
+      'GET',
+      [
+        'Host',
+        new URL(proxy.origin).host,
+        'Connection',
+        'keep-alive, X-Hop',
+        'X-Hop',
+        'secret of this hop',
+        'TE',
+        'trailers',
+        'Proxy-Authorization',
+        'Basic cHJveHk6c2VjcmV0',
+        'X-End',
+        'kept',
+        'Via',
+        '1.1 browser-cache',
+      ],
+      undefined,
+      one,
+    );
+    expect(seen!.headers).toMatchObject({
+      host: `127.0.0.1:${port}`,
+      'x-end': 'kept',
+      via: '1.1 browser-cache, 1.1 server-listing-proxy',
+    });
     for (const gone of ['x-hop', 'te', 'proxy-authorization']) expect(seen!.headers[gone], gone).toBeUndefined();
     const names = plain.headers.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
     expect(names).not.toContain('x-hop-answer');
@@ -156,14 +240,26 @@ describe('what HTTP asks of a gateway', () => {
     // The same bytes again need no second reading of the body, but the headers of each answer are judged.
     for (let i = 0; i < 3; i++) expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
     await proxy.judged();
-    const headers = proxy.outcome().reports.flatMap((r) => r.results).find((r) => r.operationId === 'listRegions' && r.status === 'fail');
+    const headers = proxy
+      .outcome()
+      .reports.flatMap((r) => r.results)
+      .find((r) => r.operationId === 'listRegions' && r.status === 'fail');
     expect(headers?.message).toMatch(/header X-RateLimit-Limit is missing.*\(2 of 3 answers judged break it/);
     expect(log.filter((l) => l.includes('listRegions'))).toHaveLength(1);
   });
 });
 
 describe('through the proxy to a reference server with defects', () => {
-  const defects: Defect[] = ['auth-not-enforced', 'wrong-type', 'limit-ignored', 'sql-500', 'html-404', '404-wrong-method', 'no-rate-limit-headers', 'out-of-range-accepted'];
+  const defects: Defect[] = [
+    'auth-not-enforced',
+    'wrong-type',
+    'limit-ignored',
+    'sql-500',
+    'html-404',
+    '404-wrong-method',
+    'no-rate-limit-headers',
+    'out-of-range-accepted',
+  ];
 
   it('answers pass unchanged; each defect is logged once, at its level, with its repro; the outcome fails', async () => {
     const server = await startReferenceServer(defects);
@@ -175,16 +271,22 @@ describe('through the proxy to a reference server with defects', () => {
       for (let i = 0; i < 2; i++) {
         const direct = await raw(`${server.baseUrl}${c.path}`, c.method, caseHeaders(c));
         const proxied = await raw(`${proxy.baseUrl}${c.path}`, c.method, caseHeaders(c));
-        expect(`${proxied.status} ${mattering(proxied.headers).join('|')}`, c.path).toBe(`${direct.status} ${mattering(direct.headers).join('|')}`);
+        expect(`${proxied.status} ${mattering(proxied.headers).join('|')}`, c.path).toBe(
+          `${direct.status} ${mattering(direct.headers).join('|')}`,
+        );
         expect(proxied.body.toString(), c.path).toBe(direct.body.toString());
       }
     }
     await proxy.judged();
     for (const d of defects) {
       const { operation, check, level, why } = SHOWN[d]!.seen;
-      const lines = log.filter((l) => l.startsWith(`VIOLATION [${level}] ${operation}  ${check}: `) && why.test(l.split(`${check}: `)[1]!));
+      const lines = log.filter(
+        (l) => l.startsWith(`VIOLATION [${level}] ${operation}  ${check}: `) && why.test(l.split(`${check}: `)[1]!),
+      );
       expect(lines, `${d}:\n${log.join('\n')}`).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`; repro: curl -i .*'${server.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      expect(lines[0]).toMatch(
+        new RegExp(`; repro: curl -i .*'${server.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
     }
     // Every line is a new violation: none repeats.
     expect(new Set(log.map((l) => /^VIOLATION \[\w+\] .+? {2}proxy: [^:]+/.exec(l)![0])).size).toBe(log.length);
@@ -197,9 +299,14 @@ describe('answers that trip the judge, and credentials an answer echoes', () => 
     const key = 'sls_live_notafixture_0123456789abcdef0123456789abcdef';
     const upstream = createServer((req, res) => {
       const url = req.url!;
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
       if (url.includes('/servers/find')) json(200, { displayed: 3, total: 3, filtered: 3, results: [null, 7, ['x']] });
-      else if (url.includes('/user/apikeys')) json(500, { success: false, message: `Internal Server Error: no user for key ${String(req.headers.authorization).split(' ')[1]}` });
+      else if (url.includes('/user/apikeys'))
+        json(500, {
+          success: false,
+          message: `Internal Server Error: no user for key ${String(req.headers.authorization).split(' ')[1]}`,
+        });
       else json(200, {});
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
@@ -220,7 +327,10 @@ describe('answers that trip the judge, and credentials an answer echoes', () => 
     await proxy.judged();
     const results = proxy.outcome().reports.flatMap((r) => r.results);
     expect(results.filter((r) => r.status === 'fail').map((r) => `${r.operationId} ${r.check}`)).toEqual(
-      expect.arrayContaining(['findServers proxy: the body matches the schema of its status', 'listApiKeys proxy: no server error']),
+      expect.arrayContaining([
+        'findServers proxy: the body matches the schema of its status',
+        'listApiKeys proxy: no server error',
+      ]),
     );
     expect(results.some((r) => r.check === 'proxy: every answer judged')).toBe(false);
     // The key the client sent, echoed in the answer's message, is never printed whole.

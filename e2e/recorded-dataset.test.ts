@@ -13,7 +13,10 @@ import { loadModel } from '../spec/model.ts';
 const model = loadModel();
 const doc = loadSpec();
 const example = doc.paths['/servers/find']!.get.responses['200'].content['application/json'].examples;
-const row = (patch: Record<string, unknown>) => ({ ...(Object.values<any>(example)[0].value.results[0] as Record<string, unknown>), ...patch });
+const row = (patch: Record<string, unknown>) => ({
+  ...(Object.values<any>(example)[0].value.results[0] as Record<string, unknown>),
+  ...patch,
+});
 const dir = mkdtempSync(join(os.tmpdir(), 'slm-recorded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,12 +25,24 @@ describe('a recorded file with rows the upstream got wrong', () => {
     const T = Date.parse('2026-05-01T12:00:00.000Z');
     const recorder = new DatasetRecorder(model, 'http://up.test/api/v0.1');
     recorder.note(model.byId.get('findServers')!, {
-      path: '/api/v0.1/servers/find', status: 200, answeredAt: T,
-      json: { displayed: 3, total: 3, results: [
-        row({ address: 'good.example', port: 25565, last_ping: new Date(T - 60_000).toISOString() }),
-        row({ address: 'when.example', port: 25565, last_ping: 'sometime last week' }),
-        row({ address: 'full.example', port: 25565, players_online: 120, players_limit: 100, last_ping: new Date(T).toISOString() }),
-      ] },
+      path: '/api/v0.1/servers/find',
+      status: 200,
+      answeredAt: T,
+      json: {
+        displayed: 3,
+        total: 3,
+        results: [
+          row({ address: 'good.example', port: 25565, last_ping: new Date(T - 60_000).toISOString() }),
+          row({ address: 'when.example', port: 25565, last_ping: 'sometime last week' }),
+          row({
+            address: 'full.example',
+            port: 25565,
+            players_online: 120,
+            players_limit: 100,
+            last_ping: new Date(T).toISOString(),
+          }),
+        ],
+      },
     });
     const text = recorder.recording(new Set()).text;
     const servers = (JSON.parse(text) as { servers: Record<string, any>[] }).servers;
@@ -43,6 +58,8 @@ describe('a recorded file with rows the upstream got wrong', () => {
     expect(served.map((s) => s.address)).toEqual(['good.example']);
     expect(warned[0]).toContain('2 of 3 servers left out, marked by the recorder as breaking the spec');
     expect(warned.join('\n')).toMatch(/when\.example:25565\): last_ping must be an ISO 8601 date-time/);
-    expect(warned.join('\n')).toMatch(/full\.example:25565\): players_online \(120\) must not be above players_limit \(100\)/);
+    expect(warned.join('\n')).toMatch(
+      /full\.example:25565\): players_online \(120\) must not be above players_limit \(100\)/,
+    );
   });
 });

@@ -19,24 +19,35 @@ async function replay(defects: Defect[]): Promise<SuiteRun> {
   return runSuite({ baseUrl: server.baseUrl, allowWrites: true, env: fixtureEnv(), families: [] });
 }
 
-const failures = (o: RunOutcome): Failure[] => o.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail').map((x) => ({ operation: r.operationId, check: x.check, level: x.provenance, why: x.message ?? '' })));
+const failures = (o: RunOutcome): Failure[] =>
+  o.reports.flatMap((r) =>
+    r.results
+      .filter((x) => x.status === 'fail')
+      .map((x) => ({ operation: r.operationId, check: x.check, level: x.provenance, why: x.message ?? '' })),
+  );
 
 /** Defects the replay names, two runs of defects that do not touch each other. */
-const GROUPS: Defect[][] = [['missing-field', 'wrong-status', 'missing-route'], ['wrong-type', 'text-plain-json']];
+const GROUPS: Defect[][] = [
+  ['missing-field', 'wrong-status', 'missing-route'],
+  ['wrong-type', 'text-plain-json'],
+];
 
 describe('the replay phase (Dredd), over a socket', () => {
   const runs = new Map<string, Promise<SuiteRun>>();
   // One after the other: Dredd's loggers are one per process, and the replay says so by queueing.
-  const start = (group: Defect[]) => runs.get(group.join('+')) ?? runs.set(group.join('+'), replay(group)).get(group.join('+'))!;
+  const start = (group: Defect[]) =>
+    runs.get(group.join('+')) ?? runs.set(group.join('+'), replay(group)).get(group.join('+'))!;
 
-  test('against a correct server: each operation\'s documented success, replayed with real credentials and ids, passes; Dredd\'s log says so', async () => {
+  test("against a correct server: each operation's documented success, replayed with real credentials and ids, passes; Dredd's log says so", async () => {
     const { outcome, dreddLog } = await start(['none']);
     expect(failures(outcome), summary(outcome)).toEqual([]);
     const checks = outcome.reports.flatMap((r) => r.results.map((x) => `${r.operationId} ${x.check}`));
     expect(checks).toHaveLength(18);
     expect(checks.every((c) => / Dredd: /.test(c))).toBe(true);
     expect(dreddLog).toMatch(/^complete: 9 passing, 0 failing, 0 errors/m);
-    expect(outcome.figures[0]).toMatch(/^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 9 by Dredd and 2 by the pre-flight$/);
+    expect(outcome.figures[0]).toMatch(
+      /^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 9 by Dredd and 2 by the pre-flight$/,
+    );
   });
 
   for (const group of GROUPS) {
@@ -44,7 +55,11 @@ describe('the replay phase (Dredd), over a socket', () => {
       const { outcome } = await start(group);
       const found = failures(outcome);
       for (const defect of group as Exclude<Defect, 'none'>[]) {
-        for (const n of REPLAY_NAMED[defect]!) expect(found.some((f) => names(f, n) && f.level === n.level), `${defect}: [${n.level}] ${n.check} / ${n.why}\n${summary(outcome)}`).toBe(true);
+        for (const n of REPLAY_NAMED[defect]!)
+          expect(
+            found.some((f) => names(f, n) && f.level === n.level),
+            `${defect}: [${n.level}] ${n.check} / ${n.why}\n${summary(outcome)}`,
+          ).toBe(true);
       }
     });
   }

@@ -25,12 +25,19 @@ afterAll(() => server?.close());
 /** Each failure of the per-operation detail: its check, the status it got, its cause's number, its repro line. */
 function printed(stdout: string): { check: string; status: number; cause: number; repro: string }[] {
   const detail = stdout.slice(stdout.indexOf('Every check, per operation:'));
-  return [...detail.matchAll(/^ {6}x \[\w+\] (.+)\n(?:^ {10}.*\n)*?^ {10}got: +(\d{3}) .*\n(?:^ {10}.*\n)*?^ {10}cause: +(\d+)\. .*\n^ {10}repro: +(curl .+)$/gm)].map((m) => ({ check: m[1]!, status: Number(m[2]), cause: Number(m[3]), repro: m[4]! }));
+  return [
+    ...detail.matchAll(
+      /^ {6}x \[\w+\] (.+)\n(?:^ {10}.*\n)*?^ {10}got: +(\d{3}) .*\n(?:^ {10}.*\n)*?^ {10}cause: +(\d+)\. .*\n^ {10}repro: +(curl .+)$/gm,
+    ),
+  ].map((m) => ({ check: m[1]!, status: Number(m[2]), cause: Number(m[3]), repro: m[4]! }));
 }
 
 /** The status and body a repro line gets, run by bash with the credentials in the environment. */
 async function replay(repro: string): Promise<{ status: number; text: string }> {
-  const { stdout } = await run('bash', ['-c', `${repro} --silent --show-error`], { env: { PATH: process.env.PATH, ...fixtureEnv() }, maxBuffer: 1 << 24 });
+  const { stdout } = await run('bash', ['-c', `${repro} --silent --show-error`], {
+    env: { PATH: process.env.PATH, ...fixtureEnv() },
+    maxBuffer: 1 << 24,
+  });
   return { status: Number(/^HTTP\/[\d.]+ (\d{3})/.exec(stdout)?.[1]), text: stdout };
 }
 
@@ -48,7 +55,11 @@ describe('a printed repro line, run in a shell', () => {
     const lines = all.filter((f) => all.filter((x) => x.cause === f.cause).indexOf(f) < 2);
     expect(new Set(lines.map((f) => f.cause)).size).toBe(4);
     const got = await Promise.all(lines.map(async (f) => ({ ...f, replayed: await replay(f.repro) })));
-    expect(got.filter((f) => f.replayed.status !== f.status).map((f) => `${f.check}: ${f.status} printed, ${f.replayed.status} replayed: ${f.repro}`)).toEqual([]);
+    expect(
+      got
+        .filter((f) => f.replayed.status !== f.status)
+        .map((f) => `${f.check}: ${f.status} printed, ${f.replayed.status} replayed: ${f.repro}`),
+    ).toEqual([]);
     const twice = got.find((f) => f.check.startsWith('generated: a query parameter sent twice'))!;
     expect(twice.replayed.text).toMatch(/^HTTP\/1\.1 500 [\s\S]*ER_OPERAND_COLUMNS: Operand should contain 1 column/);
     const colon = got.find((f) => f.check.startsWith('generated: path parameters with percent-encoded'))!;

@@ -27,11 +27,20 @@ async function allRows(base: string, query: string): Promise<{ address: string; 
 
 describe('a parameter added to the spec with a known rule', () => {
   it('filters in the mock started on that spec with --spec, and only there', async () => {
-    const [withIt, without] = await Promise.all([startMockProgram(['--spec', specWith(ADDRESS_FILTER)]), startMockProgram([])]);
+    const [withIt, without] = await Promise.all([
+      startMockProgram(['--spec', specWith(ADDRESS_FILTER)]),
+      startMockProgram([]),
+    ]);
     const every = await allRows(without, '');
-    const want = (text: string) => every.filter((r) => r.address.toLowerCase().includes(text)).map((r) => `${r.address}:${r.port}`).sort();
+    const want = (text: string) =>
+      every
+        .filter((r) => r.address.toLowerCase().includes(text))
+        .map((r) => `${r.address}:${r.port}`)
+        .sort();
     const piece = every[0]!.address.slice(1, 4);
-    const got = (await allRows(withIt, `&address=${encodeURIComponent(piece.toUpperCase())}`)).map((r) => `${r.address}:${r.port}`).sort();
+    const got = (await allRows(withIt, `&address=${encodeURIComponent(piece.toUpperCase())}`))
+      .map((r) => `${r.address}:${r.port}`)
+      .sort();
     expect(got.length).toBeGreaterThan(0);
     expect(got.length).toBeLessThan(every.length);
     expect(got).toEqual(want(piece.toLowerCase()));
@@ -48,17 +57,28 @@ describe('a parameter added to the spec with a known rule', () => {
 });
 
 describe('the contract suite on a copy of the spec with that parameter', () => {
-  it("checks the parameter by its rule: passes against the mock that filters by it, fails against one that ignores it", async () => {
+  it('checks the parameter by its rule: passes against the mock that filters by it, fails against one that ignores it', async () => {
     const spec = specWith(ADDRESS_FILTER);
     const [withIt, without] = await Promise.all([startMockProgram(['--spec', spec]), startMockProgram([])]);
     const meaningOf = async (baseUrl: string): Promise<CheckResult[]> => {
-      const { outcome } = await runSuite({ baseUrl, spec, only: ['findServers'], dredd: false, pace: false, env: {}, budget: 150 });
+      const { outcome } = await runSuite({
+        baseUrl,
+        spec,
+        only: ['findServers'],
+        dredd: false,
+        pace: false,
+        env: {},
+        budget: 150,
+      });
       return outcome.reports.flatMap((r) => r.results).filter((r) => r.check.startsWith('meaning: address '));
     };
     const honoured = await meaningOf(withIt);
     expect(honoured.length).toBeGreaterThan(0);
     expect(honoured.map((r) => `${r.status} ${r.check}`)).toEqual(honoured.map((r) => `pass ${r.check}`));
     const ignored = await meaningOf(without);
-    expect(ignored.some((r) => r.status === 'fail'), ignored.map((r) => `${r.status} ${r.check}: ${r.message ?? ''}`).join('\n')).toBe(true);
+    expect(
+      ignored.some((r) => r.status === 'fail'),
+      ignored.map((r) => `${r.status} ${r.check}: ${r.message ?? ''}`).join('\n'),
+    ).toBe(true);
   });
 });

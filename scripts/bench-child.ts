@@ -70,7 +70,12 @@ async function load(job: LoadJob): Promise<LoadResult> {
   // each request the next path, so consecutive requests never repeat a URL and each URL
   // comes back only after all the others (a response cache cannot hide the filtering).
   const requests = job.distinctFilters
-    ? [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ((req.path = prefix + distinctFilterQuery(next++)), req) }]
+    ? [
+        {
+          method: 'GET',
+          setupRequest: (req: Record<string, unknown>) => ((req.path = prefix + distinctFilterQuery(next++)), req),
+        },
+      ]
     : paths.length === 1
       ? [{ method: 'GET', path: paths[0] }]
       : [

@@ -62,7 +62,11 @@ export function track(
   group = false,
 ): ChildProcess & { errTail: () => string } {
   // A group of its own (`group`): npm and the mock it runs, stopped together as a terminal would.
-  const child = spawn(command, args, { stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'], env, detached: group });
+  const child = spawn(command, args, {
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    env,
+    detached: group,
+  });
   if (group) groups.add(child);
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -93,7 +97,9 @@ export async function inChild<T>(job: LoadJob | GenJob, nodeFlags: string[] = []
   try {
     const answer = await new Promise<{ ok: boolean; result?: T; error?: string }>((resolve, reject) => {
       child.once('message', (m) => resolve(m as { ok: boolean; result?: T; error?: string }));
-      child.once('exit', (code) => reject(new Error(`bench-child exited (${code}) without an answer:\n${child.errTail()}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`bench-child exited (${code}) without an answer:\n${child.errTail()}`)),
+      );
       child.send(job);
     });
     if (!answer.ok) throw new Error(answer.error);
@@ -130,7 +136,9 @@ export function get(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -141,11 +149,18 @@ export function get(
 }
 
 /** Polls `path` every 5 ms until it answers 200; fails if the child dies or after `timeoutMs`. */
-async function waitFor200(child: ChildProcess & { errTail: () => string }, base: string, path: string, timeoutMs: number): Promise<void> {
+async function waitFor200(
+  child: ChildProcess & { errTail: () => string },
+  base: string,
+  path: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before answering 200:\n${child.errTail()}`);
+      throw new Error(
+        `server exited (${child.exitCode ?? child.signalCode}) before answering 200:\n${child.errTail()}`,
+      );
     }
     try {
       const res = await get(base, path);
@@ -153,7 +168,8 @@ async function waitFor200(child: ChildProcess & { errTail: () => string }, base:
     } catch {
       // not listening yet
     }
-    if (performance.now() > deadline) throw new Error(`no 200 from ${base}${path} within ${timeoutMs} ms:\n${child.errTail()}`);
+    if (performance.now() > deadline)
+      throw new Error(`no 200 from ${base}${path} within ${timeoutMs} ms:\n${child.errTail()}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -241,22 +257,43 @@ export async function startServer(o: StartOptions): Promise<Running> {
   let l: Omit<Launch, 'label'>;
   switch (o.kind) {
     case 'mock':
-      l = { command: process.execPath, args: (p) => [...(o.nodeFlags ?? []), ...mockNodeFlags(), o.mockEntry ?? 'dist/mock.mjs', ...mockArgs(p)], prefix: API_PREFIX };
+      l = {
+        command: process.execPath,
+        args: (p) => [...(o.nodeFlags ?? []), ...mockNodeFlags(), o.mockEntry ?? 'dist/mock.mjs', ...mockArgs(p)],
+        prefix: API_PREFIX,
+      };
       break;
     case 'baseline': {
       const dir = o.baselineDir as string;
-      l = { command: process.execPath, args: (p) => [...(o.nodeFlags ?? []), ...mockNodeFlags(join(dir, 'package.json')), join(dir, 'dist/mock.mjs'), ...mockArgs(p)], prefix: API_PREFIX };
+      l = {
+        command: process.execPath,
+        args: (p) => [
+          ...(o.nodeFlags ?? []),
+          ...mockNodeFlags(join(dir, 'package.json')),
+          join(dir, 'dist/mock.mjs'),
+          ...mockArgs(p),
+        ],
+        prefix: API_PREFIX,
+      };
       break;
     }
     case 'prism':
       // Prism serves the spec's paths WITHOUT the servers[0] prefix (/servers/find, not
       // /api/v0.1/servers/find: the prefixed path is a 404 there). Static mode (examples,
       // dynamic off) is its default. (NODE_ENV=production would split it into two processes.)
-      l = { command: process.execPath, args: (p) => [PRISM_BIN, 'mock', '-h', HOST, '-p', String(p), '-v', 'silent', 'spec/openapi.yaml'], prefix: '' };
+      l = {
+        command: process.execPath,
+        args: (p) => [PRISM_BIN, 'mock', '-h', HOST, '-p', String(p), '-v', 'silent', 'spec/openapi.yaml'],
+        prefix: '',
+      };
       break;
     case 'bare':
       if (!o.recordFile) throw new Error('bare server needs the recorded answers file');
-      l = { command: process.execPath, args: (p) => ['--import', 'tsx', 'scripts/bench-bare.ts', o.recordFile as string, String(p)], prefix: API_PREFIX };
+      l = {
+        command: process.execPath,
+        args: (p) => ['--import', 'tsx', 'scripts/bench-bare.ts', o.recordFile as string, String(p)],
+        prefix: API_PREFIX,
+      };
       break;
   }
   const running = await launch({ ...l, label: o.kind, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
@@ -291,12 +328,17 @@ export function summarizeProfile(file: string, top = 12): { functions: [string, 
     if (!cf || cf.functionName === '(idle)') return;
     total += dt;
     // file:///.../node_modules/hono/dist/x.js -> hono; file:///repo/mocks/core/app.ts -> mocks/core/app.ts
-    const file = (cf.url || cf.functionName).replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(`file://${process.cwd()}/`, '');
+    const file = (cf.url || cf.functionName)
+      .replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1')
+      .replace(`file://${process.cwd()}/`, '');
     const fn = `${cf.functionName || '(anonymous)'} ${file}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + dt);
     byFile.set(file, (byFile.get(file) ?? 0) + dt);
   });
   const rank = (m: Map<string, number>) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]): [string, number] => [k, Math.round((1000 * v) / total) / 10]);
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]): [string, number] => [k, Math.round((1000 * v) / total) / 10]);
   return { functions: rank(byFn), files: rank(byFile) };
 }

@@ -9,7 +9,16 @@
 //
 // What is measured, and how, is written up in scripts/README.md, with the latest figures.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +26,20 @@ import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
 import type { GenResult, LoadResult } from './bench-child.ts';
 import { replayKey, type Recorded } from './bench-bare.ts';
-import { API_PREFIX, get, inChild, launch, readMemory, startServer, stopChild, summarizeProfile, track, type Launch, type Running, type ServerKind } from './bench-servers.ts';
+import {
+  API_PREFIX,
+  get,
+  inChild,
+  launch,
+  readMemory,
+  startServer,
+  stopChild,
+  summarizeProfile,
+  track,
+  type Launch,
+  type Running,
+  type ServerKind,
+} from './bench-servers.ts';
 import type { RowCacheStats } from '../mocks/search/row-cache.ts';
 import { machine } from './machine.ts';
 import { replaceReadmeFigures } from './readme-figures.ts';
@@ -25,23 +47,62 @@ import { mixedQueries } from './workload.ts';
 
 const FLAGS = {
   quick: { type: 'boolean', help: '2 s runs, 3 start-ups, datasets up to 100k (for development)' },
-  servers: { type: 'integer', value: 'N', default: 1000, min: 1, max: 5_000_000, help: "dataset size of the mock under load (the mock's own default)" },
-  seed: { type: 'integer', value: 'N', default: 42, min: 0, max: 2 ** 32 - 1, help: "seed of the mock's dataset and of the mixed queries" },
-  mock: { type: 'string', value: 'FILE', default: 'dist/mock.mjs', help: 'the built mock to run (dist/mock.mjs is built first by npm run build; another file replaces the bin and npm run mock in the start-ups too)' },
-  baseline: { type: 'string', value: 'DIR', help: 'a checkout of an earlier commit with its dist/ built: its mock joins the memory, throughput and start-up runs, and the table shows the ratios (this build / that one)' },
+  servers: {
+    type: 'integer',
+    value: 'N',
+    default: 1000,
+    min: 1,
+    max: 5_000_000,
+    help: "dataset size of the mock under load (the mock's own default)",
+  },
+  seed: {
+    type: 'integer',
+    value: 'N',
+    default: 42,
+    min: 0,
+    max: 2 ** 32 - 1,
+    help: "seed of the mock's dataset and of the mixed queries",
+  },
+  mock: {
+    type: 'string',
+    value: 'FILE',
+    default: 'dist/mock.mjs',
+    help: 'the built mock to run (dist/mock.mjs is built first by npm run build; another file replaces the bin and npm run mock in the start-ups too)',
+  },
+  baseline: {
+    type: 'string',
+    value: 'DIR',
+    help: 'a checkout of an earlier commit with its dist/ built: its mock joins the memory, throughput and start-up runs, and the table shows the ratios (this build / that one)',
+  },
   'skip-contract': { type: 'boolean', help: 'do not time the contract suite' },
-  'scale-sizes': { type: 'custom', value: 'LIST', shown: '10000,100000,1000000; --quick: 10000,100000', parse: sizeList, help: 'dataset sizes of the scale table' },
+  'scale-sizes': {
+    type: 'custom',
+    value: 'LIST',
+    shown: '10000,100000,1000000; --quick: 10000,100000',
+    parse: sizeList,
+    help: 'dataset sizes of the scale table',
+  },
   'skip-scale': { type: 'boolean', help: 'no scale table' },
   out: { type: 'string', value: 'FILE', default: 'reports/bench.json', help: 'raw figures' },
-  'cpu-prof': { type: 'boolean', help: "profile the mock under load (node --cpu-prof) and print its busiest functions; slows the mock, so do not publish that run's figures" },
-  readme: { type: 'boolean', help: 'also replace the figures between <!-- bench:start --> and <!-- bench:end --> in scripts/README.md' },
+  'cpu-prof': {
+    type: 'boolean',
+    help: "profile the mock under load (node --cpu-prof) and print its busiest functions; slows the mock, so do not publish that run's figures",
+  },
+  readme: {
+    type: 'boolean',
+    help: 'also replace the figures between <!-- bench:start --> and <!-- bench:end --> in scripts/README.md',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies FlagTable;
 
 /** `10000,100000`: dataset sizes, each a whole number from 1 to 5,000,000. */
 function sizeList(raw: string): number[] {
-  const sizes = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!sizes.length || sizes.some((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 5_000_000)) throw new Error(`must be a comma-separated list of sizes from 1 to 5000000, got '${raw}'`);
+  const sizes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!sizes.length || sizes.some((s) => !/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 5_000_000))
+    throw new Error(`must be a comma-separated list of sizes from 1 to 5000000, got '${raw}'`);
   return sizes.map(Number);
 }
 
@@ -102,9 +163,27 @@ const SCENARIOS: Scenario[] = [
     headers: {},
     expect: 200,
   },
-  { id: 'mixed', title: `mixed: ${CONFIG.mixedQueries} distinct queries`, paths: mixedQueries(SEED, CONFIG.mixedQueries), headers: {}, expect: 200 },
-  { id: 'apikeys', title: '`GET /user/apikeys`, valid key', paths: ['/user/apikeys'], headers: { authorization: `Bearer ${VALID_KEY}` }, expect: 200 },
-  { id: 'unauthorized', title: '`GET /user/apikeys`, no credentials (401)', paths: ['/user/apikeys'], headers: {}, expect: 401 },
+  {
+    id: 'mixed',
+    title: `mixed: ${CONFIG.mixedQueries} distinct queries`,
+    paths: mixedQueries(SEED, CONFIG.mixedQueries),
+    headers: {},
+    expect: 200,
+  },
+  {
+    id: 'apikeys',
+    title: '`GET /user/apikeys`, valid key',
+    paths: ['/user/apikeys'],
+    headers: { authorization: `Bearer ${VALID_KEY}` },
+    expect: 200,
+  },
+  {
+    id: 'unauthorized',
+    title: '`GET /user/apikeys`, no credentials (401)',
+    paths: ['/user/apikeys'],
+    headers: {},
+    expect: 401,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -113,7 +192,14 @@ const SCENARIOS: Scenario[] = [
 const log = (msg: string) => console.error(`bench: ${msg}`);
 
 function load(server: Running, s: Scenario, run: { durationSec?: number; amount?: number }): Promise<LoadResult> {
-  return inChild<LoadResult>({ kind: 'load', base: server.base, paths: s.paths, headers: s.headers, connections: CONFIG.connections, ...run });
+  return inChild<LoadResult>({
+    kind: 'load',
+    base: server.base,
+    paths: s.paths,
+    headers: s.headers,
+    connections: CONFIG.connections,
+    ...run,
+  });
 }
 
 function median(xs: number[]): number {
@@ -137,7 +223,14 @@ function expectedShare(r: LoadResult, expect: number): number {
  * (date, keep-alive) are left out; content-length is recomputed by the bare server.
  */
 async function record(file: string): Promise<{ problems: string[] }> {
-  const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, mockFlags: noSnapshots() });
+  const mock = await startServer({
+    kind: 'mock',
+    mockEntry: MOCK_ENTRY,
+    seed: SEED,
+    servers: DATASET,
+    now: NOW,
+    mockFlags: noSnapshots(),
+  });
   const problems: string[] = [];
   try {
     const out: Recorded[] = [];
@@ -145,13 +238,25 @@ async function record(file: string): Promise<{ problems: string[] }> {
     for (const s of SCENARIOS) {
       for (const path of s.paths) {
         const res = await get(mock.base, path, s.headers);
-        if (res.status !== s.expect && problems.length < 5) problems.push(`${s.id}: ${path} answered ${res.status}, expected ${s.expect}: ${res.body.toString().slice(0, 200)}`);
+        if (res.status !== s.expect && problems.length < 5)
+          problems.push(
+            `${s.id}: ${path} answered ${res.status}, expected ${s.expect}: ${res.body.toString().slice(0, 200)}`,
+          );
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) {
-          if (v === undefined || ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) continue;
+          if (
+            v === undefined ||
+            ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)
+          )
+            continue;
           headers[k] = Array.isArray(v) ? v.join(', ') : v;
         }
-        out.push({ key: replayKey(prefix + path, s.headers.authorization), status: res.status, headers, bodyBase64: res.body.toString('base64') });
+        out.push({
+          key: replayKey(prefix + path, s.headers.authorization),
+          status: res.status,
+          headers,
+          bodyBase64: res.body.toString('base64'),
+        });
       }
     }
     writeFileSync(file, JSON.stringify(out));
@@ -185,7 +290,8 @@ async function timeContract(base: string): Promise<{ ms: number; exitCode: numbe
   });
   clearTimeout(timer);
   const ms = performance.now() - t0;
-  if (exitCode !== 0) log(`contract suite exited ${exitCode}: ${child.errTail().trim().split('\n').slice(-5).join(' | ')}`);
+  if (exitCode !== 0)
+    log(`contract suite exited ${exitCode}: ${child.errTail().trim().split('\n').slice(-5).join(' | ')}`);
   return exitCode === null ? null : { ms, exitCode };
 }
 
@@ -193,9 +299,14 @@ async function timeContract(base: string): Promise<{ ms: number; exitCode: numbe
 // The report
 
 type Verdict = 'held' | 'missed' | 'n/a';
-const verdict = (v: number | null | undefined, ok: (v: number) => boolean): Verdict => (v == null || !Number.isFinite(v) ? 'n/a' : ok(v) ? 'held' : 'missed');
-const fmt = (v: number | null | undefined, digits = 0) => (v == null || !Number.isFinite(v) ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? a / b : null);
+const verdict = (v: number | null | undefined, ok: (v: number) => boolean): Verdict =>
+  v == null || !Number.isFinite(v) ? 'n/a' : ok(v) ? 'held' : 'missed';
+const fmt = (v: number | null | undefined, digits = 0) =>
+  v == null || !Number.isFinite(v)
+    ? '–'
+    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined && b > 0 ? a / b : null;
 
 interface Report {
   machine: ReturnType<typeof machine> & { loadAvgAtEnd?: number[] };
@@ -250,24 +361,56 @@ function targets(r: Report): Report['targets'] {
   const rps = (id: string, k: ServerKind) => r.scenarios.find((s) => s.id === id)?.servers[k]?.reqPerSec;
   const start = (id: StartupId) => r.startup.find((s) => s.id === id)?.medianMs ?? undefined;
   const gen100k = r.generation.find((g) => g.count === 100_000)?.ms ?? null;
-  const t = (target: string, value: number | null, ok: (v: number) => boolean) => ({ target, value, verdict: verdict(value, ok) });
+  const t = (target: string, value: number | null, ok: (v: number) => boolean) => ({
+    target,
+    value,
+    verdict: verdict(value, ok),
+  });
   return [
     t('plain query: mock ≥ 6× Prism', ratio(rps('plain', 'mock'), rps('plain', 'prism')), (v) => v >= 6),
     t('plain query: mock ≥ 70% of bare', ratio(rps('plain', 'mock'), rps('plain', 'bare')), (v) => v >= 0.7),
     t('mixed workload: mock ≥ 5× Prism', ratio(rps('mixed', 'mock'), rps('mixed', 'prism')), (v) => v >= 5),
     ...(r.baseline
       ? [
-          t(`plain query: mock ≥ ${NOT_LOWER} of the baseline build`, ratio(rps('plain', 'mock'), rps('plain', 'baseline')), (v) => v >= NOT_LOWER),
-          t(`filtered query: mock ≥ ${NOT_LOWER} of the baseline build`, ratio(rps('filtered', 'mock'), rps('filtered', 'baseline')), (v) => v >= NOT_LOWER),
+          t(
+            `plain query: mock ≥ ${NOT_LOWER} of the baseline build`,
+            ratio(rps('plain', 'mock'), rps('plain', 'baseline')),
+            (v) => v >= NOT_LOWER,
+          ),
+          t(
+            `filtered query: mock ≥ ${NOT_LOWER} of the baseline build`,
+            ratio(rps('filtered', 'mock'), rps('filtered', 'baseline')),
+            (v) => v >= NOT_LOWER,
+          ),
         ]
       : []),
-    t(`start-up (1k servers): the bin ≤ ${START_TARGETS.binOverBare}× bare node:http`, ratio(start('bin'), start('bare')), (v) => v <= START_TARGETS.binOverBare),
-    t(`start-up (1k servers): the bin ≤ ${START_TARGETS.binOverPrism} of Prism`, ratio(start('bin'), start('prism')), (v) => v <= START_TARGETS.binOverPrism),
-    t(`start-up (1k servers): npm run mock ≤ ${START_TARGETS.npmOverPrism} of Prism`, ratio(start('npm'), start('prism')), (v) => v <= START_TARGETS.npmOverPrism),
+    t(
+      `start-up (1k servers): the bin ≤ ${START_TARGETS.binOverBare}× bare node:http`,
+      ratio(start('bin'), start('bare')),
+      (v) => v <= START_TARGETS.binOverBare,
+    ),
+    t(
+      `start-up (1k servers): the bin ≤ ${START_TARGETS.binOverPrism} of Prism`,
+      ratio(start('bin'), start('prism')),
+      (v) => v <= START_TARGETS.binOverPrism,
+    ),
+    t(
+      `start-up (1k servers): npm run mock ≤ ${START_TARGETS.npmOverPrism} of Prism`,
+      ratio(start('npm'), start('prism')),
+      (v) => v <= START_TARGETS.npmOverPrism,
+    ),
     t('memory: mock ≤ ⅔ of Prism', ratio(r.memory.mock?.rssMiB, r.memory.prism?.rssMiB), (v) => v <= 2 / 3),
     t('100k servers generated in < 2 s', gen100k, (v) => v < 2000),
-    t('mixed workload (1k servers): mock ≥ 80% of bare', ratio(rps('mixed', 'mock'), rps('mixed', 'bare')), (v) => v >= 0.8),
-    t(`plain query through the validation proxy ≥ ${PROXY_TARGET} of direct`, ratio(r.proxy?.proxied.reqPerSec, r.proxy?.direct.reqPerSec), (v) => v >= PROXY_TARGET),
+    t(
+      'mixed workload (1k servers): mock ≥ 80% of bare',
+      ratio(rps('mixed', 'mock'), rps('mixed', 'bare')),
+      (v) => v >= 0.8,
+    ),
+    t(
+      `plain query through the validation proxy ≥ ${PROXY_TARGET} of direct`,
+      ratio(r.proxy?.proxied.reqPerSec, r.proxy?.direct.reqPerSec),
+      (v) => v >= PROXY_TARGET,
+    ),
     ...scaleTargets(r, rps('filtered', 'mock'), start('prism')),
   ];
 }
@@ -276,7 +419,11 @@ function scaleTargets(r: Report, filtered1k: number | undefined, prismMs: number
   const at = (n: number) => r.scale.find((x) => x.servers === n);
   const m1 = at(1_000_000);
   const k100 = at(100_000);
-  const t = (target: string, value: number | null | undefined, ok: (v: number) => boolean) => ({ target, value: value ?? null, verdict: verdict(value, ok) });
+  const t = (target: string, value: number | null | undefined, ok: (v: number) => boolean) => ({
+    target,
+    value: value ?? null,
+    verdict: verdict(value, ok),
+  });
   const out: Report['targets'] = [];
   if (m1) {
     out.push(
@@ -287,8 +434,22 @@ function scaleTargets(r: Report, filtered1k: number | undefined, prismMs: number
       t('1M servers: filtered ≥ ½ of the 1k figure', ratio(m1.rps.filtered, filtered1k), (v) => v >= 0.5),
     );
   }
-  if (k100) out.push(t('100k servers: cached start-up ≤ ⅓ of Prism', ratio(k100.cachedMedianMs ?? undefined, prismMs), (v) => v <= 1 / 3));
-  if (r.paging) out.push(t('paging 100k in pages of 500: RSS growth < row-cache bound (MiB)', r.paging.growthMiB, (v) => v < (r.paging?.boundMiB ?? 0)));
+  if (k100)
+    out.push(
+      t(
+        '100k servers: cached start-up ≤ ⅓ of Prism',
+        ratio(k100.cachedMedianMs ?? undefined, prismMs),
+        (v) => v <= 1 / 3,
+      ),
+    );
+  if (r.paging)
+    out.push(
+      t(
+        'paging 100k in pages of 500: RSS growth < row-cache bound (MiB)',
+        r.paging.growthMiB,
+        (v) => v < (r.paging?.boundMiB ?? 0),
+      ),
+    );
   return out;
 }
 
@@ -307,23 +468,32 @@ export function renderTable(r: Report): string {
     r.baseline ? '|---|---|---|---|---|---|---|---|---|' : '|---|---|---|---|---|---|---|',
   );
   const cell = (x: (LoadResult & { expectedShare: number }) | undefined) =>
-    x ? `${fmt(x.reqPerSec)} (${fmt(x.p50Ms)} / ${fmt(x.p99Ms)})${x.expectedShare < 0.999 ? ` ⚠ only ${fmt(x.expectedShare * 100, 1)}% expected status` : ''}` : '–';
+    x
+      ? `${fmt(x.reqPerSec)} (${fmt(x.p50Ms)} / ${fmt(x.p99Ms)})${x.expectedShare < 0.999 ? ` ⚠ only ${fmt(x.expectedShare * 100, 1)}% expected status` : ''}`
+      : '–';
   const tgt = (id: string) => r.targets.find((t) => t.target.startsWith(id));
   for (const s of r.scenarios) {
     const vsPrism = ratio(s.servers.mock?.reqPerSec, s.servers.prism?.reqPerSec);
     const vsBare = ratio(s.servers.mock?.reqPerSec, s.servers.bare?.reqPerSec);
-    const mark = (t: ReturnType<typeof tgt>) => (t ? ` (target ${t.target.match(/≥ [^ ]+/)?.[0]}: **${t.verdict}**)` : '');
+    const mark = (t: ReturnType<typeof tgt>) =>
+      t ? ` (target ${t.target.match(/≥ [^ ]+/)?.[0]}: **${t.verdict}**)` : '';
     const pT = s.id === 'plain' ? tgt('plain query: mock ≥ 6×') : s.id === 'mixed' ? tgt('mixed') : undefined;
     const bT = s.id === 'plain' ? tgt('plain query: mock ≥ 70%') : undefined;
     const vsBaseline = ratio(s.servers.mock?.reqPerSec, s.servers.baseline?.reqPerSec);
     const baseT = tgt(`${s.id} query: mock ≥ ${NOT_LOWER} of the baseline`);
     const baseline = r.baseline ? ` ${cell(s.servers.baseline)} |` : '';
-    const baseRatio = r.baseline ? ` ${vsBaseline == null ? '–' : fmt(vsBaseline, 2)}${baseT ? ` (target ≥ ${NOT_LOWER}: **${baseT.verdict}**)` : ''} |` : '';
+    const baseRatio = r.baseline
+      ? ` ${vsBaseline == null ? '–' : fmt(vsBaseline, 2)}${baseT ? ` (target ≥ ${NOT_LOWER}: **${baseT.verdict}**)` : ''} |`
+      : '';
     lines.push(
       `| ${s.title} | ${cell(s.servers.mock)} | ${cell(s.servers.prism)} | ${cell(s.servers.bare)} |${baseline} ${vsPrism == null ? '–' : `${fmt(vsPrism, 1)}×`}${mark(pT)} | ${vsBare == null ? '–' : `${fmt(vsBare * 100)}%`}${mark(bT)} |${baseRatio} ${fmt(s.servers.mock?.bytesPerResponse)} / ${fmt(s.servers.prism?.bytesPerResponse)} |`,
     );
   }
-  if (r.baseline) lines.push('', `Baseline build: ${r.baseline} (its dist/mock.mjs, run as its own package.json's \`npm run mock\` runs it).`);
+  if (r.baseline)
+    lines.push(
+      '',
+      `Baseline build: ${r.baseline} (its dist/mock.mjs, run as its own package.json's \`npm run mock\` runs it).`,
+    );
   lines.push('', ...renderStartup(r));
   lines.push('', '| measure | mock | Prism 5.14.2 | bare node:http | ratio | target |', '|---|---|---|---|---|---|');
   const mem = r.memory;
@@ -338,7 +508,9 @@ export function renderTable(r: Report): string {
     );
   }
   const c = r.contract;
-  lines.push(`| contract suite wall time against the mock | ${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} | – | – | – | |`);
+  lines.push(
+    `| contract suite wall time against the mock | ${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} | – | – | – | |`,
+  );
   if (r.rowCache) lines.push('', `Row cache of the 1k mock after the memory run: ${rowCacheCell(r.rowCache)}.`);
   if (r.proxy) lines.push('', renderProxy(r.proxy));
   if (r.scale.length) lines.push('', ...renderScale(r));
@@ -355,8 +527,12 @@ function renderStartup(r: Report): string[] {
   const start = (id: StartupId) => r.startup.find((s) => s.id === id)?.medianMs ?? null;
   const [bare, prism] = [start('bare'), start('prism')];
   const ms = (v: number | null) => (v == null ? '–' : `${fmt(v)} ms`);
-  const x = (v: number | null, limit?: number) => (v == null ? '–' : `${fmt(v, v < 10 ? 1 : 0)}×${limit === undefined ? '' : ` (≤ ${limit}×: **${verdict(v, (y) => y <= limit)}**)`}`);
-  const share = (v: number | null, limit?: number) => (v == null ? '–' : `${fmt(v, 2)}${limit === undefined ? '' : ` (≤ ${limit}: **${verdict(v, (y) => y <= limit)}**)`}`);
+  const x = (v: number | null, limit?: number) =>
+    v == null
+      ? '–'
+      : `${fmt(v, v < 10 ? 1 : 0)}×${limit === undefined ? '' : ` (≤ ${limit}×: **${verdict(v, (y) => y <= limit)}**)`}`;
+  const share = (v: number | null, limit?: number) =>
+    v == null ? '–' : `${fmt(v, 2)}${limit === undefined ? '' : ` (≤ ${limit}: **${verdict(v, (y) => y <= limit)}**)`}`;
   const row = (what: string, bin: number | null, npm: number | null, targeted: boolean, extra = '') =>
     `| ${what} | ${ms(bin)} | ${ms(npm)} | ${x(ratio(bin ?? undefined, bare ?? undefined), targeted ? START_TARGETS.binOverBare : undefined)} | ${share(ratio(bin ?? undefined, prism ?? undefined), targeted ? START_TARGETS.binOverPrism : undefined)} | ${share(ratio(npm ?? undefined, prism ?? undefined), targeted ? START_TARGETS.npmOverPrism : undefined)} |${extra}`;
   const lines = [
@@ -372,8 +548,18 @@ function renderStartup(r: Report): string[] {
     const n = sc.servers.toLocaleString('en-US');
     const million = sc.servers === 1_000_000;
     lines.push(
-      row(`${n}, cold (generated, sorted, snapshot written)${million ? ` — target < 4 s: **${verdict(sc.coldMedianMs, (v) => v < 4000)}**` : ''}`, sc.coldMedianMs, sc.npmColdMedianMs, false),
-      row(`${n}, cached (the snapshot read)${million ? ` — target < 1 s: **${verdict(sc.cachedMedianMs, (v) => v < 1000)}**` : ''}`, sc.cachedMedianMs, sc.npmCachedMedianMs, false),
+      row(
+        `${n}, cold (generated, sorted, snapshot written)${million ? ` — target < 4 s: **${verdict(sc.coldMedianMs, (v) => v < 4000)}**` : ''}`,
+        sc.coldMedianMs,
+        sc.npmColdMedianMs,
+        false,
+      ),
+      row(
+        `${n}, cached (the snapshot read)${million ? ` — target < 1 s: **${verdict(sc.cachedMedianMs, (v) => v < 1000)}**` : ''}`,
+        sc.cachedMedianMs,
+        sc.npmCachedMedianMs,
+        false,
+      ),
     );
   }
   return lines;
@@ -383,7 +569,9 @@ function renderProxy(p: ProxyFigures): string {
   const share = ratio(p.proxied.reqPerSec, p.direct.reqPerSec);
   const limit = p.forwarder ? ratio(p.forwarder.reqPerSec, p.direct.reqPerSec) : null;
   const ofLimit = p.forwarder ? ratio(p.proxied.reqPerSec, p.forwarder.reqPerSec) : null;
-  const judged = p.judged ? `; meanwhile the proxy judged ${fmt(p.judged.answers)} answers (${fmt(p.judged.notJudged)} forwarded but not judged), ${fmt(p.judged.failed)} checks failed (verdict ${p.judged.verdict})` : '';
+  const judged = p.judged
+    ? `; meanwhile the proxy judged ${fmt(p.judged.answers)} answers (${fmt(p.judged.notJudged)} forwarded but not judged), ${fmt(p.judged.failed)} checks failed (verdict ${p.judged.verdict})`
+    : '';
   return (
     `Validation proxy (\`dist/proxy.mjs --upstream <mock>\`, issue 22), the plain query, direct then through the proxy, same mock, same load: ` +
     `${fmt(p.direct.reqPerSec)} req/s direct (p50 ${fmt(p.direct.p50Ms)} ms), ${fmt(p.proxied.reqPerSec)} through the proxy (p50 ${fmt(p.proxied.p50Ms)} ms): ` +
@@ -393,7 +581,9 @@ function renderProxy(p: ProxyFigures): string {
 }
 
 const rowCacheCell = (c: RowCacheInfo | null): string =>
-  c ? `${fmt((100 * c.hits) / Math.max(1, c.hits + c.misses), 1)}% hits (${fmt(c.bytes / 2 ** 20, 1)} of ${fmt(c.maxBytes / 2 ** 20)} MiB)` : '–';
+  c
+    ? `${fmt((100 * c.hits) / Math.max(1, c.hits + c.misses), 1)}% hits (${fmt(c.bytes / 2 ** 20, 1)} of ${fmt(c.maxBytes / 2 ** 20)} MiB)`
+    : '–';
 
 function renderScale(r: Report): string[] {
   const lines = [
@@ -415,7 +605,13 @@ function renderScale(r: Report): string[] {
     );
   }
   const scaleT = r.targets.filter((t) => /^(1M|100k|paging)/.test(t.target));
-  if (scaleT.length) lines.push('', ...scaleT.map((t) => `- ${t.target}: ${t.value == null ? '–' : fmt(t.value, t.value < 10 ? 2 : 0)} → **${t.verdict}**`));
+  if (scaleT.length)
+    lines.push(
+      '',
+      ...scaleT.map(
+        (t) => `- ${t.target}: ${t.value == null ? '–' : fmt(t.value, t.value < 10 ? 2 : 0)} → **${t.verdict}**`,
+      ),
+    );
   return lines;
 }
 
@@ -495,27 +691,55 @@ const HAVE_NPM = MOCK_ENTRY === 'dist/mock.mjs';
 
 /** The mock as the package runs it: `node bin/server-listing-mock.mjs` (no node flags), or the --mock file. */
 function binLaunch(flags: string[], label = 'the bin', bin = BIN): Launch {
-  return { label, command: process.execPath, args: (p) => [bin, '--port', String(p), '--quiet', ...flags], prefix: API_PREFIX };
+  return {
+    label,
+    command: process.execPath,
+    args: (p) => [bin, '--port', String(p), '--quiet', ...flags],
+    prefix: API_PREFIX,
+  };
 }
 
 /** As a clone runs it: `npm run mock -- <flags>` (npm, its check of dist/, the mock), a process group stopped as one. */
 function npmLaunch(flags: string[]): Launch {
-  return { label: 'npm run mock', command: 'npm', args: (p) => ['run', '--silent', 'mock', '--', '--port', String(p), '--quiet', ...flags], prefix: API_PREFIX, group: true };
+  return {
+    label: 'npm run mock',
+    command: 'npm',
+    args: (p) => ['run', '--silent', 'mock', '--', '--port', String(p), '--quiet', ...flags],
+    prefix: API_PREFIX,
+    group: true,
+  };
 }
 
 /** The limit: a node:http process that answers at once (scripts/bench-hello.mjs). */
-const BARE_LAUNCH: Launch = { label: 'bare node:http', command: process.execPath, args: (p) => ['scripts/bench-hello.mjs', String(p)], prefix: API_PREFIX };
+const BARE_LAUNCH: Launch = {
+  label: 'bare node:http',
+  command: process.execPath,
+  args: (p) => ['scripts/bench-hello.mjs', String(p)],
+  prefix: API_PREFIX,
+};
 
 /** The start-up variants at 1k servers, timed in turn (see renderStartup). */
 function startupVariants(): { id: StartupId; label: string; start: () => Promise<Running> }[] {
-  const baselineBin = BASELINE && (existsSync(join(BASELINE, 'bin/server-listing-mock.mjs')) ? join(BASELINE, 'bin/server-listing-mock.mjs') : join(BASELINE, 'dist/mock.mjs'));
+  const baselineBin =
+    BASELINE &&
+    (existsSync(join(BASELINE, 'bin/server-listing-mock.mjs'))
+      ? join(BASELINE, 'bin/server-listing-mock.mjs')
+      : join(BASELINE, 'dist/mock.mjs'));
   return [
     { id: 'bare', label: BARE_LAUNCH.label, start: () => launch(BARE_LAUNCH) },
     { id: 'prism', label: 'Prism', start: () => startServer({ kind: 'prism' }) },
     { id: 'bin', label: 'the bin, defaults', start: () => launch(binLaunch([])) },
     ...(HAVE_NPM ? [{ id: 'npm' as const, label: 'npm run mock, defaults', start: () => launch(npmLaunch([])) }] : []),
     { id: 'generated', label: `the bin, seed ${SEED}`, start: () => launch(binLaunch(['--seed', String(SEED)])) },
-    ...(baselineBin ? [{ id: 'baseline' as const, label: 'the baseline build, defaults', start: () => launch(binLaunch([], 'baseline', baselineBin)) }] : []),
+    ...(baselineBin
+      ? [
+          {
+            id: 'baseline' as const,
+            label: 'the baseline build, defaults',
+            start: () => launch(binLaunch([], 'baseline', baselineBin)),
+          },
+        ]
+      : []),
   ];
 }
 
@@ -527,15 +751,37 @@ async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow
   const dirs: string[] = [];
   // Cold starts pin the clock like the rest of the bench; cached ones run on the real clock, which also shows the
   // snapshot is not tied to a clock, and lets the contract suite (which judges ages by its own clock) agree with it.
-  const flags = (dir: string, now?: string) => ['--seed', String(SEED), '--servers', String(n), ...(now ? ['--now', now] : []), ...(supportsCache ? ['--cache-dir', dir] : [])];
-  const start = (how: 'bin' | 'npm', dir: string, now?: string) => launch({ ...(how === 'bin' ? binLaunch(flags(dir, now)) : npmLaunch(flags(dir, now))), timeoutMs: 300_000 });
+  const flags = (dir: string, now?: string) => [
+    '--seed',
+    String(SEED),
+    '--servers',
+    String(n),
+    ...(now ? ['--now', now] : []),
+    ...(supportsCache ? ['--cache-dir', dir] : []),
+  ];
+  const start = (how: 'bin' | 'npm', dir: string, now?: string) =>
+    launch({ ...(how === 'bin' ? binLaunch(flags(dir, now)) : npmLaunch(flags(dir, now))), timeoutMs: 300_000 });
   const row: ScaleRow = {
-    servers: n, coldMs: [], cachedMs: [], coldMedianMs: null, cachedMedianMs: null,
-    npmColdMs: [], npmCachedMs: [], npmColdMedianMs: null, npmCachedMedianMs: null, rssMiB: null, rps: {}, rowCache: null, contract: null,
+    servers: n,
+    coldMs: [],
+    cachedMs: [],
+    coldMedianMs: null,
+    cachedMedianMs: null,
+    npmColdMs: [],
+    npmCachedMs: [],
+    npmColdMedianMs: null,
+    npmCachedMedianMs: null,
+    rssMiB: null,
+    rps: {},
+    rowCache: null,
+    contract: null,
   };
   // The bin and npm run mock in turn, each cold start in an empty cache directory.
   const turns = (runs: number, npmRuns: number): ('bin' | 'npm')[] =>
-    Array.from({ length: Math.max(runs, npmRuns) }, (_, i) => [...(i < runs ? ['bin' as const] : []), ...(i < npmRuns && HAVE_NPM ? ['npm' as const] : [])]).flat();
+    Array.from({ length: Math.max(runs, npmRuns) }, (_, i) => [
+      ...(i < runs ? ['bin' as const] : []),
+      ...(i < npmRuns && HAVE_NPM ? ['npm' as const] : []),
+    ]).flat();
   try {
     let dir = '';
     for (const how of turns(CONFIG.scaleColdStarts, CONFIG.scaleNpmStarts)) {
@@ -589,10 +835,22 @@ async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow
 async function measureProxy(): Promise<ProxyFigures | null> {
   const plain = SCENARIOS.find((s) => s.id === 'plain') as Scenario;
   const reports = tempDir();
-  const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: DATASET, now: NOW, mockFlags: noSnapshots() });
+  const mock = await startServer({
+    kind: 'mock',
+    mockEntry: MOCK_ENTRY,
+    seed: SEED,
+    servers: DATASET,
+    now: NOW,
+    mockFlags: noSnapshots(),
+  });
   let proxy: Running | undefined;
   try {
-    proxy = await launch({ label: 'validation proxy', command: process.execPath, args: (p) => ['dist/proxy.mjs', '--upstream', mock.base, '--port', String(p), '--reports', reports], prefix: API_PREFIX });
+    proxy = await launch({
+      label: 'validation proxy',
+      command: process.execPath,
+      args: (p) => ['dist/proxy.mjs', '--upstream', mock.base, '--port', String(p), '--reports', reports],
+      prefix: API_PREFIX,
+    });
     const measure = async (srv: Running) => {
       await load(srv, plain, { durationSec: CONFIG.warmupSec });
       return load(srv, plain, { durationSec: CONFIG.durationSec });
@@ -600,20 +858,33 @@ async function measureProxy(): Promise<ProxyFigures | null> {
     const direct = await measure(mock);
     const proxied = await measure(proxy);
     let forwarder: LoadResult | null = null;
-    const bare = await launch({ label: 'bare forwarder', command: process.execPath, args: (p) => ['scripts/bench-forwarder.mjs', new URL(mock.base).origin, String(p)], prefix: API_PREFIX });
+    const bare = await launch({
+      label: 'bare forwarder',
+      command: process.execPath,
+      args: (p) => ['scripts/bench-forwarder.mjs', new URL(mock.base).origin, String(p)],
+      prefix: API_PREFIX,
+    });
     try {
       forwarder = await measure(bare);
     } finally {
       await bare.stop();
     }
-    log(`plain through the proxy: ${proxied.reqPerSec.toFixed(0)} req/s (direct ${direct.reqPerSec.toFixed(0)}), statuses ${JSON.stringify(proxied.statusCodes)}`);
+    log(
+      `plain through the proxy: ${proxied.reqPerSec.toFixed(0)} req/s (direct ${direct.reqPerSec.toFixed(0)}), statuses ${JSON.stringify(proxied.statusCodes)}`,
+    );
     let judged: ProxyFigures['judged'] = null;
     try {
       const res = await get(new URL(proxy.base).origin, '/__proxy/report');
       const j = JSON.parse(res.body.toString()) as { verdict: string; totals: { failed: number }; figures: string[] };
       // "Answers: 90108 judged, 45 forwarded but not judged" (proxy.ts)
-      const [, answers, notJudged] = /Answers: (\d+) judged, (\d+) forwarded but not judged/.exec(j.figures.join('\n')) ?? [];
-      judged = { answers: Number(answers ?? NaN), notJudged: Number(notJudged ?? NaN), failed: j.totals.failed, verdict: j.verdict };
+      const [, answers, notJudged] =
+        /Answers: (\d+) judged, (\d+) forwarded but not judged/.exec(j.figures.join('\n')) ?? [];
+      judged = {
+        answers: Number(answers ?? NaN),
+        notJudged: Number(notJudged ?? NaN),
+        failed: j.totals.failed,
+        verdict: j.verdict,
+      };
     } catch (err) {
       log(`the proxy's report could not be read: ${(err as Error).message}`);
     }
@@ -632,11 +903,23 @@ async function measureProxy(): Promise<ProxyFigures | null> {
 async function measurePaging(supportsCache: boolean): Promise<PagingResult | null> {
   const n = CONFIG.pagingServers;
   const dir = tempDir();
-  const srv = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, seed: SEED, servers: n, now: NOW, mockFlags: supportsCache ? ['--cache-dir', dir] : [], timeoutMs: 300_000 });
+  const srv = await startServer({
+    kind: 'mock',
+    mockEntry: MOCK_ENTRY,
+    seed: SEED,
+    servers: n,
+    now: NOW,
+    mockFlags: supportsCache ? ['--cache-dir', dir] : [],
+    timeoutMs: 300_000,
+  });
   try {
     const headers = { authorization: `Bearer ${VALID_KEY}` };
     // Warm the process (JIT, lazily built structures) on one page first, so the growth is the paging's.
-    await get(srv.base, `/servers/find?limit=${CONFIG.pagingLimit}&noFilter=true&maxAge=3650&sort=address&page=1`, headers);
+    await get(
+      srv.base,
+      `/servers/find?limit=${CONFIG.pagingLimit}&noFilter=true&maxAge=3650&sort=address&page=1`,
+      headers,
+    );
     const before = readMemory(srv.pid).rssMiB;
     let rows = 0;
     let pages = 0;
@@ -644,8 +927,13 @@ async function measurePaging(supportsCache: boolean): Promise<PagingResult | nul
       rows = 0;
       pages = 0;
       for (let page = 1; ; page++) {
-        const res = await get(srv.base, `/servers/find?limit=${CONFIG.pagingLimit}&noFilter=true&maxAge=3650&sort=address&page=${page}`, headers);
-        if (res.status !== 200) throw new Error(`page ${page} answered ${res.status}: ${res.body.toString().slice(0, 200)}`);
+        const res = await get(
+          srv.base,
+          `/servers/find?limit=${CONFIG.pagingLimit}&noFilter=true&maxAge=3650&sort=address&page=${page}`,
+          headers,
+        );
+        if (res.status !== 200)
+          throw new Error(`page ${page} answered ${res.status}: ${res.body.toString().slice(0, 200)}`);
         const got = (JSON.parse(res.body.toString()) as { results: unknown[] }).results.length;
         if (got === 0) break;
         rows += got;
@@ -659,7 +947,17 @@ async function measurePaging(supportsCache: boolean): Promise<PagingResult | nul
     const afterSecond = readMemory(srv.pid).rssMiB;
     const cache = await rowCacheOf(srv);
     log(`paging: ${rows} rows in ${pages} pages, RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MiB`);
-    return { servers: n, limit: CONFIG.pagingLimit, pages, rows, beforeMiB: before, afterMiB: after, afterSecondMiB: afterSecond, growthMiB: after - before, boundMiB: (cache?.maxBytes ?? 64 * 2 ** 20) / 2 ** 20 };
+    return {
+      servers: n,
+      limit: CONFIG.pagingLimit,
+      pages,
+      rows,
+      beforeMiB: before,
+      afterMiB: after,
+      afterSecondMiB: afterSecond,
+      growthMiB: after - before,
+      boundMiB: (cache?.maxBytes ?? 64 * 2 ** 20) / 2 ** 20,
+    };
   } catch (err) {
     log(`paging failed: ${(err as Error).message}`);
     return null;
@@ -711,12 +1009,23 @@ async function main(): Promise<void> {
   //    background load on a shared machine hits all three alike.
   const running: Partial<Record<ServerKind, Running>> = {};
   const profileDir = `reports/profiles/${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  if (args['cpu-prof']) report.notes.push(`the mock ran under --cpu-prof (${profileDir}): its figures are slowed by the profiler.`);
+  if (args['cpu-prof'])
+    report.notes.push(`the mock ran under --cpu-prof (${profileDir}): its figures are slowed by the profiler.`);
   try {
     for (const kind of kinds) {
       log(`starting ${kind}`);
       const nodeFlags = kind === 'mock' && args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-      const srv = await startServer({ kind, mockEntry: MOCK_ENTRY, ...(BASELINE ? { baselineDir: BASELINE } : {}), seed: SEED, servers: DATASET, now: NOW, recordFile, nodeFlags, ...(kind === 'mock' || kind === 'baseline' ? { mockFlags: noSnapshots() } : {}) });
+      const srv = await startServer({
+        kind,
+        mockEntry: MOCK_ENTRY,
+        ...(BASELINE ? { baselineDir: BASELINE } : {}),
+        seed: SEED,
+        servers: DATASET,
+        now: NOW,
+        recordFile,
+        nodeFlags,
+        ...(kind === 'mock' || kind === 'baseline' ? { mockFlags: noSnapshots() } : {}),
+      });
       running[kind] = srv;
       const idle = readMemory(srv.pid);
       const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
@@ -731,7 +1040,9 @@ async function main(): Promise<void> {
         await load(srv, s, { durationSec: CONFIG.warmupSec });
         const r = await load(srv, s, { durationSec: CONFIG.durationSec });
         (report.scenarios[i] as ScenarioFigures).servers[kind] = { ...r, expectedShare: expectedShare(r, s.expect) };
-        log(`${s.id} on ${kind}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, statuses ${JSON.stringify(r.statusCodes)}`);
+        log(
+          `${s.id} on ${kind}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, statuses ${JSON.stringify(r.statusCodes)}`,
+        );
       }
     }
   } finally {
@@ -772,7 +1083,9 @@ async function main(): Promise<void> {
       continue;
     }
     try {
-      const g = await inChild<GenResult>({ kind: 'gen', module: generatorModule, seed: SEED, count, now: NOW }, ['--max-old-space-size=16384']);
+      const g = await inChild<GenResult>({ kind: 'gen', module: generatorModule, seed: SEED, count, now: NOW }, [
+        '--max-old-space-size=16384',
+      ]);
       report.generation.push({ count, ...g });
       log(`generated ${g.rows} servers in ${g.ms.toFixed(0)} ms`);
     } catch (err) {
@@ -795,7 +1108,10 @@ async function main(): Promise<void> {
   // 6. The scale table, and paging through a big listing.
   if (haveMock && !args['skip-scale']) {
     const supportsCache = noSnapshots().length > 0;
-    if (!supportsCache) report.notes.push(`${MOCK_ENTRY} has no --cache-dir (no snapshot cache): "cached" start-ups are further cold ones.`);
+    if (!supportsCache)
+      report.notes.push(
+        `${MOCK_ENTRY} has no --cache-dir (no snapshot cache): "cached" start-ups are further cold ones.`,
+      );
     for (const n of CONFIG.scaleSizes) report.scale.push(await measureScale(n, supportsCache));
     report.paging = await measurePaging(supportsCache);
   }
@@ -805,7 +1121,9 @@ async function main(): Promise<void> {
   // (Only the start counts: at the end the average includes this benchmark's own load.)
   const before = report.machine.loadAvgAtStart[0] ?? 0;
   if (before > report.machine.cores / 2) {
-    report.notes.push(`the machine was busy before the run (1-minute load average ${before.toFixed(1)} on ${report.machine.cores} cores): these figures are noisy.`);
+    report.notes.push(
+      `the machine was busy before the run (1-minute load average ${before.toFixed(1)} on ${report.machine.cores} cores): these figures are noisy.`,
+    );
   }
   report.targets = targets(report);
   const table = renderTable(report);

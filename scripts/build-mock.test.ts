@@ -30,11 +30,43 @@ async function load<T>(name: string, source: string): Promise<T> {
   return (await import(pathToFileURL(file).href)) as T;
 }
 afterAll(() => rmSync(join(REPO, 'node_modules/.cache/build-mock-test'), { recursive: true, force: true }));
-const { BUILT_SPEC } = await load<{ BUILT_SPEC: { sha256: string; json: string; validators: Record<string, ValidateFunction> } }>('spec', modules['spec/built.ts']);
+const { BUILT_SPEC } = await load<{
+  BUILT_SPEC: { sha256: string; json: string; validators: Record<string, ValidateFunction> };
+}>('spec', modules['spec/built.ts']);
 
 /** Values a query or path parameter may arrive with: the schema's edges, examples, junk. */
 const paramValue = fc.oneof(
-  fc.constantFrom('', '0', '1', '-1', '2', '20', '50', '500', '501', '1e3', '0x10', ' 7', 'abc', 'true', 'false', 'off', '1.20*', 'Paper*', 'EU', 'XX', 'de', 'users', 'address', 'asc', 'desc', 'a'.repeat(300), 'play.x.net:25565', '::1', 'key_abc123'),
+  fc.constantFrom(
+    '',
+    '0',
+    '1',
+    '-1',
+    '2',
+    '20',
+    '50',
+    '500',
+    '501',
+    '1e3',
+    '0x10',
+    ' 7',
+    'abc',
+    'true',
+    'false',
+    'off',
+    '1.20*',
+    'Paper*',
+    'EU',
+    'XX',
+    'de',
+    'users',
+    'address',
+    'asc',
+    'desc',
+    'a'.repeat(300),
+    'play.x.net:25565',
+    '::1',
+    'key_abc123',
+  ),
   fc.string(),
   fc.integer({ min: -10, max: 100_000 }).map(String),
 );
@@ -71,7 +103,10 @@ describe('the build', () => {
   });
 
   it("knows the generator's fingerprint (a snapshot is checked without generating a sample)", async () => {
-    const { BUILT_DATASETS } = await load<{ BUILT_DATASETS: { generator: string; dir: string } }>('datasets', modules['mocks/dataset/built.ts']);
+    const { BUILT_DATASETS } = await load<{ BUILT_DATASETS: { generator: string; dir: string } }>(
+      'datasets',
+      modules['mocks/dataset/built.ts'],
+    );
     expect(BUILT_DATASETS.generator).toBe(generatorFingerprint());
     expect(BUILT_DATASETS.dir).toBe(join(REPO, 'node_modules/.cache/build-mock-test/datasets/'));
   });

@@ -50,7 +50,11 @@ function specModule(): string {
     const k = JSON.stringify(c.options);
     groups.set(k, [...(groups.get(k) ?? []).filter((x) => x.key !== c.key), c]);
   }
-  const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: unknown, refs: Record<string, string>) => string }).default;
+  const standaloneCode = (
+    createRequire(import.meta.url)('ajv/dist/standalone') as {
+      default: (ajv: unknown, refs: Record<string, string>) => string;
+    }
+  ).default;
   const parts = [...groups.values()].map((group) => {
     const ajv = createAjv(doc, group[0]!.options, { code: { source: true } });
     for (const c of group) ajv.addSchema(c.schema, c.key);
@@ -88,7 +92,15 @@ export function builtModules(): BuiltModules {
 
 /** How a bundle of the mock is built (this one, and the library entry's): ESM for Node 20, the dependencies left external, the built modules in place of their stubs. */
 export function bundleOptions(modules: BuiltModules) {
-  return { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', plugins: [builtPlugin(modules)] } as const satisfies BuildOptions;
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [builtPlugin(modules)],
+  } as const satisfies BuildOptions;
 }
 
 /** An esbuild plugin that bundles the built modules in place of their stubs. */
@@ -111,7 +123,13 @@ function writeDefaultDataset(dir: string): void {
   // Snapshots store ages, not times: any clock gives the same file.
   const now = Date.now();
   const dataset = generateDataset({ seed, count, clean, now: new Date(now) });
-  writeSnapshot(dir, { generator: generatorFingerprint(), seed, count, clean }, dataset, sortOrders(dataset), Math.floor(now / 1000) * 1000);
+  writeSnapshot(
+    dir,
+    { generator: generatorFingerprint(), seed, count, clean },
+    dataset,
+    sortOrders(dataset),
+    Math.floor(now / 1000) * 1000,
+  );
 }
 
 /** Builds dist/mock.mjs (or into `outDir`), its datasets and its list of inputs. */
@@ -121,15 +139,31 @@ export async function buildMock(outDir: string = DIST): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const modules = builtModules();
   writeDefaultDataset(join(outDir, DATASETS));
-  const result = await build({ entryPoints: [join(ROOT, 'mocks/node/cli.ts')], outfile: join(outDir, 'mock.mjs'), ...bundleOptions(modules), metafile: true, absWorkingDir: ROOT });
+  const result = await build({
+    entryPoints: [join(ROOT, 'mocks/node/cli.ts')],
+    outfile: join(outDir, 'mock.mjs'),
+    ...bundleOptions(modules),
+    metafile: true,
+    absWorkingDir: ROOT,
+  });
   // Everything a rebuild would read: the bundled sources, the spec, this script, the dependencies' versions.
   const bundled = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)));
-  const others = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'].filter((p) => existsSync(join(ROOT, p)));
-  writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify({ bundle: 'mock.mjs', startedAt, inputs: [...new Set([...bundled, ...others])].sort() }, null, 1)}\n`);
+  const others = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'].filter((p) =>
+    existsSync(join(ROOT, p)),
+  );
+  writeFileSync(
+    join(outDir, INPUTS_FILE),
+    `${JSON.stringify({ bundle: 'mock.mjs', startedAt, inputs: [...new Set([...bundled, ...others])].sort() }, null, 1)}\n`,
+  );
 }
 
 const FLAGS = {
-  out: { type: 'string', value: 'DIR', default: 'dist', help: 'where to write mock.mjs, datasets/ and mock.inputs.json' },
+  out: {
+    type: 'string',
+    value: 'DIR',
+    default: 'dist',
+    help: 'where to write mock.mjs, datasets/ and mock.inputs.json',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies FlagTable;
 

@@ -27,12 +27,24 @@ mkdirSync(join(DIST, 'swagger-ui'), { recursive: true });
 
 await build({ entryPoints: [ENTRY], outfile: join(DIST, 'index.mjs'), ...bundleOptions(builtModules()) });
 
-const [declarations] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], { preferredConfigPath: join(ROOT, 'tsconfig.json') });
-writeFileSync(join(DIST, 'index.d.ts'), `// server-listing-mock: the mock in process (see mocks/README.md in this package).\n${declarations}`);
+const [declarations] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], {
+  preferredConfigPath: join(ROOT, 'tsconfig.json'),
+});
+writeFileSync(
+  join(DIST, 'index.d.ts'),
+  `// server-listing-mock: the mock in process (see mocks/README.md in this package).\n${declarations}`,
+);
 
 const types = readFileSync(join(ROOT, 'spec/openapi.gen.ts'), 'utf8');
-writeFileSync(join(DIST, 'types.d.ts'), types.replace('/**\n * This file was auto-generated', '/**\n * The types of spec/openapi.yaml (in this package). This file was auto-generated'));
+writeFileSync(
+  join(DIST, 'types.d.ts'),
+  types.replace(
+    '/**\n * This file was auto-generated',
+    '/**\n * The types of spec/openapi.yaml (in this package). This file was auto-generated',
+  ),
+);
 writeFileSync(join(DIST, 'types.mjs'), '// server-listing-mock/types holds types only (types.d.ts).\nexport {};\n');
 
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-for (const name of [...SWAGGER_UI_FILES, 'LICENSE', 'NOTICE']) copyFileSync(join(swaggerUi, name), join(DIST, 'swagger-ui', name));
+for (const name of [...SWAGGER_UI_FILES, 'LICENSE', 'NOTICE'])
+  copyFileSync(join(swaggerUi, name), join(DIST, 'swagger-ui', name));

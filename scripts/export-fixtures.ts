@@ -8,9 +8,22 @@ import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { generateServers } from '../mocks/dataset/generator.ts';
 
 const FLAGS = {
-  seed: { type: 'integer', value: 'N', default: 1337, min: 0, max: 0xffffffff, help: 'dataset seed (the mock\'s default)' },
+  seed: {
+    type: 'integer',
+    value: 'N',
+    default: 1337,
+    min: 0,
+    max: 0xffffffff,
+    help: "dataset seed (the mock's default)",
+  },
   servers: { type: 'integer', value: 'N', default: 1000, min: 0, max: 5_000_000, help: 'how many servers' },
-  now: { type: 'custom', value: 'ISO', shown: 'the current time', parse: isoTime, help: 'the clock the ages and last pings are relative to' },
+  now: {
+    type: 'custom',
+    value: 'ISO',
+    shown: 'the current time',
+    parse: isoTime,
+    help: 'the clock the ages and last pings are relative to',
+  },
   out: { type: 'string', value: 'FILE', default: 'fixtures/db.json', help: 'where to write' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies FlagTable;

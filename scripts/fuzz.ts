@@ -23,10 +23,28 @@ import { startServer, type Running } from './bench-servers.ts';
 
 const FLAGS = {
   count: { type: 'integer', value: 'N', default: 20_000, min: 1, max: 100_000_000, help: 'requests to send' },
-  seed: { type: 'integer', value: 'N', default: 1, min: 1, max: 2 ** 31 - 1, help: "the generator's seed: the same seed sends the same requests" },
-  'base-url': { type: 'string', value: 'URL', help: 'fuzz a mock already running there (loopback only); default: start dist/mock.mjs' },
+  seed: {
+    type: 'integer',
+    value: 'N',
+    default: 1,
+    min: 1,
+    max: 2 ** 31 - 1,
+    help: "the generator's seed: the same seed sends the same requests",
+  },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    help: 'fuzz a mock already running there (loopback only); default: start dist/mock.mjs',
+  },
   concurrency: { type: 'integer', value: 'N', default: 8, min: 1, max: 1024, help: 'requests in flight at once' },
-  timeout: { type: 'integer', value: 'MS', default: 10_000, min: 1, max: 600_000, help: 'an answer slower than this is a finding' },
+  timeout: {
+    type: 'integer',
+    value: 'MS',
+    default: 10_000,
+    min: 1,
+    max: 600_000,
+    help: 'an answer slower than this is a finding',
+  },
   out: { type: 'string', value: 'FILE', default: 'reports/fuzz.json', help: 'every finding, as JSON' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies FlagTable;
@@ -57,15 +75,47 @@ interface RawRequest {
 }
 
 const rawArbitrary: fc.Arbitrary<RawRequest> = fc.oneof(
-  fc.constantFrom('get', 'Get', 'pOST', 'G E T', 'GETT', '123').map((m) => ({ what: `method ${m}`, raw: `${m} /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n\r\n` })),
-  fc.constantFrom('bad host!', '', ' ', 'a b', '[::1', 'x:99999', '%00').map((h) => ({ what: `Host ${JSON.stringify(h)}`, raw: `GET /api/v0.1/servers/find?limit=1 HTTP/1.1\r\nHost: ${h}\r\n\r\n` })),
+  fc
+    .constantFrom('get', 'Get', 'pOST', 'G E T', 'GETT', '123')
+    .map((m) => ({ what: `method ${m}`, raw: `${m} /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n\r\n` })),
+  fc
+    .constantFrom('bad host!', '', ' ', 'a b', '[::1', 'x:99999', '%00')
+    .map((h) => ({
+      what: `Host ${JSON.stringify(h)}`,
+      raw: `GET /api/v0.1/servers/find?limit=1 HTTP/1.1\r\nHost: ${h}\r\n\r\n`,
+    })),
   fc.constant({ what: 'no Host', raw: 'GET /api/v0.1/servers/find?limit=1 HTTP/1.1\r\n\r\n' }),
-  fc.integer({ min: 15_000, max: 40_000 }).map((n) => ({ what: `URL of ${n} bytes`, raw: `GET /api/v0.1/servers/find?motd=${'a'.repeat(n)} HTTP/1.1\r\nHost: x\r\n\r\n` })),
-  fc.integer({ min: 15_000, max: 40_000 }).map((n) => ({ what: `header of ${n} bytes`, raw: `GET /api/v0.1/servers/find HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(n)}\r\n\r\n` })),
-  fc.constantFrom('zz', '-1', '1;' + 'e'.repeat(20_000), 'ffffffffffffffffffff').map((c) => ({ what: `chunk size ${c.slice(0, 12)}`, raw: `POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${c}\r\nabc\r\n0\r\n\r\n` })),
-  fc.constant({ what: 'Content-Length and chunked', raw: 'POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' }),
-  fc.constantFrom('HTTP/7.1', 'HTTP/1', 'HTTPS/1.1', 'http/1.1').map((v) => ({ what: `version ${v}`, raw: `GET /api/v0.1/metadata/regions ${v}\r\nHost: x\r\n\r\n` })),
-  fc.constantFrom('Bad Header: 1', 'X: a\u0001b', ': empty', 'X-A\t: 1').map((h) => ({ what: `header ${JSON.stringify(h)}`, raw: `GET /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n` })),
+  fc
+    .integer({ min: 15_000, max: 40_000 })
+    .map((n) => ({
+      what: `URL of ${n} bytes`,
+      raw: `GET /api/v0.1/servers/find?motd=${'a'.repeat(n)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    })),
+  fc
+    .integer({ min: 15_000, max: 40_000 })
+    .map((n) => ({
+      what: `header of ${n} bytes`,
+      raw: `GET /api/v0.1/servers/find HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(n)}\r\n\r\n`,
+    })),
+  fc
+    .constantFrom('zz', '-1', '1;' + 'e'.repeat(20_000), 'ffffffffffffffffffff')
+    .map((c) => ({
+      what: `chunk size ${c.slice(0, 12)}`,
+      raw: `POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${c}\r\nabc\r\n0\r\n\r\n`,
+    })),
+  fc.constant({
+    what: 'Content-Length and chunked',
+    raw: 'POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+  }),
+  fc
+    .constantFrom('HTTP/7.1', 'HTTP/1', 'HTTPS/1.1', 'http/1.1')
+    .map((v) => ({ what: `version ${v}`, raw: `GET /api/v0.1/metadata/regions ${v}\r\nHost: x\r\n\r\n` })),
+  fc
+    .constantFrom('Bad Header: 1', 'X: a\u0001b', ': empty', 'X-A\t: 1')
+    .map((h) => ({
+      what: `header ${JSON.stringify(h)}`,
+      raw: `GET /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n`,
+    })),
 );
 
 async function sendRaw(port: number, req: RawRequest): Promise<Answer | Error> {
@@ -100,19 +150,27 @@ function send(base: URL, agent: Agent, req: FuzzRequest): Promise<Answer | Error
     };
     // node:http frames no body of its own on DELETE or OPTIONS: without a length the body
     // would be read as the next request on the connection.
-    const headers = req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) };
-    const r = request({ host: base.hostname, port: base.port, path: req.path, method: req.method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        done({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', done);
-    });
+    const headers =
+      req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) };
+    const r = request(
+      { host: base.hostname, port: base.port, path: req.path, method: req.method, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          done({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', done);
+      },
+    );
     // From the start, not from the last byte: a frozen server still accepts connections.
-    const timer = setTimeout(() => r.destroy(Object.assign(new Error(`no answer in ${TIMEOUT_MS} ms`), { code: 'TIMEOUT' })), TIMEOUT_MS);
+    const timer = setTimeout(
+      () => r.destroy(Object.assign(new Error(`no answer in ${TIMEOUT_MS} ms`), { code: 'TIMEOUT' })),
+      TIMEOUT_MS,
+    );
     r.on('close', () => clearTimeout(timer));
     r.on('error', done);
     if (req.body !== undefined) r.write(req.body);
@@ -145,7 +203,9 @@ async function main(): Promise<void> {
   const port = Number(base.port || 80);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const checker = new AnswerJudge(model);
-  const arbitrary = requestArbitrary(model, { credentials: fixtures.credentials.map((c) => ({ scheme: c.type, value: c.value })) });
+  const arbitrary = requestArbitrary(model, {
+    credentials: fixtures.credentials.map((c) => ({ scheme: c.type, value: c.value })),
+  });
   const findings: Finding[] = [];
   const statuses = new Map<string, number>();
   const bodyDir = args.out.replace(/\.json$/, '-bodies');
@@ -178,22 +238,39 @@ async function main(): Promise<void> {
         if (res instanceof Error && (res as NodeJS.ErrnoException).code === 'TIMEOUT') timeoutsInARow++;
         else timeoutsInARow = 0;
         if (res instanceof Error) {
-          findings.push({ request, kind: (res as NodeJS.ErrnoException).code === 'TIMEOUT' ? 'timeout' : 'transport', detail: `${req.method} ${req.path.slice(0, 120)}: ${res.message}`, repro: repro() });
+          findings.push({
+            request,
+            kind: (res as NodeJS.ErrnoException).code === 'TIMEOUT' ? 'timeout' : 'transport',
+            detail: `${req.method} ${req.path.slice(0, 120)}: ${res.message}`,
+            repro: repro(),
+          });
           return;
         }
         const key = `${res.status}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        for (const f of checker.exchange({ request: req, response: res })) findings.push({ ...f, request, repro: repro(), answer: `${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 300)}` });
+        for (const f of checker.exchange({ request: req, response: res }))
+          findings.push({
+            ...f,
+            request,
+            repro: repro(),
+            answer: `${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 300)}`,
+          });
       }),
       ...raws.map((raw, k) => async () => {
         const request = sent + reqs.length + k;
         const res = await sendRaw(port, raw);
         if (res instanceof Error) {
-          findings.push({ request, kind: 'transport', detail: `raw ${raw.what}: ${res.message.slice(0, 200)}`, repro: printfLine(raw.raw, port) });
+          findings.push({
+            request,
+            kind: 'transport',
+            detail: `raw ${raw.what}: ${res.message.slice(0, 200)}`,
+            repro: printfLine(raw.raw, port),
+          });
           return;
         }
         statuses.set(`${res.status}`, (statuses.get(`${res.status}`) ?? 0) + 1);
-        for (const f of checker.exchange({ request: { method: 'RAW', path: '/' }, response: res })) findings.push({ ...f, request, detail: `raw ${raw.what}: ${f.detail}`, repro: printfLine(raw.raw, port) });
+        for (const f of checker.exchange({ request: { method: 'RAW', path: '/' }, response: res }))
+          findings.push({ ...f, request, detail: `raw ${raw.what}: ${f.detail}`, repro: printfLine(raw.raw, port) });
       }),
     ];
     let next = 0;
@@ -204,7 +281,9 @@ async function main(): Promise<void> {
     );
     sent += n;
     if (timeoutsInARow >= GIVE_UP_AFTER) {
-      console.error(`fuzz: the server stopped answering (${GIVE_UP_AFTER} timeouts in a row): stopping early; the first timeouts point at the request that froze it`);
+      console.error(
+        `fuzz: the server stopped answering (${GIVE_UP_AFTER} timeouts in a row): stopping early; the first timeouts point at the request that froze it`,
+      );
       break;
     }
     if (batch % 5 === 4) console.error(`fuzz: ${sent}/${COUNT} sent, ${findings.length} finding(s)`);
@@ -216,7 +295,14 @@ async function main(): Promise<void> {
   /** Requests with at least one finding of this kind. */
   const byKind = (k: Kind) => new Set(findings.filter((f) => f.kind === k).map((f) => f.request)).size;
   mkdirSync(args.out.replace(/\/[^/]*$/, '') || '.', { recursive: true });
-  writeFileSync(args.out, JSON.stringify({ count: COUNT, seed: SEED, baseUrl, seconds, statuses: Object.fromEntries(statuses), findings }, null, 2));
+  writeFileSync(
+    args.out,
+    JSON.stringify(
+      { count: COUNT, seed: SEED, baseUrl, seconds, statuses: Object.fromEntries(statuses), findings },
+      null,
+      2,
+    ),
+  );
   const shown = new Map<Kind, number>();
   for (const f of findings) {
     const n = (shown.get(f.kind) ?? 0) + 1;
@@ -225,7 +311,10 @@ async function main(): Promise<void> {
     if (n <= 20) console.log(`[${f.kind}] request ${f.request}: ${f.detail}\n  repro: ${line}`);
     else if (n === 21) console.log(`[${f.kind}] ... more in ${args.out}`);
   }
-  const statusList = [...statuses].sort((a, b) => Number(a[0]) - Number(b[0])).map(([s, n]) => `${s}×${n}`).join(' ');
+  const statusList = [...statuses]
+    .sort((a, b) => Number(a[0]) - Number(b[0]))
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
   console.log(
     `\nfuzz: ${Math.min(sent, COUNT)} of ${COUNT} requests (seed ${SEED}) in ${seconds.toFixed(1)} s against ${baseUrl}\n` +
       `  requests with: ${byKind('5xx')} unexpected 5xx, ${byKind('not-json')} non-JSON answers, ${byKind('error-shape')} errors out of shape, ` +

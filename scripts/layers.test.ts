@@ -26,8 +26,10 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
     const root = tree({
       'spec/model.ts': "import { x } from '../fixtures/load.ts';\n",
       'fixtures/load.ts': "import { loadModel } from '../spec/model.ts';\n",
-      'contract-tests/lib/a.ts': "// reads the mock\nimport type { MockApp } from '../../mocks/app.ts';\nexport * from '../../mocks/search.ts';\n",
-      'contract-tests/lib/b.ts': "const m = await import('../../mocks/server.ts');\nconst u = new URL('../../mocks/cli.ts', import.meta.url);\n",
+      'contract-tests/lib/a.ts':
+        "// reads the mock\nimport type { MockApp } from '../../mocks/app.ts';\nexport * from '../../mocks/search.ts';\n",
+      'contract-tests/lib/b.ts':
+        "const m = await import('../../mocks/server.ts');\nconst u = new URL('../../mocks/cli.ts', import.meta.url);\n",
       'mocks/app.ts': "import { run } from '../contract-tests/run.ts';\nimport { sh } from '../scripts/bench.ts';\n",
       'scripts/bench.ts': "import '../mocks/app.ts';\nimport '../contract-tests/run.ts';\n",
     });
@@ -59,11 +61,14 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
 
   it('keeps the rooms of the mock one way: dataset <- search <- core <- node, sources only', () => {
     const root = tree({
-      'mocks/core/app.ts': "import { startMock } from '../node/server.ts';\nimport { search } from '../search/search.ts';\n",
-      'mocks/search/search.ts': "import type { AppEnv } from '../core/env.ts';\nimport { serverAt } from '../dataset/columns.ts';\n",
+      'mocks/core/app.ts':
+        "import { startMock } from '../node/server.ts';\nimport { search } from '../search/search.ts';\n",
+      'mocks/search/search.ts':
+        "import type { AppEnv } from '../core/env.ts';\nimport { serverAt } from '../dataset/columns.ts';\n",
       'mocks/dataset/snapshot.ts': "import { buildIndex } from '../search/search-index.ts';\n",
       'mocks/docs-page/docs-page.ts': "import type { AppEnv } from '../core/env.ts';\n",
-      'mocks/core/auth/auth.test.ts': "import { useApp } from '../../testing/test-app.ts';\nimport { startMock } from '../../node/server.ts';\n",
+      'mocks/core/auth/auth.test.ts':
+        "import { useApp } from '../../testing/test-app.ts';\nimport { startMock } from '../../node/server.ts';\n",
     });
     expect(layerViolations(root).map((v) => v.message)).toEqual([
       'mocks/core/app.ts:1 imports mocks/node/server.ts: mocks/core may import only from mocks/dataset, mocks/search, mocks/docs-page, mocks/core',
@@ -73,8 +78,12 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
     ]);
   });
 
-  it('makes no exception for the suite\'s --start-mock: it runs the mock as a program', () => {
-    expect(layerViolations(tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" }))).toHaveLength(1);
+  it("makes no exception for the suite's --start-mock: it runs the mock as a program", () => {
+    expect(
+      layerViolations(
+        tree({ 'contract-tests/run.ts': "await import(new URL('../mocks/server.ts', import.meta.url).href);\n" }),
+      ),
+    ).toHaveLength(1);
   });
 
   it('reads imports, not words that look like them', () => {

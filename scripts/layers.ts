@@ -88,15 +88,27 @@ export function layerViolations(root: string): Violation[] {
     for (const file of sourceFiles(root, layer)) {
       const from = relative(root, file).split(sep).join('/');
       for (const { specifier, line } of references(readFileSync(file, 'utf8'))) {
-        const to = relative(root, resolve(dirname(file), specifier)).split(sep).join('/');
+        const to = relative(root, resolve(dirname(file), specifier))
+          .split(sep)
+          .join('/');
         const target = to.split('/')[0]!;
         if (target in LAYERS && !allowed.includes(target)) {
-          violations.push({ from, to, line, message: `${from}:${line} imports ${to}: ${layer} may import only from ${allowed.join(', ')}` });
+          violations.push({
+            from,
+            to,
+            line,
+            message: `${from}:${line} imports ${to}: ${layer} may import only from ${allowed.join(', ')}`,
+          });
         }
         const room = mockRoom(from);
         const toRoom = mockRoom(to);
         if (room && toRoom && !/\.test\.ts$/.test(from) && !MOCK_ROOMS[room]!.includes(toRoom)) {
-          violations.push({ from, to, line, message: `${from}:${line} imports ${to}: mocks/${room} may import only from ${MOCK_ROOMS[room]!.map((r) => `mocks/${r}`).join(', ')}` });
+          violations.push({
+            from,
+            to,
+            line,
+            message: `${from}:${line} imports ${to}: mocks/${room} may import only from ${MOCK_ROOMS[room]!.map((r) => `mocks/${r}`).join(', ')}`,
+          });
         }
       }
     }

@@ -9,6 +9,9 @@ export function replaceReadmeFigures(name: string, text: string): boolean {
   const readme = readFileSync(path, 'utf8');
   const re = new RegExp(`(<!-- ${name}:start -->\\n)[\\s\\S]*?(\\n<!-- ${name}:end -->)`);
   if (!re.test(readme)) return false;
-  writeFileSync(path, readme.replace(re, (_m, start: string, end: string) => `${start}${text}${end}`));
+  writeFileSync(
+    path,
+    readme.replace(re, (_m, start: string, end: string) => `${start}${text}${end}`),
+  );
   return true;
 }

@@ -35,7 +35,10 @@ function staleness() {
 const why = staleness();
 if (why) {
   process.stderr.write(`mock: building dist/mock.mjs (${why})\n`);
-  const build = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-mock.ts')], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-mock.ts')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 await import(pathToFileURL(join(DIST, 'mock.mjs')).href);

@@ -28,15 +28,49 @@ import { mixedQueries } from './workload.ts';
 const FLAGS = {
   minutes: { type: 'custom', value: 'M', default: 5, parse: atLeast(0.1), help: 'how long to load the mock' },
   connections: { type: 'integer', value: 'N', default: 50, min: 1, max: 10_000, help: 'autocannon connections' },
-  servers: { type: 'integer', value: 'N', default: 1000, min: 1, max: 5_000_000, help: "the mock's dataset size (its own default)" },
+  servers: {
+    type: 'integer',
+    value: 'N',
+    default: 1000,
+    min: 1,
+    max: 5_000_000,
+    help: "the mock's dataset size (its own default)",
+  },
   seed: { type: 'integer', value: 'N', default: 42, min: 0, max: 2 ** 32 - 1, help: 'dataset and mixed-query seed' },
   'sample-seconds': { type: 'custom', value: 'S', default: 5, parse: atLeast(1), help: 'RSS sampling interval' },
-  'churn-per-second': { type: 'custom', value: 'N', default: 20, parse: atLeast(0), help: 'requests of the leak-hunting trickle per second (0: none)' },
-  tolerance: { type: 'custom', value: 'PCT', default: 10, parse: atLeast(0), help: 'growth of the last third over the first third still called flat' },
-  flood: { type: 'integer', value: 'N', default: 0, min: 0, max: 256, help: 'distinct filters: N more connections asking for filter values nobody asked before, in the second half of the run; the first half is the baseline (see Soak: distinct filters)' },
-  mock: { type: 'string', value: 'FILE', default: 'dist/mock.mjs', help: 'the built mock to run (dist/mock.mjs is built first); another build, to compare' },
+  'churn-per-second': {
+    type: 'custom',
+    value: 'N',
+    default: 20,
+    parse: atLeast(0),
+    help: 'requests of the leak-hunting trickle per second (0: none)',
+  },
+  tolerance: {
+    type: 'custom',
+    value: 'PCT',
+    default: 10,
+    parse: atLeast(0),
+    help: 'growth of the last third over the first third still called flat',
+  },
+  flood: {
+    type: 'integer',
+    value: 'N',
+    default: 0,
+    min: 0,
+    max: 256,
+    help: 'distinct filters: N more connections asking for filter values nobody asked before, in the second half of the run; the first half is the baseline (see Soak: distinct filters)',
+  },
+  mock: {
+    type: 'string',
+    value: 'FILE',
+    default: 'dist/mock.mjs',
+    help: 'the built mock to run (dist/mock.mjs is built first); another build, to compare',
+  },
   out: { type: 'string', value: 'FILE', default: 'reports/soak.json', help: 'raw figures' },
-  readme: { type: 'boolean', help: 'also put the figures between <!-- soak:start --> and <!-- soak:end --> in scripts/README.md' },
+  readme: {
+    type: 'boolean',
+    help: 'also put the figures between <!-- soak:start --> and <!-- soak:end --> in scripts/README.md',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies FlagTable;
 
@@ -44,7 +78,8 @@ const FLAGS = {
 function atLeast(min: number): (raw: string) => number {
   return (raw) => {
     const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n) || n < min) throw new Error(`must be a number of at least ${min}, got '${raw}'`);
+    if (raw.trim() === '' || !Number.isFinite(n) || n < min)
+      throw new Error(`must be a number of at least ${min}, got '${raw}'`);
     return n;
   };
 }
@@ -101,22 +136,39 @@ function churn(base: string, stopAt: number): Promise<Record<string, Record<stri
     // A new client address and new filter values: a rate-limit bucket and a filter mask each.
     async (n) => {
       const xff = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-      await call('new client + filters', `${base}/servers/find?motd=soak${n}&version=${n}*&limit=5`, { headers: { 'X-Forwarded-For': xff } });
-      await call('new client + filters', `${base}/metadata/versions?version=soak${n}*`, { headers: { 'X-Forwarded-For': xff } });
+      await call('new client + filters', `${base}/servers/find?motd=soak${n}&version=${n}*&limit=5`, {
+        headers: { 'X-Forwarded-For': xff },
+      });
+      await call('new client + filters', `${base}/metadata/versions?version=soak${n}*`, {
+        headers: { 'X-Forwarded-For': xff },
+      });
     },
     // A development login, a key created and revoked with it; every other session is left open.
     async (n) => {
-      const login = await call('login + key', `${origin}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'alice@example.test' }) });
+      const login = await call('login + key', `${origin}/__mock/login`, {
+        method: 'POST',
+        body: JSON.stringify({ user: 'alice@example.test' }),
+      });
       const cookie = login?.headers.get('set-cookie')?.split(';')[0];
       if (!cookie) return;
-      const created = await fetch(`${base}/user/apikeys`, { method: 'POST', headers: { Cookie: cookie } }).then((r) => r.json() as Promise<{ key?: { id: string } }>, () => undefined);
+      const created = await fetch(`${base}/user/apikeys`, { method: 'POST', headers: { Cookie: cookie } }).then(
+        (r) => r.json() as Promise<{ key?: { id: string } }>,
+        () => undefined,
+      );
       count('login + key', created?.key ? 'created' : 'not created');
-      if (created?.key) await call('login + key', `${base}/user/apikeys/${created.key.id}`, { method: 'DELETE', headers: { Cookie: cookie } });
+      if (created?.key)
+        await call('login + key', `${base}/user/apikeys/${created.key.id}`, {
+          method: 'DELETE',
+          headers: { Cookie: cookie },
+        });
       if (n % 2) await call('login + key', `${origin}/__mock/logout`, { method: 'POST', headers: { Cookie: cookie } });
     },
     // Pages through the whole listing, favicons included: every row's bytes get cached.
     async (n) => {
-      await call('paging with favicons', `${base}/servers/find?favicon=true&noFilter=true&maxAge=3650&limit=20&page=${1 + (n % Math.ceil(SERVERS / 20))}`);
+      await call(
+        'paging with favicons',
+        `${base}/servers/find?favicon=true&noFilter=true&maxAge=3650&limit=20&page=${1 + (n % Math.ceil(SERVERS / 20))}`,
+      );
     },
   ];
   const gapMs = CHURN_PER_SECOND > 0 ? 1000 / CHURN_PER_SECOND : 0;
@@ -151,7 +203,10 @@ interface CacheInfo {
 
 /** The mock's caches, from GET /__mock/info: the row cache and the caches of client-chosen filters. */
 async function cachesOf(base: string): Promise<Record<string, CacheInfo>> {
-  const info = (await (await fetch(`${new URL(base).origin}/__mock/info`)).json()) as { rowCache: CacheInfo; caches?: Record<string, CacheInfo> };
+  const info = (await (await fetch(`${new URL(base).origin}/__mock/info`)).json()) as {
+    rowCache: CacheInfo;
+    caches?: Record<string, CacheInfo>;
+  };
   // A build before the caches were reported says only its row cache (and its row sets' 64 MiB budget is all it had).
   return { rowCache: info.rowCache, ...(info.caches ?? { rowSets: { entries: 0, bytes: 0, maxBytes: 64 * MiB } }) };
 }
@@ -161,8 +216,17 @@ const MiB = 2 ** 20;
 async function main(): Promise<void> {
   const where = machine();
   if (args.mock === 'dist/mock.mjs') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
-  const server = await startServer({ kind: 'mock', mockEntry: args.mock, seed: SEED, servers: SERVERS, mockFlags: ['--trust-proxy'], timeoutMs: 300_000 });
-  log(`mock (pid ${server.pid}) on ${server.base}; ${MINUTES} min at ${CONNECTIONS} connections, RSS every ${SAMPLE_MS / 1000} s`);
+  const server = await startServer({
+    kind: 'mock',
+    mockEntry: args.mock,
+    seed: SEED,
+    servers: SERVERS,
+    mockFlags: ['--trust-proxy'],
+    timeoutMs: 300_000,
+  });
+  log(
+    `mock (pid ${server.pid}) on ${server.base}; ${MINUTES} min at ${CONNECTIONS} connections, RSS every ${SAMPLE_MS / 1000} s`,
+  );
   const started = Date.now();
   const samples: Sample[] = [];
   const sample = () => samples.push({ seconds: (Date.now() - started) / 1000, rssMiB: readMemory(server.pid).rssMiB });
@@ -177,7 +241,15 @@ async function main(): Promise<void> {
   let flood: FloodFigures | undefined;
   try {
     const durationSec = Math.round(MINUTES * 60);
-    const mixed = (seconds: number) => inChild<LoadResult>({ kind: 'load', base: server.base, paths: mixedQueries(SEED, 1000), headers: {}, connections: CONNECTIONS, durationSec: seconds });
+    const mixed = (seconds: number) =>
+      inChild<LoadResult>({
+        kind: 'load',
+        base: server.base,
+        paths: mixedQueries(SEED, 1000),
+        headers: {},
+        connections: CONNECTIONS,
+        durationSec: seconds,
+      });
     const churning = churn(server.base, started + durationSec * 1000);
     if (FLOOD === 0) load = await mixed(durationSec);
     else {
@@ -188,16 +260,38 @@ async function main(): Promise<void> {
       const firstHalf = samples.slice(0, floodFrom);
       const baselineMiB = median(firstHalf.slice(-Math.max(1, Math.floor(firstHalf.length / 3))).map((x) => x.rssMiB));
       const before = await cachesOf(server.base);
-      log(`flood: baseline RSS ${baselineMiB.toFixed(1)} MiB, mixed p50 alone ${alone.p50Ms} ms; now ${FLOOD} connections of new filters for ${half} s`);
+      log(
+        `flood: baseline RSS ${baselineMiB.toFixed(1)} MiB, mixed p50 alone ${alone.p50Ms} ms; now ${FLOOD} connections of new filters for ${half} s`,
+      );
       const [beside, flooded] = await Promise.all([
         mixed(half),
-        inChild<LoadResult>({ kind: 'load', base: server.base, paths: [], distinctFilters: true, headers: {}, connections: FLOOD, durationSec: half }),
+        inChild<LoadResult>({
+          kind: 'load',
+          base: server.base,
+          paths: [],
+          distinctFilters: true,
+          headers: {},
+          connections: FLOOD,
+          durationSec: half,
+        }),
       ]);
       sample();
       const after = await cachesOf(server.base);
       const headroomMiB = Object.values(before).reduce((sum, c) => sum + Math.max(0, c.maxBytes - c.bytes), 0) / MiB;
       const peakMiB = Math.max(...samples.slice(floodFrom).map((x) => x.rssMiB));
-      flood = { connections: FLOOD, seconds: half, alone, beside, flooded, baselineMiB, headroomMiB, boundMiB: baselineMiB + headroomMiB, peakMiB, before, after };
+      flood = {
+        connections: FLOOD,
+        seconds: half,
+        alone,
+        beside,
+        flooded,
+        baselineMiB,
+        headroomMiB,
+        boundMiB: baselineMiB + headroomMiB,
+        peakMiB,
+        before,
+        after,
+      };
       load = beside;
     }
     churned = await churning;
@@ -212,9 +306,12 @@ async function main(): Promise<void> {
   const first = median(settled.slice(0, third).map((s) => s.rssMiB));
   const last = median(settled.slice(-third).map((s) => s.rssMiB));
   const growthPct = ((last - first) / first) * 100;
-  const flatVerdict = settled.length >= 3 && growthPct <= TOLERANCE_PCT ? 'flat' : settled.length >= 3 ? 'growing' : 'too short to tell';
+  const flatVerdict =
+    settled.length >= 3 && growthPct <= TOLERANCE_PCT ? 'flat' : settled.length >= 3 ? 'growing' : 'too short to tell';
   // Beside a flood the caches fill (the RSS grows by design): then the verdict is the bound and the latency.
-  const floodHeld = flood ? flood.peakMiB <= flood.boundMiB && flood.beside.p50Ms <= FLOOD_LATENCY_RATIO * Math.max(1, flood.alone.p50Ms) : undefined;
+  const floodHeld = flood
+    ? flood.peakMiB <= flood.boundMiB && flood.beside.p50Ms <= FLOOD_LATENCY_RATIO * Math.max(1, flood.alone.p50Ms)
+    : undefined;
   const verdict = flood ? (floodHeld ? 'held' : 'missed') : flatVerdict;
   const peak = Math.max(...samples.map((s) => s.rssMiB));
   const perMinute: string[] = [];
@@ -222,9 +319,16 @@ async function main(): Promise<void> {
     const inMinute = samples.filter((s) => s.seconds >= m * 60 && s.seconds < (m + 1) * 60).map((s) => s.rssMiB);
     if (inMinute.length) perMinute.push(median(inMinute).toFixed(0));
   }
-  const statuses = Object.entries(load.statusCodes).map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`).join(' ');
+  const statuses = Object.entries(load.statusCodes)
+    .map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`)
+    .join(' ');
   const churnText = Object.entries(churned)
-    .map(([kind, c]) => `${kind}: ${Object.entries(c).map(([s, n]) => `${s}×${n}`).join(' ')}`)
+    .map(
+      ([kind, c]) =>
+        `${kind}: ${Object.entries(c)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')}`,
+    )
     .join('; ');
   const lines = [
     `Machine: ${where.cores} cores (${where.cpuModel}), Node ${where.node}; ${where.date.slice(0, 16).replace('T', ' ')} UTC${where.gitCommit ? `, commit ${where.gitCommit}` : ''}; 1-minute load average before the run ${where.loadAvgAtStart[0]?.toFixed(2)}.`,
@@ -246,15 +350,46 @@ async function main(): Promise<void> {
   // RSS hardly minds a busy machine; throughput does: say so beside the figures.
   const before = where.loadAvgAtStart[0] ?? 0;
   if (before > where.cores / 2) {
-    lines.push('', `Note: the machine was busy (1-minute load average ${before.toFixed(1)} on ${where.cores} cores before the run): the req/s are not benchmark figures; RSS is what this run is for.`);
+    lines.push(
+      '',
+      `Note: the machine was busy (1-minute load average ${before.toFixed(1)} on ${where.cores} cores before the run): the req/s are not benchmark figures; RSS is what this run is for.`,
+    );
   }
   const table = lines.join('\n');
   mkdirSync(args.out.replace(/\/[^/]*$/, '') || '.', { recursive: true });
-  writeFileSync(args.out, JSON.stringify({ machine: where, minutes: MINUTES, connections: CONNECTIONS, servers: SERVERS, warmupSeconds: WARMUP_S, verdict, flood, growthPct, firstThirdMiB: first, lastThirdMiB: last, peakMiB: peak, samples, load, churn: churned, table }, null, 2));
+  writeFileSync(
+    args.out,
+    JSON.stringify(
+      {
+        machine: where,
+        minutes: MINUTES,
+        connections: CONNECTIONS,
+        servers: SERVERS,
+        warmupSeconds: WARMUP_S,
+        verdict,
+        flood,
+        growthPct,
+        firstThirdMiB: first,
+        lastThirdMiB: last,
+        peakMiB: peak,
+        samples,
+        load,
+        churn: churned,
+        table,
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(args.out.replace(/\.json$/, '.md'), `${table}\n`);
   console.log(table);
   const markers = flood ? `soak-flood-${SERVERS}` : 'soak';
-  if (args.readme) log(replaceReadmeFigures(markers, table) ? 'scripts/README.md figures updated' : `scripts/README.md has no ${markers} markers: left unchanged`);
+  if (args.readme)
+    log(
+      replaceReadmeFigures(markers, table)
+        ? 'scripts/README.md figures updated'
+        : `scripts/README.md has no ${markers} markers: left unchanged`,
+    );
   process.exitCode = verdict === 'flat' || verdict === 'held' ? 0 : 1;
 }
 
@@ -279,9 +414,13 @@ interface FloodFigures {
 function floodRows(f: FloodFigures): string[] {
   const mib = (b: number) => (b / MiB).toFixed(1);
   const caches = Object.entries(f.after)
-    .map(([name, c]) => `${name} ${c.entries.toLocaleString('en-US')} entries, ${mib(c.bytes)} of ${mib(c.maxBytes)} MiB`)
+    .map(
+      ([name, c]) => `${name} ${c.entries.toLocaleString('en-US')} entries, ${mib(c.bytes)} of ${mib(c.maxBytes)} MiB`,
+    )
     .join('; ');
-  const statuses = Object.entries(f.flooded.statusCodes).map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`).join(' ');
+  const statuses = Object.entries(f.flooded.statusCodes)
+    .map(([s, n]) => `${s}×${n.toLocaleString('en-US')}`)
+    .join(' ');
   const ratio = f.beside.p50Ms / Math.max(1, f.alone.p50Ms);
   return [
     `| distinct filters | ${f.connections} connections for ${f.seconds} s: ${f.flooded.totalRequests.toLocaleString('en-US')} requests (${f.flooded.reqPerSec.toFixed(0)} req/s, p50 ${f.flooded.p50Ms} ms), each a filter value nobody asked before; ${statuses}; ${f.flooded.errors} errors |`,

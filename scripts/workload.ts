@@ -12,7 +12,20 @@ export function mixedQueries(seed: number, count: number): string[] {
   const maybe = (p: number) => rnd() < p;
   const versions = ['1.20*', '1.21*', '1.19*', '1.18*', '1.16*', '1.12*', '1.8*', '*1.20*', 'Paper*', 'Velocity*', '*'];
   const regions = ['NA', 'EU', 'AS', 'SA', 'AF', 'OC'];
-  const countries = ['Germany', 'United States', 'France', 'Russia', 'Brazil', 'Poland', 'United*', 'DE', 'US', 'GB', 'NL', 'CA'];
+  const countries = [
+    'Germany',
+    'United States',
+    'France',
+    'Russia',
+    'Brazil',
+    'Poland',
+    'United*',
+    'DE',
+    'US',
+    'GB',
+    'NL',
+    'CA',
+  ];
   const sorts = ['users', 'version', 'address', 'port', 'updated'];
   const motds = ['survival', 'skyblock', 'pvp', 'welcome', 'smp'];
   const seen = new Set<string>();
@@ -43,14 +56,23 @@ export function mixedQueries(seed: number, count: number): string[] {
 export function distinctFilterQuery(n: number): string {
   const v = n.toString(36);
   switch (n % 9) {
-    case 0: return `/servers/find?motd=*flood${v}*&limit=1`;
-    case 1: return `/servers/find?city=*${v}*&limit=1`;
-    case 2: return `/servers/find?org=*${v}*&limit=1`;
-    case 3: return `/servers/find?version=1.${v}*&limit=1`;
-    case 4: return `/servers/find?country=Flood${v}&limit=1`;
-    case 5: return `/servers/find?modpack=flood-${v}&limit=1`;
-    case 6: return `/servers/find?asn=${1_000_000 + n}&limit=1`;
-    case 7: return `/servers/find?motd=*${v}*&minUsers=${n % 40}&limit=1`;
-    default: return `/metadata/versions?version=flood${v}*`;
+    case 0:
+      return `/servers/find?motd=*flood${v}*&limit=1`;
+    case 1:
+      return `/servers/find?city=*${v}*&limit=1`;
+    case 2:
+      return `/servers/find?org=*${v}*&limit=1`;
+    case 3:
+      return `/servers/find?version=1.${v}*&limit=1`;
+    case 4:
+      return `/servers/find?country=Flood${v}&limit=1`;
+    case 5:
+      return `/servers/find?modpack=flood-${v}&limit=1`;
+    case 6:
+      return `/servers/find?asn=${1_000_000 + n}&limit=1`;
+    case 7:
+      return `/servers/find?motd=*${v}*&minUsers=${n % 40}&limit=1`;
+    default:
+      return `/metadata/versions?version=flood${v}*`;
   }
 }

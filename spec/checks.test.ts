@@ -1,6 +1,15 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { checkAll, checkAuthResponses, checkExamples, checkLimits, checkLinks, checkMeanings, checkParameterExamples, checkProvenance } from './checks.ts';
+import {
+  checkAll,
+  checkAuthResponses,
+  checkExamples,
+  checkLimits,
+  checkLinks,
+  checkMeanings,
+  checkParameterExamples,
+  checkProvenance,
+} from './checks.ts';
 import { loadSpec, SPEC_PATH } from './load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
 
@@ -25,8 +34,13 @@ describe('checkExamples', () => {
   });
   it('reports an example of the wrong type', () => {
     const doc = fresh();
-    doc.paths['/servers/find']!.get.responses['200'].content['application/json'].examples.page.value.results[0].port = '25565';
-    expect(checkExamples(doc)).toEqual([expect.stringMatching(/GET \/servers\/find response 200 .*examples\.page is invalid: value\.results\.0\.port must be integer/)]);
+    doc.paths['/servers/find']!.get.responses['200'].content['application/json'].examples.page.value.results[0].port =
+      '25565';
+    expect(checkExamples(doc)).toEqual([
+      expect.stringMatching(
+        /GET \/servers\/find response 200 .*examples\.page is invalid: value\.results\.0\.port must be integer/,
+      ),
+    ]);
   });
   it('reports a response without any example', () => {
     const doc = fresh();
@@ -62,7 +76,7 @@ describe('checkProvenance', () => {
     delete doc.paths['/metadata/regions']!.get['x-provenance'];
     doc.components.schemas.Player.properties.name['x-provenance'] = 'guessed';
     expect(checkProvenance(doc).sort()).toEqual([
-      "GET /metadata/regions has no x-provenance",
+      'GET /metadata/regions has no x-provenance',
       "GET /servers/find parameter 'city' has no x-provenance",
       "schema Player.name has x-provenance 'guessed', not one of interface, observed, assumed",
       'schema ServerCore.port has no x-provenance',
@@ -71,8 +85,14 @@ describe('checkProvenance', () => {
   it('reports a response header without it, in components and inline', () => {
     const doc = fresh();
     delete doc.components.headers!['X-RateLimit-Reset']['x-provenance'];
-    doc.paths['/metadata/regions']!.get.responses['200'].headers['X-Extra'] = { description: 'inline', schema: { type: 'string' } };
-    expect(checkProvenance(doc).sort()).toEqual(['GET /metadata/regions response 200 header X-Extra has no x-provenance', 'header X-RateLimit-Reset has no x-provenance']);
+    doc.paths['/metadata/regions']!.get.responses['200'].headers['X-Extra'] = {
+      description: 'inline',
+      schema: { type: 'string' },
+    };
+    expect(checkProvenance(doc).sort()).toEqual([
+      'GET /metadata/regions response 200 header X-Extra has no x-provenance',
+      'header X-RateLimit-Reset has no x-provenance',
+    ]);
   });
 });
 
@@ -80,8 +100,14 @@ describe('checkAuthResponses', () => {
   it('finds the exact 401 and 403 bodies on every protected operation', () => {
     expect(checkAuthResponses(fresh())).toEqual([]);
     const examples = fresh().components.responses!;
-    expect(examples.Unauthorized.content['application/json'].example).toEqual({ success: false, message: UNAUTHORIZED_MESSAGE });
-    expect(examples.Forbidden.content['application/json'].example).toEqual({ success: false, message: FORBIDDEN_MESSAGE });
+    expect(examples.Unauthorized.content['application/json'].example).toEqual({
+      success: false,
+      message: UNAUTHORIZED_MESSAGE,
+    });
+    expect(examples.Forbidden.content['application/json'].example).toEqual({
+      success: false,
+      message: FORBIDDEN_MESSAGE,
+    });
   });
   it('reports a changed message and a missing 403', () => {
     const doc = fresh();
@@ -89,7 +115,9 @@ describe('checkAuthResponses', () => {
     delete doc.paths['/user/apikeys/{id}']!.delete.responses['403'];
     const problems = checkAuthResponses(doc);
     expect(problems).toContain('DELETE /user/apikeys/{id} is protected but declares no 403');
-    expect(problems).toContain(`GET /user/apikeys 401 example message is "Unauthorized", expected "${UNAUTHORIZED_MESSAGE}"`);
+    expect(problems).toContain(
+      `GET /user/apikeys 401 example message is "Unauthorized", expected "${UNAUTHORIZED_MESSAGE}"`,
+    );
   });
 });
 
@@ -102,10 +130,12 @@ describe('checkLimits', () => {
     doc.paths['/user/apikeys']!.post['x-max-keys-per-user'] = 30;
     doc['x-max-body-bytes'] = 8192;
     const problems = checkLimits(doc);
-    expect(problems).toContain('createApiKey 409 description does not mention the limit 30: "The user already has the maximum number of keys (25); revoke one first."');
+    expect(problems).toContain(
+      'createApiKey 409 description does not mention the limit 30: "The user already has the maximum number of keys (25); revoke one first."',
+    );
     expect(problems.join('\n')).toMatch(/PayloadTooLarge example message does not mention the limit 8192/);
   });
-  it('reports a page cap above the parameter\'s own maximum', () => {
+  it("reports a page cap above the parameter's own maximum", () => {
     const doc = fresh();
     doc.components.parameters!.limit['x-max-by-plan'].paid = 1000;
     expect(checkLimits(doc).join('\n')).toMatch(/x-max-by-plan allows more than the schema's maximum 500/);
@@ -124,7 +154,9 @@ describe('checkMeanings', () => {
   it('reports a filter that does not say what it does', () => {
     const doc = fresh();
     delete doc.components.parameters!.city['x-meaning'];
-    expect(checkMeanings(doc)).toEqual(["GET /servers/find parameter 'city' has no x-meaning: say what it does to the 'results' rows"]);
+    expect(checkMeanings(doc)).toEqual([
+      "GET /servers/find parameter 'city' has no x-meaning: say what it does to the 'results' rows",
+    ]);
   });
 });
 

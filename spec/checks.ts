@@ -19,7 +19,8 @@ function examplesOf(where: string, node: Record<string, any>, doc: OpenApiDoc): 
   const named = namedExamples(doc, node);
   const out: Example[] = [];
   if ('example' in node) out.push({ where: `${where} example`, value: node.example });
-  for (const name of Object.keys(node.examples ?? {})) out.push({ where: `${where} examples.${name}`, value: named.get(name) });
+  for (const name of Object.keys(node.examples ?? {}))
+    out.push({ where: `${where} examples.${name}`, value: named.get(name) });
   return out;
 }
 
@@ -48,7 +49,8 @@ export function checkExamples(doc: OpenApiDoc): string[] {
   };
   for (const { method, path, raw: op, parameters } of model.operations) {
     const at = `${method} ${path}`;
-    for (const p of parameters) check(`${at} parameter '${p.name}'`, p.schema, examplesOf(`${at} parameter '${p.name}'`, p.raw, doc));
+    for (const p of parameters)
+      check(`${at} parameter '${p.name}'`, p.schema, examplesOf(`${at} parameter '${p.name}'`, p.raw, doc));
     const body = op.requestBody && deref(doc, op.requestBody);
     for (const [type, media] of Object.entries<any>(body?.content ?? {})) {
       check(`${at} request body ${type}`, media.schema, examplesOf(`${at} request body ${type}`, media, doc));
@@ -65,7 +67,11 @@ export function checkExamples(doc: OpenApiDoc): string[] {
       }
       for (const [name, header] of Object.entries<any>(response.headers ?? {})) {
         const h = deref<any>(doc, header);
-        check(`${at} response ${status} header ${name}`, h.schema, examplesOf(`${at} response ${status} header ${name}`, h, doc));
+        check(
+          `${at} response ${status} header ${name}`,
+          h.schema,
+          examplesOf(`${at} response ${status} header ${name}`, h, doc),
+        );
       }
     }
   }
@@ -79,7 +85,8 @@ export function checkParameterExamples(doc: OpenApiDoc): string[] {
   const problems: string[] = [];
   for (const { method, path, parameters } of model.operations) {
     for (const p of parameters) {
-      if (!('example' in p.raw) && !p.raw.examples) problems.push(`${method} ${path} parameter '${p.name}' has no example`);
+      if (!('example' in p.raw) && !p.raw.examples)
+        problems.push(`${method} ${path} parameter '${p.name}' has no example`);
     }
   }
   return problems;
@@ -105,7 +112,9 @@ function schemaProvenance(doc: OpenApiDoc, where: string, schema: any, problems:
     schemaProvenance(doc, `${where}.${name}`, prop, problems, seen);
   }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    (schema[key] ?? []).forEach((s: unknown, i: number) => schemaProvenance(doc, `${where}.${key}[${i}]`, s, problems, seen));
+    (schema[key] ?? []).forEach((s: unknown, i: number) =>
+      schemaProvenance(doc, `${where}.${key}[${i}]`, s, problems, seen),
+    );
   }
   if (schema.items) schemaProvenance(doc, `${where}[]`, schema.items, problems, seen);
   if (schema.not) schemaProvenance(doc, `${where}.not`, schema.not, problems, seen);
@@ -168,7 +177,10 @@ export function checkAuthResponses(doc: OpenApiDoc): string[] {
   for (const { method, path, raw: op, isPublic } of model.operations) {
     const at = `${method} ${path}`;
     if (isPublic) continue;
-    for (const [status, expected] of [['401', UNAUTHORIZED_MESSAGE], ['403', FORBIDDEN_MESSAGE]] as const) {
+    for (const [status, expected] of [
+      ['401', UNAUTHORIZED_MESSAGE],
+      ['403', FORBIDDEN_MESSAGE],
+    ] as const) {
       const response = op.responses?.[status];
       if (!response) {
         problems.push(`${at} is protected but declares no ${status}`);
@@ -177,7 +189,10 @@ export function checkAuthResponses(doc: OpenApiDoc): string[] {
       const messages = messagesOf(doc, response);
       if (messages.length === 0) problems.push(`${at} ${status} has no example message`);
       for (const m of messages) {
-        if (m !== expected) problems.push(`${at} ${status} example message is ${JSON.stringify(m)}, expected ${JSON.stringify(expected)}`);
+        if (m !== expected)
+          problems.push(
+            `${at} ${status} example message is ${JSON.stringify(m)}, expected ${JSON.stringify(expected)}`,
+          );
       }
     }
   }
@@ -194,26 +209,40 @@ export function checkLimits(doc: OpenApiDoc): string[] {
   const { limits } = model;
   const problems: string[] = [];
   const says = (where: string, text: unknown, value: number | string) => {
-    if (typeof text !== 'string' || !text.includes(String(value))) problems.push(`${where} does not mention the limit ${value}: ${JSON.stringify(text)}`);
+    if (typeof text !== 'string' || !text.includes(String(value)))
+      problems.push(`${where} does not mention the limit ${value}: ${JSON.stringify(text)}`);
   };
   const tooLarge = deref<any>(doc, doc.components.responses?.PayloadTooLarge);
-  says('response PayloadTooLarge example message', tooLarge?.content?.['application/json']?.example?.message, limits.maxBodyBytes);
+  says(
+    'response PayloadTooLarge example message',
+    tooLarge?.content?.['application/json']?.example?.message,
+    limits.maxBodyBytes,
+  );
   says('response PayloadTooLarge description', tooLarge?.description, `${limits.maxBodyBytes / 1024} KiB`);
   for (const op of model.operations.filter((o) => o.raw['x-max-keys-per-user'] !== undefined)) {
     const conflict = op.responses.get(409);
     says(`${op.operationId} 409 description`, conflict?.description, limits.maxKeysPerUser);
-    says(`${op.operationId} 409 example message`, (conflict?.examples.get('default') as { message?: unknown } | undefined)?.message, limits.maxKeysPerUser);
+    says(
+      `${op.operationId} 409 example message`,
+      (conflict?.examples.get('default') as { message?: unknown } | undefined)?.message,
+      limits.maxKeysPerUser,
+    );
   }
   for (const op of model.operations) {
     for (const p of op.parameters.filter((x) => x.raw['x-max-by-plan'])) {
-      for (const n of new Set(Object.values(limits.pageSizeByPlan))) says(`${op.operationId} parameter '${p.name}' description`, p.description, n);
+      for (const n of new Set(Object.values(limits.pageSizeByPlan)))
+        says(`${op.operationId} parameter '${p.name}' description`, p.description, n);
       const max = p.schema.maximum;
       if (typeof max === 'number' && Math.max(...Object.values(limits.pageSizeByPlan)) > max) {
-        problems.push(`${op.operationId} parameter '${p.name}': x-max-by-plan allows more than the schema's maximum ${max}`);
+        problems.push(
+          `${op.operationId} parameter '${p.name}': x-max-by-plan allows more than the schema's maximum ${max}`,
+        );
       }
     }
   }
-  const tiers = Object.entries(limits.rateLimits.tiers).map(([tier, l]) => `${tier === 'apiKey' ? 'API key' : tier === 'session' ? 'signed-in user' : tier} ${l.join('/')}`);
+  const tiers = Object.entries(limits.rateLimits.tiers).map(
+    ([tier, l]) => `${tier === 'apiKey' ? 'API key' : tier === 'session' ? 'signed-in user' : tier} ${l.join('/')}`,
+  );
   for (const t of tiers) says('info.description (Rate limits)', doc.info.description, t);
   return problems;
 }
@@ -229,7 +258,9 @@ export function checkMeanings(doc: OpenApiDoc): string[] {
   const problems: string[] = [];
   for (const op of model.operations.filter((o) => o.rows)) {
     for (const p of op.parameters.filter((x) => x.in === 'query' && !x.meaning)) {
-      problems.push(`${op.method} ${op.path} parameter '${p.name}' has no x-meaning: say what it does to the '${op.rows!.property}' rows`);
+      problems.push(
+        `${op.method} ${op.path} parameter '${p.name}' has no x-meaning: say what it does to the '${op.rows!.property}' rows`,
+      );
     }
   }
   return problems;
@@ -246,7 +277,8 @@ function schemaAt(doc: OpenApiDoc, schema: unknown, pointer: string): unknown {
   return node;
 }
 
-const EXPRESSION = /^\$(url|method|statusCode|request\.(path|query|header)\.[\w-]+|request\.body(#.*)?|response\.header\.[\w-]+|response\.body(#.*)?)$/;
+const EXPRESSION =
+  /^\$(url|method|statusCode|request\.(path|query|header)\.[\w-]+|request\.body(#.*)?|response\.header\.[\w-]+|response\.body(#.*)?)$/;
 
 /**
  * Every response link (what a client does next, read by the contract suite and by
@@ -267,17 +299,23 @@ export function checkLinks(doc: OpenApiDoc): string[] {
         if (problem) problems.push(problem);
         const target = link.operationId === undefined ? undefined : model.byId.get(link.operationId);
         if (!target) {
-          problems.push(`${at} names ${link.operationId === undefined ? 'no operationId (operationRef is not supported)' : `operationId '${link.operationId}', which no operation has`}`);
+          problems.push(
+            `${at} names ${link.operationId === undefined ? 'no operationId (operationRef is not supported)' : `operationId '${link.operationId}', which no operation has`}`,
+          );
           continue;
         }
         for (const [name, expression] of Object.entries(link.parameters)) {
-          if (!target.parameters.some((p) => p.name === name)) problems.push(`${at} sets parameter '${name}', which ${target.operationId} does not have`);
+          if (!target.parameters.some((p) => p.name === name))
+            problems.push(`${at} sets parameter '${name}', which ${target.operationId} does not have`);
           if (typeof expression !== 'string' || !expression.startsWith('$')) continue;
-          if (!EXPRESSION.test(expression)) problems.push(`${at} parameter '${name}': '${expression}' is not a runtime expression`);
+          if (!EXPRESSION.test(expression))
+            problems.push(`${at} parameter '${name}': '${expression}' is not a runtime expression`);
           const pointer = /^\$response\.body#(\/.*)$/.exec(expression)?.[1];
-          if (pointer !== undefined && schemaAt(doc, response.schema, pointer) === undefined) problems.push(`${at} parameter '${name}': the ${response.status} body has nothing at ${pointer}`);
+          if (pointer !== undefined && schemaAt(doc, response.schema, pointer) === undefined)
+            problems.push(`${at} parameter '${name}': the ${response.status} body has nothing at ${pointer}`);
         }
-        for (const p of target.parameters.filter((x) => x.in === 'path' && !(x.name in link.parameters))) problems.push(`${at} does not give ${target.operationId}'s path parameter '${p.name}'`);
+        for (const p of target.parameters.filter((x) => x.in === 'path' && !(x.name in link.parameters)))
+          problems.push(`${at} does not give ${target.operationId}'s path parameter '${p.name}'`);
       }
     }
   }
@@ -286,6 +324,12 @@ export function checkLinks(doc: OpenApiDoc): string[] {
 
 export function checkAll(doc: OpenApiDoc): string[] {
   return [
-    ...checkExamples(doc), ...checkParameterExamples(doc), ...checkProvenance(doc), ...checkAuthResponses(doc), ...checkLimits(doc), ...checkMeanings(doc), ...checkLinks(doc),
+    ...checkExamples(doc),
+    ...checkParameterExamples(doc),
+    ...checkProvenance(doc),
+    ...checkAuthResponses(doc),
+    ...checkLimits(doc),
+    ...checkMeanings(doc),
+    ...checkLinks(doc),
   ];
 }

@@ -9,8 +9,13 @@ import { loadModel } from './model.ts';
 const model = loadModel();
 const op = (id: string) => model.byId.get(id)!;
 const ctx = { pathValues: { address: '203.0.113.7:25566', host: '203.0.113.7', port: '25566' } };
-const sample = (id: string, kind: EdgeKind, seed = 1): EdgeCase[] => fc.sample(edgeCases(model, op(id), kind, ctx)!, { seed, numRuns: 200 });
-const entries = (c: EdgeCase) => (c.path.split('?')[1] ?? '').split('&').filter(Boolean).map((e) => e.split('=')[0]!);
+const sample = (id: string, kind: EdgeKind, seed = 1): EdgeCase[] =>
+  fc.sample(edgeCases(model, op(id), kind, ctx)!, { seed, numRuns: 200 });
+const entries = (c: EdgeCase) =>
+  (c.path.split('?')[1] ?? '')
+    .split('&')
+    .filter(Boolean)
+    .map((e) => e.split('=')[0]!);
 
 describe('edgeCases', () => {
   it('applies each kind where the operation has what it touches', () => {
@@ -23,7 +28,10 @@ describe('edgeCases', () => {
   it('repeated: one query parameter of the operation, twice', () => {
     for (const c of sample('findServers', 'repeated')) {
       const names = entries(c);
-      expect(names.filter((n, i) => names.indexOf(n) !== i), c.path).toHaveLength(1);
+      expect(
+        names.filter((n, i) => names.indexOf(n) !== i),
+        c.path,
+      ).toHaveLength(1);
     }
   });
 
@@ -41,13 +49,17 @@ describe('edgeCases', () => {
 
   it('foreign: parameters only other operations of the spec take', () => {
     const mine = new Set(op('listCountries').parameters.map((p) => p.name));
-    const theirs = new Set(model.operations.flatMap((o) => o.parameters.filter((p) => p.in === 'query').map((p) => p.name)));
+    const theirs = new Set(
+      model.operations.flatMap((o) => o.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+    );
     const cases = sample('listCountries', 'foreign');
     const foreign = new Set(cases.flatMap((c) => entries(c).filter((n) => !mine.has(n))));
     expect([...foreign].every((n) => theirs.has(n))).toBe(true);
     expect(foreign.has('sort')).toBe(true);
     // Most requests carry most of them: the one that matters is among them, and shrinking finds it.
-    expect(cases.filter((c) => entries(c).filter((n) => !mine.has(n)).length > 10).length).toBeGreaterThan(cases.length / 2);
+    expect(cases.filter((c) => entries(c).filter((n) => !mine.has(n)).length > 10).length).toBeGreaterThan(
+      cases.length / 2,
+    );
   });
 
   it("encoded: the plain request's twin with ':' or '.' percent-encoded, or a separator slipped in", () => {

@@ -68,7 +68,12 @@ function valueOf(op: Operation, ctx: EdgeContext, name: string): string {
 }
 
 /** Requests of `op` with one oddity of `kind`; undefined when the operation has nothing that kind touches. */
-export function edgeCases(model: SpecModel, op: Operation, kind: EdgeKind, ctx: EdgeContext = {}): fc.Arbitrary<EdgeCase> | undefined {
+export function edgeCases(
+  model: SpecModel,
+  op: Operation,
+  kind: EdgeKind,
+  ctx: EdgeContext = {},
+): fc.Arbitrary<EdgeCase> | undefined {
   const own = op.parameters.filter((p) => p.in === 'query');
   const inPath = op.parameters.filter((p) => p.in === 'path');
   const plain = pathWith(op, ctx);
@@ -76,15 +81,32 @@ export function edgeCases(model: SpecModel, op: Operation, kind: EdgeKind, ctx: 
   switch (kind) {
     case 'repeated': {
       if (!own.length) return undefined;
-      const twice = fc.oneof(...own.map((p) => fc.tuple(fc.constant(p.name), validText(model.doc, p.schema, p.example), validText(model.doc, p.schema, p.example))));
-      return fc.tuple(twice, base).map(([[name, a, b], rest]) => ({ path: `${plain}${query([[name, a], [name, b], ...distinct(rest, [name])])}` }));
+      const twice = fc.oneof(
+        ...own.map((p) =>
+          fc.tuple(
+            fc.constant(p.name),
+            validText(model.doc, p.schema, p.example),
+            validText(model.doc, p.schema, p.example),
+          ),
+        ),
+      );
+      return fc
+        .tuple(twice, base)
+        .map(([[name, a, b], rest]) => ({
+          path: `${plain}${query([[name, a], [name, b], ...distinct(rest, [name])])}`,
+        }));
     }
     case 'unicode': {
       const targets = [...inPath, ...own];
       if (!targets.length) return undefined;
       const odd = fc.oneof(
         ...targets.map((p) =>
-          fc.tuple(fc.constant(p), p.in === 'path' ? fc.constant(valueOf(op, ctx, p.name)) : validText(model.doc, p.schema, p.example), fc.array(fc.constantFrom(...ODD_CHARACTERS), { minLength: 1, maxLength: 6, size: 'max' }), fc.nat()),
+          fc.tuple(
+            fc.constant(p),
+            p.in === 'path' ? fc.constant(valueOf(op, ctx, p.name)) : validText(model.doc, p.schema, p.example),
+            fc.array(fc.constantFrom(...ODD_CHARACTERS), { minLength: 1, maxLength: 6, size: 'max' }),
+            fc.nat(),
+          ),
         ),
       );
       return fc.tuple(odd, base).map(([[p, value, chars, at], rest]) => {
@@ -98,7 +120,10 @@ export function edgeCases(model: SpecModel, op: Operation, kind: EdgeKind, ctx: 
     case 'empty': {
       if (!own.length) return undefined;
       // `name=` and a bare `name`, as forms and hand-written links send them.
-      const blank = fc.array(fc.tuple(fc.constantFrom(...own.map((p) => p.name)), fc.constantFrom('=', '')), { minLength: 1, maxLength: 3 });
+      const blank = fc.array(fc.tuple(fc.constantFrom(...own.map((p) => p.name)), fc.constantFrom('=', '')), {
+        minLength: 1,
+        maxLength: 3,
+      });
       return fc.tuple(blank, base).map(([blanks, rest]) => {
         const names = [...new Set(blanks.map(([n]) => n))];
         const raw = names.map((n) => `${encodeURIComponent(n)}${blanks.find(([x]) => x === n)![1]}`);
@@ -108,33 +133,51 @@ export function edgeCases(model: SpecModel, op: Operation, kind: EdgeKind, ctx: 
     case 'foreign': {
       const mine = new Set(op.parameters.map((p) => p.name));
       const byName = new Map<string, Parameter>();
-      for (const p of model.operations.flatMap((o) => o.parameters.filter((x) => x.in === 'query'))) if (!mine.has(p.name) && !byName.has(p.name)) byName.set(p.name, p);
+      for (const p of model.operations.flatMap((o) => o.parameters.filter((x) => x.in === 'query')))
+        if (!mine.has(p.name) && !byName.has(p.name)) byName.set(p.name, p);
       if (!byName.size) return undefined;
       // Each of them, most of the time: the one that breaks the target is among them, and shrinking leaves it alone.
-      const theirs = fc.tuple(...[...byName.values()].map((p) => fc.option(validText(model.doc, p.schema, p.example).map((v): Entry => [p.name, v]), { nil: undefined, freq: 10 })));
-      return fc.tuple(theirs, base).map(([entries, rest]) => ({ path: `${plain}${query([...entries.filter((e): e is Entry => e !== undefined), ...distinct(rest, [])])}` }));
+      const theirs = fc.tuple(
+        ...[...byName.values()].map((p) =>
+          fc.option(
+            validText(model.doc, p.schema, p.example).map((v): Entry => [p.name, v]),
+            { nil: undefined, freq: 10 },
+          ),
+        ),
+      );
+      return fc
+        .tuple(theirs, base)
+        .map(([entries, rest]) => ({
+          path: `${plain}${query([...entries.filter((e): e is Entry => e !== undefined), ...distinct(rest, [])])}`,
+        }));
     }
     case 'encoded': {
       if (!inPath.length) return undefined;
       // The same value with its ':' or '.' percent-encoded (upper or lower case hex) must mean the same.
       // Each is encoded four times in five; shrinking leaves raw what need not be encoded to fail.
       const mostly = fc.nat({ max: 4 }).map((n) => n > 0);
-      const same = fc.record({ colon: mostly, dots: mostly, lower: fc.boolean() }).map(({ colon, dots, lower }): EdgeCase => {
-        const hex = (h: string) => (lower ? h.toLowerCase() : h);
-        const values = Object.fromEntries(inPath.map((p) => {
-          let v = segment(valueOf(op, ctx, p.name));
-          if (dots) v = v.replace(/\./g, hex('%2E'));
-          if (colon) v = v.replace(/:/g, hex('%3A'));
-          return [p.name, v];
-        }));
-        return { path: pathWith(op, ctx, values), same: plain };
-      });
+      const same = fc
+        .record({ colon: mostly, dots: mostly, lower: fc.boolean() })
+        .map(({ colon, dots, lower }): EdgeCase => {
+          const hex = (h: string) => (lower ? h.toLowerCase() : h);
+          const values = Object.fromEntries(
+            inPath.map((p) => {
+              let v = segment(valueOf(op, ctx, p.name));
+              if (dots) v = v.replace(/\./g, hex('%2E'));
+              if (colon) v = v.replace(/:/g, hex('%3A'));
+              return [p.name, v];
+            }),
+          );
+          return { path: pathWith(op, ctx, values), same: plain };
+        });
       // A separator slipped in, encoded: a value that names nothing, to be refused or not found, never a crash.
-      const slipped = fc.tuple(fc.constantFrom(...inPath), fc.constantFrom(...SEPARATORS), fc.nat()).map(([p, sep, at]): EdgeCase => {
-        const v = segment(valueOf(op, ctx, p.name));
-        const i = at % (v.length + 1);
-        return { path: pathWith(op, ctx, { [p.name]: v.slice(0, i) + sep + v.slice(i) }) };
-      });
+      const slipped = fc
+        .tuple(fc.constantFrom(...inPath), fc.constantFrom(...SEPARATORS), fc.nat())
+        .map(([p, sep, at]): EdgeCase => {
+          const v = segment(valueOf(op, ctx, p.name));
+          const i = at % (v.length + 1);
+          return { path: pathWith(op, ctx, { [p.name]: v.slice(0, i) + sep + v.slice(i) }) };
+        });
       return fc.oneof({ weight: 3, arbitrary: same }, { weight: 1, arbitrary: slipped });
     }
   }

@@ -12,7 +12,17 @@
 import { deref, type OpenApiDoc } from './load.ts';
 import { provenanceOf, weakest, within, type Provenance } from './provenance.ts';
 
-const OPENAPI_ONLY = new Set(['nullable', 'example', 'examples', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'deprecated']);
+const OPENAPI_ONLY = new Set([
+  'nullable',
+  'example',
+  'examples',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+  'deprecated',
+]);
 /** OpenAPI's own formats (a hint, or a number's width): no format of draft-07, so ajv 6 (Gavel) throws on them. */
 const OPENAPI_FORMATS = new Set(['password', 'int32', 'int64', 'float', 'double', 'byte', 'binary']);
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -47,7 +57,9 @@ export function toJsonSchema(doc: OpenApiDoc, schema: unknown, level: Provenance
  */
 export function schemaLevel(doc: OpenApiDoc, schema: unknown, level: Provenance = 'assumed'): Provenance | undefined {
   const kept: Provenance[] = [];
-  return convert(schema, { doc, level, inherited: 'interface', stack: [], kept, promise: true }) && kept.length ? weakest(...kept) : undefined;
+  return convert(schema, { doc, level, inherited: 'interface', stack: [], kept, promise: true }) && kept.length
+    ? weakest(...kept)
+    : undefined;
 }
 
 /** Returns undefined when the node is softer than the level (the caller drops it). */
@@ -67,7 +79,8 @@ function convert(node: unknown, walk: Walk): Schema | undefined {
 
   const out: Schema = {};
   for (const [key, value] of Object.entries(current)) {
-    if (OPENAPI_ONLY.has(key) || key.startsWith('x-') || (key === 'format' && OPENAPI_FORMATS.has(value as string))) continue;
+    if (OPENAPI_ONLY.has(key) || key.startsWith('x-') || (key === 'format' && OPENAPI_FORMATS.has(value as string)))
+      continue;
     switch (key) {
       case 'properties': {
         const props: Schema = {};

@@ -66,7 +66,9 @@ export function mediaType(contentType: string | undefined): string {
 
 /** Body-schema errors as keys that do not depend on the row: `body.results.*.port must be integer`. */
 export function schemaErrorKeys(errors: ErrorObject[] | null | undefined): string[] {
-  const keys = (errors ?? []).map((e) => describeErrors([{ ...e, instancePath: e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') }], 'body'));
+  const keys = (errors ?? []).map((e) =>
+    describeErrors([{ ...e, instancePath: e.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') }], 'body'),
+  );
   return [...new Set(keys.filter(Boolean))];
 }
 
@@ -97,7 +99,10 @@ export class AnswerJudge {
   private readonly headerValidators = new WeakMap<object, ValidateFunction>();
 
   /** `level`: the softest promise the judge holds an answer to (`assumed`, the default: all of them). */
-  constructor(readonly model: SpecModel, readonly level: Provenance = 'assumed') {
+  constructor(
+    readonly model: SpecModel,
+    readonly level: Provenance = 'assumed',
+  ) {
     this.validator = new SchemaValidator(model.doc);
     // Header and parameter values travel as text: "20" is an integer there.
     this.coercing = new SchemaValidator(model.doc, { coerceTypes: true, allErrors: false });
@@ -146,7 +151,9 @@ export class AnswerJudge {
   /** The answer's Content-Type, if it is not application/json. */
   notJson(answer: Answer): string | undefined {
     const got = answer.headers['content-type'];
-    return mediaType(got) === 'application/json' ? undefined : `Content-Type is ${got ? `'${got}'` : 'missing'}, expected application/json`;
+    return mediaType(got) === 'application/json'
+      ? undefined
+      : `Content-Type is ${got ? `'${got}'` : 'missing'}, expected application/json`;
   }
 
   /** A body the spec declares as JSON (or that looks like JSON, for a status it does not declare) must say so. */
@@ -163,9 +170,19 @@ export class AnswerJudge {
     const body = parsed(answer);
     if (!body.ok) {
       const text = answer.body.replace(/\s+/g, ' ').trim();
-      return { problems: [`body is not JSON: ${text.length > 120 ? `${text.slice(0, 120)}… (${text.length} chars)` : text || '(empty body)'}`], schemaErrors: ['body is not JSON'] };
+      return {
+        problems: [
+          `body is not JSON: ${text.length > 120 ? `${text.slice(0, 120)}… (${text.length} chars)` : text || '(empty body)'}`,
+        ],
+        schemaErrors: ['body is not JSON'],
+      };
     }
-    return compiled.validate(body.json) ? { problems: [], schemaErrors: [] } : { problems: [describeErrors(compiled.validate.errors, 'body')], schemaErrors: schemaErrorKeys(compiled.validate.errors) };
+    return compiled.validate(body.json)
+      ? { problems: [], schemaErrors: [] }
+      : {
+          problems: [describeErrors(compiled.validate.errors, 'body')],
+          schemaErrors: schemaErrorKeys(compiled.validate.errors),
+        };
   }
 
   /** The body against the schema the spec declares for `status` on `op`. */
@@ -187,7 +204,11 @@ export class AnswerJudge {
   /** Whether a schema allows a value as it travels in a URL or a header ("20" for an integer). */
   accepts(schema: Record<string, any>, value: unknown): boolean {
     let validate = this.headerValidators.get(schema);
-    if (!validate) this.headerValidators.set(schema, (validate = this.coercing.compile({ type: 'object', properties: { v: schema } })));
+    if (!validate)
+      this.headerValidators.set(
+        schema,
+        (validate = this.coercing.compile({ type: 'object', properties: { v: schema } })),
+      );
     return Boolean(validate({ v: value }));
   }
 
@@ -209,7 +230,10 @@ export class AnswerJudge {
    * the error shape with its reason phrase (429: the real service's own text), a declared
    * status with its declared body and headers, no success the operation does not declare.
    */
-  exchange(ex: { operation?: Operation; request: AskedRequest; response: Answer }, options: { headers?: boolean } = {}): Finding[] {
+  exchange(
+    ex: { operation?: Operation; request: AskedRequest; response: Answer },
+    options: { headers?: boolean } = {},
+  ): Finding[] {
     const { request, response: answer } = ex;
     const out: Finding[] = [];
     const { status } = answer;
@@ -217,25 +241,47 @@ export class AnswerJudge {
     const op = ex.operation ?? this.operationOf(request);
     const opLevel = op?.provenance ?? 'assumed';
     // A server error breaks the operation's promise of a declared answer; with no operation, this project's rule.
-    if (status >= 500 && preferredCode(request.headers ?? {}) !== status) out.push({ kind: '5xx', detail: `${status}: ${text.slice(0, 200)}`, level: opLevel });
+    if (status >= 500 && preferredCode(request.headers ?? {}) !== status)
+      out.push({ kind: '5xx', detail: `${status}: ${text.slice(0, 200)}`, level: opLevel });
     const jsonLevel = weakest(opLevel, this.jsonLevel() ?? 'assumed');
     // HEAD answers, 204 and 304 carry no body by HTTP's rules.
     if (request.method === 'HEAD' || status === 204 || status === 304) {
-      if (text !== '') out.push({ kind: 'not-json', detail: `${status} to ${request.method} carries a body`, level: jsonLevel });
+      if (text !== '')
+        out.push({ kind: 'not-json', detail: `${status} to ${request.method} carries a body`, level: jsonLevel });
       return out;
     }
     const body = parsed(answer);
-    if (!body.ok) return [...out, { kind: 'not-json', detail: `${status} body is not JSON: ${JSON.stringify(text.slice(0, 120))}`, level: jsonLevel }];
-    if (!/^application\/json\b/i.test(answer.headers['content-type'] ?? '')) out.push({ kind: 'not-json', detail: `${status} has Content-Type ${JSON.stringify(answer.headers['content-type'] ?? '')}`, level: jsonLevel });
+    if (!body.ok)
+      return [
+        ...out,
+        {
+          kind: 'not-json',
+          detail: `${status} body is not JSON: ${JSON.stringify(text.slice(0, 120))}`,
+          level: jsonLevel,
+        },
+      ];
+    if (!/^application\/json\b/i.test(answer.headers['content-type'] ?? ''))
+      out.push({
+        kind: 'not-json',
+        detail: `${status} has Content-Type ${JSON.stringify(answer.headers['content-type'] ?? '')}`,
+        level: jsonLevel,
+      });
     if (status >= 400) out.push(...this.errorShape(status, { ...answer, json: body.json }, opLevel));
     if (!op) return out;
     if (!op.responses.has(status)) {
-      if (status < 400) out.push({ kind: 'undeclared', detail: `${op.operationId} does not declare ${status}`, level: op.provenance });
+      if (status < 400)
+        out.push({ kind: 'undeclared', detail: `${op.operationId} does not declare ${status}`, level: op.provenance });
       return out;
     }
     const verdict = this.body(op, status, { ...answer, json: body.json });
     const bodyLevel = weakest(op.provenance, this.bodyLevel(op, status) ?? 'assumed');
-    for (const p of verdict.problems) out.push({ kind: 'schema', detail: `${op.operationId} ${status}: ${p}`, level: bodyLevel, keys: verdict.schemaErrors });
+    for (const p of verdict.problems)
+      out.push({
+        kind: 'schema',
+        detail: `${op.operationId} ${status}: ${p}`,
+        level: bodyLevel,
+        keys: verdict.schemaErrors,
+      });
     if (options.headers !== false) out.push(...this.headerFindings(op, status, answer));
     return out;
   }
@@ -254,10 +300,24 @@ export class AnswerJudge {
     const level = this.errorBodyLevel();
     if (!level) return [];
     const verdict = this.errorBody(answer);
-    if (verdict.problems.length) return [{ kind: 'error-shape', detail: `${status}: ${verdict.problems.join('; ')}`, level: weakest(opLevel, level), keys: verdict.schemaErrors }];
+    if (verdict.problems.length)
+      return [
+        {
+          kind: 'error-shape',
+          detail: `${status}: ${verdict.problems.join('; ')}`,
+          level: weakest(opLevel, level),
+          keys: verdict.schemaErrors,
+        },
+      ];
     const message = (answer.json as { message: string }).message;
     if (status === 429 || message.startsWith(reasonPhrase(status))) return [];
-    return [{ kind: 'error-shape', detail: `${status} message does not start with "${reasonPhrase(status)}": ${JSON.stringify(message)}`, level: weakest(opLevel, level) }];
+    return [
+      {
+        kind: 'error-shape',
+        detail: `${status} message does not start with "${reasonPhrase(status)}": ${JSON.stringify(message)}`,
+        level: weakest(opLevel, level),
+      },
+    ];
   }
 
   /** The operation a request path belongs to, read as a server reads it (dot segments removed). */

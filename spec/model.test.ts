@@ -2,7 +2,15 @@
 // defaults as the mock and the contract suite consume them.
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from './load.ts';
-import { buildModel, credentialHeaders, examplesOf, loadModel, operationFor, parameterDefaults, SpecError } from './model.ts';
+import {
+  buildModel,
+  credentialHeaders,
+  examplesOf,
+  loadModel,
+  operationFor,
+  parameterDefaults,
+  SpecError,
+} from './model.ts';
 
 const model = loadModel();
 const fresh = () => loadSpec();
@@ -23,8 +31,35 @@ describe('operations', () => {
   });
 
   it('lists every /servers/find parameter the real service documents', () => {
-    expect(model.byId.get('findServers')!.parameters.map((p) => p.name).sort()).toEqual(
-      ['limit', 'page', 'version', 'minUsers', 'maxUsers', 'minAge', 'maxAge', 'region', 'country', 'country_code', 'city', 'motd', 'org', 'asn', 'modpack', 'sort', 'order', 'favicon', 'relativeTime', 'noFilter', 'offlineOnly'].sort(),
+    expect(
+      model.byId
+        .get('findServers')!
+        .parameters.map((p) => p.name)
+        .sort(),
+    ).toEqual(
+      [
+        'limit',
+        'page',
+        'version',
+        'minUsers',
+        'maxUsers',
+        'minAge',
+        'maxAge',
+        'region',
+        'country',
+        'country_code',
+        'city',
+        'motd',
+        'org',
+        'asn',
+        'modpack',
+        'sort',
+        'order',
+        'favicon',
+        'relativeTime',
+        'noFilter',
+        'offlineOnly',
+      ].sort(),
     );
   });
 
@@ -50,18 +85,25 @@ describe('operations', () => {
     expect(model.byId.get('listApiKeys')!.allowedSchemes).toEqual(['apiKey', 'session']);
   });
 
-  it('knows each operation\'s success status, writes and body', () => {
-    expect(model.byId.get('createApiKey')).toMatchObject({ successStatus: 201, isWrite: true, requestBody: { required: false, mediaTypes: ['application/json'] } });
+  it("knows each operation's success status, writes and body", () => {
+    expect(model.byId.get('createApiKey')).toMatchObject({
+      successStatus: 201,
+      isWrite: true,
+      requestBody: { required: false, mediaTypes: ['application/json'] },
+    });
     expect(model.byId.get('revokeApiKey')).toMatchObject({ successStatus: 200, isWrite: true });
     expect(model.byId.get('findServers')).toMatchObject({ successStatus: 200, isWrite: false });
   });
 
-  it('reads a response\'s examples by name, `default` first', () => {
+  it("reads a response's examples by name, `default` first", () => {
     const ok = model.byId.get('findServers')!.responses.get(200)!;
     expect([...ok.examples.keys()]).toEqual(['default', 'page', 'gaps', 'empty']);
     expect(ok.examples.get('default')).toBe(ok.examples.get('page'));
     expect((ok.examples.get('empty') as { results: unknown[] }).results).toEqual([]);
-    expect([...examplesOf(model.doc, { example: 1, examples: { a: { value: 2 } } })]).toEqual([['default', 1], ['a', 2]]);
+    expect([...examplesOf(model.doc, { example: 1, examples: { a: { value: 2 } } })]).toEqual([
+      ['default', 1],
+      ['a', 2],
+    ]);
   });
 
   it('maps a request path to its operation', () => {
@@ -93,20 +135,41 @@ describe('limits and defaults come from the spec', () => {
 
   it('reads each declared response header with its provenance', () => {
     const headers = model.byId.get('findServers')!.responses.get(429)!.headers;
-    expect([...headers.keys()]).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
-    expect(headers.get('Retry-After')).toEqual({ name: 'Retry-After', schema: { type: 'integer', minimum: 0 }, provenance: 'observed' });
+    expect([...headers.keys()]).toEqual([
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ]);
+    expect(headers.get('Retry-After')).toEqual({
+      name: 'Retry-After',
+      schema: { type: 'integer', minimum: 0 },
+      provenance: 'observed',
+    });
   });
 
-  it('gives the parameters\' schema defaults', () => {
+  it("gives the parameters' schema defaults", () => {
     expect(parameterDefaults(model.byId.get('findServers')!)).toEqual({
-      limit: 50, page: 1, version: '*', maxAge: 30, sort: 'updated', favicon: false, relativeTime: false, noFilter: false, offlineOnly: 'off',
+      limit: 50,
+      page: 1,
+      version: '*',
+      maxAge: 30,
+      sort: 'updated',
+      favicon: false,
+      relativeTime: false,
+      noFilter: false,
+      offlineOnly: 'off',
     });
   });
 
   it('names the limit that is missing or malformed', () => {
     const missing = fresh();
     delete missing.paths['/user/apikeys']!.post['x-max-keys-per-user'];
-    expect(() => buildModel(missing)).toThrow(new SpecError('expected exactly one x-max-keys-per-user in the spec (on findServers or pingServer or pingServerHostPort or listVersions or listCountries or listRegions or listApiKeys or createApiKey or revokeApiKey), found 0'));
+    expect(() => buildModel(missing)).toThrow(
+      new SpecError(
+        'expected exactly one x-max-keys-per-user in the spec (on findServers or pingServer or pingServerHostPort or listVersions or listCountries or listRegions or listApiKeys or createApiKey or revokeApiKey), found 0',
+      ),
+    );
     const bad = fresh();
     (bad['x-rate-limits'] as { tiers: Record<string, number[]> }).tiers.session = [60, 2000];
     expect(() => buildModel(bad)).toThrow('x-rate-limits.tiers.session must list one limit per window (3)');
@@ -118,10 +181,14 @@ describe('limits and defaults come from the spec', () => {
   it('refuses a security scheme it cannot present, or one an operation names without declaring it', () => {
     const oauth = fresh();
     oauth.components.securitySchemes!.oauth = { type: 'oauth2', flows: {} };
-    expect(() => buildModel(oauth)).toThrow(/security scheme 'oauth' \(oauth2\/undefined\) is not one this project understands/);
+    expect(() => buildModel(oauth)).toThrow(
+      /security scheme 'oauth' \(oauth2\/undefined\) is not one this project understands/,
+    );
     const undeclared = fresh();
     undeclared.paths['/user/apikeys']!.get.security = [{ token: [] }];
-    expect(() => buildModel(undeclared)).toThrow("listApiKeys names security scheme 'token', which components.securitySchemes does not declare");
+    expect(() => buildModel(undeclared)).toThrow(
+      "listApiKeys names security scheme 'token', which components.securitySchemes does not declare",
+    );
   });
 
   it('presents a credential the way its scheme says', () => {
@@ -133,8 +200,15 @@ describe('limits and defaults come from the spec', () => {
 describe('what each parameter means (x-meaning) and what unrouted requests get (x-routing)', () => {
   it('finds the rows each operation answers: the one array property of its success body', () => {
     expect(Object.fromEntries(model.operations.map((o) => [o.operationId, o.rows?.property]))).toEqual({
-      findServers: 'results', pingServer: undefined, pingServerHostPort: undefined, listVersions: 'versions', listCountries: 'countries',
-      listRegions: 'regions', listApiKeys: 'keys', createApiKey: undefined, revokeApiKey: undefined,
+      findServers: 'results',
+      pingServer: undefined,
+      pingServerHostPort: undefined,
+      listVersions: 'versions',
+      listCountries: 'countries',
+      listRegions: 'regions',
+      listApiKeys: 'keys',
+      createApiKey: undefined,
+      revokeApiKey: undefined,
     });
     const rows = model.byId.get('findServers')!.rows!;
     expect(rows.fields.get('players_online')).toMatchObject({ schema: { type: 'integer' }, provenance: 'observed' });
@@ -145,23 +219,56 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
   it('reads a meaning for every query parameter that filters, sorts or pages rows', () => {
     const meaning = (op: string, name: string) => model.byId.get(op)!.parameters.find((p) => p.name === name)!.meaning;
     expect(meaning('findServers', 'minUsers')).toEqual({ rule: 'atLeast', field: 'players_online' });
-    expect(meaning('findServers', 'modpack')).toEqual({ rule: 'equals', fields: ['detected_mod_pack', 'detected_mod_pack_short'] });
+    expect(meaning('findServers', 'modpack')).toEqual({
+      rule: 'equals',
+      fields: ['detected_mod_pack', 'detected_mod_pack_short'],
+    });
     expect(meaning('findServers', 'motd')).toEqual({ rule: 'substringWildcard', field: 'motd_stripped', raw: 'motd' });
-    expect(meaning('findServers', 'offlineOnly')).toEqual({ rule: 'flag', field: 'offline_mode', value: 1, off: 'off' });
-    expect(meaning('findServers', 'sort')).toMatchObject({ rule: 'sort', tieBreak: ['address', 'port'], orders: { version: { field: 'version', direction: 'desc', compare: 'version' }, port: { compare: 'natural' } } });
+    expect(meaning('findServers', 'offlineOnly')).toEqual({
+      rule: 'flag',
+      field: 'offline_mode',
+      value: 1,
+      off: 'off',
+    });
+    expect(meaning('findServers', 'sort')).toMatchObject({
+      rule: 'sort',
+      tieBreak: ['address', 'port'],
+      orders: { version: { field: 'version', direction: 'desc', compare: 'version' }, port: { compare: 'natural' } },
+    });
     expect(meaning('listVersions', 'limit')).toEqual({ rule: 'limitsRows', counts: ['unique_versions'] });
     for (const op of model.operations.filter((o) => o.rows && o.operationId !== 'listApiKeys')) {
-      for (const p of op.parameters.filter((x) => x.in === 'query')) expect(p.meaning, `${op.operationId} ${p.name}`).toBeDefined();
+      for (const p of op.parameters.filter((x) => x.in === 'query'))
+        expect(p.meaning, `${op.operationId} ${p.name}`).toBeDefined();
     }
   });
 
   it('names what is wrong with a meaning', () => {
     const cases: [(d: ReturnType<typeof fresh>) => void, string | RegExp][] = [
-      [(d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'moreThan', field: 'players_online' }), /findServers parameter 'minUsers' x-meaning must have a rule, one of atLeast/],
-      [(d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'atLeast', field: 'players' + 'Online' }), "findServers parameter 'minUsers' x-meaning names field 'playersOnline', which a row of 'results' does not have"],
-      [(d) => (d.components.parameters!.noFilter['x-meaning'] = { rule: 'revealsHidden', hidden: 'hidden', total: 'total' }), "findServers parameter 'noFilter' x-meaning names 'hidden', which the success body does not have beside 'results'"],
-      [(d) => delete d.components.parameters!.sort['x-meaning'].orders.port, "findServers parameter 'sort' x-meaning (sort) must give an order to every value of the enum; missing port"],
-      [(d) => (d.paths['/status/ping/{host}/{port}']!.get.parameters[1]['x-meaning'] = { rule: 'ignored' }), "pingServerHostPort parameter 'port' has x-meaning, but its operation answers no rows (no array property in its success body)"],
+      [
+        (d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'moreThan', field: 'players_online' }),
+        /findServers parameter 'minUsers' x-meaning must have a rule, one of atLeast/,
+      ],
+      [
+        (d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'atLeast', field: 'players' + 'Online' }),
+        "findServers parameter 'minUsers' x-meaning names field 'playersOnline', which a row of 'results' does not have",
+      ],
+      [
+        (d) =>
+          (d.components.parameters!.noFilter['x-meaning'] = {
+            rule: 'revealsHidden',
+            hidden: 'hidden',
+            total: 'total',
+          }),
+        "findServers parameter 'noFilter' x-meaning names 'hidden', which the success body does not have beside 'results'",
+      ],
+      [
+        (d) => delete d.components.parameters!.sort['x-meaning'].orders.port,
+        "findServers parameter 'sort' x-meaning (sort) must give an order to every value of the enum; missing port",
+      ],
+      [
+        (d) => (d.paths['/status/ping/{host}/{port}']!.get.parameters[1]['x-meaning'] = { rule: 'ignored' }),
+        "pingServerHostPort parameter 'port' has x-meaning, but its operation answers no rows (no array property in its success body)",
+      ],
     ];
     for (const [breakIt, message] of cases) {
       const doc = fresh();

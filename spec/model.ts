@@ -225,9 +225,14 @@ function readRows(doc: OpenApiDoc, schema: unknown): Rows | undefined {
   const item = deref<Record<string, any>>(doc, deref<Record<string, any>>(doc, array).items);
   const itemLevel = provenanceOf(item) ?? provenance;
   const fields = new Map<string, { schema: Record<string, any>; provenance: Provenance }>();
-  for (const [name, prop] of objectProperties(doc, item)) fields.set(name, { schema: deref(doc, prop), provenance: weakest(provenance, fieldProvenance(doc, prop, itemLevel)) });
+  for (const [name, prop] of objectProperties(doc, item))
+    fields.set(name, {
+      schema: deref(doc, prop),
+      provenance: weakest(provenance, fieldProvenance(doc, prop, itemLevel)),
+    });
   const siblings = new Map<string, Provenance>();
-  for (const [name, prop] of props) if (name !== property) siblings.set(name, weakest(bodyLevel, fieldProvenance(doc, prop, bodyLevel)));
+  for (const [name, prop] of props)
+    if (name !== property) siblings.set(name, weakest(bodyLevel, fieldProvenance(doc, prop, bodyLevel)));
   return { property, provenance, fields, siblings };
 }
 
@@ -244,7 +249,12 @@ function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, De
     }
     const links = Object.entries<any>(response.links ?? {}).map(([name, ref]): ResponseLink => {
       const link = deref<Record<string, any>>(doc, ref);
-      return { name, ...(typeof link.operationId === 'string' ? { operationId: link.operationId } : {}), parameters: { ...(link.parameters ?? {}) }, provenance: levelOf(link) };
+      return {
+        name,
+        ...(typeof link.operationId === 'string' ? { operationId: link.operationId } : {}),
+        parameters: { ...(link.parameters ?? {}) },
+        provenance: levelOf(link),
+      };
     });
     out.set(Number(status), {
       status: Number(status),
@@ -266,7 +276,9 @@ function readSchemes(doc: OpenApiDoc): Map<string, SecurityScheme> {
     } else if (s.type === 'apiKey' && s.in === 'cookie') {
       out.set(name, { name, kind: 'cookie', cookieName: s.name, provenance: levelOf(s) });
     } else {
-      throw new SpecError(`security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands (bearer, or apiKey in a cookie)`);
+      throw new SpecError(
+        `security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands (bearer, or apiKey in a cookie)`,
+      );
     }
   }
   return out;
@@ -290,7 +302,12 @@ function readOperations(doc: OpenApiDoc): Operation[] {
       for (const p of parameters) {
         if (p.raw['x-meaning'] === undefined) continue;
         try {
-          p.meaning = readMeaning(p.raw['x-meaning'], `${op.operationId} parameter '${p.name}'`, rows, deref<Record<string, any>>(doc, p.schema).enum);
+          p.meaning = readMeaning(
+            p.raw['x-meaning'],
+            `${op.operationId} parameter '${p.name}'`,
+            rows,
+            deref<Record<string, any>>(doc, p.schema).enum,
+          );
         } catch (err) {
           throw new SpecError((err as Error).message);
         }
@@ -307,7 +324,13 @@ function readOperations(doc: OpenApiDoc): Operation[] {
         ...(typeof op['x-permission'] === 'string' ? { permission: op['x-permission'] } : {}),
         allowedSchemes: Array.isArray(op['x-credentials']) ? op['x-credentials'] : schemes,
         ...(body
-          ? { requestBody: { required: Boolean(body.required), mediaTypes: Object.keys(body.content ?? {}), schema: body.content?.['application/json']?.schema } }
+          ? {
+              requestBody: {
+                required: Boolean(body.required),
+                mediaTypes: Object.keys(body.content ?? {}),
+                schema: body.content?.['application/json']?.schema,
+              },
+            }
           : {}),
         responses,
         successStatus,
@@ -327,21 +350,30 @@ function basePathOf(doc: OpenApiDoc): string {
 }
 
 const positive = (where: string, value: unknown): number => {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new SpecError(`${where} must be a positive number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new SpecError(`${where} must be a positive number, got ${JSON.stringify(value)}`);
   return value;
 };
 
 /** The one node that carries extension `name`, read and checked. */
-function extensionOn<T>(nodes: { where: string; node: Record<string, any> | undefined }[], name: string): { where: string; value: T } {
+function extensionOn<T>(
+  nodes: { where: string; node: Record<string, any> | undefined }[],
+  name: string,
+): { where: string; value: T } {
   const found = nodes.filter((n) => n.node && name in n.node);
-  if (found.length !== 1) throw new SpecError(`expected exactly one ${name} in the spec (on ${nodes.map((n) => n.where).join(' or ')}), found ${found.length}`);
+  if (found.length !== 1)
+    throw new SpecError(
+      `expected exactly one ${name} in the spec (on ${nodes.map((n) => n.where).join(' or ')}), found ${found.length}`,
+    );
   return { where: `${found[0]!.where} ${name}`, value: found[0]!.node![name] as T };
 }
 
 function readRateLimits(doc: OpenApiDoc): RateLimits {
   const raw = doc['x-rate-limits'] as Record<string, any> | undefined;
   if (!raw || typeof raw !== 'object') throw new SpecError('the document has no x-rate-limits');
-  const windowsSeconds = (raw.windowsSeconds as unknown[] | undefined ?? []).map((w, i) => positive(`x-rate-limits.windowsSeconds[${i}]`, w));
+  const windowsSeconds = ((raw.windowsSeconds as unknown[] | undefined) ?? []).map((w, i) =>
+    positive(`x-rate-limits.windowsSeconds[${i}]`, w),
+  );
   if (windowsSeconds.length === 0) throw new SpecError('x-rate-limits.windowsSeconds is empty');
   const tiers: Record<string, number[]> = {};
   for (const [tier, limits] of Object.entries<any>(raw.tiers ?? {})) {
@@ -351,7 +383,7 @@ function readRateLimits(doc: OpenApiDoc): RateLimits {
     tiers[tier] = limits.map((l, i) => positive(`x-rate-limits.tiers.${tier}[${i}]`, l));
   }
   if (!tiers.anonymous) throw new SpecError('x-rate-limits.tiers has no anonymous tier');
-  const groups = (raw.groups as any[] | undefined ?? []).map((g, i) => ({
+  const groups = ((raw.groups as any[] | undefined) ?? []).map((g, i) => ({
     pathPrefix: String(g.pathPrefix),
     windowSeconds: positive(`x-rate-limits.groups[${i}].windowSeconds`, g.windowSeconds),
     limit: positive(`x-rate-limits.groups[${i}].limit`, g.limit),
@@ -360,11 +392,14 @@ function readRateLimits(doc: OpenApiDoc): RateLimits {
 }
 
 function readLimits(doc: OpenApiDoc, operations: Operation[]): Limits {
-  const params = operations.flatMap((o) => o.parameters.map((p) => ({ where: `${o.operationId} parameter '${p.name}'`, node: p.raw })));
+  const params = operations.flatMap((o) =>
+    o.parameters.map((p) => ({ where: `${o.operationId} parameter '${p.name}'`, node: p.raw })),
+  );
   const ops = operations.map((o) => ({ where: o.operationId, node: o.raw }));
   const byPlan = extensionOn<Record<string, unknown>>(params, 'x-max-by-plan');
   const pageSizeByPlan: Record<string, number> = {};
-  for (const [plan, n] of Object.entries(byPlan.value ?? {})) pageSizeByPlan[plan] = positive(`${byPlan.where}.${plan}`, n);
+  for (const [plan, n] of Object.entries(byPlan.value ?? {}))
+    pageSizeByPlan[plan] = positive(`${byPlan.where}.${plan}`, n);
   if (pageSizeByPlan.anonymous === undefined) throw new SpecError(`${byPlan.where} has no anonymous entry`);
   const schemas = Object.entries(doc.components.schemas).map(([name, node]) => ({ where: `schema ${name}`, node }));
   const keys = extensionOn<unknown>(ops, 'x-max-keys-per-user');
@@ -387,7 +422,8 @@ function readRouting(doc: OpenApiDoc): Routing {
   if (!raw || typeof raw !== 'object') throw new SpecError('the document has no x-routing');
   const status = (key: string): number => {
     const v = raw[key];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 400 || v > 499) throw new SpecError(`x-routing.${key} must be a 4xx status, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 400 || v > 499)
+      throw new SpecError(`x-routing.${key} must be a 4xx status, got ${JSON.stringify(v)}`);
     return v;
   };
   return { unknownPath: status('unknownPath'), wrongMethod: status('wrongMethod'), provenance: levelOf(raw) };
@@ -398,7 +434,10 @@ export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
   const schemes = readSchemes(doc);
   for (const op of operations) {
     for (const name of [...op.schemes, ...op.allowedSchemes]) {
-      if (!schemes.has(name)) throw new SpecError(`${op.operationId} names security scheme '${name}', which components.securitySchemes does not declare`);
+      if (!schemes.has(name))
+        throw new SpecError(
+          `${op.operationId} names security scheme '${name}', which components.securitySchemes does not declare`,
+        );
     }
   }
   const cookies = [...schemes.values()].filter((s) => s.kind === 'cookie');
@@ -426,7 +465,9 @@ export function loadModel(path: string = SPEC_PATH): SpecModel {
 
 /** The schema defaults of an operation's parameters in `where` (the values a missing parameter means). */
 export function parameterDefaults(op: Operation, where: Parameter['in'] = 'query'): Record<string, unknown> {
-  return Object.fromEntries(op.parameters.filter((p) => p.in === where && 'default' in p).map((p) => [p.name, p.default]));
+  return Object.fromEntries(
+    op.parameters.filter((p) => p.in === where && 'default' in p).map((p) => [p.name, p.default]),
+  );
 }
 
 /** The operation a request path (relative to the base path, query allowed) belongs to. */
@@ -436,7 +477,10 @@ export function operationFor(model: SpecModel, method: string, relativePath: str
   return model.operations.find((o) => {
     if (o.method !== method.toUpperCase()) return false;
     const template = o.path.split('/');
-    return template.length === segments.length && template.every((t, i) => /^\{[^}]+\}$/.test(t) ? segments[i] !== '' : t === segments[i]);
+    return (
+      template.length === segments.length &&
+      template.every((t, i) => (/^\{[^}]+\}$/.test(t) ? segments[i] !== '' : t === segments[i]))
+    );
   });
 }
 
@@ -448,5 +492,7 @@ export function propertyProvenance(model: SpecModel, schema: string, property: s
 
 /** The request headers that present `secret` with this security scheme, as real clients send it. */
 export function credentialHeaders(scheme: SecurityScheme, secret: string): Record<string, string> {
-  return scheme.kind === 'bearer' ? { Authorization: `Bearer ${secret}` } : { Cookie: `${scheme.cookieName}=${secret}` };
+  return scheme.kind === 'bearer'
+    ? { Authorization: `Bearer ${secret}` }
+    : { Cookie: `${scheme.cookieName}=${secret}` };
 }

@@ -8,9 +8,14 @@ import { buildModel, loadModel, type SpecModel } from './model.ts';
 import { curlLine, requestArbitrary, type FuzzRequest } from './request-arbitraries.ts';
 
 const model = loadModel();
-const credentials = [{ scheme: 'apiKey', value: 'sls_test_example' }, { scheme: 'session', value: 'sess_test_example' }];
-const sample = (m: SpecModel, seed = 1, numRuns = 3000): FuzzRequest[] => fc.sample(requestArbitrary(m, { credentials }), { seed, numRuns });
-const queryNames = (reqs: FuzzRequest[]) => new Set(reqs.flatMap((r) => [...new URLSearchParams(r.path.split('?')[1] ?? '').keys()]));
+const credentials = [
+  { scheme: 'apiKey', value: 'sls_test_example' },
+  { scheme: 'session', value: 'sess_test_example' },
+];
+const sample = (m: SpecModel, seed = 1, numRuns = 3000): FuzzRequest[] =>
+  fc.sample(requestArbitrary(m, { credentials }), { seed, numRuns });
+const queryNames = (reqs: FuzzRequest[]) =>
+  new Set(reqs.flatMap((r) => [...new URLSearchParams(r.path.split('?')[1] ?? '').keys()]));
 
 describe('requestArbitrary', () => {
   const reqs = sample(model);
@@ -18,15 +23,25 @@ describe('requestArbitrary', () => {
   it('requests every operation of the spec with its own method, and every query parameter', () => {
     for (const op of model.operations) {
       const template = new RegExp(`^${model.basePath}${op.path.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
-      expect(reqs.some((r) => r.method === op.method && template.test(r.path)), op.operationId).toBe(true);
+      expect(
+        reqs.some((r) => r.method === op.method && template.test(r.path)),
+        op.operationId,
+      ).toBe(true);
     }
     const names = queryNames(reqs);
-    for (const p of model.operations.flatMap((o) => o.parameters.filter((x) => x.in === 'query'))) expect(names.has(p.name), p.name).toBe(true);
+    for (const p of model.operations.flatMap((o) => o.parameters.filter((x) => x.in === 'query')))
+      expect(names.has(p.name), p.name).toBe(true);
   });
 
   it('fuzzes a parameter added to the spec, with no code change', () => {
     const doc = loadSpec();
-    doc.paths['/servers/find']!.get.parameters.push({ name: 'brandNew', in: 'query', schema: { type: 'integer', minimum: 3, maximum: 9 }, example: 5, 'x-provenance': 'assumed' });
+    doc.paths['/servers/find']!.get.parameters.push({
+      name: 'brandNew',
+      in: 'query',
+      schema: { type: 'integer', minimum: 3, maximum: 9 },
+      example: 5,
+      'x-provenance': 'assumed',
+    });
     const names = queryNames(sample(buildModel(doc)));
     expect(names.has('brandNew')).toBe(true);
   });
@@ -50,8 +65,13 @@ describe('requestArbitrary', () => {
   });
 
   it('writes a curl line that quotes what the shell would otherwise read', () => {
-    expect(curlLine('http://127.0.0.1:4010', { method: 'POST', path: '/x?a=1', headers: { Cookie: "it's" }, body: '{"a":1}' })).toBe(
-      `curl -i -X POST 'http://127.0.0.1:4010/x?a=1' -H 'Cookie: it'\\''s' --data-raw '{"a":1}'`,
-    );
+    expect(
+      curlLine('http://127.0.0.1:4010', {
+        method: 'POST',
+        path: '/x?a=1',
+        headers: { Cookie: "it's" },
+        body: '{"a":1}',
+      }),
+    ).toBe(`curl -i -X POST 'http://127.0.0.1:4010/x?a=1' -H 'Cookie: it'\\''s' --data-raw '{"a":1}'`);
   });
 });

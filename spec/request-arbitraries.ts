@@ -29,7 +29,34 @@ export interface FuzzCredential {
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Characters that tend to break parsers, decoders and matchers. */
-const NASTY = ['*', '%', '%%', '%zz', '%E0%A4%A', '%00', '\u0000', '../', '..%2F', '\\', '"', "'", '<script>', '🙂', '\u202e', 'İ', '(a+)+$', '[', '{', ';', '&', '=', '#', '?', '+', ' '];
+const NASTY = [
+  '*',
+  '%',
+  '%%',
+  '%zz',
+  '%E0%A4%A',
+  '%00',
+  '\u0000',
+  '../',
+  '..%2F',
+  '\\',
+  '"',
+  "'",
+  '<script>',
+  '🙂',
+  '\u202e',
+  'İ',
+  '(a+)+$',
+  '[',
+  '{',
+  ';',
+  '&',
+  '=',
+  '#',
+  '?',
+  '+',
+  ' ',
+];
 
 const nastyString = fc.oneof(
   fc.constantFrom(...NASTY),
@@ -53,7 +80,10 @@ export function validText(doc: OpenApiDoc, raw: Schema, example: unknown): fc.Ar
     case 'integer': {
       const lo = schema.minimum ?? -1_000_000;
       const hi = schema.maximum ?? 1_000_000;
-      return fc.oneof(fc.integer({ min: Math.max(lo, -(2 ** 31)), max: Math.min(hi, 2 ** 31 - 1) }).map(String), fc.constantFrom(String(lo), String(hi), ...examples));
+      return fc.oneof(
+        fc.integer({ min: Math.max(lo, -(2 ** 31)), max: Math.min(hi, 2 ** 31 - 1) }).map(String),
+        fc.constantFrom(String(lo), String(hi), ...examples),
+      );
     }
     case 'number':
       return fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum, max: schema.maximum }).map(String);
@@ -64,11 +94,31 @@ export function validText(doc: OpenApiDoc, raw: Schema, example: unknown): fc.Ar
       const min = schema.minLength ?? 0;
       const fits = (s: string) => s.length >= min && s.length <= max;
       if (typeof schema.pattern === 'string') {
-        return fc.oneof(fc.stringMatching(new RegExp(schema.pattern)).filter(fits), fc.constantFrom(...(examples.length ? examples : ['a'])));
+        return fc.oneof(
+          fc.stringMatching(new RegExp(schema.pattern)).filter(fits),
+          fc.constantFrom(...(examples.length ? examples : ['a'])),
+        );
       }
       // Text filters take `*`: give it plenty of stars and real-looking words.
-      const words = fc.constantFrom(...examples, '*', 'a*', '*a*', '1.20*', 'Paper*', 'survival', 'United*', 'Germany', 'zzz');
-      return fc.oneof(words, fc.string({ maxLength: Math.min(max, 30) }), fc.string({ unit: fc.constantFrom('a', 'b', '*', '.', ' '), maxLength: Math.min(max, 20) })).filter(fits);
+      const words = fc.constantFrom(
+        ...examples,
+        '*',
+        'a*',
+        '*a*',
+        '1.20*',
+        'Paper*',
+        'survival',
+        'United*',
+        'Germany',
+        'zzz',
+      );
+      return fc
+        .oneof(
+          words,
+          fc.string({ maxLength: Math.min(max, 30) }),
+          fc.string({ unit: fc.constantFrom('a', 'b', '*', '.', ' '), maxLength: Math.min(max, 20) }),
+        )
+        .filter(fits);
     }
   }
 }
@@ -78,13 +128,32 @@ function invalidText(doc: OpenApiDoc, raw: Schema): fc.Arbitrary<string> {
   const schema = deref<Schema>(doc, raw);
   const options: fc.Arbitrary<string>[] = [nastyString];
   if (schema.type === 'integer' || schema.type === 'number') {
-    options.push(fc.constantFrom('abc', '1.5', '1e400', '-0', '0x10', ' 5', '5 ', '١٢', '99999999999999999999999', 'NaN', 'Infinity', '-', '+1', '1,2'));
+    options.push(
+      fc.constantFrom(
+        'abc',
+        '1.5',
+        '1e400',
+        '-0',
+        '0x10',
+        ' 5',
+        '5 ',
+        '١٢',
+        '99999999999999999999999',
+        'NaN',
+        'Infinity',
+        '-',
+        '+1',
+        '1,2',
+      ),
+    );
     if (typeof schema.minimum === 'number') options.push(fc.constant(String(schema.minimum - 1)));
     if (typeof schema.maximum === 'number') options.push(fc.constant(String(schema.maximum + 1)));
   }
   if (schema.type === 'boolean') options.push(fc.constantFrom('yes', 'TRUE', '1', '2', 'null', 'tru'));
-  if (Array.isArray(schema.enum)) options.push(fc.constantFrom(...schema.enum.map((v: unknown) => String(v).toLowerCase()), 'XX', 'random'));
-  if (typeof schema.maxLength === 'number') options.push(fc.integer({ min: 1, max: 60 }).map((extra) => 'x'.repeat(schema.maxLength + extra)));
+  if (Array.isArray(schema.enum))
+    options.push(fc.constantFrom(...schema.enum.map((v: unknown) => String(v).toLowerCase()), 'XX', 'random'));
+  if (typeof schema.maxLength === 'number')
+    options.push(fc.integer({ min: 1, max: 60 }).map((extra) => 'x'.repeat(schema.maxLength + extra)));
   return fc.oneof(...options);
 }
 
@@ -117,13 +186,21 @@ export function percentEncode(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return value.replace(/[\ud800-\udfff]/g, 'X').split('').map((c) => encodeURIComponent(c)).join('') + '%ED%A0%80';
+    return (
+      value
+        .replace(/[\ud800-\udfff]/g, 'X')
+        .split('')
+        .map((c) => encodeURIComponent(c))
+        .join('') + '%ED%A0%80'
+    );
   }
 }
 
 /** Percent-encodes a value, sometimes with a broken escape appended. */
 const encoded = (value: fc.Arbitrary<string>): fc.Arbitrary<string> =>
-  fc.tuple(value, fc.constantFrom('', '', '', '', '%', '%zz', '%C3', '%E0%A4%A', '%00', '+')).map(([v, tail]) => percentEncode(v) + tail);
+  fc
+    .tuple(value, fc.constantFrom('', '', '', '', '%', '%zz', '%C3', '%E0%A4%A', '%00', '+'))
+    .map(([v, tail]) => percentEncode(v) + tail);
 
 /**
  * How wrong a request's parameters are: all valid (most requests, so that answers with
@@ -131,11 +208,25 @@ const encoded = (value: fc.Arbitrary<string>): fc.Arbitrary<string> =>
  * anywhere.
  */
 type Mode = 'valid' | 'one-wrong' | 'wild';
-const mode = fc.constantFrom<Mode>('valid', 'valid', 'valid', 'valid', 'valid', 'valid', 'one-wrong', 'one-wrong', 'one-wrong', 'wild');
+const mode = fc.constantFrom<Mode>(
+  'valid',
+  'valid',
+  'valid',
+  'valid',
+  'valid',
+  'valid',
+  'one-wrong',
+  'one-wrong',
+  'one-wrong',
+  'wild',
+);
 
 /** One parameter's draws: whether it is there, a valid value, a wrong one. */
 function parameterDraws(doc: OpenApiDoc, p: Parameter) {
-  const valid = fc.oneof({ weight: 9, arbitrary: validText(doc, p.schema, p.example) }, { weight: p.in === 'query' ? 1 : 0, arbitrary: fc.constant('') });
+  const valid = fc.oneof(
+    { weight: 9, arbitrary: validText(doc, p.schema, p.example) },
+    { weight: p.in === 'query' ? 1 : 0, arbitrary: fc.constant('') },
+  );
   const invalid = p.in === 'path' ? invalidText(doc, p.schema).filter((v) => v !== '') : invalidText(doc, p.schema);
   return fc.record({ roll: fc.integer({ min: 0, max: 99 }), valid, invalid });
 }
@@ -145,14 +236,19 @@ function pathFor(doc: OpenApiDoc, model: SpecModel, op: Operation): fc.Arbitrary
   const queryCount = params.filter((p) => p.in === 'query').length;
   // About three query parameters per request, however many the operation has.
   const presentPercent = queryCount ? Math.min(50, Math.round(300 / queryCount)) : 0;
-  const extra = fc.option(fc.constantFrom('unknown=1', 'sort%3Dupdated=1', 'limit=1&limit=abc', 'a', '&&', '=', '%=%', 'motd'), { freq: 4 });
+  const extra = fc.option(
+    fc.constantFrom('unknown=1', 'sort%3Dupdated=1', 'limit=1&limit=abc', 'a', '&&', '=', '%=%', 'motd'),
+    { freq: 4 },
+  );
   const trailingSlash = fc.integer({ min: 0, max: 19 }).map((n) => n === 0);
   return fc
     .record({
       how: mode,
       wrong: fc.integer({ min: 0, max: Math.max(0, params.length - 1) }),
       draws: fc.tuple(...params.map((p) => parameterDraws(doc, p))),
-      escape: fc.tuple(...params.map(() => fc.constantFrom('', '', '', '', '', '', '%', '%zz', '%C3', '%E0%A4%A', '%00', '+'))),
+      escape: fc.tuple(
+        ...params.map(() => fc.constantFrom('', '', '', '', '', '', '%', '%zz', '%C3', '%E0%A4%A', '%00', '+')),
+      ),
       extra,
       slash: trailingSlash,
     })
@@ -179,35 +275,73 @@ function pathFor(doc: OpenApiDoc, model: SpecModel, op: Operation): fc.Arbitrary
 // Headers
 
 /** Latin-1 printable text, as header values may hold. */
-const headerText = (maxLength: number) => fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((c) => String.fromCharCode(c)), maxLength });
+const headerText = (maxLength: number) =>
+  fc.string({
+    unit: fc
+      .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }))
+      .map((c) => String.fromCharCode(c)),
+    maxLength,
+  });
 
 function credentialHeaders(model: SpecModel, credentials: FuzzCredential[]): fc.Arbitrary<Record<string, string>> {
   const variants: fc.WeightedArbitrary<Record<string, string>>[] = [{ weight: 4, arbitrary: fc.constant({}) }];
   for (const scheme of model.schemes.values()) {
     const mine = credentials.filter((c) => c.scheme === scheme.name).map((c) => c.value);
-    const present = (headers: (secret: string) => Record<string, string>) => (mine.length ? fc.constantFrom(...mine).map(headers) : fc.constant({}));
-    const secret = fc.oneof(fc.constantFrom(...(mine.length ? mine : ['none'])), headerText(60), fc.constantFrom(...mine.map((v) => `${v}x`), ...mine.map((v) => v.slice(0, -1)), 'sls_test_', ''));
+    const present = (headers: (secret: string) => Record<string, string>) =>
+      mine.length ? fc.constantFrom(...mine).map(headers) : fc.constant({});
+    const secret = fc.oneof(
+      fc.constantFrom(...(mine.length ? mine : ['none'])),
+      headerText(60),
+      fc.constantFrom(...mine.map((v) => `${v}x`), ...mine.map((v) => v.slice(0, -1)), 'sls_test_', ''),
+    );
     if (scheme.kind === 'bearer') {
       variants.push(
         { weight: 10, arbitrary: present((s) => ({ Authorization: `Bearer ${s}` })) },
         { weight: 1, arbitrary: secret.map((s) => ({ Authorization: `Bearer ${s}` })) },
-        { weight: 1, arbitrary: fc.tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Token', 'Bearer  '), secret).map(([how, s]) => ({ Authorization: `${how} ${s}` })) },
-        { weight: 1, arbitrary: fc.constantFrom('Bearer', 'Bearer ', 'Bearer a b', '', 'Basic dXNlcjpwYXNz').map((a) => ({ Authorization: a })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER', 'Basic', 'Token', 'Bearer  '), secret)
+            .map(([how, s]) => ({ Authorization: `${how} ${s}` })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('Bearer', 'Bearer ', 'Bearer a b', '', 'Basic dXNlcjpwYXNz')
+            .map((a) => ({ Authorization: a })),
+        },
       );
     } else {
       const name = scheme.cookieName!;
-      const value = fc.oneof(secret, secret.map(percentEncode), secret.map((s) => `"${s}"`), fc.constantFrom('%', '%zz', '%E0%A4%A', 'a%', '%%41', '"', '', ' '), headerText(40));
+      const value = fc.oneof(
+        secret,
+        secret.map(percentEncode),
+        secret.map((s) => `"${s}"`),
+        fc.constantFrom('%', '%zz', '%E0%A4%A', 'a%', '%%41', '"', '', ' '),
+        headerText(40),
+      );
       variants.push(
         { weight: 10, arbitrary: present((s) => ({ Cookie: `${name}=${s}` })) },
         { weight: 2, arbitrary: value.map((v) => ({ Cookie: `${name}=${v}` })) },
-        { weight: 1, arbitrary: fc.tuple(value, value).map(([a, b]) => ({ Cookie: `other=1; ${name}=${a}; ${name}=${b}; x` })) },
-        { weight: 1, arbitrary: fc.constantFrom(name, `${name}=`, `;;;`, `=${name}`, `${name.toUpperCase()}=abc`).map((c) => ({ Cookie: c })) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(value, value).map(([a, b]) => ({ Cookie: `other=1; ${name}=${a}; ${name}=${b}; x` })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(name, `${name}=`, `;;;`, `=${name}`, `${name.toUpperCase()}=abc`)
+            .map((c) => ({ Cookie: c })),
+        },
       );
     }
   }
   // Two schemes at once (a key and a session), as a browser with both might send.
   const one = fc.oneof(...variants);
-  return fc.oneof({ weight: 5, arbitrary: one }, { weight: 1, arbitrary: fc.tuple(one, one).map(([a, b]) => ({ ...a, ...b })) });
+  return fc.oneof(
+    { weight: 5, arbitrary: one },
+    { weight: 1, arbitrary: fc.tuple(one, one).map(([a, b]) => ({ ...a, ...b })) },
+  );
 }
 
 function extraHeaders(op: Operation | undefined): fc.Arbitrary<Record<string, string>> {
@@ -215,14 +349,45 @@ function extraHeaders(op: Operation | undefined): fc.Arbitrary<Record<string, st
   const examples = op ? [...new Set([...op.responses.values()].flatMap((r) => [...r.examples.keys()]))] : [];
   const prefer = fc.oneof(
     fc.constantFrom(...statuses).map((code) => `code=${code}`),
-    fc.tuple(fc.constantFrom(...statuses), fc.constantFrom(...examples, 'nope')).map(([code, ex]) => `code=${code}, example=${ex}`),
-    fc.constantFrom('code=418', 'code=abc', 'code=', 'example=', 'code=200;example="page"', 'respond-async', 'code=1e3'),
+    fc
+      .tuple(fc.constantFrom(...statuses), fc.constantFrom(...examples, 'nope'))
+      .map(([code, ex]) => `code=${code}, example=${ex}`),
+    fc.constantFrom(
+      'code=418',
+      'code=abc',
+      'code=',
+      'example=',
+      'code=200;example="page"',
+      'respond-async',
+      'code=1e3',
+    ),
     headerText(30),
   );
-  const origin = fc.oneof(fc.constantFrom('http://localhost:5173', 'http://127.0.0.1:3000', 'https://evil.example', 'null', 'http://localhost:*', ''), headerText(80), fc.integer({ min: 1, max: 4000 }).map((n) => `http://${'a:'.repeat(n)}`));
-  const forwarded = fc.oneof(fc.ipV4(), fc.ipV6(), headerText(40), fc.tuple(fc.ipV4(), fc.ipV4()).map(([a, b]) => `${a}, ${b}`));
+  const origin = fc.oneof(
+    fc.constantFrom(
+      'http://localhost:5173',
+      'http://127.0.0.1:3000',
+      'https://evil.example',
+      'null',
+      'http://localhost:*',
+      '',
+    ),
+    headerText(80),
+    fc.integer({ min: 1, max: 4000 }).map((n) => `http://${'a:'.repeat(n)}`),
+  );
+  const forwarded = fc.oneof(
+    fc.ipV4(),
+    fc.ipV6(),
+    headerText(40),
+    fc.tuple(fc.ipV4(), fc.ipV4()).map(([a, b]) => `${a}, ${b}`),
+  );
   return fc.record(
-    { Prefer: prefer, Origin: origin, 'X-Forwarded-For': forwarded, Accept: fc.constantFrom('application/json', '*/*', 'text/html') },
+    {
+      Prefer: prefer,
+      Origin: origin,
+      'X-Forwarded-For': forwarded,
+      Accept: fc.constantFrom('application/json', '*/*', 'text/html'),
+    },
     { requiredKeys: [] },
   );
 }
@@ -230,13 +395,47 @@ function extraHeaders(op: Operation | undefined): fc.Arbitrary<Record<string, st
 // ---------------------------------------------------------------------------------------
 // Bodies
 
-function bodyFor(doc: OpenApiDoc, op: Operation | undefined, maxBodyBytes: number): fc.Arbitrary<{ body?: string; headers: Record<string, string> }> {
+function bodyFor(
+  doc: OpenApiDoc,
+  op: Operation | undefined,
+  maxBodyBytes: number,
+): fc.Arbitrary<{ body?: string; headers: Record<string, string> }> {
   const schema = op?.requestBody?.schema;
   const json = schema ? validJson(doc, schema as Schema).map((v) => JSON.stringify(v)) : fc.constant('{}');
-  const broken = fc.constantFrom('{', '{"name":', 'null', '[]', '"text"', '1', 'true', '{"name": 5}', '{"expires_in_days": -1}', '{"expires_in_days": 1.5}', '{"unknown": true}', '{"name": ""}', `${'['.repeat(3000)}${']'.repeat(3000)}`, '\u0000', '{"name":"\\ud800"}');
+  const broken = fc.constantFrom(
+    '{',
+    '{"name":',
+    'null',
+    '[]',
+    '"text"',
+    '1',
+    'true',
+    '{"name": 5}',
+    '{"expires_in_days": -1}',
+    '{"expires_in_days": 1.5}',
+    '{"unknown": true}',
+    '{"name": ""}',
+    `${'['.repeat(3000)}${']'.repeat(3000)}`,
+    '\u0000',
+    '{"name":"\\ud800"}',
+  );
   const big = fc.integer({ min: 1, max: 3 * maxBodyBytes }).map((n) => JSON.stringify({ name: 'x'.repeat(n) }));
-  const text = fc.oneof({ weight: 5, arbitrary: json }, { weight: 3, arbitrary: broken }, { weight: 1, arbitrary: big }, { weight: 1, arbitrary: fc.string({ maxLength: 50 }) });
-  const type = fc.constantFrom('application/json', 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', '', 'multipart/form-data; boundary=x');
+  const text = fc.oneof(
+    { weight: 5, arbitrary: json },
+    { weight: 3, arbitrary: broken },
+    { weight: 1, arbitrary: big },
+    { weight: 1, arbitrary: fc.string({ maxLength: 50 }) },
+  );
+  const type = fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    '',
+    'multipart/form-data; boundary=x',
+  );
   return fc.option(fc.tuple(text, type), { freq: 3 }).map((b): { body?: string; headers: Record<string, string> } => {
     if (!b) return { headers: {} };
     const [body, contentType] = b;
@@ -260,7 +459,10 @@ export function requestArbitrary(model: SpecModel, { credentials }: ArbitraryOpt
   const operationRequests = model.operations.map((op) =>
     fc
       .record({
-        method: fc.oneof({ weight: 9, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+        method: fc.oneof(
+          { weight: 9, arbitrary: fc.constant(op.method) },
+          { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+        ),
         path: pathFor(doc, model, op),
         auth,
         extra: fc.option(extraHeaders(op), { freq: 3 }),
@@ -269,17 +471,43 @@ export function requestArbitrary(model: SpecModel, { credentials }: ArbitraryOpt
       .map(({ method, path, auth: a, extra, body }) => assemble(method, path, { ...a, ...(extra ?? {}) }, body)),
   );
   const strayPath = fc.oneof(
-    fc.constantFrom('/', model.basePath, `${model.basePath}/`, `${model.basePath}/nope`, '/__mock/login', '/__mock/logout', '/__mock/reset', '/__mock/nope', `${model.basePath}/servers`, `${model.basePath}/status/ping/`, '//', '/%2e%2e/%2e%2e/etc/passwd', `${model.basePath}/user/apikeys/`, `${model.basePath}/servers/find/extra`),
+    fc.constantFrom(
+      '/',
+      model.basePath,
+      `${model.basePath}/`,
+      `${model.basePath}/nope`,
+      '/__mock/login',
+      '/__mock/logout',
+      '/__mock/reset',
+      '/__mock/nope',
+      `${model.basePath}/servers`,
+      `${model.basePath}/status/ping/`,
+      '//',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      `${model.basePath}/user/apikeys/`,
+      `${model.basePath}/servers/find/extra`,
+    ),
     encoded(nastyString).map((s) => `${model.basePath}/${s}`),
     encoded(nastyString).map((s) => `/__mock/login?user=${s}`),
   );
   const stray = fc
-    .record({ method: fc.constantFrom(...METHODS), path: strayPath, auth, extra: fc.option(extraHeaders(undefined), { freq: 3 }), body: bodyFor(doc, undefined, maxBody) })
+    .record({
+      method: fc.constantFrom(...METHODS),
+      path: strayPath,
+      auth,
+      extra: fc.option(extraHeaders(undefined), { freq: 3 }),
+      body: bodyFor(doc, undefined, maxBody),
+    })
     .map(({ method, path, auth: a, extra, body }) => assemble(method, path, { ...a, ...(extra ?? {}) }, body));
   return fc.oneof({ weight: 17, arbitrary: fc.oneof(...operationRequests) }, { weight: 3, arbitrary: stray });
 }
 
-function assemble(method: string, path: string, headers: Record<string, string>, body: { body?: string; headers: Record<string, string> }): FuzzRequest {
+function assemble(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: { body?: string; headers: Record<string, string> },
+): FuzzRequest {
   // fetch refuses a body on GET and HEAD.
   if (method === 'GET' || method === 'HEAD' || body.body === undefined) return { method, path, headers };
   return { method, path, headers: { ...headers, ...body.headers }, body: body.body };

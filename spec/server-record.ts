@@ -41,8 +41,13 @@ export function serverRecordProblems(doc: OpenApiDoc, record: unknown): string[]
     );
   }
   if (!('favicon' in r)) out.push(`must have property 'favicon' (a data:image/png;base64 URI or null)`);
-  else if (r.favicon !== null && (typeof r.favicon !== 'string' || !FAVICON.test(r.favicon))) out.push('favicon must be a data:image/png;base64 URI or null');
-  if (typeof r.players_online === 'number' && typeof r.players_limit === 'number' && r.players_online > r.players_limit) {
+  else if (r.favicon !== null && (typeof r.favicon !== 'string' || !FAVICON.test(r.favicon)))
+    out.push('favicon must be a data:image/png;base64 URI or null');
+  if (
+    typeof r.players_online === 'number' &&
+    typeof r.players_limit === 'number' &&
+    r.players_online > r.players_limit
+  ) {
     out.push(`players_online (${r.players_online}) must not be above players_limit (${r.players_limit})`);
   }
   if (typeof r.last_ping !== 'string' || !ISO_DATE.test(r.last_ping) || Number.isNaN(Date.parse(r.last_ping))) {

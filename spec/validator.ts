@@ -39,11 +39,18 @@ export function createAjv(doc: OpenApiDoc, options: SchemaValidatorOptions, extr
   return ajv;
 }
 
-const normalized = (o: SchemaValidatorOptions) => ({ allErrors: o.allErrors ?? true, coerceTypes: o.coerceTypes ?? false, useDefaults: o.useDefaults ?? false });
+const normalized = (o: SchemaValidatorOptions) => ({
+  allErrors: o.allErrors ?? true,
+  coerceTypes: o.coerceTypes ?? false,
+  useDefaults: o.useDefaults ?? false,
+});
 
 /** What identifies a compiled validator: the options and the schema (within one document). */
 export function validatorKey(options: SchemaValidatorOptions, schema: unknown): string {
-  return `v_${createHash('sha256').update(JSON.stringify([normalized(options), schema])).digest('hex').slice(0, 24)}`;
+  return `v_${createHash('sha256')
+    .update(JSON.stringify([normalized(options), schema]))
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 /** A schema compiled by `compile`, as the build records it (scripts/build-mock.ts). */
@@ -99,7 +106,8 @@ function rebase(schema: unknown): unknown {
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOC_ID}${value}` : rebase(value);
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOC_ID}${value}` : rebase(value);
   }
   return out;
 }
@@ -111,9 +119,12 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, subject
     .filter((e) => e.keyword !== 'if' && e.keyword !== 'allOf')
     .map((e) => {
       const where = e.instancePath ? `${subject}${e.instancePath.replace(/\//g, '.')}` : subject;
-      if (e.keyword === 'enum') return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-      if (e.keyword === 'required') return `${where} must have property '${(e.params as { missingProperty: string }).missingProperty}'`;
-      if (e.keyword === 'additionalProperties') return `${where} has unknown property '${(e.params as { additionalProperty: string }).additionalProperty}'`;
+      if (e.keyword === 'enum')
+        return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      if (e.keyword === 'required')
+        return `${where} must have property '${(e.params as { missingProperty: string }).missingProperty}'`;
+      if (e.keyword === 'additionalProperties')
+        return `${where} has unknown property '${(e.params as { additionalProperty: string }).additionalProperty}'`;
       return `${where} ${e.message}`;
     })
     .join('; ');

@@ -17,7 +17,14 @@ function parents(): Map<number, number> {
   const out = new Map<number, number>();
   for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
     try {
-      out.set(Number(d), Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]));
+      out.set(
+        Number(d),
+        Number(
+          readFileSync(`/proc/${d}/stat`, 'utf8')
+            .replace(/^.*\) /s, '')
+            .split(' ')[1],
+        ),
+      );
     } catch {
       // ended while we looked
     }
@@ -52,11 +59,17 @@ export function commandLine(pid: number): string {
 /** Whether `pid` holds a TCP socket in LISTEN (its socket inodes, looked up in /proc/net/tcp). */
 export function listening(pid: number): boolean {
   try {
-    const inodes = new Set(readdirSync(`/proc/${pid}/fd`).map((fd) => /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]).filter(Boolean));
-    return readFileSync('/proc/net/tcp', 'utf8').split('\n').some((line) => {
-      const cols = line.trim().split(/\s+/);
-      return cols[3] === '0A' && inodes.has(cols[9]);
-    });
+    const inodes = new Set(
+      readdirSync(`/proc/${pid}/fd`)
+        .map((fd) => /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1])
+        .filter(Boolean),
+    );
+    return readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .some((line) => {
+        const cols = line.trim().split(/\s+/);
+        return cols[3] === '0A' && inodes.has(cols[9]);
+      });
   } catch {
     return false;
   }

@@ -58,12 +58,19 @@ export function rawConnection(port: number, host = '127.0.0.1', localAddress?: s
         const attempt = () => {
           const r = parse();
           if (r) done(r);
-          else if (ended) fail(new Error(`connection closed before a complete response; got ${JSON.stringify(buffer.toString('latin1').slice(0, 300))}`));
+          else if (ended)
+            fail(
+              new Error(
+                `connection closed before a complete response; got ${JSON.stringify(buffer.toString('latin1').slice(0, 300))}`,
+              ),
+            );
           else wake = attempt;
         };
         attempt();
       });
-    socket.once('connect', () => resolve({ socket, write: (data) => socket.write(data), response, closed, destroy: () => socket.destroy() }));
+    socket.once('connect', () =>
+      resolve({ socket, write: (data) => socket.write(data), response, closed, destroy: () => socket.destroy() }),
+    );
     socket.once('error', reject);
   });
 }

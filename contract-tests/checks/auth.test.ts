@@ -8,10 +8,16 @@ const model = loadModel();
 const op = (id: string) => model.byId.get(id)!;
 
 describe('the auth matrix', () => {
-  test("createApiKey: x-credentials [session] makes a valid API key a 403; a public operation has none", async () => {
+  test('createApiKey: x-credentials [session] makes a valid API key a 403; a public operation has none', async () => {
     const { run } = referenceKit();
     expect(matrixCases(op('createApiKey'), run).map((c) => `${c.variant}:${c.status}`)).toEqual([
-      'none:401', 'unknownKey:401', 'malformed:401', 'unknownSession:401', 'forbidden:403', 'apiKey:403', 'session:201',
+      'none:401',
+      'unknownKey:401',
+      'malformed:401',
+      'unknownSession:401',
+      'forbidden:403',
+      'apiKey:403',
+      'session:201',
     ]);
     expect(await authFamily.perOperation!(op('findServers'), run)).toEqual([]);
   });
@@ -19,8 +25,14 @@ describe('the auth matrix', () => {
   test('with writes off, POST and DELETE checks are skipped with the reason, and nothing is sent', async () => {
     const methods: string[] = [];
     const reference = referenceFetch();
-    const { run } = referenceKit({ allowWrites: false, fetch: (request) => (methods.push(request.method), reference(request)) });
-    const results = [...(await authFamily.perOperation!(op('createApiKey'), run)), ...(await authFamily.perOperation!(op('revokeApiKey'), run))];
+    const { run } = referenceKit({
+      allowWrites: false,
+      fetch: (request) => (methods.push(request.method), reference(request)),
+    });
+    const results = [
+      ...(await authFamily.perOperation!(op('createApiKey'), run)),
+      ...(await authFamily.perOperation!(op('revokeApiKey'), run)),
+    ];
     expect(methods).toEqual([]);
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((r) => r.status === 'skip' && r.message?.includes('pass --allow-writes'))).toBe(true);

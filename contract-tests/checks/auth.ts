@@ -26,7 +26,10 @@ interface Case {
   missing?: string;
 }
 
-const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<number, string>;
+const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<
+  number,
+  string
+>;
 
 /** The cases of an operation's matrix, each as firm as the parts of the spec it rests on. */
 export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials' | 'judge'>): Case[] {
@@ -38,18 +41,34 @@ export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials'
   const cases: Case[] = [{ variant: 'none', label: 'no credentials', status: 401, provenance: authRules }];
   if (variants.includes('apiKey')) {
     cases.push({ variant: 'unknownKey', label: 'an unknown API key', status: 401, provenance: authRules });
-    cases.push({ variant: 'malformed', label: "a malformed Authorization header (no 'Bearer')", status: 401, provenance: authRules });
+    cases.push({
+      variant: 'malformed',
+      label: "a malformed Authorization header (no 'Bearer')",
+      status: 401,
+      provenance: authRules,
+    });
   }
-  if (variants.includes('session')) cases.push({ variant: 'unknownSession', label: 'an unknown session cookie', status: 401, provenance: authRules });
+  if (variants.includes('session'))
+    cases.push({ variant: 'unknownSession', label: 'an unknown session cookie', status: 401, provenance: authRules });
   if (op.permission) {
-    const missing = credentials.headers('forbidden') ? undefined : 'no forbidden principal: set CONTRACT_FORBIDDEN_API_KEY';
-    cases.push({ variant: 'forbidden', label: `a valid key without the '${op.permission}' permission`, status: 403, provenance: authRules, ...(missing ? { missing } : {}) });
+    const missing = credentials.headers('forbidden')
+      ? undefined
+      : 'no forbidden principal: set CONTRACT_FORBIDDEN_API_KEY';
+    cases.push({
+      variant: 'forbidden',
+      label: `a valid key without the '${op.permission}' permission`,
+      status: 403,
+      provenance: authRules,
+      ...(missing ? { missing } : {}),
+    });
   }
   for (const scheme of op.schemes) {
     const variant = credentials.variantForScheme(scheme);
     if (!variant) continue;
     const allowed = op.allowedSchemes.includes(scheme);
-    const missing = credentials.headers(variant) ? undefined : `no ${variant === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`;
+    const missing = credentials.headers(variant)
+      ? undefined
+      : `no ${variant === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`;
     cases.push({
       variant,
       label: `a valid ${variant === 'apiKey' ? 'API key' : 'session'}${allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`}`,
@@ -93,14 +112,35 @@ async function authMatrix(op: Operation, run: Run): Promise<CheckResult[]> {
       // Aim at a real key of ours, so a server that skips the check really would revoke it.
       victim ??= await keys.create();
       if (!victim) {
-        out.push(...skip(scope, { op, check, level: c.provenance, reason: 'could not create a key to aim at (the session cannot create keys)' }));
+        out.push(
+          ...skip(scope, {
+            op,
+            check,
+            level: c.provenance,
+            reason: 'could not create a key to aim at (the session cannot create keys)',
+          }),
+        );
         continue;
       }
       path = keys.revokePath(victim.id)!;
     }
     const body = op === keys.lifecycle?.create ? keys.newKeyBody() : undefined;
-    const exchange = await http.send({ method: op.method, url: http.url(path), headers: run.credentials.headers(c.variant), body });
-    out.push(expectAnswer(run, { op, check, level: c.provenance, exchange, status: c.status, extra: (res) => errorBodyProblems(c.status, res) }));
+    const exchange = await http.send({
+      method: op.method,
+      url: http.url(path),
+      headers: run.credentials.headers(c.variant),
+      body,
+    });
+    out.push(
+      expectAnswer(run, {
+        op,
+        check,
+        level: c.provenance,
+        exchange,
+        status: c.status,
+        extra: (res) => errorBodyProblems(c.status, res),
+      }),
+    );
     // A revocation that went through used the key up: the next case needs a fresh one.
     if (revokes && exchange.response && exchange.response.status < 300) victim = undefined;
   }

@@ -11,7 +11,10 @@ export class CachedReads {
   readonly headers: Record<string, string>;
   private readonly memory = new Map<string, Exchange>();
 
-  constructor(private readonly http: Transport, credentials: CredentialSet) {
+  constructor(
+    private readonly http: Transport,
+    credentials: CredentialSet,
+  ) {
     this.headers = credentials.headers('apiKey') ?? credentials.headers('session') ?? {};
   }
 

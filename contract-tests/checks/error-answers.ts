@@ -28,8 +28,19 @@ async function unknownPath(run: Run): Promise<CheckResult[]> {
   const { routing } = run.spec;
   const level = routingLevel(run);
   if (!run.scope.wants(level) || run.scope.only.length) return [];
-  const exchange = await run.http.send({ method: 'GET', url: run.http.url(`/contract-test-no-such-path-${run.runId}`) });
-  return [expectError(run, { op: { operationId: NO_OPERATION }, check: `errors: an unknown path -> ${routing.unknownPath} with the JSON error body`, level, exchange, status: routing.unknownPath })];
+  const exchange = await run.http.send({
+    method: 'GET',
+    url: run.http.url(`/contract-test-no-such-path-${run.runId}`),
+  });
+  return [
+    expectError(run, {
+      op: { operationId: NO_OPERATION },
+      check: `errors: an unknown path -> ${routing.unknownPath} with the JSON error body`,
+      level,
+      exchange,
+      status: routing.unknownPath,
+    }),
+  ];
 }
 
 /** A method the path does not declare, once per path (filed under its first selected operation), without credentials: refused before anything is authorised, and nothing can be written. */
@@ -43,16 +54,28 @@ async function wrongMethod(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!wrong) return [];
   const exchange = await run.http.send({ method: wrong, url: run.http.url(pathWith(op)) });
   const check = `errors: ${wrong} ${op.path} (not declared) -> ${routing.wrongMethod} with Allow: ${declared.join(', ')}`;
-  return [expectError(run, { op, check, level, exchange, status: routing.wrongMethod, extra: (res) => {
-    if (res.status !== routing.wrongMethod) return [];
-    const allow = (res.headers.allow ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
-    if (!res.headers.allow) return ['no Allow header'];
-    const missing = declared.filter((m) => !allow.includes(m));
-    return [
-      ...(missing.length ? [`Allow '${res.headers.allow}' leaves out ${missing.join(', ')}`] : []),
-      ...(allow.includes(wrong) ? [`Allow '${res.headers.allow}' lists ${wrong}, which was just refused`] : []),
-    ];
-  } })];
+  return [
+    expectError(run, {
+      op,
+      check,
+      level,
+      exchange,
+      status: routing.wrongMethod,
+      extra: (res) => {
+        if (res.status !== routing.wrongMethod) return [];
+        const allow = (res.headers.allow ?? '')
+          .split(',')
+          .map((m) => m.trim().toUpperCase())
+          .filter(Boolean);
+        if (!res.headers.allow) return ['no Allow header'];
+        const missing = declared.filter((m) => !allow.includes(m));
+        return [
+          ...(missing.length ? [`Allow '${res.headers.allow}' leaves out ${missing.join(', ')}`] : []),
+          ...(allow.includes(wrong) ? [`Allow '${res.headers.allow}' lists ${wrong}, which was just refused`] : []),
+        ];
+      },
+    }),
+  ];
 }
 
 /**
@@ -68,7 +91,8 @@ function nothingValue(run: Run, schema: Record<string, any>, example: unknown): 
 /** Why an operation's provoking request cannot be sent, if it cannot; else its headers. */
 function credentialsFor(op: Operation, run: Run): { headers?: Record<string, string>; blocked?: string } {
   const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
-  const blocked = run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
+  const blocked =
+    run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
   return blocked ? { blocked } : { headers };
 }
 
@@ -80,9 +104,17 @@ async function namingNothing(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!run.scope.wants(level)) return [];
   const values = pathParams.map((p) => nothingValue(run, p.schema, p.example));
   const { headers, blocked } = credentialsFor(op, run);
-  if (blocked || values.includes(undefined)) return skip(run.scope, { op, check, level, reason: blocked ?? 'no value of the path parameter schema names nothing for certain' });
+  if (blocked || values.includes(undefined))
+    return skip(run.scope, {
+      op,
+      check,
+      level,
+      reason: blocked ?? 'no value of the path parameter schema names nothing for certain',
+    });
   let path = op.path;
-  pathParams.forEach((p, i) => (path = path.replace(`{${p.name}}`, encodeURIComponent(values[i]!).replace(/%3A/gi, ':'))));
+  pathParams.forEach(
+    (p, i) => (path = path.replace(`{${p.name}}`, encodeURIComponent(values[i]!).replace(/%3A/gi, ':'))),
+  );
   const exchange = await run.http.send({ method: op.method, url: run.http.url(path), headers });
   return [expectAnswer(run, { op, check, level, exchange, status: 404 })];
 }
@@ -97,21 +129,38 @@ async function bodyLimits(op: Operation, run: Run): Promise<CheckResult[]> {
   const valid = run.keys.newKeyBody();
   const cases: { status: number; check: string; request: HttpRequest }[] = [
     // Over the limit and so not valid either: the size is what a server must notice first.
-    { status: 413, check: `errors: a body over x-max-body-bytes (${max} bytes) -> 413`, request: { method: op.method, url, headers, body: { ...valid, padding: 'x'.repeat(max) } } },
-    { status: 415, check: 'errors: a body that is not JSON (Content-Type: text/plain) -> 415', request: { method: op.method, url, headers: { ...headers, 'Content-Type': 'text/plain' }, body: `name=${valid.name}` } },
+    {
+      status: 413,
+      check: `errors: a body over x-max-body-bytes (${max} bytes) -> 413`,
+      request: { method: op.method, url, headers, body: { ...valid, padding: 'x'.repeat(max) } },
+    },
+    {
+      status: 415,
+      check: 'errors: a body that is not JSON (Content-Type: text/plain) -> 415',
+      request: {
+        method: op.method,
+        url,
+        headers: { ...headers, 'Content-Type': 'text/plain' },
+        body: `name=${valid.name}`,
+      },
+    },
   ];
   const out: CheckResult[] = [];
   for (const c of cases.filter((x) => op.responses.has(x.status))) {
     if (!run.scope.wants(level)) continue;
     if (blocked) out.push(...skip(run.scope, { op, check: c.check, level, reason: blocked }));
-    else out.push(expectAnswer(run, { op, check: c.check, level, exchange: await run.http.send(c.request), status: c.status }));
+    else
+      out.push(
+        expectAnswer(run, { op, check: c.check, level, exchange: await run.http.send(c.request), status: c.status }),
+      );
   }
   return out;
 }
 
 async function provokedErrors(op: Operation, run: Run): Promise<CheckResult[]> {
   const out = [...(await wrongMethod(op, run)), ...(await namingNothing(op, run)), ...(await bodyLimits(op, run))];
-  if (op.responses.has(409) && op.raw['x-max-keys-per-user'] !== undefined) out.push(...(await keyCap(op, run, credentialsFor(op, run))));
+  if (op.responses.has(409) && op.raw['x-max-keys-per-user'] !== undefined)
+    out.push(...(await keyCap(op, run, credentialsFor(op, run))));
   return out;
 }
 

@@ -71,7 +71,9 @@ export function expectedText(op: Operation, status: number, judge?: AnswerJudge)
     const example = declared.examples.get('default') as { message?: unknown } | undefined;
     const another = { ...example, message: `${String(example?.message)} (another message)` };
     const pinned = example && judge?.body(op, status, { status, headers: {}, body: '', json: another }).problems.length;
-    return pinned ? `${status} ${JSON.stringify(example)}` : `${status} application/json {"success": false, "message": "${reasonPhrase(status)}: …"}`;
+    return pinned
+      ? `${status} ${JSON.stringify(example)}`
+      : `${status} application/json {"success": false, "message": "${reasonPhrase(status)}: …"}`;
   }
   const ref = (declared?.schema as { $ref?: string } | undefined)?.$ref?.split('/').pop();
   return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
@@ -120,9 +122,21 @@ export function outcome(run: Pick<Judging, 'credentials'>, o: Outcome): CheckRes
 }
 
 /** A check that did not run, and why; nothing when the run's --provenance leaves it out. `unavoidable`: no setting could have run it. */
-export function skip(scope: Scope, s: { op: Subject; check: string; level: Provenance; reason: string; unavoidable?: boolean }): CheckResult[] {
+export function skip(
+  scope: Scope,
+  s: { op: Subject; check: string; level: Provenance; reason: string; unavoidable?: boolean },
+): CheckResult[] {
   if (!scope.wants(s.level)) return [];
-  return [{ operationId: s.op.operationId, check: s.check, provenance: s.level, status: 'skip', message: s.reason, ...(s.unavoidable ? { unavoidable: true } : {}) }];
+  return [
+    {
+      operationId: s.op.operationId,
+      check: s.check,
+      provenance: s.level,
+      status: 'skip',
+      message: s.reason,
+      ...(s.unavoidable ? { unavoidable: true } : {}),
+    },
+  ];
 }
 
 /** The answer must be the spec's response for `status`: the status, JSON, the body's schema, and what `extra` adds. */
@@ -130,7 +144,15 @@ export function expectAnswer(run: Judging, e: Expectation): CheckResult {
   const { judge } = run;
   const target = e.against ?? e.op;
   const evidence: Evidence = { expectedStatus: e.status };
-  if (e.exchange.skipped) return outcome(run, { op: e.op, check: e.check, level: e.level, status: 'skip', message: e.exchange.skipped, evidence });
+  if (e.exchange.skipped)
+    return outcome(run, {
+      op: e.op,
+      check: e.check,
+      level: e.level,
+      status: 'skip',
+      message: e.exchange.skipped,
+      evidence,
+    });
   // The check relies on the body's schema too (what the run's level keeps of it), and on JSON answers.
   const level = weakest(e.level, e.schema === false ? undefined : judge.bodyLevel(target, e.status), judge.jsonLevel());
   const problems: string[] = [];
@@ -155,17 +177,37 @@ export function expectAnswer(run: Judging, e: Expectation): CheckResult {
     if (own.length && e.finding) evidence.finding = e.finding;
   }
   const expected = e.expected ?? expectedText(target, e.status, judge);
-  return outcome(run, { op: e.op, check: e.check, level, status: problems.length ? 'fail' : 'pass', exchange: e.exchange, expected, message: compactProblems(problems).join('; '), evidence });
+  return outcome(run, {
+    op: e.op,
+    check: e.check,
+    level,
+    status: problems.length ? 'fail' : 'pass',
+    exchange: e.exchange,
+    expected,
+    message: compactProblems(problems).join('; '),
+    evidence,
+  });
 }
 
 /**
  * The answer must be the spec's error body with `status`, for requests whose answer no
  * operation declares (an unknown path, a wrong method).
  */
-export function expectError(run: Judging, e: Omit<Expectation, 'op' | 'against' | 'schema' | 'expected'> & { op: Subject }): CheckResult {
+export function expectError(
+  run: Judging,
+  e: Omit<Expectation, 'op' | 'against' | 'schema' | 'expected'> & { op: Subject },
+): CheckResult {
   const { judge } = run;
   const evidence: Evidence = { expectedStatus: e.status };
-  if (e.exchange.skipped) return outcome(run, { op: e.op, check: e.check, level: e.level, status: 'skip', message: e.exchange.skipped, evidence });
+  if (e.exchange.skipped)
+    return outcome(run, {
+      op: e.op,
+      check: e.check,
+      level: e.level,
+      status: 'skip',
+      message: e.exchange.skipped,
+      evidence,
+    });
   const level = weakest(e.level, judge.errorBodyLevel());
   const problems: string[] = [];
   const res = e.exchange.response;
@@ -185,5 +227,14 @@ export function expectError(run: Judging, e: Omit<Expectation, 'op' | 'against' 
     if (e.extra) problems.push(...e.extra(res));
   }
   const expected = `${e.status} application/json {"success": false, "message": "..."}`;
-  return outcome(run, { op: e.op, check: e.check, level, status: problems.length ? 'fail' : 'pass', exchange: e.exchange, expected, message: compactProblems(problems).join('; '), evidence });
+  return outcome(run, {
+    op: e.op,
+    check: e.check,
+    level,
+    status: problems.length ? 'fail' : 'pass',
+    exchange: e.exchange,
+    expected,
+    message: compactProblems(problems).join('; '),
+    evidence,
+  });
 }

@@ -23,19 +23,33 @@ const runs = new Map<string, Promise<RunOutcome>>();
 /** One run per group and level, each started once, the first time a test asks for it. */
 function outcome(group: Defect[], level: Provenance = 'assumed'): Promise<RunOutcome> {
   const key = `${level}:${group.join('+')}`;
-  if (!runs.has(key)) runs.set(key, runAgainstReference(group, { provenance: level }).then((r) => r.outcome));
+  if (!runs.has(key))
+    runs.set(
+      key,
+      runAgainstReference(group, { provenance: level }).then((r) => r.outcome),
+    );
   return runs.get(key)!;
 }
 
 function failures(o: RunOutcome): Failure[] {
-  return o.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail').map((x) => ({ operation: r.operationId, check: x.check, level: x.provenance, why: x.message ?? '' })));
+  return o.reports.flatMap((r) =>
+    r.results
+      .filter((x) => x.status === 'fail')
+      .map((x) => ({ operation: r.operationId, check: x.check, level: x.provenance, why: x.message ?? '' })),
+  );
 }
 
 describe('the check families against deliberately broken servers', () => {
   test('every defect is in exactly one run, and the interface-only runs cover every defect', () => {
-    const all = Object.keys(DEFECTS).filter((d) => d !== 'none').sort();
+    const all = Object.keys(DEFECTS)
+      .filter((d) => d !== 'none')
+      .sort();
     expect([...new Set(INTERFACE_GROUPS.flat())].sort()).toEqual(all);
-    expect(GROUPS.flat().filter((d) => d !== 'none').sort()).toEqual(all);
+    expect(
+      GROUPS.flat()
+        .filter((d) => d !== 'none')
+        .sort(),
+    ).toEqual(all);
   });
 
   test('the reference server without a defect passes every check', async () => {
@@ -52,10 +66,16 @@ describe('the check families against deliberately broken servers', () => {
         expect(o.exitCode).toBe(1);
         const found = failures(o);
         for (const n of NAMED[defect]) {
-          expect(found.some((f) => names(f, n) && f.level === n.level), `${n.operation}: [${n.level}] ${n.check} / ${n.why}\n${summary(o)}`).toBe(true);
+          expect(
+            found.some((f) => names(f, n) && f.level === n.level),
+            `${n.operation}: [${n.level}] ${n.check} / ${n.why}\n${summary(o)}`,
+          ).toBe(true);
           // The same failure in no other run: it is this defect's doing.
           for (const other of GROUPS.filter((g) => g !== group)) {
-            expect(failures(await outcome(other)).filter((f) => names(f, n)), `${defect}'s failure also appears with ${other.join('+')}`).toEqual([]);
+            expect(
+              failures(await outcome(other)).filter((f) => names(f, n)),
+              `${defect}'s failure also appears with ${other.join('+')}`,
+            ).toEqual([]);
           }
         }
         // Each failure shows the request, what was expected and what came back.
@@ -70,21 +90,30 @@ describe('the check families against deliberately broken servers', () => {
       const xml = junit(await outcome(group));
       for (const [, suite, body] of xml.matchAll(/<testsuite name="([^"]+)"(.*?)<\/testsuite>/gs)) {
         const cases = [...body!.matchAll(/<testcase [^>]*name="([^"]+)"/g)].map((m) => m[1]);
-        expect(cases.filter((c, i) => cases.indexOf(c) !== i), `${group.join('+')}: ${suite}`).toEqual([]);
+        expect(
+          cases.filter((c, i) => cases.indexOf(c) !== i),
+          `${group.join('+')}: ${suite}`,
+        ).toEqual([]);
       }
     }
   });
 });
 
 /** Each defect's cause, and the causes no defect accounts for. */
-function causesOf(o: RunOutcome, defects: Exclude<Defect, 'none'>[]): { byDefect: Map<string, string[]>; unexplained: string[] } {
+function causesOf(
+  o: RunOutcome,
+  defects: Exclude<Defect, 'none'>[],
+): { byDefect: Map<string, string[]>; unexplained: string[] } {
   const titles = o.causes.map((c) => c.title);
   const byDefect = new Map(defects.map((d) => [d, titles.filter((t) => CAUSES[d].test(t))]));
   return { byDefect, unexplained: titles.filter((t) => !defects.some((d) => CAUSES[d].test(t))) };
 }
 
 describe('one cause per defect, every failure under one', () => {
-  for (const [label, group] of [...GROUPS.filter((g) => g[0] !== 'none').map((g) => [g.join(', '), g] as const), [`many defects across the families (${MANY.length})`, MANY] as const]) {
+  for (const [label, group] of [
+    ...GROUPS.filter((g) => g[0] !== 'none').map((g) => [g.join(', '), g] as const),
+    [`many defects across the families (${MANY.length})`, MANY] as const,
+  ]) {
     test(label, async () => {
       const defects = group as Exclude<Defect, 'none'>[];
       const o = await outcome(defects);
@@ -103,7 +132,9 @@ describe('one cause per defect, every failure under one', () => {
       for (const d of defects) {
         const cause = o.causes.find((c) => CAUSES[d].test(c.title))!;
         for (const n of NAMED[d]) {
-          const f = cause.failures.find((x) => names({ operation: x.operationId, check: x.check, level: x.provenance, why: x.message ?? '' }, n));
+          const f = cause.failures.find((x) =>
+            names({ operation: x.operationId, check: x.check, level: x.provenance, why: x.message ?? '' }, n),
+          );
           expect(f, `${d}: ${n.check} is not under "${cause.title}"`).toBeDefined();
         }
       }
@@ -128,11 +159,17 @@ describe('one cause per defect, every failure under one', () => {
 
   test("the expected line says what that check expects, its parameter and its status, not the spec's example message", async () => {
     const o = await outcome(MANY);
-    const negatives = o.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail' && x.check.startsWith('negative: ')));
+    const negatives = o.reports.flatMap((r) =>
+      r.results.filter((x) => x.status === 'fail' && x.check.startsWith('negative: ')),
+    );
     expect(negatives.length).toBeGreaterThan(5);
     for (const f of negatives) {
       const [, name = '', value = ''] = /^negative: \w+ (\w+)=(\S+)/.exec(f.check)!;
-      expect(f.expected, f.check).toMatch(new RegExp(`^400 with the error body, its message naming '${name}' \\(${name}=${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+      expect(f.expected, f.check).toMatch(
+        new RegExp(
+          `^400 with the error body, its message naming '${name}' \\(${name}=${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `,
+        ),
+      );
     }
     // The spec's example of a 400 is about 'limit' alone: no check quotes it.
     expect(o.reports.flatMap((r) => r.results).filter((x) => /must be integer/.test(x.expected ?? ''))).toEqual([]);
@@ -155,9 +192,17 @@ describe('--provenance interface against the broken servers: only the defects th
       expect(found.length).toBeGreaterThan(0);
       for (const f of found) {
         expect(f.level).toBe('interface');
-        expect(breaking.some((d) => INTERFACE[d]!.some((n) => names(f, n))), `${f.operation}: ${f.check} / ${f.why} is no interface break of ${breaking.join(', ')}`).toBe(true);
+        expect(
+          breaking.some((d) => INTERFACE[d]!.some((n) => names(f, n))),
+          `${f.operation}: ${f.check} / ${f.why} is no interface break of ${breaking.join(', ')}`,
+        ).toBe(true);
       }
-      for (const d of breaking as Exclude<Defect, 'none'>[]) for (const n of NAMED[d].filter((x) => x.level === 'interface')) expect(found.some((f) => names(f, n)), `${d}: ${n.check}`).toBe(true);
+      for (const d of breaking as Exclude<Defect, 'none'>[])
+        for (const n of NAMED[d].filter((x) => x.level === 'interface'))
+          expect(
+            found.some((f) => names(f, n)),
+            `${d}: ${n.check}`,
+          ).toBe(true);
       expect(summary(o)).toMatch(/^Failures by level: interface [1-9]\d*, observed 0, assumed 0$/m);
     });
   }
@@ -167,15 +212,26 @@ describe('failures that share a cause are one finding', () => {
   test('a missing route and a missing header family: two causes, every failure under one of them', async () => {
     const o = await outcome(['missing-route', 'no-rate-limit-headers']);
     const [route, headers] = o.causes;
-    expect(route).toMatchObject({ level: 'observed', title: expect.stringMatching(/^route missing: GET \/metadata\/versions answers 404 to every request \(\d+ answers\)$/) });
+    expect(route).toMatchObject({
+      level: 'observed',
+      title: expect.stringMatching(
+        /^route missing: GET \/metadata\/versions answers 404 to every request \(\d+ answers\)$/,
+      ),
+    });
     expect(route!.failures.length).toBeGreaterThanOrEqual(5);
     expect(route!.failures.map((f) => f.check)).toContain('public: a request with a valid API key still succeeds');
     expect(route!.failures.every((f) => f.operationId === 'listVersions')).toBe(true);
     // 8 operations declare the headers on the statuses they answered (listVersions answered none it declares).
-    expect(headers).toMatchObject({ level: 'observed', title: 'response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of 8 operations' });
+    expect(headers).toMatchObject({
+      level: 'observed',
+      title:
+        'response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of 8 operations',
+    });
     expect(headers!.failures).toHaveLength(8);
     expect(o.causes).toHaveLength(2);
-    expect(o.causes.flatMap((c) => c.failures)).toHaveLength(o.reports.flatMap((r) => r.results).filter((r) => r.status === "fail").length);
+    expect(o.causes.flatMap((c) => c.failures)).toHaveLength(
+      o.reports.flatMap((r) => r.results).filter((r) => r.status === 'fail').length,
+    );
   });
 
   test('a wrong content type everywhere and refused credentials: worst level first', async () => {
@@ -184,13 +240,25 @@ describe('failures that share a cause are one finding', () => {
       "interface Content-Type is 'text/plain' where the spec promises application/json (on every answer)",
       'assumed valid credentials refused: every request with the API key, the session cookie, the forbidden API key (CONTRACT_FORBIDDEN_API_KEY) got 401',
     ]);
-    expect(summary(o)).toContain('check that CONTRACT_API_KEY, CONTRACT_SESSION_COOKIE, CONTRACT_FORBIDDEN_API_KEY are valid on this target');
+    expect(summary(o)).toContain(
+      'check that CONTRACT_API_KEY, CONTRACT_SESSION_COOKIE, CONTRACT_FORBIDDEN_API_KEY are valid on this target',
+    );
   });
 
   test('one wrong field type: the checks it fails are one schema cause', async () => {
     const o = await outcome(['wrong-401-message', 'wrong-type', '404-wrong-method']);
     const schema = o.causes.find((c) => c.title.startsWith('schema: '));
-    expect(schema).toMatchObject({ level: 'observed', title: expect.stringMatching(/^schema: body\.results\.\*\.port must be integer \(the same error in \d+ checks\)$/) });
-    expect(schema!.failures.map((f) => `${f.operationId}  ${f.check}`)).toEqual(expect.arrayContaining(['findServers  public: a request with a valid API key still succeeds', "findServers  sample: every row of every sampled page matches the spec's schema"]));
+    expect(schema).toMatchObject({
+      level: 'observed',
+      title: expect.stringMatching(
+        /^schema: body\.results\.\*\.port must be integer \(the same error in \d+ checks\)$/,
+      ),
+    });
+    expect(schema!.failures.map((f) => `${f.operationId}  ${f.check}`)).toEqual(
+      expect.arrayContaining([
+        'findServers  public: a request with a valid API key still succeeds',
+        "findServers  sample: every row of every sampled page matches the spec's schema",
+      ]),
+    );
   });
 });

@@ -9,14 +9,22 @@ import type { CheckResult } from '../kit/recorder.ts';
 import { checkName, generatedFamily } from './generated.ts';
 
 /** A run of the generated family alone, and every URL it sent. */
-async function generate(defects: Defect[], options: { seed?: number; budget?: number } = {}): Promise<{ results: CheckResult[]; urls: string[]; figures: string[] }> {
+async function generate(
+  defects: Defect[],
+  options: { seed?: number; budget?: number } = {},
+): Promise<{ results: CheckResult[]; urls: string[]; figures: string[] }> {
   const urls: string[] = [];
   const reference = referenceFetch(defects);
-  const { outcome } = await runAgainstReference(defects, { families: [generatedFamily], fetch: (r) => (urls.push(`${r.method} ${r.url}`), reference(r)), ...options });
+  const { outcome } = await runAgainstReference(defects, {
+    families: [generatedFamily],
+    fetch: (r) => (urls.push(`${r.method} ${r.url}`), reference(r)),
+    ...options,
+  });
   return { results: outcome.reports.flatMap((r) => r.results), urls, figures: outcome.figures };
 }
 
-const result = (results: CheckResult[], operationId: string, check: string) => results.find((r) => r.operationId === operationId && r.check === check);
+const result = (results: CheckResult[], operationId: string, check: string) =>
+  results.find((r) => r.operationId === operationId && r.check === check);
 const query = (request: string | undefined) => [...new URLSearchParams(/\?(\S*)/.exec(request ?? '')?.[1] ?? '')];
 
 describe('the generated phase', () => {
@@ -30,14 +38,17 @@ describe('the generated phase', () => {
     expect(entries[0]![0]).toBe(entries[1]![0]);
     expect(f.repro).toMatch(/^curl -i 'http:\/\/reference\.test\/api\/v0\.1\/servers\/find\?(\w+)=[^&']*&\1=[^&']*' /);
     // Every operation with query parameters has the defect; each names it.
-    for (const id of ['listVersions', 'listCountries', 'listRegions']) expect(result(results, id, checkName('repeated'))?.status, id).toBe('fail');
+    for (const id of ['listVersions', 'listCountries', 'listRegions'])
+      expect(result(results, id, checkName('repeated'))?.status, id).toBe('fail');
   });
 
   test("finds a ping address with its ':' percent-encoded answered 404 while the raw ':' gets 200, shrunk to the ':' alone", async () => {
     const { results } = await generate(['repeated-param-500', 'encoded-colon-404']);
     const f = result(results, 'pingServer', checkName('encoded'))!;
     expect(f.status).toBe('fail');
-    expect(f.message).toMatch(/^status 404, but 200 for the same request spelt plainly \(\/status\/ping\/[\w.-]+:\d+\)/);
+    expect(f.message).toMatch(
+      /^status 404, but 200 for the same request spelt plainly \(\/status\/ping\/[\w.-]+:\d+\)/,
+    );
     // Only the colon is encoded: the dots that need not be to fail stay raw.
     expect(f.request).toMatch(/^GET \/api\/v0\.1\/status\/ping\/[\w-]+(\.[\w-]+)+%3A\d+ \(/);
     expect(result(results, 'pingServerHostPort', checkName('encoded'))?.status).toBe('pass');
@@ -53,7 +64,11 @@ describe('the generated phase', () => {
   });
 
   test('the same seed sends the same requests; another seed, others', async () => {
-    const [a, b, c] = await Promise.all([generate(['none'], { seed: 3 }), generate(['none'], { seed: 3 }), generate(['none'], { seed: 4 })]);
+    const [a, b, c] = await Promise.all([
+      generate(['none'], { seed: 3 }),
+      generate(['none'], { seed: 3 }),
+      generate(['none'], { seed: 4 }),
+    ]);
     expect(a.urls).toEqual(b.urls);
     expect(a.urls).not.toEqual(c.urls);
     expect(a.urls.length).toBeGreaterThan(80);

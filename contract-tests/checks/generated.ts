@@ -39,9 +39,11 @@ export const KIND_NAMES: Record<EdgeKind, string> = {
 };
 
 /** The finding of a request answered otherwise than the same one spelt plainly. */
-export const SPELT_OTHERWISE = 'a path parameter with a percent-encoded character is answered otherwise than the plain one';
+export const SPELT_OTHERWISE =
+  'a path parameter with a percent-encoded character is answered otherwise than the plain one';
 
-export const checkName = (kind: EdgeKind) => `generated: ${KIND_NAMES[kind]}: a declared status, JSON, no 5xx and no leak`;
+export const checkName = (kind: EdgeKind) =>
+  `generated: ${KIND_NAMES[kind]}: a declared status, JSON, no 5xx and no leak`;
 
 /** A check's own seed, from the run's: one operation or kind more does not change the others' requests. */
 function seedOf(seed: number, ...parts: string[]): number {
@@ -64,7 +66,10 @@ function judged(run: Run, op: Operation, exchange: Exchange, plain?: Exchange): 
   const problems: string[] = [];
   const answer = { status: res.status, headers: res.headers, body: res.text, json: res.json };
   if (res.status >= 500) problems.push(`status ${res.status}: the server failed`);
-  else if (!op.responses.has(res.status)) problems.push(`status ${res.status}, which ${op.method} ${op.path} does not declare (${[...op.responses.keys()].join(', ')})`);
+  else if (!op.responses.has(res.status))
+    problems.push(
+      `status ${res.status}, which ${op.method} ${op.path} does not declare (${[...op.responses.keys()].join(', ')})`,
+    );
   const notJson = res.text ? run.judge.notJson(answer) : undefined;
   if (notJson) {
     problems.push(notJson);
@@ -77,14 +82,21 @@ function judged(run: Run, op: Operation, exchange: Exchange, plain?: Exchange): 
   for (const leak of findLeaks(res.text, res.json)) problems.push(`it leaks ${leak.kind}: '${leak.excerpt}'`);
   const same = plain?.response;
   if (same && same.status !== res.status) {
-    problems.push(`status ${res.status}, but ${same.status} for the same request spelt plainly (${plain.request.url.slice(run.http.baseUrl.length)})`);
+    problems.push(
+      `status ${res.status}, but ${same.status} for the same request spelt plainly (${plain.request.url.slice(run.http.baseUrl.length)})`,
+    );
     evidence.finding = SPELT_OTHERWISE;
   }
   return { exchange, problems, evidence };
 }
 
 /** One kind of oddity on one operation: a seeded property, its first failure shrunk. */
-async function property(run: Run, op: Operation, kind: EdgeKind, { cases, headers }: { cases: fc.Arbitrary<EdgeCase>; headers: Record<string, string> }): Promise<CheckResult[]> {
+async function property(
+  run: Run,
+  op: Operation,
+  kind: EdgeKind,
+  { cases, headers }: { cases: fc.Arbitrary<EdgeCase>; headers: Record<string, string> },
+): Promise<CheckResult[]> {
   const check = checkName(kind);
   const seed = seedOf(run.seed, op.operationId, kind);
   const seen = new Map<string, Exchange>();
@@ -113,21 +125,46 @@ async function property(run: Run, op: Operation, kind: EdgeKind, { cases, header
     if (v.problems.length) first ??= v;
     return v.problems.length > 0;
   };
-  const details = await fc.check(fc.asyncProperty(cases, async (c) => !(await fails(c))), { seed, numRuns: CASES_PER_CHECK });
+  const details = await fc.check(
+    fc.asyncProperty(cases, async (c) => !(await fails(c))),
+    { seed, numRuns: CASES_PER_CHECK },
+  );
   const level = GENERATED_LEVEL;
   if (!details.failed) {
-    if (!sent) return skip(run.scope, { op, check, level, reason: [...seen.values()][0]?.skipped ?? 'no request was sent' });
-    return [outcome(run, { op, check, level, status: 'pass', message: `${sent} generated requests (seed ${run.seed})` })];
+    if (!sent)
+      return skip(run.scope, { op, check, level, reason: [...seen.values()][0]?.skipped ?? 'no request was sent' });
+    return [
+      outcome(run, { op, check, level, status: 'pass', message: `${sent} generated requests (seed ${run.seed})` }),
+    ];
   }
   const smallest = verdicts.get(details.counterexample![0].path) ?? first;
   // Judging threw rather than answered: the suite's own fault, said as such.
-  if (!smallest) return [outcome(run, { op, check, level, status: 'fail', message: `internal error in the contract suite: ${String(details.errorInstance)}` })];
-  const from = first && first !== smallest ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ${first.exchange.request.url.slice(run.http.baseUrl.length)}` : '';
-  return [outcome(run, {
-    op, check, level, status: 'fail', exchange: smallest.exchange, evidence: smallest.evidence,
-    expected: `a status ${op.method} ${op.path} declares (${[...op.responses.keys()].filter((s) => s < 500).join(', ')}), JSON, no leak${kind === 'encoded' ? ', the status of the same request spelt plainly' : ''}`,
-    message: `${compactProblems(smallest.problems).join('; ')} (seed ${run.seed}${from})`,
-  })];
+  if (!smallest)
+    return [
+      outcome(run, {
+        op,
+        check,
+        level,
+        status: 'fail',
+        message: `internal error in the contract suite: ${String(details.errorInstance)}`,
+      }),
+    ];
+  const from =
+    first && first !== smallest
+      ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ${first.exchange.request.url.slice(run.http.baseUrl.length)}`
+      : '';
+  return [
+    outcome(run, {
+      op,
+      check,
+      level,
+      status: 'fail',
+      exchange: smallest.exchange,
+      evidence: smallest.evidence,
+      expected: `a status ${op.method} ${op.path} declares (${[...op.responses.keys()].filter((s) => s < 500).join(', ')}), JSON, no leak${kind === 'encoded' ? ', the status of the same request spelt plainly' : ''}`,
+      message: `${compactProblems(smallest.problems).join('; ')} (seed ${run.seed}${from})`,
+    }),
+  ];
 }
 
 async function generated(op: Operation, run: Run): Promise<CheckResult[]> {
@@ -135,12 +172,22 @@ async function generated(op: Operation, run: Run): Promise<CheckResult[]> {
   const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
   // A ping is aimed at a server the target lists, so that a plain request of it succeeds.
   const server = pingsOneServer(op) ? await run.sample?.aServer() : undefined;
-  const pathValues = server ? { address: `${server.address}:${server.port}`, host: server.address, port: String(server.port) } : undefined;
+  const pathValues = server
+    ? { address: `${server.address}:${server.port}`, host: server.address, port: String(server.port) }
+    : undefined;
   const out: CheckResult[] = [];
   for (const kind of EDGE_KINDS) {
     const cases = edgeCases(run.spec, op, kind, pathValues ? { pathValues } : {});
     if (!cases) continue;
-    if (!headers) out.push(...skip(run.scope, { op, check: checkName(kind), level: GENERATED_LEVEL, reason: `no credentials for ${op.allowedSchemes.join(' or ')}` }));
+    if (!headers)
+      out.push(
+        ...skip(run.scope, {
+          op,
+          check: checkName(kind),
+          level: GENERATED_LEVEL,
+          reason: `no credentials for ${op.allowedSchemes.join(' or ')}`,
+        }),
+      );
     else out.push(...(await property(run, op, kind, { cases, headers })));
   }
   return out;

@@ -15,7 +15,8 @@ import { family, type AnswerWatch, type GivenFor } from './run-kit.ts';
 const NEEDS = ['scope', 'judge'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
-export const HEADERS_CHECK = 'headers: every answer carries the headers its status declares, with values their schemas allow';
+export const HEADERS_CHECK =
+  'headers: every answer carries the headers its status declares, with values their schemas allow';
 
 interface Tally {
   op: Operation;
@@ -54,7 +55,11 @@ export class HeaderWatch {
     const declared = op.responses.get(status)?.headers;
     if (!declared?.size) return;
     let t = this.tallies.get(op.operationId);
-    if (!t) this.tallies.set(op.operationId, (t = { op, answers: 0, missing: new Map(), invalid: new Map(), declared: new Set(), levels: [] }));
+    if (!t)
+      this.tallies.set(
+        op.operationId,
+        (t = { op, answers: 0, missing: new Map(), invalid: new Map(), declared: new Set(), levels: [] }),
+      );
     t.answers++;
     let problem = false;
     for (const h of declared.values()) {
@@ -78,8 +83,12 @@ export class HeaderWatch {
       // Headers missing from the same number of answers are one line: a family goes missing together.
       const byCount = new Map<number, string[]>();
       for (const [name, n] of t.missing) byCount.set(n, [...(byCount.get(n) ?? []), name]);
-      for (const [n, names] of byCount) problems.push(`${names.join(', ')} missing from ${n === t.answers ? 'every one' : n} of its ${t.answers} answers`);
-      for (const [name, value] of t.invalid) problems.push(`${name} is ${JSON.stringify(value)}, which its schema does not allow`);
+      for (const [n, names] of byCount)
+        problems.push(
+          `${names.join(', ')} missing from ${n === t.answers ? 'every one' : n} of its ${t.answers} answers`,
+        );
+      for (const [name, value] of t.invalid)
+        problems.push(`${name} is ${JSON.stringify(value)}, which its schema does not allow`);
       const names = [...t.missing.keys()];
       return {
         op: t.op,
@@ -96,15 +105,25 @@ export class HeaderWatch {
 
 /** The header verdict of each selected operation, once every answer is in. */
 function verdicts(watch: HeaderWatch, run: Run): CheckResult[] {
-  return watch.verdicts().filter((v) => run.scope.selected(v.op) && run.scope.wants(v.provenance)).map((v) => ({
-    operationId: v.op.operationId,
-    check: HEADERS_CHECK,
-    provenance: v.provenance,
-    status: v.problems.length ? 'fail' : 'pass',
-    ...(v.problems.length ? { request: v.example?.request, repro: v.example?.repro, expected: `${v.declared.join(', ')} on every answer that declares them`, actual: v.example?.actual } : {}),
-    message: v.problems.length ? v.problems.join('; ') : `${v.answers} answers carry ${v.declared.join(', ')}`,
-    ...(v.missing ? { evidence: { missingHeaders: v.missing } } : {}),
-  }));
+  return watch
+    .verdicts()
+    .filter((v) => run.scope.selected(v.op) && run.scope.wants(v.provenance))
+    .map((v) => ({
+      operationId: v.op.operationId,
+      check: HEADERS_CHECK,
+      provenance: v.provenance,
+      status: v.problems.length ? 'fail' : 'pass',
+      ...(v.problems.length
+        ? {
+            request: v.example?.request,
+            repro: v.example?.repro,
+            expected: `${v.declared.join(', ')} on every answer that declares them`,
+            actual: v.example?.actual,
+          }
+        : {}),
+      message: v.problems.length ? v.problems.join('; ') : `${v.answers} answers carry ${v.declared.join(', ')}`,
+      ...(v.missing ? { evidence: { missingHeaders: v.missing } } : {}),
+    }));
 }
 
 export const headersFamily = family({

@@ -27,22 +27,49 @@ interface Pattern {
 
 const PATTERNS: readonly Pattern[] = [
   // Stack frames of the common server runtimes.
-  { kind: 'stack trace', re: /\bat (?:async )?(?:[\w$.<>[\]]+ )?\(?(?:file:\/\/|node:)?[\w/\\.:@-]*\.(?:js|mjs|cjs|ts):\d+:\d+\)?/ },
+  {
+    kind: 'stack trace',
+    re: /\bat (?:async )?(?:[\w$.<>[\]]+ )?\(?(?:file:\/\/|node:)?[\w/\\.:@-]*\.(?:js|mjs|cjs|ts):\d+:\d+\)?/,
+  },
   { kind: 'stack trace', re: /Traceback \(most recent call last\)|\bFile "[^"]+", line \d+/ },
   { kind: 'stack trace', re: /\bat [\w$]+(?:\.[\w$<>]+)+\([\w$]+\.(?:java|kt|scala):\d+\)|Exception in thread "/ },
-  { kind: 'stack trace', re: /goroutine \d+ \[running\]|\bStack trace:\s*#0|\bin \S+\.php(?::| on line )\d+|\bat [\w.]+\(.*\) in \S+:line \d+/ },
+  {
+    kind: 'stack trace',
+    re: /goroutine \d+ \[running\]|\bStack trace:\s*#0|\bin \S+\.php(?::| on line )\d+|\bat [\w.]+\(.*\) in \S+:line \d+/,
+  },
   { kind: 'stack trace', re: /"(?:stack|stackTrace|stack_trace|trace)"\s*:\s*["[]/ },
   // Database errors and statements.
-  { kind: 'SQL text', re: /You have an error in your SQL syntax|\bSQLSTATE\b|\bER_[A-Z][A-Z_]{3,}\b|\bsyntax error at or near\b|\bSQLITE_[A-Z]+\b|\bORA-\d{5}\b/i },
-  { kind: 'SQL text', re: /\bunterminated quoted string\b|\bUnclosed quotation mark\b|\bquoted string not properly terminated\b/i },
-  { kind: 'SQL text', re: /\bSELECT\s+[\w*`".,\s()]+?\s+FROM\s+[`"]?\w+[`"]?(?:\s+(?:AS\s+)?\w+)?\s+(?:WHERE|ORDER\s+BY|GROUP\s+BY|LIMIT|(?:INNER\s+|LEFT\s+)?JOIN)\b/i },
-  { kind: 'SQL text', re: /\b(?:INSERT\s+INTO|DELETE\s+FROM)\s+[`"]?\w+[`"]?\s*(?:\(|VALUES|WHERE)|\bUPDATE\s+[`"]?\w+[`"]?\s+SET\s+\w+\s*=/i },
+  {
+    kind: 'SQL text',
+    re: /You have an error in your SQL syntax|\bSQLSTATE\b|\bER_[A-Z][A-Z_]{3,}\b|\bsyntax error at or near\b|\bSQLITE_[A-Z]+\b|\bORA-\d{5}\b/i,
+  },
+  {
+    kind: 'SQL text',
+    re: /\bunterminated quoted string\b|\bUnclosed quotation mark\b|\bquoted string not properly terminated\b/i,
+  },
+  {
+    kind: 'SQL text',
+    re: /\bSELECT\s+[\w*`".,\s()]+?\s+FROM\s+[`"]?\w+[`"]?(?:\s+(?:AS\s+)?\w+)?\s+(?:WHERE|ORDER\s+BY|GROUP\s+BY|LIMIT|(?:INNER\s+|LEFT\s+)?JOIN)\b/i,
+  },
+  {
+    kind: 'SQL text',
+    re: /\b(?:INSERT\s+INTO|DELETE\s+FROM)\s+[`"]?\w+[`"]?\s*(?:\(|VALUES|WHERE)|\bUPDATE\s+[`"]?\w+[`"]?\s+SET\s+\w+\s*=/i,
+  },
   // Paths of the server's own files.
-  { kind: 'file path', re: /(?:^|[\s"'(=:])\/(?:home|usr|var|opt|srv|app|root|tmp|etc|Users|workspace|src)\/[\w.@-]+(?:\/[\w.@-]+)*\.(?:js|mjs|cjs|ts|py|rb|php|java|go|cs|jar|so|json|ya?ml|sql|log|conf|ini|env)\b/ },
+  {
+    kind: 'file path',
+    re: /(?:^|[\s"'(=:])\/(?:home|usr|var|opt|srv|app|root|tmp|etc|Users|workspace|src)\/[\w.@-]+(?:\/[\w.@-]+)*\.(?:js|mjs|cjs|ts|py|rb|php|java|go|cs|jar|so|json|ya?ml|sql|log|conf|ini|env)\b/,
+  },
   { kind: 'file path', re: /\b[A-Z]:\\(?:[\w .-]+\\)+[\w .-]+\.\w{1,4}\b|\bnode_modules[\\/]/ },
   // What frameworks answer when the application did not.
-  { kind: 'framework internals', re: /<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/|Whitelabel Error Page|\bWerkzeug\b|Django Version:|\bASP\.NET is configured\b|\bnode:internal\// },
-  { kind: 'framework internals', re: /\b(?:TypeError|ReferenceError): (?:Cannot read|Cannot set|\S+ is not (?:a function|defined))|\bUnhandledPromiseRejection\b|\b(?:Sequelize\w*|PrismaClient\w*|QueryFailed|Mongo\w*)Error\b|\bE(?:CONNREFUSED|ADDRINUSE|TIMEDOUT)\b/ },
+  {
+    kind: 'framework internals',
+    re: /<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/|Whitelabel Error Page|\bWerkzeug\b|Django Version:|\bASP\.NET is configured\b|\bnode:internal\//,
+  },
+  {
+    kind: 'framework internals',
+    re: /\b(?:TypeError|ReferenceError): (?:Cannot read|Cannot set|\S+ is not (?:a function|defined))|\bUnhandledPromiseRejection\b|\b(?:Sequelize\w*|PrismaClient\w*|QueryFailed|Mongo\w*)Error\b|\bE(?:CONNREFUSED|ADDRINUSE|TIMEDOUT)\b/,
+  },
 ];
 
 export interface Leak {
@@ -71,7 +98,10 @@ export function findLeaks(text: string, json?: unknown): Leak[] {
       const m = re.exec(h);
       if (!m) continue;
       const start = Math.max(0, m.index - 20);
-      const excerpt = h.slice(start, m.index + m[0].length + 40).replace(/\s+/g, ' ').trim();
+      const excerpt = h
+        .slice(start, m.index + m[0].length + 40)
+        .replace(/\s+/g, ' ')
+        .trim();
       out.push({ kind, excerpt: excerpt.length > 140 ? `${excerpt.slice(0, 140)}…` : excerpt });
       break;
     }
@@ -82,7 +112,8 @@ export function findLeaks(text: string, json?: unknown): Leak[] {
 /** At most this many leaking answers are listed per operation; the rest are counted. */
 export const LISTED_PER_OPERATION = 10;
 
-export const HYGIENE_CHECK = 'hygiene: no answer leaks a stack trace, SQL text, a server file path or framework internals';
+export const HYGIENE_CHECK =
+  'hygiene: no answer leaks a stack trace, SQL text, a server file path or framework internals';
 
 interface Tally {
   scanned: number;
@@ -97,7 +128,11 @@ interface Tally {
 export class HygieneWatch {
   private readonly tallies = new Map<string, Tally>();
 
-  note(subject: Subject, request: HttpRequest, response: Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>): void {
+  note(
+    subject: Subject,
+    request: HttpRequest,
+    response: Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>,
+  ): void {
     const t = this.tallies.get(subject.operationId) ?? { scanned: 0, leaking: [], found: 0 };
     this.tallies.set(subject.operationId, t);
     t.scanned++;
@@ -105,7 +140,8 @@ export class HygieneWatch {
     if (!leaks.length) return;
     t.found++;
     const crash = response.status >= 500 ? signature(response) : undefined;
-    if (t.leaking.length < LISTED_PER_OPERATION) t.leaking.push({ ...show(request), actual: describeResponse(response), leaks, ...(crash ? { crash } : {}) });
+    if (t.leaking.length < LISTED_PER_OPERATION)
+      t.leaking.push({ ...show(request), actual: describeResponse(response), leaks, ...(crash ? { crash } : {}) });
   }
 
   verdicts(): CheckResult[] {
@@ -114,7 +150,8 @@ export class HygieneWatch {
       if (!t.found) return { ...base, status: 'pass', message: `${t.scanned} answers scanned` };
       const [first, ...others] = t.leaking;
       const leaks = (l: Leak[]) => l.map((x) => `${x.kind}: '${x.excerpt}'`).join('; ');
-      const more = t.found > t.leaking.length ? ` (and ${t.found - t.leaking.length} more of its ${t.scanned} answers leak)` : '';
+      const more =
+        t.found > t.leaking.length ? ` (and ${t.found - t.leaking.length} more of its ${t.scanned} answers leak)` : '';
       return {
         ...base,
         status: 'fail',
@@ -124,7 +161,10 @@ export class HygieneWatch {
         actual: first!.actual,
         message: `${t.found} of ${t.scanned} answers leak: ${[leaks(first!.leaks), ...others.map((o) => `${o.request}: ${leaks(o.leaks)}`)].join(' | ')}${more}`,
         // What the leak shares with the checks that met the same answers: the crash it came with, the requests.
-        evidence: { requests: t.leaking.map((l) => l.request), ...(t.leaking.find((l) => l.crash) ? { crash: t.leaking.find((l) => l.crash)!.crash } : {}) },
+        evidence: {
+          requests: t.leaking.map((l) => l.request),
+          ...(t.leaking.find((l) => l.crash) ? { crash: t.leaking.find((l) => l.crash)!.crash } : {}),
+        },
       };
     });
   }

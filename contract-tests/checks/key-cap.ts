@@ -6,29 +6,69 @@ import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, outcome, skip } from './expect.ts';
 import type { Given } from './run-kit.ts';
 
-export async function keyCap(op: Operation, run: Given<'spec' | 'scope' | 'judge' | 'credentials' | 'http' | 'keys'>, access: { headers?: Record<string, string>; blocked?: string }): Promise<CheckResult[]> {
+export async function keyCap(
+  op: Operation,
+  run: Given<'spec' | 'scope' | 'judge' | 'credentials' | 'http' | 'keys'>,
+  access: { headers?: Record<string, string>; blocked?: string },
+): Promise<CheckResult[]> {
   const { http, keys, scope } = run;
   const cap = run.spec.limits.maxKeysPerUser;
   const check = `errors: a key beyond x-max-keys-per-user (${cap}) -> 409 with the error body`;
   const level = op.provenance;
   if (!scope.wants(level)) return [];
   const list = keys.lifecycle?.create === op ? keys.lifecycle.list : undefined;
-  if (access.blocked || !list || !access.headers) return skip(scope, { op, check, level, reason: access.blocked ?? 'no operation lists the keys (no link from the create answer to a list)' });
+  if (access.blocked || !list || !access.headers)
+    return skip(scope, {
+      op,
+      check,
+      level,
+      reason: access.blocked ?? 'no operation lists the keys (no link from the create answer to a list)',
+    });
   const headers = access.headers;
-  const listed = await http.send({ method: 'GET', url: http.url(list.path), headers: run.credentials.forOperation(list) });
+  const listed = await http.send({
+    method: 'GET',
+    url: http.url(list.path),
+    headers: run.credentials.forOperation(list),
+  });
   const existing = (listed.response?.json as { keys?: unknown[] } | undefined)?.keys;
-  if (!Array.isArray(existing)) return skip(scope, { op, check, level, reason: `could not count the keys (${listed.skipped ?? listed.error ?? `GET ${list.path} answered ${listed.response?.status}`})` });
+  if (!Array.isArray(existing))
+    return skip(scope, {
+      op,
+      check,
+      level,
+      reason: `could not count the keys (${listed.skipped ?? listed.error ?? `GET ${list.path} answered ${listed.response?.status}`})`,
+    });
   const need = Math.max(0, cap - existing.length);
-  if (http.budget.left() < need + 1) return skip(scope, { op, check, level, reason: `needs ${need + 1} creates and as many removals; ${http.budget.left()} requests of the budget are left (raise --budget)` });
+  if (http.budget.left() < need + 1)
+    return skip(scope, {
+      op,
+      check,
+      level,
+      reason: `needs ${need + 1} creates and as many removals; ${http.budget.left()} requests of the budget are left (raise --budget)`,
+    });
   const before = new Set(keys.open().map((k) => k.id));
   try {
     for (let i = 0; i < need; i++) {
       const exchange = await http.send({ method: op.method, url: http.url(op.path), headers, body: keys.newKeyBody() });
       const key = exchange.response?.status === op.successStatus ? keys.keyIn(exchange.response.json) : undefined;
       if (!key) {
-        const early = exchange.response?.status === 409 ? ` after ${i} new keys (${existing.length} were listed; the cap is ${cap})` : '';
+        const early =
+          exchange.response?.status === 409
+            ? ` after ${i} new keys (${existing.length} were listed; the cap is ${cap})`
+            : '';
         const nth = `key ${existing.length + i + 1} of ${cap}`;
-        return [outcome(run, { op, check, level, status: exchange.skipped ? 'skip' : 'fail', exchange, expected: `${op.successStatus} for ${nth}`, message: exchange.skipped ?? `creating ${nth} failed${early}`, evidence: { expectedStatus: op.successStatus } })];
+        return [
+          outcome(run, {
+            op,
+            check,
+            level,
+            status: exchange.skipped ? 'skip' : 'fail',
+            exchange,
+            expected: `${op.successStatus} for ${nth}`,
+            message: exchange.skipped ?? `creating ${nth} failed${early}`,
+            evidence: { expectedStatus: op.successStatus },
+          }),
+        ];
       }
     }
     const over = await http.send({ method: op.method, url: http.url(op.path), headers, body: keys.newKeyBody() });

@@ -18,20 +18,29 @@ describe('badValues', () => {
 
   test('an enum (behind a $ref): a value of the same shape outside it', () => {
     const region = param('findServers', 'region');
-    expect(badValues(region.schema, region.example, { inQuery: true })).toEqual([{ value: 'ZZ', breaks: 'not one of NA, EU, AS, SA, AF, OC, AN' }]);
+    expect(badValues(region.schema, region.example, { inQuery: true })).toEqual([
+      { value: 'ZZ', breaks: 'not one of NA, EU, AS, SA, AF, OC, AN' },
+    ]);
   });
 
   test('a pattern: the example made invalid (a bad character, port 0, a port too high)', () => {
     const address = param('pingServer', 'address');
     const host = String(address.example).replace(/:25565$/, '');
     expect(badValues(address.schema, address.example, { inQuery: false }).map((b) => b.value)).toEqual([
-      `${host}:25565!`, `${host}:0`, `${host}:99999`, 'x'.repeat(260),
+      `${host}:25565!`,
+      `${host}:0`,
+      `${host}:99999`,
+      'x'.repeat(260),
     ]);
   });
 
   test('a boolean, a maxLength; no empty string in a query (it means "left out")', () => {
-    expect(badValues({ type: 'boolean' }, false, { inQuery: true })).toEqual([{ value: 'maybe', breaks: 'not a boolean' }]);
-    expect(badValues({ type: 'string', minLength: 1, maxLength: 3 }, 'ab', { inQuery: true })).toEqual([{ value: 'xxxx', breaks: 'longer than maxLength 3' }]);
+    expect(badValues({ type: 'boolean' }, false, { inQuery: true })).toEqual([
+      { value: 'maybe', breaks: 'not a boolean' },
+    ]);
+    expect(badValues({ type: 'string', minLength: 1, maxLength: 3 }, 'ab', { inQuery: true })).toEqual([
+      { value: 'xxxx', breaks: 'longer than maxLength 3' },
+    ]);
     expect(badValues({ type: 'string', minLength: 1 }, 'ab', { inQuery: false, inBody: true })).toEqual([
       { value: 123, breaks: 'not a string' },
       { value: '', breaks: 'shorter than minLength 1' },
@@ -39,12 +48,20 @@ describe('badValues', () => {
   });
 
   test('a body property gets JSON values: numbers stay numbers', () => {
-    expect(badValues({ type: 'integer', minimum: 1, maximum: 365 }, 90, { inQuery: false, inBody: true }).map((b) => b.value)).toEqual(['abc', 0, 366]);
+    expect(
+      badValues({ type: 'integer', minimum: 1, maximum: 365 }, 90, { inQuery: false, inBody: true }).map(
+        (b) => b.value,
+      ),
+    ).toEqual(['abc', 0, 366]);
   });
 });
 
 test('the error message must name what was wrong', () => {
-  expect(namesIt({ success: false, message: "Bad Request: query parameter 'limit' must be integer" }, 'limit', 400)).toEqual([]);
-  expect(namesIt({ success: false, message: 'Bad Request' }, 'limit', 400)).toEqual(['body.message "Bad Request" does not name \'limit\'']);
+  expect(
+    namesIt({ success: false, message: "Bad Request: query parameter 'limit' must be integer" }, 'limit', 400),
+  ).toEqual([]);
+  expect(namesIt({ success: false, message: 'Bad Request' }, 'limit', 400)).toEqual([
+    'body.message "Bad Request" does not name \'limit\'',
+  ]);
   expect(namesIt(undefined, 'limit', 500)).toEqual([]);
 });

@@ -39,7 +39,13 @@ function againstPattern(pattern: string, example: unknown): string[] {
   const re = new RegExp(pattern, 'u');
   const ex = String(example ?? 'x');
   const lastDigits = /\d+(?!.*\d)/;
-  const candidates = [`${ex}!`, ex.replace(lastDigits, '0'), ex.replace(lastDigits, '99999'), ex.replace(lastDigits, 'abc'), ' '];
+  const candidates = [
+    `${ex}!`,
+    ex.replace(lastDigits, '0'),
+    ex.replace(lastDigits, '99999'),
+    ex.replace(lastDigits, 'abc'),
+    ' ',
+  ];
   return [...new Set(candidates)].filter((c) => c !== ex && c.trim() !== '' && !re.test(c)).slice(0, 3);
 }
 
@@ -47,20 +53,35 @@ function againstPattern(pattern: string, example: unknown): string[] {
  * The values a schema refuses. `inQuery`: an empty string means "left out" there, so a
  * minLength is not broken with one.
  */
-export function badValues(schema: Record<string, any>, example: unknown, options: { inQuery: boolean; inBody?: boolean }): BadValue[] {
+export function badValues(
+  schema: Record<string, any>,
+  example: unknown,
+  options: { inQuery: boolean; inBody?: boolean },
+): BadValue[] {
   const out: BadValue[] = [];
   const body = options.inBody === true;
   if (schema.type === 'integer' || schema.type === 'number') {
     out.push({ value: 'abc', breaks: `not ${schema.type === 'integer' ? 'an integer' : 'a number'}` });
-    if (typeof schema.minimum === 'number') out.push({ value: body ? schema.minimum - 1 : String(schema.minimum - 1), breaks: `below minimum ${schema.minimum}` });
-    if (typeof schema.maximum === 'number') out.push({ value: body ? schema.maximum + 1 : String(schema.maximum + 1), breaks: `above maximum ${schema.maximum}` });
+    if (typeof schema.minimum === 'number')
+      out.push({
+        value: body ? schema.minimum - 1 : String(schema.minimum - 1),
+        breaks: `below minimum ${schema.minimum}`,
+      });
+    if (typeof schema.maximum === 'number')
+      out.push({
+        value: body ? schema.maximum + 1 : String(schema.maximum + 1),
+        breaks: `above maximum ${schema.maximum}`,
+      });
   } else if (schema.type === 'boolean') {
     out.push({ value: 'maybe', breaks: 'not a boolean' });
   } else if (schema.type === 'string' || Array.isArray(schema.enum)) {
     if (body) out.push({ value: 123, breaks: 'not a string' });
-    if (Array.isArray(schema.enum)) out.push({ value: notInEnum(schema.enum), breaks: `not one of ${schema.enum.join(', ')}` });
-    if (typeof schema.pattern === 'string') for (const v of againstPattern(schema.pattern, example)) out.push({ value: v, breaks: 'against its pattern' });
-    if (typeof schema.maxLength === 'number') out.push({ value: 'x'.repeat(schema.maxLength + 1), breaks: `longer than maxLength ${schema.maxLength}` });
+    if (Array.isArray(schema.enum))
+      out.push({ value: notInEnum(schema.enum), breaks: `not one of ${schema.enum.join(', ')}` });
+    if (typeof schema.pattern === 'string')
+      for (const v of againstPattern(schema.pattern, example)) out.push({ value: v, breaks: 'against its pattern' });
+    if (typeof schema.maxLength === 'number')
+      out.push({ value: 'x'.repeat(schema.maxLength + 1), breaks: `longer than maxLength ${schema.maxLength}` });
     if (typeof schema.minLength === 'number' && schema.minLength > 0 && !(options.inQuery && schema.minLength === 1)) {
       out.push({ value: 'x'.repeat(schema.minLength - 1), breaks: `shorter than minLength ${schema.minLength}` });
     }
@@ -77,7 +98,9 @@ const show = (v: unknown): string => {
 export function namesIt(body: unknown, name: string, status: number): string[] {
   if (status !== 400) return [];
   const message = (body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' && message.includes(name) ? [] : [`body.message ${JSON.stringify(message)} does not name '${name}'`];
+  return typeof message === 'string' && message.includes(name)
+    ? []
+    : [`body.message ${JSON.stringify(message)} does not name '${name}'`];
 }
 
 /** The finding of every negative check a target answered with a success. */
@@ -96,17 +119,27 @@ interface Case {
 /** Every query and path parameter, broken one value at a time. */
 function parameterCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const errorBody = run.judge.errorBodyLevel();
-  return op.parameters.filter((x) => x.in === 'query' || x.in === 'path').flatMap((p) =>
-    badValues(p.schema, p.example, { inQuery: p.in === 'query' })
-      .filter((bad) => !run.judge.accepts(p.schema, bad.value))
-      .map((bad) => ({
-        name: p.name,
-        breaks: `${p.name}=${show(bad.value)}: ${bad.breaks}`,
-        check: `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`,
-        level: weakest(op.provenance, p.provenance, errorBody),
-        request: { method: op.method, url: run.http.url(p.in === 'path' ? pathWith(op, p.name, String(bad.value)) : `${pathWith(op)}${queryString({ [p.name]: String(bad.value) })}`), headers },
-      })),
-  );
+  return op.parameters
+    .filter((x) => x.in === 'query' || x.in === 'path')
+    .flatMap((p) =>
+      badValues(p.schema, p.example, { inQuery: p.in === 'query' })
+        .filter((bad) => !run.judge.accepts(p.schema, bad.value))
+        .map((bad) => ({
+          name: p.name,
+          breaks: `${p.name}=${show(bad.value)}: ${bad.breaks}`,
+          check: `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`,
+          level: weakest(op.provenance, p.provenance, errorBody),
+          request: {
+            method: op.method,
+            url: run.http.url(
+              p.in === 'path'
+                ? pathWith(op, p.name, String(bad.value))
+                : `${pathWith(op)}${queryString({ [p.name]: String(bad.value) })}`,
+            ),
+            headers,
+          },
+        })),
+    );
 }
 
 /** Every property of a JSON request body, broken one at a time (on the suite's own valid body); and a property the schema does not know. */
@@ -118,19 +151,33 @@ function bodyCases(op: Operation, run: Run, headers: Record<string, string>): Ca
   const url = run.http.url(pathWith(op));
   const cases: Case[] = [];
   const add = (name: string, value: unknown, breaks: string, level: Provenance) =>
-    cases.push({ name, breaks: `${name}=${show(value)}: ${breaks}`, check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`, level, request: { method: op.method, url, headers, body: { ...valid, [name]: value } } });
+    cases.push({
+      name,
+      breaks: `${name}=${show(value)}: ${breaks}`,
+      check: `negative: body ${name}=${show(value)} (${breaks}) -> 400 with the error body naming '${name}'`,
+      level,
+      request: { method: op.method, url, headers, body: { ...valid, [name]: value } },
+    });
   for (const [property, raw] of Object.entries<any>(schema.properties)) {
     const prop = deref<Record<string, any>>(run.spec.doc, raw);
-    for (const bad of badValues(prop, prop.example, { inQuery: false, inBody: true })) add(property, bad.value, bad.breaks, weakest(op.provenance, provenanceOf(schema), provenanceOf(prop), errorBody));
+    for (const bad of badValues(prop, prop.example, { inQuery: false, inBody: true }))
+      add(property, bad.value, bad.breaks, weakest(op.provenance, provenanceOf(schema), provenanceOf(prop), errorBody));
   }
-  if (schema.additionalProperties === false) add('contract_unknown', 1, 'a property the schema does not allow', weakest(op.provenance, provenanceOf(schema), errorBody));
+  if (schema.additionalProperties === false)
+    add(
+      'contract_unknown',
+      1,
+      'a property the schema does not allow',
+      weakest(op.provenance, provenanceOf(schema), errorBody),
+    );
   return cases;
 }
 
 async function negatives(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.responses.has(400)) return [];
   const headers = op.schemes.length ? run.credentials.forOperation(op) : run.reads.headers;
-  const blocked = run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
+  const blocked =
+    run.scope.writesBlocked(op) ?? (headers ? undefined : `no credentials for ${op.allowedSchemes.join(' or ')}`);
   const out: CheckResult[] = [];
   for (const c of [...parameterCases(op, run, headers ?? {}), ...bodyCases(op, run, headers ?? {})]) {
     if (!run.scope.wants(c.level)) continue;
@@ -140,12 +187,19 @@ async function negatives(op: Operation, run: Run): Promise<CheckResult[]> {
     }
     const exchange = await run.http.send(c.request);
     const result = expectAnswer(run, {
-      op, check: c.check, level: c.level, exchange, status: 400, expected: `400 with the error body, its message naming '${c.name}' (${c.breaks})`,
-      extra: (res) => namesIt(res.json, c.name, res.status), finding: 'error messages do not name the parameter or property they refuse',
+      op,
+      check: c.check,
+      level: c.level,
+      exchange,
+      status: 400,
+      expected: `400 with the error body, its message naming '${c.name}' (${c.breaks})`,
+      extra: (res) => namesIt(res.json, c.name, res.status),
+      finding: 'error messages do not name the parameter or property they refuse',
     });
     // Every refused value the target took is one finding, whichever parameter or operation it was.
     const got = exchange.response?.status;
-    if (result.status === 'fail' && got !== undefined && got < 300) result.evidence = { ...result.evidence, finding: REFUSED_ACCEPTED };
+    if (result.status === 'fail' && got !== undefined && got < 300)
+      result.evidence = { ...result.evidence, finding: REFUSED_ACCEPTED };
     out.push(result);
   }
   return out;

@@ -18,7 +18,11 @@ async function publicWithCredentials(op: Operation, run: Run): Promise<CheckResu
     const check = `public: a request with a valid ${variant === 'apiKey' ? 'API key' : 'session'} still succeeds`;
     const headers = credentials.headers(variant);
     // A ping succeeds only for a server the target lists: without one, the spec's example would be a 404 of the data, not of the credentials.
-    const why = !headers ? `no ${variant === 'apiKey' ? 'CONTRACT_API_KEY' : 'CONTRACT_SESSION_COOKIE'}` : pingsOneServer(op) && !server ? 'no server the search lists (with an address and a port) to ping' : undefined;
+    const why = !headers
+      ? `no ${variant === 'apiKey' ? 'CONTRACT_API_KEY' : 'CONTRACT_SESSION_COOKIE'}`
+      : pingsOneServer(op) && !server
+        ? 'no server the search lists (with an address and a port) to ping'
+        : undefined;
     if (why) {
       out.push(...skip(scope, { op, check, level: op.provenance, reason: why }));
       continue;

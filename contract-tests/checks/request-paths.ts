@@ -20,7 +20,9 @@ function segment(value: string): string {
 
 /** The request path with every path parameter filled from its example, one of them replaced. */
 export function pathWith(op: Operation, name?: string, value?: string): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, p: string) => segment(p === name ? String(value) : String(op.parameters.find((x) => x.name === p)?.example ?? 'x')));
+  return op.path.replace(/\{([^}]+)\}/g, (_m, p: string) =>
+    segment(p === name ? String(value) : String(op.parameters.find((x) => x.name === p)?.example ?? 'x')),
+  );
 }
 
 /** Whether an operation pings one server (its path names the server's address, or host and port). */
@@ -38,7 +40,10 @@ export function pingPath(op: Operation, server: Server, hostOnly = false): strin
 
 /** The query parameters a request that should succeed sends: the required ones, and the page size when it is as firm as the operation. */
 export function successParameters(op: Operation): Operation['parameters'] {
-  return op.parameters.filter((p) => p.in === 'query' && (p.required || (p.meaning?.rule === 'limitsRows' && within(p.provenance, op.provenance))));
+  return op.parameters.filter(
+    (p) =>
+      p.in === 'query' && (p.required || (p.meaning?.rule === 'limitsRows' && within(p.provenance, op.provenance))),
+  );
 }
 
 /** A request of `op` that should succeed: a listed server for a ping, the examples elsewhere. */

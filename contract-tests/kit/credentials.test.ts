@@ -10,11 +10,18 @@ const fixtureValue = (name: string) => loadFixtures().credentials.find((c) => c.
 describe('credentials', () => {
   test('the fixture credentials only for a target that identifies as the mock; the environment first', () => {
     expect(resolveCredentials({}, false, model)).toEqual({ source: 'none' });
-    expect(resolveCredentials({}, true, model)).toEqual({ apiKey: fixtureValue('valid-key'), session: fixtureValue('valid-session'), forbiddenKey: fixtureValue('forbidden-key'), source: 'fixtures/auth.json' });
-    expect(resolveCredentials({ CONTRACT_SESSION_COOKIE: 'sls_session=sess_real_1234567890abcdef' }, true, model)).toEqual({ session: 'sess_real_1234567890abcdef', source: 'environment' });
+    expect(resolveCredentials({}, true, model)).toEqual({
+      apiKey: fixtureValue('valid-key'),
+      session: fixtureValue('valid-session'),
+      forbiddenKey: fixtureValue('forbidden-key'),
+      source: 'fixtures/auth.json',
+    });
+    expect(
+      resolveCredentials({ CONTRACT_SESSION_COOKIE: 'sls_session=sess_real_1234567890abcdef' }, true, model),
+    ).toEqual({ session: 'sess_real_1234567890abcdef', source: 'environment' });
   });
 
-  test('presented as the spec\'s schemes say; an operation gets the first credential its x-credentials allow', () => {
+  test("presented as the spec's schemes say; an operation gets the first credential its x-credentials allow", () => {
     const set = new CredentialSet(model, resolveCredentials({}, true, model));
     expect(set.headers('apiKey')).toEqual({ Authorization: `Bearer ${fixtureValue('valid-key')}` });
     expect(set.headers('session')).toEqual({ Cookie: `sls_session=${fixtureValue('valid-session')}` });

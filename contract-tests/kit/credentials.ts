@@ -15,7 +15,14 @@ export interface Credentials {
 }
 
 /** The credentials the auth matrix presents: the run's own, none, and bad ones. */
-export type CredentialVariant = 'none' | 'apiKey' | 'session' | 'forbidden' | 'unknownKey' | 'malformed' | 'unknownSession';
+export type CredentialVariant =
+  | 'none'
+  | 'apiKey'
+  | 'session'
+  | 'forbidden'
+  | 'unknownKey'
+  | 'malformed'
+  | 'unknownSession';
 
 /** The run's own valid credentials, as a failure's evidence names the one its request carried. */
 export type OwnCredential = 'apiKey' | 'session' | 'forbidden';
@@ -35,7 +42,9 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, isMock: boolean, mode
   if (fromEnv.apiKey || fromEnv.session || fromEnv.forbiddenKey) return fromEnv;
   if (!isMock) return { source: 'none' };
   const fixtures = loadFixtures(undefined, model);
-  const [bearer, cookie] = (['bearer', 'cookie'] as const).map((kind) => [...model.schemes.values()].find((s) => s.kind === kind)?.name as 'apiKey' | 'session');
+  const [bearer, cookie] = (['bearer', 'cookie'] as const).map(
+    (kind) => [...model.schemes.values()].find((s) => s.kind === kind)?.name as 'apiKey' | 'session',
+  );
   return {
     apiKey: bearer && fixtureCredential(fixtures, bearer, 200)?.value,
     session: cookie && fixtureCredential(fixtures, cookie, 200)?.value,
@@ -72,14 +81,22 @@ export class CredentialSet {
   private readonly unknownKey: string;
   private readonly unknownSession: string;
 
-  constructor(readonly model: SpecModel, readonly credentials: Credentials) {
+  constructor(
+    readonly model: SpecModel,
+    readonly credentials: Credentials,
+  ) {
     this.bearerScheme = [...model.schemes.values()].find((s) => s.kind === 'bearer');
     this.cookieScheme = [...model.schemes.values()].find((s) => s.kind === 'cookie');
     for (const s of [credentials.apiKey, credentials.session, credentials.forbiddenKey]) rememberSecret(s);
     // A repro line names each by the variable it is read from (the session's may carry its cookie name).
     nameVariable(credentials.apiKey, '${CONTRACT_API_KEY}');
     nameVariable(credentials.forbiddenKey, '${CONTRACT_FORBIDDEN_API_KEY}');
-    nameVariable(credentials.session, this.cookieScheme?.cookieName ? `\${CONTRACT_SESSION_COOKIE#${this.cookieScheme.cookieName}=}` : '${CONTRACT_SESSION_COOKIE}');
+    nameVariable(
+      credentials.session,
+      this.cookieScheme?.cookieName
+        ? `\${CONTRACT_SESSION_COOKIE#${this.cookieScheme.cookieName}=}`
+        : '${CONTRACT_SESSION_COOKIE}',
+    );
     this.unknownKey = unknownKeyLike(credentials.apiKey);
     this.unknownSession = unknownSessionLike(credentials.session);
   }
@@ -87,16 +104,24 @@ export class CredentialSet {
   /** Headers for one variant; undefined when the run has no such credential. */
   headers(variant: CredentialVariant): Record<string, string> | undefined {
     const { apiKey, session, forbiddenKey } = this.credentials;
-    const present = (scheme: SecurityScheme | undefined, secret: string | undefined) => (scheme && secret ? credentialHeaders(scheme, secret) : undefined);
+    const present = (scheme: SecurityScheme | undefined, secret: string | undefined) =>
+      scheme && secret ? credentialHeaders(scheme, secret) : undefined;
     switch (variant) {
-      case 'none': return {};
-      case 'apiKey': return present(this.bearerScheme, apiKey);
-      case 'session': return present(this.cookieScheme, session);
-      case 'forbidden': return present(this.bearerScheme, forbiddenKey);
-      case 'unknownKey': return present(this.bearerScheme, this.unknownKey);
+      case 'none':
+        return {};
+      case 'apiKey':
+        return present(this.bearerScheme, apiKey);
+      case 'session':
+        return present(this.cookieScheme, session);
+      case 'forbidden':
+        return present(this.bearerScheme, forbiddenKey);
+      case 'unknownKey':
+        return present(this.bearerScheme, this.unknownKey);
       // The valid key without its scheme: a server that accepts it parses the header too loosely.
-      case 'malformed': return { Authorization: apiKey ?? this.unknownKey };
-      case 'unknownSession': return present(this.cookieScheme, this.unknownSession);
+      case 'malformed':
+        return { Authorization: apiKey ?? this.unknownKey };
+      case 'unknownSession':
+        return present(this.cookieScheme, this.unknownSession);
     }
   }
 
@@ -122,7 +147,9 @@ export class CredentialSet {
   /** Which of the run's own credentials a request carries, if any. */
   carriedBy(headers: Record<string, string> | undefined): OwnCredential | undefined {
     const { apiKey, session, forbiddenKey } = this.credentials;
-    const sent = Object.entries(headers ?? {}).map(([k, v]) => `${k.toLowerCase()}: ${v}`).join('\n');
+    const sent = Object.entries(headers ?? {})
+      .map(([k, v]) => `${k.toLowerCase()}: ${v}`)
+      .join('\n');
     if (forbiddenKey && sent.includes(`Bearer ${forbiddenKey}`)) return 'forbidden';
     if (apiKey && sent.includes(`Bearer ${apiKey}`)) return 'apiKey';
     if (session && sent.includes(`=${session}`)) return 'session';

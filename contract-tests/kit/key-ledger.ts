@@ -85,7 +85,12 @@ export class KeyLedger {
     const create = this.lifecycle?.create;
     const headers = create && this.parts.credentials.forOperation(create);
     if (!create || !headers) return undefined;
-    const ex = await this.parts.http.send({ method: create.method, url: this.parts.http.url(create.path), headers, body: this.newKeyBody() });
+    const ex = await this.parts.http.send({
+      method: create.method,
+      url: this.parts.http.url(create.path),
+      headers,
+      body: this.newKeyBody(),
+    });
     return ex.response && ex.response.status < 300 ? this.keyIn(ex.response.json) : undefined;
   }
 
@@ -94,10 +99,16 @@ export class KeyLedger {
     const revoke = this.lifecycle?.revoke?.op;
     const path = this.revokePath(key.id);
     if (!revoke || !path) return false;
-    const attempts = [this.parts.credentials.forOperation(revoke), key.secret ? this.parts.credentials.bearer(key.secret) : undefined].filter(Boolean);
+    const attempts = [
+      this.parts.credentials.forOperation(revoke),
+      key.secret ? this.parts.credentials.bearer(key.secret) : undefined,
+    ].filter(Boolean);
     for (const headers of attempts) {
       // Cleanup is never refused for want of budget, nor because the run was stopped.
-      const ex = await this.parts.http.send({ method: revoke.method, url: this.parts.http.url(path), headers }, { essential: true });
+      const ex = await this.parts.http.send(
+        { method: revoke.method, url: this.parts.http.url(path), headers },
+        { essential: true },
+      );
       if (ex.response && ex.response.status >= 200 && ex.response.status < 300) {
         this.keys.delete(key.id);
         return true;

@@ -8,7 +8,14 @@ import { keyLifecycle, valueAt } from './key-lifecycle.ts';
 describe('keyLifecycle', () => {
   test('create, revoke and list from the links of the create answer; the id and the secret by pointer', () => {
     const lc = keyLifecycle(buildModel(loadSpec()))!;
-    expect([lc.create.method, lc.create.path, lc.revoke?.op.method, lc.revoke?.op.path, lc.revoke?.param, lc.list?.path]).toEqual(['POST', '/user/apikeys', 'DELETE', '/user/apikeys/{id}', 'id', '/user/apikeys']);
+    expect([
+      lc.create.method,
+      lc.create.path,
+      lc.revoke?.op.method,
+      lc.revoke?.op.path,
+      lc.revoke?.param,
+      lc.list?.path,
+    ]).toEqual(['POST', '/user/apikeys', 'DELETE', '/user/apikeys/{id}', 'id', '/user/apikeys']);
     expect([lc.idPointer, lc.secretPointer]).toEqual(['/key/id', '/key/secret']);
     expect(valueAt({ key: { id: 'key_1' } }, lc.idPointer)).toBe('key_1');
   });
@@ -23,7 +30,11 @@ describe('keyLifecycle', () => {
     links.revokeTheNewKey.operationId = 'dropKey';
     links.listTheKeys.operationId = 'keys';
     const lc = keyLifecycle(buildModel(doc))!;
-    expect([lc.create.operationId, lc.revoke?.op.operationId, lc.list?.operationId]).toEqual(['mintKey', 'dropKey', 'keys']);
+    expect([lc.create.operationId, lc.revoke?.op.operationId, lc.list?.operationId]).toEqual([
+      'mintKey',
+      'dropKey',
+      'keys',
+    ]);
   });
 
   test('without links there is no key life to check', () => {

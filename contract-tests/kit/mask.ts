@@ -60,7 +60,11 @@ export function describeHeaders(headers: Record<string, string> | undefined): st
         const [scheme, ...rest] = value.split(' ');
         return `${name}: ${rest.length ? `${scheme} ${mask(rest.join(' '))}` : mask(value)}`;
       }
-      if (lower === 'cookie') return `${name}: ${value.split(/;\s*/).map((c) => c.replace(/=(.*)$/, (_m, v: string) => `=${mask(v)}`)).join('; ')}`;
+      if (lower === 'cookie')
+        return `${name}: ${value
+          .split(/;\s*/)
+          .map((c) => c.replace(/=(.*)$/, (_m, v: string) => `=${mask(v)}`))
+          .join('; ')}`;
       return `${name}: ${value}`;
     });
   return parts.length ? parts.join(', ') : 'no credentials';

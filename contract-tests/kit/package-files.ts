@@ -11,7 +11,12 @@ export const BUNDLED = !fileURLToPath(import.meta.url).endsWith('.ts');
 export const PACKAGE_ROOT = fileURLToPath(new URL(BUNDLED ? '../' : '../../', import.meta.url));
 
 /** The hook file Dredd loads (plain CommonJS: no loader needed), copied into dist/ for the package. */
-export const DREDD_HOOKS = join(PACKAGE_ROOT, BUNDLED ? 'dist/dredd-hooks.cjs' : 'contract-tests/replay/dredd-hooks.cjs');
+export const DREDD_HOOKS = join(
+  PACKAGE_ROOT,
+  BUNDLED ? 'dist/dredd-hooks.cjs' : 'contract-tests/replay/dredd-hooks.cjs',
+);
 
 /** `node <these> --port 0 ...` runs the mock as its own program. */
-export const MOCK_PROGRAM: string[] = BUNDLED ? [join(PACKAGE_ROOT, 'dist/mock.mjs')] : ['--import', 'tsx', join(PACKAGE_ROOT, 'mocks/node/cli.ts')];
+export const MOCK_PROGRAM: string[] = BUNDLED
+  ? [join(PACKAGE_ROOT, 'dist/mock.mjs')]
+  : ['--import', 'tsx', join(PACKAGE_ROOT, 'mocks/node/cli.ts')];

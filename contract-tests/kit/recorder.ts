@@ -69,7 +69,11 @@ export class Recorder {
   add(results: readonly CheckResult[]): void {
     for (const result of results) {
       // A repro names the run's credentials by their variables already: only a secret it does not know (a key the run made) is masked.
-      const clean = Object.fromEntries(Object.entries(result).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v !== 'string' ? v : k === 'repro' ? redactKnown(v) : redact(v)])) as unknown as CheckResult;
+      const clean = Object.fromEntries(
+        Object.entries(result)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, typeof v !== 'string' ? v : k === 'repro' ? redactKnown(v) : redact(v)]),
+      ) as unknown as CheckResult;
       const key = `${clean.operationId}\u0000${clean.check}`;
       const at = this.byCheck.get(key);
       if (at === undefined) this.byCheck.set(key, this.results.push(clean) - 1);

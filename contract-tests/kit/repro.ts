@@ -34,7 +34,13 @@ function header(name: string, value: string): string {
   if (!secrets.length) return `-H ${single(`${name}: ${value}`)}`;
   let parts: { text: string; variable?: boolean }[] = [{ text: `${name}: ${value}` }];
   for (const secret of secrets) {
-    parts = parts.flatMap((p) => (p.variable ? [p] : p.text.split(secret).flatMap((text, i) => (i ? [{ text: variables.get(secret)!, variable: true }, { text }] : [{ text }]))));
+    parts = parts.flatMap((p) =>
+      p.variable
+        ? [p]
+        : p.text
+            .split(secret)
+            .flatMap((text, i) => (i ? [{ text: variables.get(secret)!, variable: true }, { text }] : [{ text }])),
+    );
   }
   return `-H "${parts.map((p) => (p.variable ? p.text : inDouble(p.text))).join('')}"`;
 }
@@ -57,7 +63,8 @@ export function curlLine(req: HttpRequest): string {
   if (typeof req.body === 'string') body = req.body;
   else if (req.body !== undefined) {
     body = JSON.stringify(req.body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/json';
   }
   const parts = ['curl -i'];
   if (/[[\]{}]/.test(req.url)) parts.push('--globoff');

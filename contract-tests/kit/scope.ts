@@ -11,7 +11,11 @@ export interface Writes {
 }
 
 export class Scope {
-  constructor(readonly level: Provenance, readonly only: readonly string[], readonly writes: Writes) {}
+  constructor(
+    readonly level: Provenance,
+    readonly only: readonly string[],
+    readonly writes: Writes,
+  ) {}
 
   /** A check resting on a part of this provenance is within the run's --provenance. */
   wants(provenance: Provenance): boolean {
@@ -24,6 +28,8 @@ export class Scope {
 
   /** Why an operation that writes may not be sent, if it may not. */
   writesBlocked(op: Operation): string | undefined {
-    return op.isWrite && !this.writes.allowed ? `writes are off (${this.writes.reason}); pass --allow-writes to test ${op.method} ${op.path}` : undefined;
+    return op.isWrite && !this.writes.allowed
+      ? `writes are off (${this.writes.reason}); pass --allow-writes to test ${op.method} ${op.path}`
+      : undefined;
   }
 }

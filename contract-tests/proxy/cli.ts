@@ -35,18 +35,30 @@ async function main(argv: string[]): Promise<void> {
   clearReports(reports);
   let proxy: RunningProxy;
   try {
-    proxy = await startProxy({ upstream: opts.upstream, port: opts.port, host: opts.host, provenance: opts.provenance, record: Boolean(opts.record), maxBodyBytes: opts['max-body'], log: (line) => console.log(line) });
+    proxy = await startProxy({
+      upstream: opts.upstream,
+      port: opts.port,
+      host: opts.host,
+      provenance: opts.provenance,
+      record: Boolean(opts.record),
+      maxBodyBytes: opts['max-body'],
+      log: (line) => console.log(line),
+    });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    console.error(`proxy: cannot start: ${e.code === 'EADDRINUSE' ? `port ${opts.port} on ${opts.host} is in use (try --port 0 or another port)` : e.message}`);
+    console.error(
+      `proxy: cannot start: ${e.code === 'EADDRINUSE' ? `port ${opts.port} on ${opts.host} is in use (try --port 0 or another port)` : e.message}`,
+    );
     return process.exit(2);
   }
-  console.log([
-    `Validation proxy on ${proxy.baseUrl} -> ${opts.upstream}`,
-    `  judging every answer against spec/openapi.yaml${opts.provenance === 'assumed' ? '' : ` at ${opts.provenance} and harder`}; each new violation is logged once below`,
-    `  the report so far: ${proxy.origin}/__proxy/report${opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''}`,
-    '  Ctrl-C writes the reports and exits (1 if a violation was seen)',
-  ].join('\n'));
+  console.log(
+    [
+      `Validation proxy on ${proxy.baseUrl} -> ${opts.upstream}`,
+      `  judging every answer against spec/openapi.yaml${opts.provenance === 'assumed' ? '' : ` at ${opts.provenance} and harder`}; each new violation is logged once below`,
+      `  the report so far: ${proxy.origin}/__proxy/report${opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''}`,
+      '  Ctrl-C writes the reports and exits (1 if a violation was seen)',
+    ].join('\n'),
+  );
 
   let stopping = false;
   const stop = async (why: string) => {
@@ -57,7 +69,9 @@ async function main(argv: string[]): Promise<void> {
     if (opts.record) {
       const rec = proxy.recording()!;
       writeAtomically(resolve(opts.record), rec.text);
-      console.log(`Recorded ${rec.servers} servers from ${rec.requests} answers to ${resolve(opts.record)}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`);
+      console.log(
+        `Recorded ${rec.servers} servers from ${rec.requests} answers to ${resolve(opts.record)}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`,
+      );
     }
     let outcome = proxy.outcome();
     if (outcome.exitCode === 0 && outcome.reports.every((r) => r.results.every((x) => x.status === 'skip'))) {

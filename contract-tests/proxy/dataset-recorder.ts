@@ -60,7 +60,15 @@ export interface Recording {
   requests: number;
 }
 
-const UNITS: Record<string, number> = { second: 1e3, minute: 60e3, hour: 3600e3, day: 86_400e3, week: 7 * 86_400e3, month: 30 * 86_400e3, year: 365 * 86_400e3 };
+const UNITS: Record<string, number> = {
+  second: 1e3,
+  minute: 60e3,
+  hour: 3600e3,
+  day: 86_400e3,
+  week: 7 * 86_400e3,
+  month: 30 * 86_400e3,
+  year: 365 * 86_400e3,
+};
 
 /** The age relative text says ("just now", "an hour ago", "3 days ago"), or undefined. */
 export function ageOfText(text: string): number | undefined {
@@ -79,7 +87,12 @@ export class DatasetRecorder {
   private readonly fields: string[];
   private readonly doc: SpecModel['doc'];
 
-  constructor(model: SpecModel, private readonly source: string, private readonly maxServers = MAX_SERVERS, private readonly maxRequests = 10_000) {
+  constructor(
+    model: SpecModel,
+    private readonly source: string,
+    private readonly maxServers = MAX_SERVERS,
+    private readonly maxRequests = 10_000,
+  ) {
     this.fields = [...objectProperties(model.doc, { $ref: SERVER }).keys()];
     this.doc = model.doc;
   }
@@ -90,19 +103,27 @@ export class DatasetRecorder {
   }
 
   /** One successful answer of a public operation. `answeredAt`: the answer's time. */
-  note(op: Operation, { path, status, json, answeredAt }: { path: string; status: number; json: unknown; answeredAt: number }): void {
+  note(
+    op: Operation,
+    { path, status, json, answeredAt }: { path: string; status: number; json: unknown; answeredAt: number },
+  ): void {
     if (!DatasetRecorder.records(op) || status < 200 || status >= 300) return;
     this.lastAnswer = Math.max(this.lastAnswer, answeredAt);
-    if (this.requests.length < this.maxRequests) this.requests.push({ method: op.method, path: redact(path), status, operationId: op.operationId });
+    if (this.requests.length < this.maxRequests)
+      this.requests.push({ method: op.method, path: redact(path), status, operationId: op.operationId });
     const body = json as Record<string, unknown> | undefined;
-    const rows = op.rows && Array.isArray(body?.[op.rows.property]) ? (body![op.rows.property] as unknown[]) : undefined;
+    const rows =
+      op.rows && Array.isArray(body?.[op.rows.property]) ? (body![op.rows.property] as unknown[]) : undefined;
     if (rows && op.rows!.fields.has('address') && op.rows!.fields.has('port')) {
       for (const row of rows) if (row && typeof row === 'object') this.add(row as Row, answeredAt, true);
     } else if (body?.server && typeof body.server === 'object') this.add(body.server as Row, answeredAt, false);
   }
 
   private add(row: Row, answeredAt: number, searched: boolean): void {
-    const key = typeof row.address === 'string' && Number.isInteger(row.port) ? `${row.address.toLowerCase()}:${row.port}` : `row:${JSON.stringify(row)}`;
+    const key =
+      typeof row.address === 'string' && Number.isInteger(row.port)
+        ? `${row.address.toLowerCase()}:${row.port}`
+        : `row:${JSON.stringify(row)}`;
     let seen = this.servers.get(key);
     if (!seen) {
       if (this.servers.size >= this.maxServers) {
@@ -138,17 +159,21 @@ export class DatasetRecorder {
     let marked = 0;
     let approximate = 0;
     let withCredential = 0;
-    const entries = [...this.servers.values()].sort((a, b) => String(a.row.address).localeCompare(String(b.row.address)) || Number(a.row.port) - Number(b.row.port));
+    const entries = [...this.servers.values()].sort(
+      (a, b) => String(a.row.address).localeCompare(String(b.row.address)) || Number(a.row.port) - Number(b.row.port),
+    );
     for (const seen of entries) {
       const row: Row = {};
       for (const f of this.fields) {
-        if (f === 'last_ping') row.last_ping = seen.lastPing !== undefined ? new Date(seen.lastPing).toISOString() : seen.row.last_ping;
+        if (f === 'last_ping')
+          row.last_ping = seen.lastPing !== undefined ? new Date(seen.lastPing).toISOString() : seen.row.last_ping;
         else if (f in seen.row) row[f] = seen.row[f];
       }
       if (!seen.searched) {
         row.players ??= [];
         row.plugins ??= [];
-        if (!('motd_stripped' in row)) row.motd_stripped = typeof row.motd === 'string' ? row.motd.replace(/§[\s\S]/g, '') : null;
+        if (!('motd_stripped' in row))
+          row.motd_stripped = typeof row.motd === 'string' ? row.motd.replace(/§[\s\S]/g, '') : null;
       }
       row.favicon ??= null;
       const text = JSON.stringify(row);
@@ -166,7 +191,15 @@ export class DatasetRecorder {
       servers.push(row);
     }
     const text = `${JSON.stringify({ recordedAt: new Date(recordedAt).toISOString(), recordedFrom: this.source, servers, requests: this.requests }, null, 2)}\n`;
-    return { text, servers: servers.length, marked, approximate, withCredential, overCap: this.notRecorded, requests: this.requests.length };
+    return {
+      text,
+      servers: servers.length,
+      marked,
+      approximate,
+      withCredential,
+      overCap: this.notRecorded,
+      requests: this.requests.length,
+    };
   }
 
   /** Servers and answers recorded so far. */

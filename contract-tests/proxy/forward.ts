@@ -17,7 +17,17 @@ import { Transform } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 
 /** RFC 9110 7.6.1: fields of one connection, dropped whether or not Connection names them. */
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade', 'trailer', 'proxy-authorization', 'proxy-authenticate']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+  'trailer',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 
 export const VIA = '1.1 server-listing-proxy';
 
@@ -28,7 +38,8 @@ const NOT_FORWARDED = new Set(['host', 'via', 'expect']);
 export function endToEnd(raw: readonly string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    if (raw[i]!.toLowerCase() === 'connection')
+      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -61,7 +72,11 @@ class Tap {
   }
   /** The whole body, or undefined when it was over the limit. */
   body(): Buffer | undefined {
-    return this.bytes > this.limit ? undefined : this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+    return this.bytes > this.limit
+      ? undefined
+      : this.chunks.length === 1
+        ? this.chunks[0]
+        : Buffer.concat(this.chunks, this.bytes);
   }
 }
 
@@ -103,7 +118,8 @@ export interface Upstream {
 export function upstreamPath(upstream: Upstream, path: string): { target: string; inApi: boolean } {
   const base = upstream.url.pathname.replace(/\/+$/, '');
   const { basePath } = upstream;
-  if (path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`)) return { target: `${base}${path.slice(basePath.length)}`, inApi: true };
+  if (path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`))
+    return { target: `${base}${path.slice(basePath.length)}`, inApi: true };
   return { target: path, inApi: false };
 }
 
@@ -113,7 +129,9 @@ export interface Forwarder {
 }
 
 /** The request has a body to send on (a length above 0, or one sent in chunks). */
-const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
  * Forwards each request to the upstream; `onExchange` gets the whole exchange once the
@@ -134,10 +152,19 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
       const raw = endToEnd(req.rawHeaders);
       const outgoing: string[] = [];
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
-      for (let i = 0; i < raw.length; i += 2) if (!NOT_FORWARDED.has(raw[i]!.toLowerCase())) outgoing.push(raw[i]!, raw[i + 1]!);
+      for (let i = 0; i < raw.length; i += 2)
+        if (!NOT_FORWARDED.has(raw[i]!.toLowerCase())) outgoing.push(raw[i]!, raw[i + 1]!);
       const via = req.headers.via;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
-      const exchange: Exchange = { method: req.method ?? 'GET', path, inApi, upstreamUrl: `${upstream.url.origin}${target}`, requestHeaders: headerRecord(raw), startedAt, ms: 0 };
+      const exchange: Exchange = {
+        method: req.method ?? 'GET',
+        path,
+        inApi,
+        upstreamUrl: `${upstream.url.origin}${target}`,
+        requestHeaders: headerRecord(raw),
+        startedAt,
+        ms: 0,
+      };
       // Outside the API nothing is judged: its bytes are not kept.
       const requestTap = new Tap(inApi ? Math.min(limit, 64 * 1024) : 0);
       const responseTap = new Tap(inApi ? limit : 0);
@@ -150,12 +177,22 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
         const body = requestTap.body();
         if (body?.length) exchange.requestBody = body;
         const answered = responseTap.body();
-        if (exchange.response) exchange.response = { ...exchange.response, bytes: responseTap.bytes, ...(answered ? { body: answered } : {}) };
+        if (exchange.response)
+          exchange.response = {
+            ...exchange.response,
+            bytes: responseTap.bytes,
+            ...(answered ? { body: answered } : {}),
+          };
         onExchange(exchange);
       };
       let body: Transform | null = null;
       if (hasBody(req)) {
-        body = new Transform({ transform(chunk: Buffer, _enc, next) { requestTap.add(chunk); next(null, chunk); } });
+        body = new Transform({
+          transform(chunk: Buffer, _enc, next) {
+            requestTap.add(chunk);
+            next(null, chunk);
+          },
+        });
         req.pipe(body);
       }
       res.on('close', () => {
@@ -165,47 +202,56 @@ export function forwarder(upstream: Upstream, limit: number, onExchange: (ex: Ex
           finish();
         }
       });
-      pool.dispatch({ method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: target, headers: outgoing, body }, {
-        onConnect(a) {
-          abort = a;
-          // The client left before the upstream was reached: do not ask it at all.
-          if (exchange.aborted) a();
+      pool.dispatch(
+        { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: target, headers: outgoing, body },
+        {
+          onConnect(a) {
+            abort = a;
+            // The client left before the upstream was reached: do not ask it at all.
+            if (exchange.aborted) a();
+          },
+          onHeaders(status, rawHeaders, resume, statusText) {
+            const headers: string[] = [];
+            for (let i = 0; i < rawHeaders.length; i += 2)
+              headers.push(rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1'));
+            const kept = endToEnd(headers);
+            exchange.response = { status, headers: headerRecord(kept), bytes: 0 };
+            // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
+            res.sendDate = false;
+            // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
+            res.writeHead(status, statusText, kept);
+            res.on('drain', resume);
+            // The head goes out with the first bytes of the body, in one write (Node writes it alone otherwise).
+            res.cork();
+            return true;
+          },
+          onData(chunk) {
+            responseTap.add(chunk);
+            const more = res.write(chunk);
+            if (res.writableCorked) res.uncork();
+            return more;
+          },
+          onComplete() {
+            if (res.writableCorked) res.uncork();
+            res.end(() => finish());
+          },
+          onError(err) {
+            if (done || exchange.aborted) return;
+            exchange.error = `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`;
+            if (!res.headersSent) {
+              // Not the upstream's answer: said in the API's own error shape, and never judged.
+              const text = JSON.stringify({
+                success: false,
+                message: `Bad Gateway: the proxy got no answer from ${upstream.url.origin} (${exchange.error})`,
+              });
+              res
+                .writeHead(502, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) })
+                .end(text);
+            } else res.destroy();
+            finish();
+          },
         },
-        onHeaders(status, rawHeaders, resume, statusText) {
-          const headers: string[] = [];
-          for (let i = 0; i < rawHeaders.length; i += 2) headers.push(rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1'));
-          const kept = endToEnd(headers);
-          exchange.response = { status, headers: headerRecord(kept), bytes: 0 };
-          // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
-          res.sendDate = false;
-          // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
-          res.writeHead(status, statusText, kept);
-          res.on('drain', resume);
-          // The head goes out with the first bytes of the body, in one write (Node writes it alone otherwise).
-          res.cork();
-          return true;
-        },
-        onData(chunk) {
-          responseTap.add(chunk);
-          const more = res.write(chunk);
-          if (res.writableCorked) res.uncork();
-          return more;
-        },
-        onComplete() {
-          if (res.writableCorked) res.uncork();
-          res.end(() => finish());
-        },
-        onError(err) {
-          if (done || exchange.aborted) return;
-          exchange.error = `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`;
-          if (!res.headersSent) {
-            // Not the upstream's answer: said in the API's own error shape, and never judged.
-            const text = JSON.stringify({ success: false, message: `Bad Gateway: the proxy got no answer from ${upstream.url.origin} (${exchange.error})` });
-            res.writeHead(502, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
-          } else res.destroy();
-          finish();
-        },
-      });
+      );
     },
   };
 }

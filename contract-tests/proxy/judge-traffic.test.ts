@@ -21,14 +21,22 @@ const credentials = loadFixtures().credentials;
 async function exchange(fetch: (r: Request) => Promise<Response>, c: TrafficCase): Promise<Exchange> {
   const headers = caseHeaders(c);
   const body = c.body === undefined ? undefined : JSON.stringify(c.body);
-  const res = await fetch(new Request(`${REFERENCE_BASE}${c.path}`, { method: c.method, headers, ...(body ? { body } : {}) }));
+  const res = await fetch(
+    new Request(`${REFERENCE_BASE}${c.path}`, { method: c.method, headers, ...(body ? { body } : {}) }),
+  );
   const bytes = Buffer.from(await res.arrayBuffer());
   const raw: string[] = [];
   res.headers.forEach((v, k) => raw.push(k, v));
   return {
-    method: c.method, path: `${model.basePath}${c.path}`, inApi: true, upstreamUrl: `${REFERENCE_BASE}${c.path}`, requestHeaders: headers,
+    method: c.method,
+    path: `${model.basePath}${c.path}`,
+    inApi: true,
+    upstreamUrl: `${REFERENCE_BASE}${c.path}`,
+    requestHeaders: headers,
     ...(body ? { requestBody: Buffer.from(body) } : {}),
-    response: { status: res.status, headers: headerRecord(raw), body: bytes, bytes: bytes.length }, startedAt: Date.now(), ms: 1,
+    response: { status: res.status, headers: headerRecord(raw), body: bytes, bytes: bytes.length },
+    startedAt: Date.now(),
+    ms: 1,
   };
 }
 
@@ -57,16 +65,32 @@ describe('the proxy judge against the reference server', () => {
     it(`${defect}: named once, at its level, with a repro`, async () => {
       // Sent twice: the second is counted, not logged.
       const { lines, results } = await judgeAll(defect as Defect, [request, request]);
-      const failure = results.find((r) => r.status === 'fail' && r.operationId === seen.operation && r.check === seen.check && seen.why.test(r.message ?? ''));
-      expect(failure, `${JSON.stringify(results.filter((r) => r.status === 'fail'), null, 1)}`).toBeDefined();
+      const failure = results.find(
+        (r) =>
+          r.status === 'fail' &&
+          r.operationId === seen.operation &&
+          r.check === seen.check &&
+          seen.why.test(r.message ?? ''),
+      );
+      expect(
+        failure,
+        `${JSON.stringify(
+          results.filter((r) => r.status === 'fail'),
+          null,
+          1,
+        )}`,
+      ).toBeDefined();
       expect(failure!.provenance).toBe(seen.level);
       expect(failure!.message).toMatch(/\(2 of 2 answers judged break it/);
-      expect(failure!.repro).toMatch(new RegExp(`^curl -i .*'${REFERENCE_BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      expect(failure!.repro).toMatch(
+        new RegExp(`^curl -i .*'${REFERENCE_BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
       const logged = lines.filter((l) => l.startsWith(`VIOLATION [${seen.level}] ${seen.operation}  ${seen.check}: `));
       expect(logged).toHaveLength(1);
       expect(logged[0]).toContain(`repro: ${failure!.repro}`);
       for (const c of credentials) expect(lines.join('\n') + JSON.stringify(results)).not.toContain(c.value);
-      if (request.credential === 'valid-session') expect(failure!.repro).toContain('sls_session=${CONTRACT_SESSION_COOKIE#sls_session=}');
+      if (request.credential === 'valid-session')
+        expect(failure!.repro).toContain('sls_session=${CONTRACT_SESSION_COOKIE#sls_session=}');
       else if (request.credential) expect(failure!.repro).toContain('Authorization: Bearer ${CONTRACT_API_KEY}');
     });
   }

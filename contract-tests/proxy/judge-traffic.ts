@@ -27,8 +27,15 @@ import { rowProblems } from './search-rows.ts';
 export { CHECKS, type Judged, type Violation };
 
 /** Checks that hold for every answer of an operation (the rest only where they apply). */
-const EVERY_ANSWER = [CHECKS['5xx'], CHECKS.undeclared, CHECKS['not-json'], CHECKS['error-shape'], CHECKS.schema, CHECKS.header, CHECKS.leaks];
-
+const EVERY_ANSWER = [
+  CHECKS['5xx'],
+  CHECKS.undeclared,
+  CHECKS['not-json'],
+  CHECKS['error-shape'],
+  CHECKS.schema,
+  CHECKS.header,
+  CHECKS.leaks,
+];
 
 interface Tally {
   operationId: string;
@@ -59,7 +66,12 @@ export class TrafficJudge {
   private readonly sessionCookie: string | undefined;
 
   /** `log` gets one line per new violation; `level`: only promises this firm or firmer are judged. */
-  constructor(private readonly model: SpecModel, private readonly judge: AnswerJudge, private readonly level: Provenance, private readonly log: (line: string) => void) {
+  constructor(
+    private readonly model: SpecModel,
+    private readonly judge: AnswerJudge,
+    private readonly level: Provenance,
+    private readonly log: (line: string) => void,
+  ) {
     this.sessionCookie = model.cookieName;
     nameStandIns(this.sessionCookie);
   }
@@ -83,7 +95,11 @@ export class TrafficJudge {
    * request showed before (the judge's own cache, proxy.ts); only the headers are judged
    * again. Returns what the body showed, for that cache.
    */
-  judgeOne(j: Judged, request: { upstreamUrl: string; body?: string }, known?: readonly Violation[]): readonly Violation[] {
+  judgeOne(
+    j: Judged,
+    request: { upstreamUrl: string; body?: string },
+    known?: readonly Violation[],
+  ): readonly Violation[] {
     this.judgedCount++;
     const op = j.op;
     const id = op?.operationId ?? NO_OPERATION;
@@ -109,7 +125,9 @@ export class TrafficJudge {
         if (t.first) continue;
         const shown = showRequest(j, request, this.sessionCookie);
         t.first = { violation: v, ...shown, actual: redact(describeResponse(j)) };
-        this.log(`VIOLATION [${level}] ${id}  ${check}: ${redact(v.why)}; request: ${shown.request}; repro: ${shown.repro}`);
+        this.log(
+          `VIOLATION [${level}] ${id}  ${check}: ${redact(v.why)}; request: ${shown.request}; repro: ${shown.repro}`,
+        );
       }
     }
     return fromBody;
@@ -130,20 +148,43 @@ export class TrafficJudge {
   /** The headers its status declares (`X-RateLimit-*`), on an answer the judge reads whole: they change from answer to answer, so are never cached. */
   headerViolations(j: Judged): Violation[] {
     const op = j.op;
-    if (!op || !op.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed) return [];
+    if (!op || !op.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed)
+      return [];
     const findings = this.judge.headerFindings(op, j.status, { status: j.status, headers: j.headers, body: '' });
     if (!findings.length) return [];
-    const evidence: Evidence = { answer: { status: j.status, type: mediaType(j.headers['content-type']) || '(none)' }, missingHeaders: { names: findings.flatMap((f) => f.keys ?? []), every: false } };
-    return [{ check: CHECKS.header, level: weakest(...findings.map((f) => f.level)), why: findings.map((f) => f.detail).join('; '), evidence }];
+    const evidence: Evidence = {
+      answer: { status: j.status, type: mediaType(j.headers['content-type']) || '(none)' },
+      missingHeaders: { names: findings.flatMap((f) => f.keys ?? []), every: false },
+    };
+    return [
+      {
+        check: CHECKS.header,
+        level: weakest(...findings.map((f) => f.level)),
+        why: findings.map((f) => f.detail).join('; '),
+        evidence,
+      },
+    ];
   }
 
   /** What the answer's body and status show: the same for the same bytes to the same request. */
   bodyViolations(j: Judged): Violation[] {
     const out: Violation[] = [];
-    const answer = { status: j.status, headers: j.headers, body: j.text, ...(j.json !== undefined ? { json: j.json } : {}) };
+    const answer = {
+      status: j.status,
+      headers: j.headers,
+      body: j.text,
+      ...(j.json !== undefined ? { json: j.json } : {}),
+    };
     const type = mediaType(j.headers['content-type']) || '(none)';
     const base: Evidence = { answer: { status: j.status, type } };
-    const findings = this.judge.exchange({ ...(j.op ? { operation: j.op } : {}), request: { method: j.method, path: j.url.pathname + j.url.search, headers: j.requestHeaders }, response: answer }, { headers: false });
+    const findings = this.judge.exchange(
+      {
+        ...(j.op ? { operation: j.op } : {}),
+        request: { method: j.method, path: j.url.pathname + j.url.search, headers: j.requestHeaders },
+        response: answer,
+      },
+      { headers: false },
+    );
     for (const f of findings) {
       const evidence: Evidence = { ...base };
       if (f.kind === '5xx') evidence.crash = signature({ status: j.status, text: j.text, json: j.json });
@@ -153,16 +194,33 @@ export class TrafficJudge {
     }
     // A crash's leak shares its cause with the crash.
     const crash = j.status >= 500 ? { crash: signature({ status: j.status, text: j.text, json: j.json }) } : {};
-    for (const leak of findLeaks(j.text, j.json)) out.push({ check: CHECKS.leaks, level: HYGIENE_LEVEL, why: `it leaks ${leak.kind}: '${leak.excerpt}'`, evidence: { ...base, ...crash } });
+    for (const leak of findLeaks(j.text, j.json))
+      out.push({
+        check: CHECKS.leaks,
+        level: HYGIENE_LEVEL,
+        why: `it leaks ${leak.kind}: '${leak.excerpt}'`,
+        evidence: { ...base, ...crash },
+      });
     const op = j.op;
     if (op && j.status === 404 && !op.responses.has(404)) {
       // Any request may get a 4xx the operation does not list (400, 413, 429, ...), but a 404 on a route the spec has says the route is missing.
-      out.push({ check: CHECKS.undeclared, level: op.provenance, why: `status 404, which ${op.method} ${op.path} does not declare: the route is missing`, expected: `${op.successStatus} as the spec says`, evidence: { ...base, expectedStatus: op.successStatus } });
+      out.push({
+        check: CHECKS.undeclared,
+        level: op.provenance,
+        why: `status 404, which ${op.method} ${op.path} does not declare: the route is missing`,
+        expected: `${op.successStatus} as the spec says`,
+        evidence: { ...base, expectedStatus: op.successStatus },
+      });
     }
     if (op) {
       if (j.status >= 200 && j.status < 300 && j.json !== undefined) {
         for (const p of rowProblems(op, this.judge, { query: j.url.searchParams, body: j.json, now: j.now })) {
-          out.push({ check: CHECKS[p.check], level: p.level, why: p.detail, evidence: { ...base, subject: `${op.operationId} ${p.parameter}` } });
+          out.push({
+            check: CHECKS[p.check],
+            level: p.level,
+            why: p.detail,
+            evidence: { ...base, subject: `${op.operationId} ${p.parameter}` },
+          });
         }
       }
       out.push(...requestSide(this.model, this.judge, j, op));
@@ -173,27 +231,48 @@ export class TrafficJudge {
   /** Every result so far: one per operation, check and level (passes too), and a skip per operation with answers not judged. */
   results(): CheckResult[] {
     const out: CheckResult[] = [];
-    const failing = new Set([...this.tallies.values()].filter((t) => t.failed).map((t) => `${t.operationId}\u0000${t.check}`));
+    const failing = new Set(
+      [...this.tallies.values()].filter((t) => t.failed).map((t) => `${t.operationId}\u0000${t.check}`),
+    );
     for (const t of this.tallies.values()) {
       if (!t.failed) {
         // A check that failed at some level on an operation is not also listed as passing there.
         if (failing.has(`${t.operationId}\u0000${t.check}`)) continue;
-        out.push({ operationId: t.operationId, check: t.check, provenance: t.level, status: 'pass', message: `${t.judged} answer${t.judged === 1 ? '' : 's'} judged` });
+        out.push({
+          operationId: t.operationId,
+          check: t.check,
+          provenance: t.level,
+          status: 'pass',
+          message: `${t.judged} answer${t.judged === 1 ? '' : 's'} judged`,
+        });
         continue;
       }
       const f = t.first!;
       const evidence = { ...f.violation.evidence };
-      if (evidence.missingHeaders) evidence.missingHeaders = { ...evidence.missingHeaders, every: t.failed === this.answersOf(t.operationId) };
+      if (evidence.missingHeaders)
+        evidence.missingHeaders = { ...evidence.missingHeaders, every: t.failed === this.answersOf(t.operationId) };
       out.push({
-        operationId: t.operationId, check: t.check, provenance: t.level, status: 'fail',
-        request: f.request, repro: f.repro, expected: f.violation.expected, actual: f.actual,
+        operationId: t.operationId,
+        check: t.check,
+        provenance: t.level,
+        status: 'fail',
+        request: f.request,
+        repro: f.repro,
+        expected: f.violation.expected,
+        actual: f.actual,
         message: `${redact(f.violation.why)} (${t.failed} of ${t.judged} answer${t.judged === 1 ? '' : 's'} judged${t.failed > 1 ? ' break it; the first is shown' : ''})`,
         evidence,
       });
     }
     for (const [operationId, reasons] of this.notJudged) {
       const n = [...reasons.values()].reduce((a, b) => a + b, 0);
-      out.push({ operationId, check: CHECKS.judged, provenance: 'assumed', status: 'skip', message: `${n} answer${n === 1 ? ' was' : 's were'} forwarded but not judged: ${[...reasons].map(([why, k]) => `${k} ${why}`).join(', ')}` });
+      out.push({
+        operationId,
+        check: CHECKS.judged,
+        provenance: 'assumed',
+        status: 'skip',
+        message: `${n} answer${n === 1 ? ' was' : 's were'} forwarded but not judged: ${[...reasons].map(([why, k]) => `${k} ${why}`).join(', ')}`,
+      });
     }
     return out;
   }

@@ -73,7 +73,12 @@ function decode(body: Buffer, encoding: string | undefined, limit: number): Buff
 }
 
 /** An exchange as the judge reads it, or why it cannot be judged. */
-export function readExchange(traffic: TrafficJudge, ex: Exchange, limit: number, known?: { parsed: boolean }): { judged: Judged; request: { upstreamUrl: string; body?: string } } | string {
+export function readExchange(
+  traffic: TrafficJudge,
+  ex: Exchange,
+  limit: number,
+  known?: { parsed: boolean },
+): { judged: Judged; request: { upstreamUrl: string; body?: string } } | string {
   const res = ex.response;
   if (ex.error || !res) return 'with no answer from the upstream';
   if (ex.aborted) return 'cut off (the client went away first)';
@@ -86,7 +91,11 @@ export function readExchange(traffic: TrafficJudge, ex: Exchange, limit: number,
   let text: string | undefined;
   let url: URL | undefined;
   const judged = {
-    method: ex.method, ...(op ? { op } : {}), requestHeaders: ex.requestHeaders, status: res.status, headers: res.headers,
+    method: ex.method,
+    ...(op ? { op } : {}),
+    requestHeaders: ex.requestHeaders,
+    status: res.status,
+    headers: res.headers,
     // Read as text, and the URL parsed, only when something reads them: an answer whose verdict is known needs neither.
     get text() {
       return (text ??= decoded.toString('utf8'));
@@ -94,7 +103,9 @@ export function readExchange(traffic: TrafficJudge, ex: Exchange, limit: number,
     get url() {
       return (url ??= new URL(ex.path, 'http://proxy.invalid'));
     },
-    json: undefined as unknown, parsed: false, now: TrafficJudge.answerTime(res.headers),
+    json: undefined as unknown,
+    parsed: false,
+    now: TrafficJudge.answerTime(res.headers),
   };
   if (known) judged.parsed = known.parsed;
   else {
@@ -113,7 +124,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // Fixture credentials print as their names, as in the suite's reports.
   nameSecrets(loadFixtures(undefined, model).credentials);
   const traffic = new TrafficJudge(model, AnswerJudge.of(model, level), level, log);
-  const recorder = options.record ? new DatasetRecorder(model, `${upstream.origin}${upstream.pathname}`.replace(/\/+$/, '')) : undefined;
+  const recorder = options.record
+    ? new DatasetRecorder(model, `${upstream.origin}${upstream.pathname}`.replace(/\/+$/, ''))
+    : undefined;
   const secrets = new Set<string>();
   const startedAt = new Date();
 
@@ -171,7 +184,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (!ex.inApi) return;
     remember(ex);
     const bytes = ex.response?.body?.length ?? 0;
-    if (pendingBytes + bytes > PENDING_LIMIT) return traffic.skipped(ex.method, ex.path, 'while the judge had fallen behind');
+    if (pendingBytes + bytes > PENDING_LIMIT)
+      return traffic.skipped(ex.method, ex.path, 'while the judge had fallen behind');
     pendingBytes += bytes;
     queue.push(ex);
     if (!draining) {
@@ -189,11 +203,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       results,
       // The operations the traffic reached, in the spec's order; the rest are not listed as "no checks".
       selected: [...new Set(results.map((r) => r.operationId))],
-      operations: model.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic })),
+      operations: model.operations.map((o) => ({
+        operationId: o.operationId,
+        method: o.method,
+        path: o.path,
+        declares404: o.responses.has(404),
+        isProtected: !o.isPublic,
+      })),
       settings: [
         `Validation proxy: ${origin}${model.basePath} -> ${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}`,
         `  checks: every answer against spec/openapi.yaml at ${level === 'assumed' ? 'every level' : `${level} and harder`}`,
-        ...(recorder ? [`  recording: ${recorder.size.servers} servers from ${recorder.size.answers} answers so far (the file is written on exit)`] : []),
+        ...(recorder
+          ? [
+              `  recording: ${recorder.size.servers} servers from ${recorder.size.answers} answers so far (the file is written on exit)`,
+            ]
+          : []),
       ],
       figures: [`Answers: ${judged} judged, ${notJudged} forwarded but not judged`],
       startedAt,
@@ -204,10 +228,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const server: Server = createServer((req, res) => {
     if ((req.url ?? '').startsWith('/__proxy/')) {
       const path = req.url!.split('?')[0];
-      const [status, body] = path !== '/__proxy/report'
-        ? [404, JSON.stringify({ success: false, message: `Not Found: the proxy's own routes are GET /__proxy/report` })]
-        : req.method !== 'GET' && req.method !== 'HEAD' ? [405, JSON.stringify({ success: false, message: 'Method Not Allowed: GET /__proxy/report' })] : [200, jsonText(outcome())];
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...(status === 405 ? { Allow: 'GET, HEAD' } : {}) });
+      const [status, body] =
+        path !== '/__proxy/report'
+          ? [
+              404,
+              JSON.stringify({ success: false, message: `Not Found: the proxy's own routes are GET /__proxy/report` }),
+            ]
+          : req.method !== 'GET' && req.method !== 'HEAD'
+            ? [405, JSON.stringify({ success: false, message: 'Method Not Allowed: GET /__proxy/report' })]
+            : [200, jsonText(outcome())];
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }

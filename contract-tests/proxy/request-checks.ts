@@ -12,10 +12,17 @@ export function requestSide(model: SpecModel, judge: AnswerJudge, j: Judged, op:
   const out: Violation[] = [];
   const success = j.status >= 200 && j.status < 300;
   if (!success) return out;
-  const carries = j.requestHeaders.authorization !== undefined || sessionOf(j.requestHeaders.cookie, model.cookieName) !== undefined;
+  const carries =
+    j.requestHeaders.authorization !== undefined || sessionOf(j.requestHeaders.cookie, model.cookieName) !== undefined;
   if (!op.isPublic && !carries) {
     const level = weakest(op.provenance, ...op.schemes.map((s) => model.schemes.get(s)?.provenance));
-    out.push({ check: CHECKS.auth, level, why: `status ${j.status} to a request without credentials, expected 401`, expected: '401 with the error body', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 401 } });
+    out.push({
+      check: CHECKS.auth,
+      level,
+      why: `status ${j.status} to a request without credentials, expected 401`,
+      expected: '401 with the error body',
+      evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 401 },
+    });
   }
   const refused: string[] = [];
   let level: Provenance = 'interface';
@@ -28,13 +35,28 @@ export function requestSide(model: SpecModel, judge: AnswerJudge, j: Judged, op:
     }
   }
   if (refused.length) {
-    out.push({ check: CHECKS.refused, level, why: `status ${j.status} to ${refused.join(', ')}, which the spec refuses; expected 400`, expected: '400 with the error body naming the parameter', evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: 400, finding: 'the target accepts values the spec refuses' } });
+    out.push({
+      check: CHECKS.refused,
+      level,
+      why: `status ${j.status} to ${refused.join(', ')}, which the spec refuses; expected 400`,
+      expected: '400 with the error body naming the parameter',
+      evidence: {
+        answer: { status: j.status, type: mediaType(j.headers['content-type']) },
+        expectedStatus: 400,
+        finding: 'the target accepts values the spec refuses',
+      },
+    });
   }
   return out;
 }
 
 /** The one value a query or path parameter was sent with (undefined when it was not sent, or sent twice). */
-function sentValue(j: Judged, op: Operation, { name, in: where }: { name: string; in: string }, basePath: string): string | undefined {
+function sentValue(
+  j: Judged,
+  op: Operation,
+  { name, in: where }: { name: string; in: string },
+  basePath: string,
+): string | undefined {
   if (where === 'query') {
     const all = j.url.searchParams.getAll(name);
     return all.length === 1 ? all[0] : undefined;
@@ -59,6 +81,17 @@ export function wrongMethod(model: SpecModel, j: Judged): Violation[] {
   const want = model.routing.wrongMethod;
   const allow = j.headers.allow;
   if (j.status === want && allow) return [];
-  const why = j.status !== want ? `status ${j.status} to ${j.method} ${path}, which declares only ${methods.join(', ')}; expected ${want}` : `${want} without an Allow header (${methods.join(', ')})`;
-  return [{ check: CHECKS.routing, level: model.routing.provenance, why, expected: `${want} with Allow: ${methods.join(', ')}`, evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: want } }];
+  const why =
+    j.status !== want
+      ? `status ${j.status} to ${j.method} ${path}, which declares only ${methods.join(', ')}; expected ${want}`
+      : `${want} without an Allow header (${methods.join(', ')})`;
+  return [
+    {
+      check: CHECKS.routing,
+      level: model.routing.provenance,
+      why,
+      expected: `${want} with Allow: ${methods.join(', ')}`,
+      evidence: { answer: { status: j.status, type: mediaType(j.headers['content-type']) }, expectedStatus: want },
+    },
+  ];
 }

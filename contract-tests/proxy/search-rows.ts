@@ -30,7 +30,11 @@ export interface RowProblem {
  */
 export function allowed(judge: AnswerJudge, schema: Record<string, any>, value: string): boolean {
   if (judge.accepts(schema, value)) return true;
-  const words = Array.isArray(schema.enum) ? schema.enum : Array.isArray(schema.anyOf) ? schema.anyOf.flatMap((s: Record<string, any>) => s.enum ?? []) : [];
+  const words = Array.isArray(schema.enum)
+    ? schema.enum
+    : Array.isArray(schema.anyOf)
+      ? schema.anyOf.flatMap((s: Record<string, any>) => s.enum ?? [])
+      : [];
   return words.some((w: unknown) => typeof w === 'string' && w.toLowerCase() === value.toLowerCase());
 }
 
@@ -50,7 +54,11 @@ function some(rows: Row[], op: Operation): string {
 }
 
 /** Every way the rows of `body` break what `query` asked of `op`; `now` is the answer's time (for ages). */
-export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, now }: { query: URLSearchParams; body: unknown; now: number }): RowProblem[] {
+export function rowProblems(
+  op: Operation,
+  judge: AnswerJudge,
+  { query, body, now }: { query: URLSearchParams; body: unknown; now: number },
+): RowProblem[] {
   const rows = rowsOf(op, body);
   if (!rows || !op.rows) return [];
   const out: RowProblem[] = [];
@@ -68,7 +76,10 @@ export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, no
       for (let i = 1; i < rows.length; i++) {
         const why = orderProblem(order, m.tieBreak, rows[i - 1]!, rows[i]!);
         if (why) {
-          problem('order', `rows ${i - 1} and ${i} out of order for ${query.has(p.name) ? `${p.name}=${asked}` : `the default ${p.name} (${asked})`}: ${why}`);
+          problem(
+            'order',
+            `rows ${i - 1} and ${i} out of order for ${query.has(p.name) ? `${p.name}=${asked}` : `the default ${p.name} (${asked})`}: ${why}`,
+          );
           break;
         }
       }
@@ -77,13 +88,15 @@ export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, no
     if (value === undefined) continue;
     if (m.rule === 'limitsRows' || m.rule === 'page') {
       const count = rowCountOf(op, body) ?? 0;
-      if (m.rule === 'limitsRows' && count > Number(value)) problem('filters', `${count} rows, more than ${p.name}=${value}`);
+      if (m.rule === 'limitsRows' && count > Number(value))
+        problem('filters', `${count} rows, more than ${p.name}=${value}`);
       continue;
     }
     if (m.rule === 'revealsHidden') {
       const on = isTrue(value);
       if (on && m.hidden in counts) problem('filters', `with ${p.name}=${value} the answer still has '${m.hidden}'`);
-      if (!on && !(m.hidden in counts)) problem('filters', `with ${p.name}=${value} the answer lacks '${m.hidden}', as if ${p.name} were on`);
+      if (!on && !(m.hidden in counts))
+        problem('filters', `with ${p.name}=${value} the answer lacks '${m.hidden}', as if ${p.name} were on`);
       continue;
     }
     if (!isRowRule(m)) continue;
@@ -93,20 +106,39 @@ export function rowProblems(op: Operation, judge: AnswerJudge, { query, body, no
       // What the parameter does when on (its rule's `holds` for `true`) must not show.
       if (m.rule === 'addsField') {
         const added = rows.filter((r) => ROW_RULES.addsField.holds(m as MeaningOf<'addsField'>, r, 'true', now));
-        if (added.length) problem('filters', `${added.length} of ${rows.length} rows carry '${m.field}' though ${p.name}=${value}, e.g. ${some(added, op)}`);
+        if (added.length)
+          problem(
+            'filters',
+            `${added.length} of ${rows.length} rows carry '${m.field}' though ${p.name}=${value}, e.g. ${some(added, op)}`,
+          );
       } else if (m.rule === 'relativeTime') {
-        const relative = rows.filter((r) => ROW_RULES.relativeTime.holds(m as MeaningOf<'relativeTime'>, r, 'true', now));
-        if (relative.length) problem('filters', `${relative.length} of ${rows.length} rows give ${m.field} as relative text though ${p.name}=${value}, e.g. ${JSON.stringify(relative[0]![m.field])}`);
+        const relative = rows.filter((r) =>
+          ROW_RULES.relativeTime.holds(m as MeaningOf<'relativeTime'>, r, 'true', now),
+        );
+        if (relative.length)
+          problem(
+            'filters',
+            `${relative.length} of ${rows.length} rows give ${m.field} as relative text though ${p.name}=${value}, e.g. ${JSON.stringify(relative[0]![m.field])}`,
+          );
       }
       continue;
     }
     const broken = rowsBreaking(op, { [p.name]: value }, rows, now);
-    if (broken.length) problem('filters', `${broken.length} of ${rows.length} rows break ${p.name}=${value} (every row must have ${broken[0]!.says}), e.g. ${some(broken.map((b) => b.row), op)}: ${fieldsShown(broken[0]!.row, p)}`);
+    if (broken.length)
+      problem(
+        'filters',
+        `${broken.length} of ${rows.length} rows break ${p.name}=${value} (every row must have ${broken[0]!.says}), e.g. ${some(
+          broken.map((b) => b.row),
+          op,
+        )}: ${fieldsShown(broken[0]!.row, p)}`,
+      );
   }
   return out;
 }
 
 /** The fields of a row a parameter's rule reads, as the row has them. */
 function fieldsShown(row: Row, p: Parameter): string {
-  return fieldsOf(p.meaning!).map((f) => `${f} ${JSON.stringify(row[f])}`).join(', ');
+  return fieldsOf(p.meaning!)
+    .map((f) => `${f} ${JSON.stringify(row[f])}`)
+    .join(', ');
 }

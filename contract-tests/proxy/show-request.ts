@@ -11,11 +11,18 @@ const SESSION_STAND_IN = '__proxy_session_credential__';
 /** The variables a repro line reads the credentials from, the session's without its cookie name. */
 export function nameStandIns(sessionCookie: string | undefined): void {
   nameVariable(KEY_STAND_IN, '${CONTRACT_API_KEY}');
-  nameVariable(SESSION_STAND_IN, sessionCookie ? `\${CONTRACT_SESSION_COOKIE#${sessionCookie}=}` : '${CONTRACT_SESSION_COOKIE}');
+  nameVariable(
+    SESSION_STAND_IN,
+    sessionCookie ? `\${CONTRACT_SESSION_COOKIE#${sessionCookie}=}` : '${CONTRACT_SESSION_COOKIE}',
+  );
 }
 
 /** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
-export function showRequest(j: Judged, request: { upstreamUrl: string; body?: string }, sessionCookie: string | undefined): { request: string; repro: string } {
+export function showRequest(
+  j: Judged,
+  request: { upstreamUrl: string; body?: string },
+  sessionCookie: string | undefined,
+): { request: string; repro: string } {
   const h = j.requestHeaders;
   const repro: Record<string, string> = {};
   const shownHeaders: Record<string, string> = {};
@@ -40,8 +47,17 @@ export function showRequest(j: Judged, request: { upstreamUrl: string; body?: st
   }
   const body = request.body;
   return {
-    request: redact(describeRequest({ method: j.method, url: j.url.pathname + j.url.search, headers: shownHeaders, ...(body ? { body } : {}) })),
+    request: redact(
+      describeRequest({
+        method: j.method,
+        url: j.url.pathname + j.url.search,
+        headers: shownHeaders,
+        ...(body ? { body } : {}),
+      }),
+    ),
     // The credentials are variables already: only a known secret elsewhere in it (a body) is masked.
-    repro: redactKnown(curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) })),
+    repro: redactKnown(
+      curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) }),
+    ),
   };
 }

@@ -25,28 +25,159 @@ export interface Seen {
 
 /** The defects one exchange shows, the request that shows each, and the violation it must be named as. */
 export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>> = {
-  'auth-not-enforced': { request: { method: 'GET', path: '/user/apikeys' }, seen: { operation: 'listApiKeys', check: CHECKS.auth, why: /status 200 to a request without credentials, expected 401/, level: 'assumed' } },
-  'wrong-401-message': { request: { method: 'GET', path: '/user/apikeys', credential: 'unknown-key' }, seen: { operation: 'listApiKeys', check: CHECKS.schema, why: /body\.message must be one of/, level: 'assumed' } },
-  'missing-field': { request: { method: 'GET', path: '/servers/find?limit=3' }, seen: { operation: 'findServers', check: CHECKS.schema, why: /must have property 'port'/, level: 'observed' } },
-  'wrong-type': { request: { method: 'GET', path: '/servers/find?limit=3' }, seen: { operation: 'findServers', check: CHECKS.schema, why: /port must be integer/, level: 'observed' } },
-  'limit-ignored': { request: { method: 'GET', path: '/servers/find?limit=3' }, seen: { operation: 'findServers', check: CHECKS.filters, why: /^\d+ rows, more than limit=3/, level: 'observed' } },
-  'secret-in-list': { request: { method: 'GET', path: '/user/apikeys', credential: 'valid-key' }, seen: { operation: 'listApiKeys', check: CHECKS.schema, why: /body\.keys\.\d+ must NOT be valid/, level: 'assumed' } },
-  'wrong-status': { request: { method: 'POST', path: '/user/apikeys', credential: 'valid-session', body: { name: 'proxy-test' } }, seen: { operation: 'createApiKey', check: CHECKS.undeclared, why: /createApiKey does not declare 200/, level: 'assumed' } },
-  'nulls-past-page-one': { request: { method: 'GET', path: '/servers/find?limit=200&page=2&noFilter=true&maxAge=3650' }, seen: { operation: 'findServers', check: CHECKS.schema, why: /players_online must be integer/, level: 'observed' } },
-  'false-as-true': { request: { method: 'GET', path: '/servers/find?limit=5&favicon=false' }, seen: { operation: 'findServers', check: CHECKS.filters, why: /rows carry 'favicon' though favicon=false/, level: 'observed' } },
-  'wrong-default-sort': { request: { method: 'GET', path: '/servers/find?limit=20' }, seen: { operation: 'findServers', check: CHECKS.order, why: /out of order for the default sort \(updated\): last_ping/, level: 'observed' } },
-  'ignored-filter': { request: { method: 'GET', path: '/servers/find?limit=20&org=hetzner' }, seen: { operation: 'findServers', check: CHECKS.filters, why: /rows break org=hetzner \(every row must have asn_name containing 'hetzner'/, level: 'observed' } },
-  'sql-500': { request: { method: 'GET', path: '/servers/find?limit=abc' }, seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*SQL syntax/, level: 'interface' } },
-  'html-404': { request: { method: 'GET', path: '/no-such-page' }, seen: { operation: '(no operation)', check: CHECKS['not-json'], why: /404 body is not JSON/, level: 'assumed' } },
-  '404-wrong-method': { request: { method: 'PUT', path: '/servers/find' }, seen: { operation: '(no operation)', check: CHECKS.routing, why: /status 404 to PUT \/servers\/find, which declares only GET; expected 405/, level: 'assumed' } },
-  'out-of-range-accepted': { request: { method: 'GET', path: '/servers/find?limit=501' }, seen: { operation: 'findServers', check: CHECKS.refused, why: /status 200 to limit=501, which the spec refuses/, level: 'interface' } },
-  'bare-error-body': { request: { method: 'GET', path: '/servers/find?limit=0' }, seen: { operation: 'findServers', check: CHECKS['error-shape'], why: /must have property 'success'/, level: 'interface' } },
-  'missing-route': { request: { method: 'GET', path: '/metadata/versions?limit=5' }, seen: { operation: 'listVersions', check: CHECKS.undeclared, why: /status 404, which GET \/metadata\/versions does not declare/, level: 'observed' } },
-  'no-rate-limit-headers': { request: { method: 'GET', path: '/metadata/regions' }, seen: { operation: 'listRegions', check: CHECKS.header, why: /header X-RateLimit-Limit is missing/, level: 'observed' } },
-  'text-plain-json': { request: { method: 'GET', path: '/metadata/countries' }, seen: { operation: 'listCountries', check: CHECKS['not-json'], why: /200 has Content-Type "text\/plain/, level: 'observed' } },
-  'repeated-param-500': { request: { method: 'GET', path: '/servers/find?order=desc&order=' }, seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*ER_OPERAND_COLUMNS/, level: 'interface' } },
-  'utf8mb4-500': { request: { method: 'GET', path: `/servers/find?motd=${encodeURIComponent('\u{1F600}')}` }, seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*ER_TRUNCATED_WRONG_VALUE/, level: 'interface' } },
-  'foreign-param-500': { request: { method: 'GET', path: '/metadata/countries?sort=users' }, seen: { operation: 'listCountries', check: CHECKS['5xx'], why: /^500: /, level: 'observed' } },
+  'auth-not-enforced': {
+    request: { method: 'GET', path: '/user/apikeys' },
+    seen: {
+      operation: 'listApiKeys',
+      check: CHECKS.auth,
+      why: /status 200 to a request without credentials, expected 401/,
+      level: 'assumed',
+    },
+  },
+  'wrong-401-message': {
+    request: { method: 'GET', path: '/user/apikeys', credential: 'unknown-key' },
+    seen: { operation: 'listApiKeys', check: CHECKS.schema, why: /body\.message must be one of/, level: 'assumed' },
+  },
+  'missing-field': {
+    request: { method: 'GET', path: '/servers/find?limit=3' },
+    seen: { operation: 'findServers', check: CHECKS.schema, why: /must have property 'port'/, level: 'observed' },
+  },
+  'wrong-type': {
+    request: { method: 'GET', path: '/servers/find?limit=3' },
+    seen: { operation: 'findServers', check: CHECKS.schema, why: /port must be integer/, level: 'observed' },
+  },
+  'limit-ignored': {
+    request: { method: 'GET', path: '/servers/find?limit=3' },
+    seen: { operation: 'findServers', check: CHECKS.filters, why: /^\d+ rows, more than limit=3/, level: 'observed' },
+  },
+  'secret-in-list': {
+    request: { method: 'GET', path: '/user/apikeys', credential: 'valid-key' },
+    seen: {
+      operation: 'listApiKeys',
+      check: CHECKS.schema,
+      why: /body\.keys\.\d+ must NOT be valid/,
+      level: 'assumed',
+    },
+  },
+  'wrong-status': {
+    request: { method: 'POST', path: '/user/apikeys', credential: 'valid-session', body: { name: 'proxy-test' } },
+    seen: {
+      operation: 'createApiKey',
+      check: CHECKS.undeclared,
+      why: /createApiKey does not declare 200/,
+      level: 'assumed',
+    },
+  },
+  'nulls-past-page-one': {
+    request: { method: 'GET', path: '/servers/find?limit=200&page=2&noFilter=true&maxAge=3650' },
+    seen: { operation: 'findServers', check: CHECKS.schema, why: /players_online must be integer/, level: 'observed' },
+  },
+  'false-as-true': {
+    request: { method: 'GET', path: '/servers/find?limit=5&favicon=false' },
+    seen: {
+      operation: 'findServers',
+      check: CHECKS.filters,
+      why: /rows carry 'favicon' though favicon=false/,
+      level: 'observed',
+    },
+  },
+  'wrong-default-sort': {
+    request: { method: 'GET', path: '/servers/find?limit=20' },
+    seen: {
+      operation: 'findServers',
+      check: CHECKS.order,
+      why: /out of order for the default sort \(updated\): last_ping/,
+      level: 'observed',
+    },
+  },
+  'ignored-filter': {
+    request: { method: 'GET', path: '/servers/find?limit=20&org=hetzner' },
+    seen: {
+      operation: 'findServers',
+      check: CHECKS.filters,
+      why: /rows break org=hetzner \(every row must have asn_name containing 'hetzner'/,
+      level: 'observed',
+    },
+  },
+  'sql-500': {
+    request: { method: 'GET', path: '/servers/find?limit=abc' },
+    seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*SQL syntax/, level: 'interface' },
+  },
+  'html-404': {
+    request: { method: 'GET', path: '/no-such-page' },
+    seen: { operation: '(no operation)', check: CHECKS['not-json'], why: /404 body is not JSON/, level: 'assumed' },
+  },
+  '404-wrong-method': {
+    request: { method: 'PUT', path: '/servers/find' },
+    seen: {
+      operation: '(no operation)',
+      check: CHECKS.routing,
+      why: /status 404 to PUT \/servers\/find, which declares only GET; expected 405/,
+      level: 'assumed',
+    },
+  },
+  'out-of-range-accepted': {
+    request: { method: 'GET', path: '/servers/find?limit=501' },
+    seen: {
+      operation: 'findServers',
+      check: CHECKS.refused,
+      why: /status 200 to limit=501, which the spec refuses/,
+      level: 'interface',
+    },
+  },
+  'bare-error-body': {
+    request: { method: 'GET', path: '/servers/find?limit=0' },
+    seen: {
+      operation: 'findServers',
+      check: CHECKS['error-shape'],
+      why: /must have property 'success'/,
+      level: 'interface',
+    },
+  },
+  'missing-route': {
+    request: { method: 'GET', path: '/metadata/versions?limit=5' },
+    seen: {
+      operation: 'listVersions',
+      check: CHECKS.undeclared,
+      why: /status 404, which GET \/metadata\/versions does not declare/,
+      level: 'observed',
+    },
+  },
+  'no-rate-limit-headers': {
+    request: { method: 'GET', path: '/metadata/regions' },
+    seen: {
+      operation: 'listRegions',
+      check: CHECKS.header,
+      why: /header X-RateLimit-Limit is missing/,
+      level: 'observed',
+    },
+  },
+  'text-plain-json': {
+    request: { method: 'GET', path: '/metadata/countries' },
+    seen: {
+      operation: 'listCountries',
+      check: CHECKS['not-json'],
+      why: /200 has Content-Type "text\/plain/,
+      level: 'observed',
+    },
+  },
+  'repeated-param-500': {
+    request: { method: 'GET', path: '/servers/find?order=desc&order=' },
+    seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*ER_OPERAND_COLUMNS/, level: 'interface' },
+  },
+  'utf8mb4-500': {
+    request: { method: 'GET', path: `/servers/find?motd=${encodeURIComponent('\u{1F600}')}` },
+    seen: {
+      operation: 'findServers',
+      check: CHECKS['5xx'],
+      why: /^500: .*ER_TRUNCATED_WRONG_VALUE/,
+      level: 'interface',
+    },
+  },
+  'foreign-param-500': {
+    request: { method: 'GET', path: '/metadata/countries?sort=users' },
+    seen: { operation: 'listCountries', check: CHECKS['5xx'], why: /^500: /, level: 'observed' },
+  },
 };
 
 /**
@@ -54,7 +185,14 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
  * compared (a count across pages or limits, the same request spelt two ways), rows it
  * never saw (`motd` blind through colour codes), or knowing a credential is valid.
  */
-export const NOT_SHOWN: Defect[] = ['refuses-credentials', 'encoded-colon-404', 'motd-raw', 'total-counts-hidden', 'total-per-page', 'limit-dependent-count'];
+export const NOT_SHOWN: Defect[] = [
+  'refuses-credentials',
+  'encoded-colon-404',
+  'motd-raw',
+  'total-counts-hidden',
+  'total-per-page',
+  'limit-dependent-count',
+];
 
 /** More of what a browser session sends: every operation, filters, sorts, pages, pings, errors it may provoke. None may be a violation against a correct server. */
 export const EVERYDAY: TrafficCase[] = [

@@ -13,18 +13,35 @@ import { TrafficJudge, type Judged, type Violation } from './judge-traffic.ts';
  * the oldest entry goes first.
  */
 export class VerdictCache {
-  private readonly entries = new Map<string, { body: Buffer; minute: number; parsed: boolean; violations: readonly Violation[] }>();
+  private readonly entries = new Map<
+    string,
+    { body: Buffer; minute: number; parsed: boolean; violations: readonly Violation[] }
+  >();
   private bytes = 0;
 
   /** `sessionCookie`: the cookie the spec's session scheme reads (its presence is part of the request). */
-  constructor(private readonly sessionCookie: string | undefined, private readonly maxEntries = 1024, private readonly maxBytes = 32 * 2 ** 20) {}
+  constructor(
+    private readonly sessionCookie: string | undefined,
+    private readonly maxEntries = 1024,
+    private readonly maxBytes = 32 * 2 ** 20,
+  ) {}
 
   private key(ex: Exchange): string | undefined {
     const res = ex.response;
     if (!res?.body || ex.aborted || ex.error) return undefined;
     const h = ex.requestHeaders;
     const session = sessionOf(h.cookie, this.sessionCookie) !== undefined;
-    return [ex.method, ex.path, res.status, res.headers['content-type'], res.headers['content-encoding'], res.headers.allow, h.authorization ? 'key' : '', session ? 'session' : '', h.prefer].join('\u0000');
+    return [
+      ex.method,
+      ex.path,
+      res.status,
+      res.headers['content-type'],
+      res.headers['content-encoding'],
+      res.headers.allow,
+      h.authorization ? 'key' : '',
+      session ? 'session' : '',
+      h.prefer,
+    ].join('\u0000');
   }
 
   private static minute(ex: Exchange): number {
@@ -34,7 +51,9 @@ export class VerdictCache {
   lookup(ex: Exchange): { parsed: boolean; violations: readonly Violation[] } | undefined {
     const key = this.key(ex);
     const entry = key === undefined ? undefined : this.entries.get(key);
-    return entry && entry.minute === VerdictCache.minute(ex) && entry.body.equals(ex.response!.body!) ? entry : undefined;
+    return entry && entry.minute === VerdictCache.minute(ex) && entry.body.equals(ex.response!.body!)
+      ? entry
+      : undefined;
   }
 
   keep(ex: Exchange, judged: Judged, violations: readonly Violation[]): void {

@@ -21,7 +21,16 @@ export interface ReferenceOptions {
   now?: () => number;
 }
 
-interface Key { id: string; user: string; name: string | null; secret: string; created_at: string; expires_at: string | null; last_used_at: string | null; revoked: boolean }
+interface Key {
+  id: string;
+  user: string;
+  name: string | null;
+  secret: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked: boolean;
+}
 
 const fixtures = loadFixtures();
 // Its own choices, written down here rather than read from the spec: an oracle that
@@ -56,8 +65,19 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   const started = now();
   const keys: Key[] = fixtures.credentials
     .filter((f) => f.type === 'apiKey' && f.keyId && f.user)
-    .map((f) => ({ id: f.keyId!, user: f.user!, name: f.keyName ?? null, secret: f.value, created_at: f.createdAt ?? NOW, expires_at: f.expiresAt ?? null, last_used_at: null, revoked: Boolean(f.revoked) }));
-  const sessions = new Map(fixtures.credentials.filter((f) => f.type === 'session' && f.expect !== 401).map((f) => [f.value, f.user!]));
+    .map((f) => ({
+      id: f.keyId!,
+      user: f.user!,
+      name: f.keyName ?? null,
+      secret: f.value,
+      created_at: f.createdAt ?? NOW,
+      expires_at: f.expiresAt ?? null,
+      last_used_at: null,
+      revoked: Boolean(f.revoked),
+    }));
+  const sessions = new Map(
+    fixtures.credentials.filter((f) => f.type === 'session' && f.expect !== 401).map((f) => [f.value, f.user!]),
+  );
   const switches: SearchDefects = {
     falseAsTrue: has('false-as-true'),
     wrongDefaultSort: has('wrong-default-sort'),
@@ -71,7 +91,10 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   };
 
   const error = (c: Context, status: number, detail?: string) =>
-    c.json(has('bare-error-body') && status === 400 ? { error: detail ?? 'bad request' } : errorBody(status, detail), status as 400);
+    c.json(
+      has('bare-error-body') && status === 400 ? { error: detail ?? 'bad request' } : errorBody(status, detail),
+      status as 400,
+    );
   const badQuery = (c: Context, err: unknown) => {
     if (!(err instanceof QueryError)) throw err;
     if (has('sql-500') && err.rule === 'must be an integer') return c.text(SQL_LEAK, 500);
@@ -88,7 +111,11 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
       const key = m && keys.find((k) => k.secret === m[1] && !k.revoked && (!k.expires_at || k.expires_at > NOW));
       return key ? { user: key.user, scheme: 'apiKey' } : undefined;
     }
-    const cookie = c.req.header('cookie')?.split(/;\s*/).find((p) => p.startsWith(`${SESSION_COOKIE}=`))?.split('=')[1];
+    const cookie = c.req
+      .header('cookie')
+      ?.split(/;\s*/)
+      .find((p) => p.startsWith(`${SESSION_COOKIE}=`))
+      ?.split('=')[1];
     const user = cookie ? sessions.get(cookie) : undefined;
     return user ? { user, scheme: 'session' } : undefined;
   };
@@ -99,16 +126,25 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
       return c.json({ success: false, message: has('wrong-401-message') ? 'Unauthorised' : UNAUTHORIZED_MESSAGE }, 401);
     }
     const perms = fixtures.users.find((u) => u.id === who.user)?.permissions ?? [];
-    if (!perms.includes('apikeys') || !schemes.includes(who.scheme)) return c.json({ success: false, message: FORBIDDEN_MESSAGE }, 403);
+    if (!perms.includes('apikeys') || !schemes.includes(who.scheme))
+      return c.json({ success: false, message: FORBIDDEN_MESSAGE }, 403);
     return who;
   };
-  const record = (k: Key) => ({ id: k.id, name: k.name, prefix: k.secret.slice(0, 13), created_at: k.created_at, expires_at: k.expires_at, last_used_at: k.last_used_at });
+  const record = (k: Key) => ({
+    id: k.id,
+    name: k.name,
+    prefix: k.secret.slice(0, 13),
+    created_at: k.created_at,
+    expires_at: k.expires_at,
+    last_used_at: k.last_used_at,
+  });
 
   const app = new Hono().basePath(BASE);
   if (has('text-plain-json')) {
     app.use(async (c, next) => {
       await next();
-      if (c.res.headers.get('content-type')?.startsWith('application/json')) c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8');
+      if (c.res.headers.get('content-type')?.startsWith('application/json'))
+        c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8');
     });
   }
   app.use(rateLimiter(options.rateLimit, { sendHeaders: !has('no-rate-limit-headers'), now }));
@@ -119,10 +155,14 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     try {
       const { page, ...answer } = search(rows, query(c), switches, now());
       if (has('nulls-past-page-one') && page > 1) {
-        answer.results = answer.results.map((r, i) => ((i * 7 + page) % 20 === 0 ? { ...r, players_online: null as unknown as number } : r));
+        answer.results = answer.results.map((r, i) =>
+          (i * 7 + page) % 20 === 0 ? { ...r, players_online: null as unknown as number } : r,
+        );
       }
-      if (has('missing-field')) answer.results = answer.results.map(({ port: _p, ...r }) => r as typeof r & { port: number });
-      if (has('wrong-type')) answer.results = answer.results.map((r) => ({ ...r, port: String(r.port) as unknown as number }));
+      if (has('missing-field'))
+        answer.results = answer.results.map(({ port: _p, ...r }) => r as typeof r & { port: number });
+      if (has('wrong-type'))
+        answer.results = answer.results.map((r) => ({ ...r, port: String(r.port) as unknown as number }));
       return c.json(answer);
     } catch (err) {
       return badQuery(c, err);
@@ -131,21 +171,42 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
 
   const ping = (c: Context, host: string, portText: string | undefined, names: { host: string; port: string }) => {
     const port = portText === undefined ? DEFAULT_PORT : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
-    if (!HOST.test(host) || host.length > 253) return error(c, 400, `path parameter '${names.host}' is not a hostname or IPv4 address`);
-    if (!(port >= 1 && port <= 65535)) return error(c, 400, `path parameter '${names.port}' needs a port from 1 to 65535`);
+    if (!HOST.test(host) || host.length > 253)
+      return error(c, 400, `path parameter '${names.host}' is not a hostname or IPv4 address`);
+    if (!(port >= 1 && port <= 65535))
+      return error(c, 400, `path parameter '${names.port}' needs a port from 1 to 65535`);
     const row = rows.find((r) => r.address.toLowerCase() === host.toLowerCase() && r.port === port);
-    if (!row) return c.json({ ...errorBody(404, `server ${host}:${port} is not indexed yet`), status: 'Server is not indexed yet, it will be shortly' }, 404);
+    if (!row)
+      return c.json(
+        {
+          ...errorBody(404, `server ${host}:${port} is not indexed yet`),
+          status: 'Server is not indexed yet, it will be shortly',
+        },
+        404,
+      );
     const { motd_stripped: _m, players: _p, plugins: _pl, ...core } = row;
     const stale = now() - Date.parse(row.last_ping) > 30 * 60_000;
     return c.json({ status: stale ? 'refreshing' : 'online', refresh: stale, server: core });
   };
-  app.get('/status/ping/:host/:port', (c) => ping(c, c.req.param('host'), c.req.param('port'), { host: 'host', port: 'port' }));
+  app.get('/status/ping/:host/:port', (c) =>
+    ping(c, c.req.param('host'), c.req.param('port'), { host: 'host', port: 'port' }),
+  );
   app.get('/status/ping/:address', (c) => {
     const address = c.req.param('address');
     // The defect splits the address at ':' before decoding it, so `host%3Aport` is a host that is never indexed.
-    if (has('encoded-colon-404') && /%3a/i.test(new URL(c.req.url).pathname)) return c.json({ ...errorBody(404, `server ${address} is not indexed yet`), status: 'Server is not indexed yet, it will be shortly' }, 404);
+    if (has('encoded-colon-404') && /%3a/i.test(new URL(c.req.url).pathname))
+      return c.json(
+        {
+          ...errorBody(404, `server ${address} is not indexed yet`),
+          status: 'Server is not indexed yet, it will be shortly',
+        },
+        404,
+      );
     const colon = address.lastIndexOf(':');
-    return ping(c, colon < 0 ? address : address.slice(0, colon), colon < 0 ? undefined : address.slice(colon + 1), { host: 'address', port: 'address' });
+    return ping(c, colon < 0 ? address : address.slice(0, colon), colon < 0 ? undefined : address.slice(colon + 1), {
+      host: 'address',
+      port: 'address',
+    });
   });
 
   if (!has('missing-route')) {
@@ -159,7 +220,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   }
   app.get('/metadata/countries', (c) => {
     // The defect: the route reads a sort it does not have when the search's `sort` comes along.
-    if (has('foreign-param-500') && query(c).sort !== undefined) throw new TypeError("Cannot read properties of undefined (reading 'sort')");
+    if (has('foreign-param-500') && query(c).sort !== undefined)
+      throw new TypeError("Cannot read properties of undefined (reading 'sort')");
     try {
       return c.json(countries(rows, query(c), now()));
     } catch (err) {
@@ -178,7 +240,10 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     const who = guard(c, ['apiKey', 'session']);
     if (who instanceof Response) return who;
     const mine = keys.filter((k) => k.user === who.user && !k.revoked).reverse();
-    return c.json({ success: true, keys: mine.map((k) => (has('secret-in-list') ? { ...record(k), secret: k.secret } : record(k))) });
+    return c.json({
+      success: true,
+      keys: mine.map((k) => (has('secret-in-list') ? { ...record(k), secret: k.secret } : record(k))),
+    });
   });
   app.post('/user/apikeys', async (c) => {
     const text = await c.req.text();
@@ -187,7 +252,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     if (who instanceof Response) return who;
     let body: Record<string, unknown> = {};
     if (text.trim() !== '') {
-      if (!(c.req.header('content-type') ?? '').startsWith('application/json')) return error(c, 415, 'send the body as application/json');
+      if (!(c.req.header('content-type') ?? '').startsWith('application/json'))
+        return error(c, 415, 'send the body as application/json');
       try {
         body = JSON.parse(text) as Record<string, unknown>;
       } catch {
@@ -196,7 +262,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
       const problem = keyBodyProblem(body);
       if (problem) return error(c, 400, problem);
     }
-    if (keys.filter((k) => k.user === who.user && !k.revoked).length >= MAX_KEYS) return error(c, 409, `at most ${MAX_KEYS} API keys per user; revoke one first`);
+    if (keys.filter((k) => k.user === who.user && !k.revoked).length >= MAX_KEYS)
+      return error(c, 409, `at most ${MAX_KEYS} API keys per user; revoke one first`);
     const days = body.expires_in_days as number | undefined;
     const key: Key = {
       id: `key_${randomBytes(6).toString('hex')}`,
@@ -215,7 +282,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     const who = guard(c, ['apiKey', 'session']);
     if (who instanceof Response) return who;
     const id = c.req.param('id');
-    if (!/^key_[A-Za-z0-9]{6,40}$/.test(id)) return error(c, 400, `path parameter 'id' is not a key id (key_ and 6 to 40 letters or digits)`);
+    if (!/^key_[A-Za-z0-9]{6,40}$/.test(id))
+      return error(c, 400, `path parameter 'id' is not a key id (key_ and 6 to 40 letters or digits)`);
     const key = keys.find((k) => k.id === id && k.user === who.user && !k.revoked);
     if (!key) return error(c, 404, `no API key with id '${id}'`);
     key.revoked = true;
@@ -225,12 +293,19 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   app.notFound((c) => {
     // Only a path under the base path is one of its routes (another method may be allowed there).
     const path = c.req.path.startsWith(BASE) ? c.req.path.slice(BASE.length) : undefined;
-    const route = path === undefined ? undefined : ROUTES.find(([re]) => re.test(path) && !(has('missing-route') && path === '/metadata/versions'));
+    const route =
+      path === undefined
+        ? undefined
+        : ROUTES.find(([re]) => re.test(path) && !(has('missing-route') && path === '/metadata/versions'));
     if (route && !has('404-wrong-method')) {
       c.header('Allow', route[1].join(', '));
       return error(c, 405, `${c.req.method} is not allowed here; use ${route[1].join(', ')}`);
     }
-    if (has('html-404')) return c.html(`<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ${c.req.path}</pre></body></html>`, 404);
+    if (has('html-404'))
+      return c.html(
+        `<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ${c.req.path}</pre></body></html>`,
+        404,
+      );
     return error(c, 404, `no such path: ${c.req.path}`);
   });
   return app;
@@ -241,9 +316,11 @@ function keyBodyProblem(body: unknown): string | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return 'the body must be a JSON object';
   for (const [k, v] of Object.entries(body)) {
     if (k === 'name') {
-      if (typeof v !== 'string' || v.length < 1 || v.length > 64) return "body property 'name' must be a string of 1 to 64 characters";
+      if (typeof v !== 'string' || v.length < 1 || v.length > 64)
+        return "body property 'name' must be a string of 1 to 64 characters";
     } else if (k === 'expires_in_days') {
-      if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 365) return "body property 'expires_in_days' must be an integer from 1 to 365";
+      if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 365)
+        return "body property 'expires_in_days' must be an integer from 1 to 365";
     } else return `body property '${k}' is not allowed`;
   }
   return undefined;

@@ -24,31 +24,119 @@ function random(seed: number): () => number {
  * the MOTD (and its stripped text) when a server's description has no plain text.
  * A player without an id is stored as `NO-ID`.
  */
-const NULL_RATES = { city: 0.7, geo: 0.03, asn: 0.02, motd: 0.03, favicon: 0.4, detected_mod_pack: 0.92, noIdPlayer: 0.05 };
+const NULL_RATES = {
+  city: 0.7,
+  geo: 0.03,
+  asn: 0.02,
+  motd: 0.03,
+  favicon: 0.4,
+  detected_mod_pack: 0.92,
+  noIdPlayer: 0.05,
+};
 
 const VERSIONS: [string, number][] = [
-  ['1.20.4', 14], ['1.21.1', 12], ['Paper 1.21.1', 12], ['Paper 1.20.4', 8], ['1.8.9', 9], ['Velocity 3.3.0', 5],
-  ['1.20-1.20.4', 4], ['Spigot 1.19.4', 5], ['Forge 1.20.1', 4], ['Purpur 1.21', 4], ['1.12.2', 5], ['BungeeCord 1.21', 3],
+  ['1.20.4', 14],
+  ['1.21.1', 12],
+  ['Paper 1.21.1', 12],
+  ['Paper 1.20.4', 8],
+  ['1.8.9', 9],
+  ['Velocity 3.3.0', 5],
+  ['1.20-1.20.4', 4],
+  ['Spigot 1.19.4', 5],
+  ['Forge 1.20.1', 4],
+  ['Purpur 1.21', 4],
+  ['1.12.2', 5],
+  ['BungeeCord 1.21', 3],
 ];
 const COUNTRIES: { country: string; code: string; region: string; cities: string[]; asns: [string, string][] }[] = [
-  { country: 'Germany', code: 'DE', region: 'EU', cities: ['Frankfurt am Main', 'Nuremberg', 'Falkenstein'], asns: [['24940', 'Hetzner Online GmbH'], ['51167', 'Contabo GmbH']] },
-  { country: 'United States', code: 'US', region: 'NA', cities: ['Ashburn', 'Dallas', 'Los Angeles'], asns: [['16509', 'Amazon.com, Inc.'], ['14061', 'DigitalOcean, LLC']] },
+  {
+    country: 'Germany',
+    code: 'DE',
+    region: 'EU',
+    cities: ['Frankfurt am Main', 'Nuremberg', 'Falkenstein'],
+    asns: [
+      ['24940', 'Hetzner Online GmbH'],
+      ['51167', 'Contabo GmbH'],
+    ],
+  },
+  {
+    country: 'United States',
+    code: 'US',
+    region: 'NA',
+    cities: ['Ashburn', 'Dallas', 'Los Angeles'],
+    asns: [
+      ['16509', 'Amazon.com, Inc.'],
+      ['14061', 'DigitalOcean, LLC'],
+    ],
+  },
   { country: 'France', code: 'FR', region: 'EU', cities: ['Roubaix', 'Gravelines'], asns: [['16276', 'OVH SAS']] },
-  { country: 'Brazil', code: 'BR', region: 'SA', cities: ['São Paulo'], asns: [['28573', 'Claro NXT Telecomunicacoes Ltda']] },
+  {
+    country: 'Brazil',
+    code: 'BR',
+    region: 'SA',
+    cities: ['São Paulo'],
+    asns: [['28573', 'Claro NXT Telecomunicacoes Ltda']],
+  },
   { country: 'Russia', code: 'RU', region: 'EU', cities: ['Moscow'], asns: [['35807', 'SkyNet Ltd.']] },
   { country: 'Japan', code: 'JP', region: 'AS', cities: ['Tokyo'], asns: [['2516', 'KDDI Corporation']] },
   { country: 'Australia', code: 'AU', region: 'OC', cities: ['Sydney'], asns: [['1221', 'Telstra Limited']] },
   { country: 'United Kingdom', code: 'GB', region: 'EU', cities: ['London'], asns: [['5089', 'Virgin Media Limited']] },
-  { country: 'South Africa', code: 'ZA', region: 'AF', cities: ['Johannesburg'], asns: [['37611', 'Afrihost (Pty) Ltd']] },
+  {
+    country: 'South Africa',
+    code: 'ZA',
+    region: 'AF',
+    cities: ['Johannesburg'],
+    asns: [['37611', 'Afrihost (Pty) Ltd']],
+  },
 ];
 const TCPSHIELD: [string, string] = ['209242', 'TCPShield Inc.'];
-const NAMES = ['Emerald', 'Block', 'Creeper', 'Nether', 'Sky', 'Pixel', 'Void', 'Frost', 'Iron', 'Obsidian', 'Lunar', 'Ender'];
+const NAMES = [
+  'Emerald',
+  'Block',
+  'Creeper',
+  'Nether',
+  'Sky',
+  'Pixel',
+  'Void',
+  'Frost',
+  'Iron',
+  'Obsidian',
+  'Lunar',
+  'Ender',
+];
 const SUFFIXES = ['Craft', 'MC', 'Realms', 'Network', 'Land', 'Isles'];
 const MODES = ['Survival', 'Skyblock', 'Factions', 'Prison', 'Creative', 'Minigames', 'Lifesteal'];
-const PLUGINS = ['EssentialsX', 'LuckPerms', 'WorldEdit', 'WorldGuard', 'Vault', 'CoreProtect', 'ViaVersion', 'Geyser-Spigot', 'PlaceholderAPI'];
-const PACKS = [['All the Mods 9', 'ATM9'], ['RLCraft', 'RLC'], ['FTB StoneBlock 3', 'SB3'], ['Create: Above and Beyond', 'CABIN']];
-const PLAYERS = ['Notch', 'jeb_', 'Dinnerbone', 'Grumm', 'xX_Steve_Xx', 'AlexTheGreat', 'Miner49er', 'RedstoneRita', 'Builder_Bob', 'PixelPam'];
-const FAVICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PLUGINS = [
+  'EssentialsX',
+  'LuckPerms',
+  'WorldEdit',
+  'WorldGuard',
+  'Vault',
+  'CoreProtect',
+  'ViaVersion',
+  'Geyser-Spigot',
+  'PlaceholderAPI',
+];
+const PACKS = [
+  ['All the Mods 9', 'ATM9'],
+  ['RLCraft', 'RLC'],
+  ['FTB StoneBlock 3', 'SB3'],
+  ['Create: Above and Beyond', 'CABIN'],
+];
+const PLAYERS = [
+  'Notch',
+  'jeb_',
+  'Dinnerbone',
+  'Grumm',
+  'xX_Steve_Xx',
+  'AlexTheGreat',
+  'Miner49er',
+  'RedstoneRita',
+  'Builder_Bob',
+  'PixelPam',
+];
+const FAVICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PORTS = [25566, 25567, 19132, 25575, 30000];
 
 export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
@@ -68,7 +156,10 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
     let port: number;
     do {
       name = `${pick(NAMES)}${pick(SUFFIXES)}`;
-      address = r() < 0.3 ? `play.${name.toLowerCase()}${Math.floor(r() * 90) + 10}.net` : `${1 + Math.floor(r() * 222)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
+      address =
+        r() < 0.3
+          ? `play.${name.toLowerCase()}${Math.floor(r() * 90) + 10}.net`
+          : `${1 + Math.floor(r() * 222)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
       port = r() < 0.85 ? 25565 : pick(PORTS);
     } while (taken.has(`${address}:${port}`));
     taken.add(`${address}:${port}`);
@@ -79,13 +170,29 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
     const players_limit = pick([20, 50, 100, 200, 500, 1000]);
     const players_online = r() < 0.4 ? 0 : Math.floor(r() * (players_limit + 1));
     const mode = pick(MODES);
-    const motd = r() < NULL_RATES.motd ? null : pick([`§a${name} §7| §b${mode}`, `§6§l${name}§r §8» §e${mode} server`, `Welcome to ${name}! ${mode}`, `§c${mode}§r on §d${name}`]);
+    const motd =
+      r() < NULL_RATES.motd
+        ? null
+        : pick([
+            `§a${name} §7| §b${mode}`,
+            `§6§l${name}§r §8» §e${mode} server`,
+            `Welcome to ${name}! ${mode}`,
+            `§c${mode}§r on §d${name}`,
+          ]);
     const pack = r() >= NULL_RATES.detected_mod_pack ? pick(PACKS) : null;
-    const plugins = r() < 0.6 ? [] : Array.from(new Set(Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(PLUGINS))));
+    const plugins =
+      r() < 0.6 ? [] : Array.from(new Set(Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(PLUGINS))));
     // The real ping worker joins plugin names with ';' where the search splits on ','.
     if (plugins.length > 1 && r() < 0.1) plugins.splice(0, 2, `${plugins[0]};${plugins[1]}`);
     const b = r();
-    const agoMs = (b < 0.4 ? r() * 30 * 60 : b < 0.6 ? 1800 + r() * 84_600 : b < 0.85 ? 86_400 + r() * 29 * 86_400 : 30 * 86_400 + r() * 30 * 86_400) * 1000;
+    const agoMs =
+      (b < 0.4
+        ? r() * 30 * 60
+        : b < 0.6
+          ? 1800 + r() * 84_600
+          : b < 0.85
+            ? 86_400 + r() * 29 * 86_400
+            : 30 * 86_400 + r() * 30 * 86_400) * 1000;
     return {
       address,
       port,
@@ -95,7 +202,12 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
       players_limit,
       motd,
       motd_stripped: motd === null ? null : motd.replace(/§./g, ''),
-      players: players_online ? Array.from({ length: Math.min(players_online, 1 + Math.floor(r() * 4)) }, () => ({ uuid: r() < NULL_RATES.noIdPlayer ? 'NO-ID' : uuid(), name: pick(PLAYERS) })) : [],
+      players: players_online
+        ? Array.from({ length: Math.min(players_online, 1 + Math.floor(r() * 4)) }, () => ({
+            uuid: r() < NULL_RATES.noIdPlayer ? 'NO-ID' : uuid(),
+            name: pick(PLAYERS),
+          }))
+        : [],
       plugins,
       country: noGeo ? null : place.country,
       country_code: noGeo ? null : place.code,

@@ -7,7 +7,7 @@ export const DEFECTS = {
   'missing-field': "search rows lack the required 'port'",
   'wrong-type': "search rows carry 'port' as a string",
   'limit-ignored': 'GET /servers/find ignores limit',
-  'secret-in-list': 'GET /user/apikeys shows each key\'s secret',
+  'secret-in-list': "GET /user/apikeys shows each key's secret",
   'wrong-status': 'POST /user/apikeys answers 200 instead of 201',
   'nulls-past-page-one': "5% of the rows past the first page carry 'players_online': null",
   'false-as-true': 'a boolean parameter set to false is read as true',

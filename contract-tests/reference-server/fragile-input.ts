@@ -23,7 +23,10 @@ export function fragileInput(has: (d: Defect) => boolean): MiddlewareHandler {
     const names = [...url.searchParams.keys()];
     const twice = names.find((n, i) => names.indexOf(n) !== i);
     if (has('repeated-param-500') && twice) {
-      const values = url.searchParams.getAll(twice).map((v) => `'${v}'`).join(', ');
+      const values = url.searchParams
+        .getAll(twice)
+        .map((v) => `'${v}'`)
+        .join(', ');
       return c.text(
         `Error: ER_OPERAND_COLUMNS: Operand should contain 1 column(s)\n    at Packet.asError (/srv/app/node_modules/mysql2/lib/packets/packet.js:728:17)\n    sql: SELECT * FROM servers WHERE ${twice} = (${values}) ORDER BY last_ping DESC LIMIT 50`,
         500,
@@ -31,8 +34,16 @@ export function fragileInput(has: (d: Defect) => boolean): MiddlewareHandler {
     }
     const odd = [...url.searchParams.values(), decoded(url.pathname)].find((v) => FOUR_BYTES.test(v));
     if (has('utf8mb4-500') && odd) {
-      const bytes = [...Buffer.from(odd.match(FOUR_BYTES)![0])].map((b) => `\\x${b.toString(16).toUpperCase()}`).join('');
-      return c.json(errorBody(500, `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value: '${bytes}' for column 'query' at row 1`), 500);
+      const bytes = [...Buffer.from(odd.match(FOUR_BYTES)![0])]
+        .map((b) => `\\x${b.toString(16).toUpperCase()}`)
+        .join('');
+      return c.json(
+        errorBody(
+          500,
+          `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value: '${bytes}' for column 'query' at row 1`,
+        ),
+        500,
+      );
     }
     await next();
   };

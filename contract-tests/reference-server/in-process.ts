@@ -18,27 +18,58 @@ export const REFERENCE_BASE = 'http://reference.test/api/v0.1';
 /** The fixture credentials, as CONTRACT_* variables. */
 export function fixtureEnv(): Record<string, string> {
   const value = (name: string) => loadFixtures().credentials.find((c) => c.name === name)!.value;
-  return { CONTRACT_API_KEY: value('valid-key'), CONTRACT_SESSION_COOKIE: value('valid-session'), CONTRACT_FORBIDDEN_API_KEY: value('forbidden-key') };
+  return {
+    CONTRACT_API_KEY: value('valid-key'),
+    CONTRACT_SESSION_COOKIE: value('valid-session'),
+    CONTRACT_FORBIDDEN_API_KEY: value('forbidden-key'),
+  };
 }
 
 /** The reference server's app, and a fetch into it. */
-export function referenceFetch(defects: Defect | Defect[] = 'none', options: ReferenceOptions = {}): (request: Request) => Promise<Response> {
+export function referenceFetch(
+  defects: Defect | Defect[] = 'none',
+  options: ReferenceOptions = {},
+): (request: Request) => Promise<Response> {
   const app = createReferenceApp(defects, options);
   return async (request) => app.fetch(request);
 }
 
 /** A whole run against a reference server with these defects: writes allowed, the fixture credentials, no replay (Dredd needs a socket). */
-export function runAgainstReference(defects: Defect | Defect[], options: Partial<SuiteOptions> & { reference?: ReferenceOptions } = {}): Promise<SuiteRun> {
+export function runAgainstReference(
+  defects: Defect | Defect[],
+  options: Partial<SuiteOptions> & { reference?: ReferenceOptions } = {},
+): Promise<SuiteRun> {
   const { reference, ...suite } = options;
-  return runSuite({ baseUrl: REFERENCE_BASE, fetch: referenceFetch(defects, reference), allowWrites: true, dredd: false, env: fixtureEnv(), ...suite });
+  return runSuite({
+    baseUrl: REFERENCE_BASE,
+    fetch: referenceFetch(defects, reference),
+    allowWrites: true,
+    dredd: false,
+    env: fixtureEnv(),
+    ...suite,
+  });
 }
 
 /** What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one into a correct reference server. */
-export function referenceKit(options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean; families?: Family[] } = {}): Kit {
+export function referenceKit(
+  options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean; families?: Family[] } = {},
+): Kit {
   const model = loadModel();
-  const writes = options.allowWrites === false ? { allowed: false, reason: 'the target is not the mock' } : { allowed: true, reason: '--allow-writes' };
+  const writes =
+    options.allowWrites === false
+      ? { allowed: false, reason: 'the target is not the mock' }
+      : { allowed: true, reason: '--allow-writes' };
   return assembleKit({
-    model, baseUrl: REFERENCE_BASE, fetch: options.fetch ?? referenceFetch(), scope: new Scope('assumed', [], writes), credentials: resolveCredentials(fixtureEnv(), false, model),
-    budget: 400, pace: false, clock: { now: Date.now, sleep: async () => undefined }, runId: 'unit', seed: 1, families: options.families ?? [],
+    model,
+    baseUrl: REFERENCE_BASE,
+    fetch: options.fetch ?? referenceFetch(),
+    scope: new Scope('assumed', [], writes),
+    credentials: resolveCredentials(fixtureEnv(), false, model),
+    budget: 400,
+    pace: false,
+    clock: { now: Date.now, sleep: async () => undefined },
+    runId: 'unit',
+    seed: 1,
+    families: options.families ?? [],
   });
 }

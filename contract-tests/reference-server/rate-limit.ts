@@ -7,7 +7,10 @@ import type { Context } from 'hono';
  * Fixed windows per credential; the headers on every answer, 429 with Retry-After over
  * the limit. Without a limit to enforce, the headers say so (a limit no run reaches).
  */
-export function rateLimiter(limit: { limit: number; windowMs: number } | undefined, { sendHeaders, now: clock }: { sendHeaders: boolean; now: () => number }) {
+export function rateLimiter(
+  limit: { limit: number; windowMs: number } | undefined,
+  { sendHeaders, now: clock }: { sendHeaders: boolean; now: () => number },
+) {
   const windows = new Map<string, { start: number; count: number }>();
   return async (c: Context, next: () => Promise<void>) => {
     const size = limit?.windowMs ?? 60_000;
@@ -19,13 +22,19 @@ export function rateLimiter(limit: { limit: number; windowMs: number } | undefin
     windows.set(who, w);
     w.count++;
     const reset = Math.ceil((start + size) / 1000);
-    const headers = { 'X-RateLimit-Limit': String(max), 'X-RateLimit-Remaining': String(Math.max(0, max - w.count)), 'X-RateLimit-Reset': String(reset) };
+    const headers = {
+      'X-RateLimit-Limit': String(max),
+      'X-RateLimit-Remaining': String(Math.max(0, max - w.count)),
+      'X-RateLimit-Reset': String(reset),
+    };
     if (limit && w.count > max) {
       const wait = Math.max(1, Math.ceil((start + size - now) / 1000));
-      return c.json({ success: false, message: `Rate limit exceeded. Try again in ${wait} seconds.` }, 429, { ...headers, 'Retry-After': String(wait) });
+      return c.json({ success: false, message: `Rate limit exceeded. Try again in ${wait} seconds.` }, 429, {
+        ...headers,
+        'Retry-After': String(wait),
+      });
     }
     await next();
     if (sendHeaders) for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };
 }
-

@@ -17,7 +17,10 @@ export interface SearchDefects {
 
 /** A refused query: which parameter and why; or a 500 the SQL-leak defect answers. */
 export class QueryError extends Error {
-  constructor(readonly parameter: string, readonly rule: string) {
+  constructor(
+    readonly parameter: string,
+    readonly rule: string,
+  ) {
     super(`query parameter '${parameter}' ${rule}`);
   }
 }
@@ -28,7 +31,10 @@ const SORTS = ['users', 'version', 'address', 'port', 'updated'];
 
 /** Reads the query as real clients send it: an empty value is no value; unknown names are ignored. */
 export class QueryReader {
-  constructor(private readonly q: Record<string, string>, private readonly lenient: boolean) {}
+  constructor(
+    private readonly q: Record<string, string>,
+    private readonly lenient: boolean,
+  ) {}
 
   text(name: string, maxLength: number): string | undefined {
     const v = this.q[name];
@@ -69,13 +75,17 @@ export class QueryReader {
 }
 
 function matcher(pattern: string, whole: boolean): (v: string | null) => boolean {
-  const body = pattern.split('*').map((s) => s.replace(/[\\^$.|?+()[\]{}]/g, '\\$&')).join('.*');
+  const body = pattern
+    .split('*')
+    .map((s) => s.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
+    .join('.*');
   const re = new RegExp(whole ? `^${body}$` : body, 'i');
   return (v) => v !== null && re.test(v);
 }
 
 const naturally = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
-const byAddress = (a: ReferenceRow, b: ReferenceRow) => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port);
+const byAddress = (a: ReferenceRow, b: ReferenceRow) =>
+  a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port;
 const SORTERS: Record<string, (a: ReferenceRow, b: ReferenceRow) => number> = {
   users: (a, b) => b.players_online - a.players_online,
   version: (a, b) => naturally(b.version, a.version),
@@ -105,20 +115,29 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
   const region = q.oneOf('region', REGIONS);
   if (region) tests.push((r) => r.region === region);
   const country = q.text('country', 100);
-  if (country) tests.push(/^[a-z]{2}$/i.test(country) ? (r) => r.country_code?.toLowerCase() === country.toLowerCase() : (r) => matcher(country, true)(r.country));
+  if (country)
+    tests.push(
+      /^[a-z]{2}$/i.test(country)
+        ? (r) => r.country_code?.toLowerCase() === country.toLowerCase()
+        : (r) => matcher(country, true)(r.country),
+    );
   const code = q.text('country_code', 100);
   if (code !== undefined && !/^[a-z]{2}$/i.test(code)) throw new QueryError('country_code', 'must be two letters');
   if (code) tests.push((r) => r.country_code?.toLowerCase() === code.toLowerCase());
   const city = q.text('city', 100);
   if (city) tests.push((r) => matcher(city, false)(r.city));
   const motd = q.text('motd', 100);
-  if (motd) tests.push(defects.motdRaw ? (r) => matcher(motd, false)(r.motd) : (r) => matcher(motd, false)(r.motd_stripped));
+  if (motd)
+    tests.push(defects.motdRaw ? (r) => matcher(motd, false)(r.motd) : (r) => matcher(motd, false)(r.motd_stripped));
   const org = q.text('org', 100);
   if (org && !defects.ignoredFilter) tests.push((r) => matcher(org, false)(r.asn_name));
   const asn = q.int('asn', 0, 4294967295);
   if (asn !== undefined) tests.push((r) => r.asn_number === String(asn));
   const modpack = q.text('modpack', 100)?.toLowerCase();
-  if (modpack) tests.push((r) => r.detected_mod_pack?.toLowerCase() === modpack || r.detected_mod_pack_short?.toLowerCase() === modpack);
+  if (modpack)
+    tests.push(
+      (r) => r.detected_mod_pack?.toLowerCase() === modpack || r.detected_mod_pack_short?.toLowerCase() === modpack,
+    );
   q.text('order', 16);
   const offline = q.text('offlineOnly', 16);
   if (offline && offline !== 'off') tests.push((r) => r.offline_mode === 1);
@@ -142,7 +161,12 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
 }
 
 function ago(ms: number): string {
-  const [n, unit] = ms < 3_600_000 ? [Math.max(1, Math.floor(ms / 60_000)), 'minute'] : ms < DAY ? [Math.floor(ms / 3_600_000), 'hour'] : [Math.floor(ms / DAY), 'day'];
+  const [n, unit] =
+    ms < 3_600_000
+      ? [Math.max(1, Math.floor(ms / 60_000)), 'minute']
+      : ms < DAY
+        ? [Math.floor(ms / 3_600_000), 'hour']
+        : [Math.floor(ms / DAY), 'day'];
   return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
 }
 
@@ -151,15 +175,22 @@ export function versions(rows: ReferenceRow[], query: Record<string, string>, de
   const filter = q.text('version', 64);
   const limit = q.int('limit', 1, 10_000);
   const counts = new Map<string, number>();
-  for (const r of rows) if (!filter || matcher(filter, true)(r.version)) counts.set(r.version, (counts.get(r.version) ?? 0) + 1);
-  const all = [...counts].map(([version, num_servers]) => ({ version, num_servers })).sort((a, b) => b.num_servers - a.num_servers || (a.version < b.version ? -1 : 1));
+  for (const r of rows)
+    if (!filter || matcher(filter, true)(r.version)) counts.set(r.version, (counts.get(r.version) ?? 0) + 1);
+  const all = [...counts]
+    .map(([version, num_servers]) => ({ version, num_servers }))
+    .sort((a, b) => b.num_servers - a.num_servers || (a.version < b.version ? -1 : 1));
   const shown = limit === undefined ? all : all.slice(0, limit);
   return { unique_versions: defects.limitDependentCount ? shown.length : all.length, versions: shown };
 }
 
 export function countries(rows: ReferenceRow[], query: Record<string, string>, now: number) {
   const filter = new QueryReader(query, false).text('country', 100);
-  const test = !filter ? () => true : /^[a-z]{2}$/i.test(filter) ? (r: ReferenceRow) => r.country_code?.toLowerCase() === filter.toLowerCase() : (r: ReferenceRow) => matcher(filter, true)(r.country);
+  const test = !filter
+    ? () => true
+    : /^[a-z]{2}$/i.test(filter)
+      ? (r: ReferenceRow) => r.country_code?.toLowerCase() === filter.toLowerCase()
+      : (r: ReferenceRow) => matcher(filter, true)(r.country);
   const counts = new Map<string, { country: string; country_code: string; num_servers: number }>();
   for (const r of rows) {
     // A server without a GeoIP record is in no country's count.
@@ -175,7 +206,10 @@ export function countries(rows: ReferenceRow[], query: Record<string, string>, n
 export function regions(rows: ReferenceRow[], query: Record<string, string>) {
   const only = new QueryReader(query, false).oneOf('region', REGIONS);
   const counts = new Map<string, number>();
-  for (const r of rows) if (r.region !== null && (!only || r.region === only)) counts.set(r.region, (counts.get(r.region) ?? 0) + 1);
-  const list = [...counts].map(([region, num_servers]) => ({ region, num_servers })).sort((a, b) => (a.region < b.region ? -1 : 1));
+  for (const r of rows)
+    if (r.region !== null && (!only || r.region === only)) counts.set(r.region, (counts.get(r.region) ?? 0) + 1);
+  const list = [...counts]
+    .map(([region, num_servers]) => ({ region, num_servers }))
+    .sort((a, b) => (a.region < b.region ? -1 : 1));
   return { unique_regions: list.length, total_servers: list.reduce((n, r) => n + r.num_servers, 0), regions: list };
 }

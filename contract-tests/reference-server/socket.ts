@@ -11,7 +11,10 @@ export interface RunningServer {
 }
 
 /** Listens on 127.0.0.1 on a free port. */
-export async function startReferenceServer(defects: Defect | Defect[] = 'none', options: ReferenceOptions = {}): Promise<RunningServer> {
+export async function startReferenceServer(
+  defects: Defect | Defect[] = 'none',
+  options: ReferenceOptions = {},
+): Promise<RunningServer> {
   const app = createReferenceApp(defects, options);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -27,4 +30,3 @@ export async function startReferenceServer(defects: Defect | Defect[] = 'none', 
       }),
   };
 }
-

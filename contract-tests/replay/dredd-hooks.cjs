@@ -9,7 +9,10 @@ const hooks = require('hooks');
 const replay = hooks.configuration.custom.contractReplay;
 // Dredd awaits a hook only when the hook takes `done`.
 const each = (step) => (transaction, done) => {
-  step(transaction).then(() => done(), () => done());
+  step(transaction).then(
+    () => done(),
+    () => done(),
+  );
 };
 
 hooks.beforeEach(each(replay.beforeEach));

@@ -54,10 +54,16 @@ function loadDredd(): NonNullable<typeof loaded> {
   if (loaded) return loaded;
   const warnings: string[] = [];
   const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error) => void warnings.push(`warning: ${typeof warning === 'string' ? warning : warning.message}`)) as typeof process.emitWarning;
+  process.emitWarning = ((warning: string | Error) =>
+    void warnings.push(
+      `warning: ${typeof warning === 'string' ? warning : warning.message}`,
+    )) as typeof process.emitWarning;
   try {
     const Dredd = require('dredd') as DreddClass;
-    const loggers = [require('dredd/build/logger').default, require('dredd/build/reporters/reporterOutputLogger').default] as WinstonLogger[];
+    const loggers = [
+      require('dredd/build/logger').default,
+      require('dredd/build/reporters/reporterOutputLogger').default,
+    ] as WinstonLogger[];
     loaded = { Dredd, loggers, warnings };
   } finally {
     process.emitWarning = emitWarning;
@@ -82,8 +88,19 @@ async function runOnce(specPath: string, baseUrl: string, steps: ReplaySteps): P
   try {
     // Only functions cross into Dredd's configuration: it deep-copies the rest.
     const dredd = new Dredd({
-      endpoint: baseUrl, path: [specPath], hookfiles: [DREDD_HOOKS], loglevel: 'warning', color: false,
-      custom: { cwd: PACKAGE_ROOT, contractReplay: { beforeEach: steps.beforeEach, beforeEachValidation: steps.beforeEachValidation, afterEach: steps.afterEach } },
+      endpoint: baseUrl,
+      path: [specPath],
+      hookfiles: [DREDD_HOOKS],
+      loglevel: 'warning',
+      color: false,
+      custom: {
+        cwd: PACKAGE_ROOT,
+        contractReplay: {
+          beforeEach: steps.beforeEach,
+          beforeEachValidation: steps.beforeEachValidation,
+          afterEach: steps.afterEach,
+        },
+      },
     });
     // Its configuration set the console loggers up: the log is captured, not printed.
     for (const l of loggers) l.transports.console.silent = true;

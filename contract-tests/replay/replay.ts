@@ -57,7 +57,12 @@ class Replay {
   constructor(private readonly run: ReplayRun) {}
 
   private request(t: DreddTransaction): HttpRequest {
-    return { method: t.request.method, url: this.run.http.url(t.request.uri), headers: t.request.headers, body: t.request.body ? parseJson(t.request.body) : undefined };
+    return {
+      method: t.request.method,
+      url: this.run.http.url(t.request.uri),
+      headers: t.request.headers,
+      body: t.request.body ? parseJson(t.request.body) : undefined,
+    };
   }
 
   /** Fills in what the transaction needs; returns why it cannot be sent, if it cannot. */
@@ -70,7 +75,8 @@ class Replay {
     const blocked = scope.writesBlocked(op);
     if (blocked) return blocked;
     const headers = credentials.forOperation(op);
-    if (!headers) return `no credentials for ${op.allowedSchemes.join(' or ')} (set CONTRACT_API_KEY / CONTRACT_SESSION_COOKIE)`;
+    if (!headers)
+      return `no credentials for ${op.allowedSchemes.join(' or ')} (set CONTRACT_API_KEY / CONTRACT_SESSION_COOKIE)`;
     Object.assign(t.request.headers, headers);
     if (op === keys.lifecycle?.create) {
       // Not the spec's example: a name that marks the key as the run's and an expiry of a day.
@@ -94,7 +100,10 @@ class Replay {
     const query = new URLSearchParams(search);
     for (const x of op.parameters) if (x.in === 'query' && !kept.includes(x.name)) query.delete(x.name);
     setUri(t, `${path}${query.size ? `?${query}` : ''}`);
-    p.level = weakest(op.provenance, ...op.parameters.filter((x) => x.in === 'path' || query.has(x.name)).map((x) => x.provenance));
+    p.level = weakest(
+      op.provenance,
+      ...op.parameters.filter((x) => x.in === 'path' || query.has(x.name)).map((x) => x.provenance),
+    );
     // The type hole: Gavel gets the spec's schema instead of the example's key structure.
     const schema = this.run.judge.jsonSchemaFor(op, op.successStatus);
     if (schema) t.expected.bodySchema = schema;
@@ -106,7 +115,9 @@ class Replay {
   readonly steps: ReplaySteps = {
     beforeEach: async (t) => {
       this.hooked = true;
-      const op = this.run.spec.operations.find((o) => o.path === t.origin.resourceName && o.method === t.request.method.toUpperCase());
+      const op = this.run.spec.operations.find(
+        (o) => o.path === t.origin.resourceName && o.method === t.request.method.toUpperCase(),
+      );
       // Dredd's OpenAPI 3 adapter turns every declared response into a transaction, but it
       // cannot provoke a 401, 429 or 500; only the success response is replayed.
       if (!op || Number(t.expected.statusCode) !== op.successStatus || !this.run.scope.selected(op)) {
@@ -128,7 +139,12 @@ class Replay {
       if (!p || !t.real) return;
       const request = this.request(t);
       const ms = p.sentAt === undefined ? undefined : performance.now() - p.sentAt;
-      let response: HttpResponse = { status: t.real.statusCode, headers: t.real.headers, text: t.real.body, json: parseJson(t.real.body) };
+      let response: HttpResponse = {
+        status: t.real.statusCode,
+        headers: t.real.headers,
+        text: t.real.body,
+        json: parseJson(t.real.body),
+      };
       const retryMs = this.run.http.answered(request, response);
       // A rate-limited answer says nothing about the contract: wait as told and ask again.
       if (retryMs !== undefined) {
@@ -140,12 +156,16 @@ class Replay {
         }
       }
       p.exchange = { request, response, ...(ms === undefined ? {} : { ms }) };
-      if (p.op === this.run.keys.lifecycle?.create && response.status < 300) this.createdId = this.run.keys.keyIn(response.json)?.id;
+      if (p.op === this.run.keys.lifecycle?.create && response.status < 300)
+        this.createdId = this.run.keys.keyIn(response.json)?.id;
     },
     afterEach: async (t) => {
       const p = this.planned.get(t.name);
       if (!p || p.skipReason || p.exchange) return;
-      const failed = (t.errors ?? []).filter((e) => e.severity === 'error').map((e) => e.message).join('; ');
+      const failed = (t.errors ?? [])
+        .filter((e) => e.severity === 'error')
+        .map((e) => e.message)
+        .join('; ');
       p.exchange = { request: this.request(t), error: failed || 'no answer from the target' };
     },
   };
@@ -158,24 +178,58 @@ class Replay {
       const status = `Dredd: ${op.method} ${op.path} -> ${op.successStatus} as the spec says`;
       const bodyCheck = `Dredd: ${op.method} ${op.path} -> ${op.successStatus} body matches ${schemaName(op)}`;
       if (skipReason) {
-        if (skipReason !== 'provenance') out.push(...skip(scope, { op, check: status, level: op.provenance, reason: skipReason }));
+        if (skipReason !== 'provenance')
+          out.push(...skip(scope, { op, check: status, level: op.provenance, reason: skipReason }));
         continue;
       }
-      const ex = exchange ?? { request: { method: op.method, url: this.run.http.url(op.path) }, error: 'no answer from the target' };
-      out.push(expectAnswer(this.run, { op, check: status, level: level ?? op.provenance, exchange: ex, status: op.successStatus, schema: false, expected: expectedText(op, op.successStatus) }));
+      const ex = exchange ?? {
+        request: { method: op.method, url: this.run.http.url(op.path) },
+        error: 'no answer from the target',
+      };
+      out.push(
+        expectAnswer(this.run, {
+          op,
+          check: status,
+          level: level ?? op.provenance,
+          exchange: ex,
+          status: op.successStatus,
+          schema: false,
+          expected: expectedText(op, op.successStatus),
+        }),
+      );
       const bodyLevel = judge.bodyLevel(op, op.successStatus);
       if (!bodyLevel) continue;
       const res = ex.response;
       const levelOfBody = weakest(op.provenance, bodyLevel);
       if (res?.status !== op.successStatus) {
-        out.push(...skip(scope, { op, check: bodyCheck, level: levelOfBody, reason: `the answer was not a ${op.successStatus} (see the check above)` }));
+        out.push(
+          ...skip(scope, {
+            op,
+            check: bodyCheck,
+            level: levelOfBody,
+            reason: `the answer was not a ${op.successStatus} (see the check above)`,
+          }),
+        );
         continue;
       }
-      const body = judge.body(op, op.successStatus, { status: res.status, headers: res.headers, body: res.text, json: res.json });
-      out.push(outcome(this.run, {
-        op, check: bodyCheck, level: levelOfBody, status: body.problems.length ? 'fail' : 'pass', exchange: ex, expected: `a body matching ${schemaName(op)}`,
-        message: compactProblems(body.problems).join('; '), ...(body.schemaErrors.length ? { evidence: { schemaErrors: body.schemaErrors } } : {}),
-      }));
+      const body = judge.body(op, op.successStatus, {
+        status: res.status,
+        headers: res.headers,
+        body: res.text,
+        json: res.json,
+      });
+      out.push(
+        outcome(this.run, {
+          op,
+          check: bodyCheck,
+          level: levelOfBody,
+          status: body.problems.length ? 'fail' : 'pass',
+          exchange: ex,
+          expected: `a body matching ${schemaName(op)}`,
+          message: compactProblems(body.problems).join('; '),
+          ...(body.schemaErrors.length ? { evidence: { schemaErrors: body.schemaErrors } } : {}),
+        }),
+      );
     }
     return out;
   }
@@ -185,14 +239,37 @@ class Replay {
 export async function replayPhase(run: ReplayRun, specPath: string): Promise<ReplayOutcome> {
   // Installed from the package without Dredd (an optional peer dependency): a named skip, which fails the run under --strict.
   const missing = dreddMissing();
-  if (missing) return { results: [{ operationId: 'dredd', check: "Dredd replays each operation's documented success", provenance: 'interface', status: 'skip', message: missing }], requests: 0 };
+  if (missing)
+    return {
+      results: [
+        {
+          operationId: 'dredd',
+          check: "Dredd replays each operation's documented success",
+          provenance: 'interface',
+          status: 'skip',
+          message: missing,
+        },
+      ],
+      requests: 0,
+    };
   const replay = new Replay(run);
   const dredd = await runDredd(specPath, run.http.baseUrl, replay.steps);
   const results = replay.verdicts();
-  const failure = dredd.error?.message ?? (replay.hooked ? undefined : 'its hooks never ran (the hook file did not load)');
+  const failure =
+    dredd.error?.message ?? (replay.hooked ? undefined : 'its hooks never ran (the hook file did not load)');
   if (failure) {
-    const last = dredd.log.split('\n').filter((l) => !l.includes('parser warning')).slice(-8).join(' | ');
-    results.push({ operationId: 'dredd', check: 'Dredd ran to completion', provenance: 'interface', status: 'fail', message: `${failure}; last output: ${last}` });
+    const last = dredd.log
+      .split('\n')
+      .filter((l) => !l.includes('parser warning'))
+      .slice(-8)
+      .join(' | ');
+    results.push({
+      operationId: 'dredd',
+      check: 'Dredd ran to completion',
+      provenance: 'interface',
+      status: 'fail',
+      message: `${failure}; last output: ${last}`,
+    });
   }
   return { results, log: dredd.log, requests: replay.requests };
 }

@@ -7,7 +7,9 @@ import { toJsonSchema } from '../../spec/json-schema.ts';
 import { loadSpec } from '../../spec/load.ts';
 
 const doc = loadSpec();
-const gavel = createRequire(import.meta.url)('gavel') as { validate(expected: object, real: object): { valid: boolean } };
+const gavel = createRequire(import.meta.url)('gavel') as {
+  validate(expected: object, real: object): { valid: boolean };
+};
 
 describe("closing Dredd's type hole", () => {
   const row = { displayed: 1, total: 1, results: [{ port: 'x' }] };
@@ -15,7 +17,9 @@ describe("closing Dredd's type hole", () => {
   const real = { statusCode: '200', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) };
 
   test('Gavel with only the example (what Dredd does for OpenAPI 3) lets "port": "x" through', () => {
-    expect(gavel.validate({ statusCode: '200', headers: { 'content-type': 'application/json' }, body: example }, real).valid).toBe(true);
+    expect(
+      gavel.validate({ statusCode: '200', headers: { 'content-type': 'application/json' }, body: example }, real).valid,
+    ).toBe(true);
   });
 
   test('with the spec schema as bodySchema, Gavel rejects it', () => {
@@ -31,9 +35,22 @@ describe("closing Dredd's type hole", () => {
     // `format: password` marks the new key's secret; ajv 6 (Gavel) would throw on it.
     const created = toJsonSchema(doc, { $ref: '#/components/schemas/CreatedApiKey' });
     expect(JSON.stringify(created)).not.toContain('"format":"password"');
-    const key = { success: true, key: { id: 'key_abcdef', name: null, prefix: 'sls_test_9f2c', created_at: '2026-01-01T00:00:00Z', expires_at: null, last_used_at: null, secret: `sls_test_${'a'.repeat(40)}` } };
+    const key = {
+      success: true,
+      key: {
+        id: 'key_abcdef',
+        name: null,
+        prefix: 'sls_test_9f2c',
+        created_at: '2026-01-01T00:00:00Z',
+        expires_at: null,
+        last_used_at: null,
+        secret: `sls_test_${'a'.repeat(40)}`,
+      },
+    };
     const answer = { statusCode: '201', headers: { 'content-type': 'application/json' }, body: JSON.stringify(key) };
-    expect(gavel.validate({ statusCode: '201', headers: {}, body: answer.body, bodySchema: created }, answer).valid).toBe(true);
+    expect(
+      gavel.validate({ statusCode: '201', headers: {}, body: answer.body, bodySchema: created }, answer).valid,
+    ).toBe(true);
   });
 
   // Real rows hold nulls and odd values (the spec's "gaps" example); `region` is a
@@ -43,7 +60,10 @@ describe("closing Dredd's type hole", () => {
     const bodySchema = toJsonSchema(doc, { $ref: '#/components/schemas/FindResponse' });
     const gaps = doc.paths['/servers/find']!.get.responses['200'].content['application/json'].examples.gaps.value;
     const check = (body: unknown) =>
-      gavel.validate({ statusCode: '200', headers: {}, body: JSON.stringify(body), bodySchema }, { statusCode: '200', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).valid;
+      gavel.validate(
+        { statusCode: '200', headers: {}, body: JSON.stringify(body), bodySchema },
+        { statusCode: '200', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      ).valid;
     const withRow = (over: Record<string, unknown>) => ({ ...gaps, results: [{ ...gaps.results[0], ...over }] });
     expect(gaps.results[0].region).toBeNull();
     expect(check(gaps)).toBe(true);
@@ -57,7 +77,11 @@ describe("closing Dredd's type hole", () => {
   test('--provenance interface cuts softer parts, and their required entries', () => {
     const schema = toJsonSchema(doc, { $ref: '#/components/schemas/FindResponse' }, 'interface');
     expect(schema.properties).toBeUndefined();
-    const unauthorized = toJsonSchema(doc, doc.components.responses!.Unauthorized.content['application/json'].schema, 'interface');
+    const unauthorized = toJsonSchema(
+      doc,
+      doc.components.responses!.Unauthorized.content['application/json'].schema,
+      'interface',
+    );
     expect(JSON.stringify(unauthorized)).toContain('Unauthorized: Invalid API key or session');
   });
 });

@@ -46,17 +46,26 @@ interface Fingerprint {
   cause(key: string, failures: CheckResult[]): Omit<Cause, 'level' | 'failures'>;
 }
 
-const CREDENTIALS: Record<string, string> = { apiKey: 'API key', session: 'session cookie', forbidden: 'forbidden API key (CONTRACT_FORBIDDEN_API_KEY)' };
-const ENV: Record<string, string> = { apiKey: 'CONTRACT_API_KEY', session: 'CONTRACT_SESSION_COOKIE', forbidden: 'CONTRACT_FORBIDDEN_API_KEY' };
+const CREDENTIALS: Record<string, string> = {
+  apiKey: 'API key',
+  session: 'session cookie',
+  forbidden: 'forbidden API key (CONTRACT_FORBIDDEN_API_KEY)',
+};
+const ENV: Record<string, string> = {
+  apiKey: 'CONTRACT_API_KEY',
+  session: 'CONTRACT_SESSION_COOKIE',
+  forbidden: 'CONTRACT_FORBIDDEN_API_KEY',
+};
 
 /** The family of a check: the text before its colon. */
 export const familyOf = (f: Pick<CheckResult, 'check'>): string => f.check.split(':')[0] ?? f.check;
 
-
 /** Up to three items, and how many more. */
 function some(items: string[]): string {
   const distinct = [...new Set(items)];
-  return distinct.length > 3 ? `${distinct.slice(0, 3).join(', ')} and ${distinct.length - 3} more` : distinct.join(', ');
+  return distinct.length > 3
+    ? `${distinct.slice(0, 3).join(', ')} and ${distinct.length - 3} more`
+    : distinct.join(', ');
 }
 
 /** A title stays a line: what follows is in the example. */
@@ -67,17 +76,26 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** The first problem of a failure's message, generalised: values and numbers taken out, so one defect reads the same on every check. */
 function generalProblem(f: CheckResult): string {
   const first = (f.message ?? '').split(/; | \| /)[0] ?? '';
-  return first.replace(/'[^']*'|"[^"]*"/g, '…').replace(/\d+/g, '#').slice(0, 160);
+  return first
+    .replace(/'[^']*'|"[^"]*"/g, '…')
+    .replace(/\d+/g, '#')
+    .slice(0, 160);
 }
 
 /** The route a failure's request went to, as the spec writes it (`GET /status/ping/{address}`); its operation's, without one. */
 function routeOf(ops: OperationInfo[], f: CheckResult): string {
   const [, method, path] = /^(\S+) ([^?\s]+)/.exec(f.request ?? '') ?? [];
-  const op = path ? ops.find((o) => new RegExp(`${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)) : ops.find((o) => o.operationId === f.operationId);
+  const op = path
+    ? ops.find((o) => new RegExp(`${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
+    : ops.find((o) => o.operationId === f.operationId);
   return op ? `${method ?? op.method} ${op.path}` : path ? `${method} ${path}` : f.operationId;
 }
 
-function fingerprints(ops: OperationInfo[], observed: Observed | undefined, results: readonly CheckResult[]): Fingerprint[] {
+function fingerprints(
+  ops: OperationInfo[],
+  observed: Observed | undefined,
+  results: readonly CheckResult[],
+): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
   const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(ops, f)));
   /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
@@ -94,16 +112,27 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
    * them (a success, or the 403 of a valid credential; a 413 comes before anyone is asked).
    */
   const refused = new Set<string>();
-  const restsOnCredential = (status: number | undefined) => status !== undefined && ((status >= 200 && status < 300) || status === 403);
+  const restsOnCredential = (status: number | undefined) =>
+    status !== undefined && ((status >= 200 && status < 300) || status === 403);
   for (const credential of Object.keys(CREDENTIALS)) {
-    const uses = results.filter((r) => r.evidence?.credential === credential && byId.get(r.operationId)?.isProtected && r.evidence.answer && restsOnCredential(r.evidence.expectedStatus));
+    const uses = results.filter(
+      (r) =>
+        r.evidence?.credential === credential &&
+        byId.get(r.operationId)?.isProtected &&
+        r.evidence.answer &&
+        restsOnCredential(r.evidence.expectedStatus),
+    );
     if (uses.length && uses.every((r) => r.evidence!.answer!.status === 401)) refused.add(credential);
   }
   const jsonAnswers = observed?.answerTypes['application/json'] ?? 0;
   const allAnswers = Object.values(observed?.answerTypes ?? {}).reduce((a, b) => a + b, 0);
   /** Checks of a family that ran (passed or failed), for "n of m". */
   const ran = (family: string) => results.filter((r) => r.status !== 'skip' && familyOf(r) === family).length;
-  const subjects = (failures: CheckResult[]) => [...new Set(failures.map((f) => f.evidence?.subject?.split(' ').slice(1).join(' ')).filter((s): s is string => Boolean(s)))];
+  const subjects = (failures: CheckResult[]) => [
+    ...new Set(
+      failures.map((f) => f.evidence?.subject?.split(' ').slice(1).join(' ')).filter((s): s is string => Boolean(s)),
+    ),
+  ];
   return [
     {
       key: (f) => f.evidence?.crash,
@@ -122,8 +151,14 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
         const count = `${routed.reduce((n, [, c]) => n + c, 0)} answers${failed ? `, and ${failed} server errors` : ''}`;
         const got = routed.map(([s]) => s).join(' or ');
         return op.declares404
-          ? { title: `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or it finds nothing at all`, hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists` }
-          : { title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count})`, hint: `the target does not serve ${op.method} ${op.path}; every check of ${id} fails with it` };
+          ? {
+              title: `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or it finds nothing at all`,
+              hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists`,
+            }
+          : {
+              title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count})`,
+              hint: `the target does not serve ${op.method} ${op.path}; every check of ${id} fails with it`,
+            };
       },
     },
     {
@@ -147,23 +182,37 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
       }),
     },
     {
-      key: (f) => (f.evidence?.missingHeaders ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}` : undefined),
+      key: (f) =>
+        f.evidence?.missingHeaders
+          ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}`
+          : undefined,
       cause: (key, failures) => {
         const [every, names] = key.split('\u0000');
-        return { title: `response headers ${names} missing from ${every === 'every' ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`, hint: 'the spec declares them on these statuses; clients (and the suite\'s pacing) rely on them' };
+        return {
+          title: `response headers ${names} missing from ${every === 'every' ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
+          hint: "the spec declares them on these statuses; clients (and the suite's pacing) rely on them",
+        };
       },
     },
     {
       // Only the first schema error of a failure: the one it is listed under.
       key: (f) => f.evidence?.schemaErrors?.[0],
-      cause: (error, failures) => ({ title: `schema: ${error} (the same error in ${plural(failures.length, 'check')})`, hint: 'one field the target sends differently from what the spec describes' }),
+      cause: (error, failures) => ({
+        title: `schema: ${error} (the same error in ${plural(failures.length, 'check')})`,
+        hint: 'one field the target sends differently from what the spec describes',
+      }),
     },
     {
       key: (f) => f.evidence?.finding,
       cause: (finding, failures) => {
         const families = [...new Set(failures.map(familyOf))];
         const names = subjects(failures);
-        const of = families.length === 1 ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})` : names.length ? ` (${some(names)})` : '';
+        const of =
+          families.length === 1
+            ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})`
+            : names.length
+              ? ` (${some(names)})`
+              : '';
         return { title: `${finding}${of}` };
       },
     },
@@ -171,33 +220,47 @@ function fingerprints(ops: OperationInfo[], observed: Observed | undefined, resu
       // A status other than the one the spec gives, the same way on one route or across a family's checks.
       key: (f) => {
         const { expectedStatus, answer } = f.evidence ?? {};
-        return expectedStatus !== undefined && answer && answer.status !== expectedStatus ? `${answer.status}\u0000${expectedStatus}` : undefined;
+        return expectedStatus !== undefined && answer && answer.status !== expectedStatus
+          ? `${answer.status}\u0000${expectedStatus}`
+          : undefined;
       },
       cause: (key, failures) => {
         const [got, expected] = key.split('\u0000');
-        return { title: `answers ${got} where the spec says ${expected}: ${routes(failures)} (${plural(failures.length, 'check')})` };
+        return {
+          title: `answers ${got} where the spec says ${expected}: ${routes(failures)} (${plural(failures.length, 'check')})`,
+        };
       },
     },
     {
       key: (f) => f.evidence?.subject,
-      cause: (subject, failures) => ({ title: `${subject.replace(' ', ': ')}: ${short((failures[0]!.message ?? '').split(/; | \| /)[0]!)}${failures.length > 1 ? ` (${plural(failures.length, 'check')})` : ''}` }),
+      cause: (subject, failures) => ({
+        title: `${subject.replace(' ', ': ')}: ${short((failures[0]!.message ?? '').split(/; | \| /)[0]!)}${failures.length > 1 ? ` (${plural(failures.length, 'check')})` : ''}`,
+      }),
     },
   ];
 }
 
-const hardest = (levels: Provenance[]): Provenance => LEVELS[Math.min(...levels.map((l) => LEVELS.indexOf(l)))] ?? 'assumed';
+const hardest = (levels: Provenance[]): Provenance =>
+  LEVELS[Math.min(...levels.map((l) => LEVELS.indexOf(l)))] ?? 'assumed';
 
 /** The requests a failure rests on, as described. */
 const requestsOf = (f: CheckResult): string[] => [...(f.request ? [f.request] : []), ...(f.evidence?.requests ?? [])];
 
 /** The example of a cause: the first failure at its level that can be repeated with a curl line. */
 function exampleFirst(failures: CheckResult[], level: Provenance): CheckResult[] {
-  const example = failures.find((f) => f.provenance === level && f.repro) ?? failures.find((f) => f.provenance === level) ?? failures[0]!;
+  const example =
+    failures.find((f) => f.provenance === level && f.repro) ??
+    failures.find((f) => f.provenance === level) ??
+    failures[0]!;
   return [example, ...failures.filter((f) => f !== example)];
 }
 
 /** Every failure under a cause, worst level first; `results` is every result (passes too: a credential that worked once is not refused). */
-export function findCauses(results: readonly CheckResult[], ops: OperationInfo[], observed: Observed | undefined): Cause[] {
+export function findCauses(
+  results: readonly CheckResult[],
+  ops: OperationInfo[],
+  observed: Observed | undefined,
+): Cause[] {
   let left = results.filter((r) => r.status === 'fail');
   const groups: { title: string; hint?: string; failures: CheckResult[] }[] = [];
   const claim = (fp: Pick<Fingerprint, 'key'>, cause: Fingerprint['cause']) => {
@@ -223,11 +286,15 @@ export function findCauses(results: readonly CheckResult[], ops: OperationInfo[]
   // The rest: by family and what went wrong, so the same failure on several operations is one cause.
   claim({ key: (f) => `${familyOf(f)}\u0000${generalProblem(f)}` }, (_key, failures) => {
     const f = failures[0]!;
-    return failures.length === 1 ? { title: `${f.operationId}: ${f.check}` } : { title: `${f.check} (${some(failures.map((x) => x.operationId))}: ${plural(failures.length, 'check')})` };
+    return failures.length === 1
+      ? { title: `${f.operationId}: ${f.check}` }
+      : { title: `${f.check} (${some(failures.map((x) => x.operationId))}: ${plural(failures.length, 'check')})` };
   });
   const causes = groups.map((g) => {
     const level = hardest(g.failures.map((f) => f.provenance));
     return { ...g, level, failures: exampleFirst(g.failures, level) };
   });
-  return causes.sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || b.failures.length - a.failures.length);
+  return causes.sort(
+    (a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || b.failures.length - a.failures.length,
+  );
 }

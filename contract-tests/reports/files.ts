@@ -25,7 +25,11 @@ export const DEFAULT_REPORTS_DIR = 'reports';
  * `--reports <dir>` (default ./reports) holds them all; `--junit <path>` moves the JUnit file alone. Relative to
  * the working directory. `prefix` names the program: the suite's `contract-*`, the validation proxy's `proxy-*`.
  */
-export function reportPaths(options: { reports?: string; junit?: string }, cwd: string = process.cwd(), prefix: 'contract' | 'proxy' = 'contract'): ReportPaths {
+export function reportPaths(
+  options: { reports?: string; junit?: string },
+  cwd: string = process.cwd(),
+  prefix: 'contract' | 'proxy' = 'contract',
+): ReportPaths {
   const dir = resolve(cwd, options.reports ?? DEFAULT_REPORTS_DIR);
   return {
     junit: options.junit ? resolve(cwd, options.junit) : join(dir, `${prefix}-junit.xml`),

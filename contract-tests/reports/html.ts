@@ -47,7 +47,8 @@ th { background: #f2f4f7; } td.n { text-align: right; font-variant-numeric: tabu
 
 const badge = (level: Provenance) => `<span class="level ${level}">${level}</span>`;
 
-const fields = (rows: [string, string][]) => `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
+const fields = (rows: [string, string][]) =>
+  `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
 
 function failure(f: CheckResult, cause: { n: number; cause: Cause } | undefined, open: boolean): string {
   const rows = failureFields(f, cause && `${cause.n}. ${cause.cause.title}`);
@@ -70,7 +71,9 @@ export function htmlReport(outcome: RunOutcome): string {
   const heading = { passed: 'PASSED', failed: 'FAILED', refused: 'NOT RUN' }[state];
   const body: string[] = [
     `<section class="verdict ${state}" id="verdict"><h1>Contract suite: ${heading}</h1><p>${esc(verdictLine(outcome).replace(/^[A-Z ]+: /, ''))}</p>${
-      t.failed ? `<p class="bylevel" id="levels">Failures by level: ${LEVELS.map((l) => `${badge(l)} <b>${t.failuresByLevel[l]}</b>`).join(' ')}</p>` : ''
+      t.failed
+        ? `<p class="bylevel" id="levels">Failures by level: ${LEVELS.map((l) => `${badge(l)} <b>${t.failuresByLevel[l]}</b>`).join(' ')}</p>`
+        : ''
     }</section>`,
     `<ul class="settings">${outcome.settings.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ul>`,
   ];
@@ -82,24 +85,44 @@ export function htmlReport(outcome: RunOutcome): string {
     }
     if (t.failed) {
       const all = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
-      body.push(`<h2 id="failures">Every failure (${all.length})</h2>`, ...all.map((f, i) => failure(f, causeOf.get(f), i < 20)));
+      body.push(
+        `<h2 id="failures">Every failure (${all.length})</h2>`,
+        ...all.map((f, i) => failure(f, causeOf.get(f), i < 20)),
+      );
     }
     if (t.strictFailures.length) {
-      body.push('<h2>Skipped checks that fail the run under --strict</h2>', `<ul class="checks">${t.strictFailures.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)} (${esc(r.message ?? '')})</li>`).join('')}</ul>`);
+      body.push(
+        '<h2>Skipped checks that fail the run under --strict</h2>',
+        `<ul class="checks">${t.strictFailures.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)} (${esc(r.message ?? '')})</li>`).join('')}</ul>`,
+      );
     }
-    body.push('<h2 id="operations">Per operation</h2>', '<table><thead><tr><th>operation</th><th>route</th><th>result</th><th>passed</th><th>failed</th><th>skipped</th></tr></thead><tbody>');
+    body.push(
+      '<h2 id="operations">Per operation</h2>',
+      '<table><thead><tr><th>operation</th><th>route</th><th>result</th><th>passed</th><th>failed</th><th>skipped</th></tr></thead><tbody>',
+    );
     for (const r of outcome.reports) {
       const n = (s: CheckResult['status']) => r.results.filter((x) => x.status === s).length;
-      const result = n('fail') ? '<span class="fail">FAIL</span>' : n('pass') ? '<span class="pass">PASS</span>' : 'SKIP';
-      body.push(`<tr><td>${esc(r.operationId)}</td><td>${esc(r.route ?? '')}</td><td>${result}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('skip')}</td></tr>`);
+      const result = n('fail')
+        ? '<span class="fail">FAIL</span>'
+        : n('pass')
+          ? '<span class="pass">PASS</span>'
+          : 'SKIP';
+      body.push(
+        `<tr><td>${esc(r.operationId)}</td><td>${esc(r.route ?? '')}</td><td>${result}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('skip')}</td></tr>`,
+      );
     }
     body.push('</tbody></table>');
     const skipped = outcome.reports.flatMap((r) => r.results.filter((x) => x.status === 'skip'));
     if (skipped.length) {
-      body.push(`<h2>Skipped (${skipped.length})</h2>`, `<ul class="checks">${skipped.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)}: ${esc(r.message ?? '')}${failsStrictly(r, outcome.strict) ? ' <b>(fails under --strict)</b>' : ''}</li>`).join('')}</ul>`);
+      body.push(
+        `<h2>Skipped (${skipped.length})</h2>`,
+        `<ul class="checks">${skipped.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)}: ${esc(r.message ?? '')}${failsStrictly(r, outcome.strict) ? ' <b>(fails under --strict)</b>' : ''}</li>`).join('')}</ul>`,
+      );
     }
   }
-  body.push(`<h2>Run</h2><p class="figures">${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`);
+  body.push(
+    `<h2>Run</h2><p class="figures">${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`,
+  );
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Contract suite: ${heading}</title><style>${STYLE}</style></head>

@@ -51,13 +51,21 @@ export interface JsonReport {
   durationMs: number;
   strict: boolean;
   settings: string[];
-  totals: { run: number; passed: number; failed: number; skipped: number; unavoidable: number; failuresByLevel: Record<Provenance, number> };
+  totals: {
+    run: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    unavoidable: number;
+    failuresByLevel: Record<Provenance, number>;
+  };
   causes: JsonCause[];
   checks: JsonCheck[];
   figures: string[];
 }
 
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function jsonReport(outcome: RunOutcome): JsonReport {
   const t = tally(outcome);
@@ -72,16 +80,44 @@ export function jsonReport(outcome: RunOutcome): JsonReport {
     durationMs: outcome.durationMs,
     strict: outcome.strict,
     settings: outcome.settings,
-    totals: { run: t.run, passed: t.passed, failed: t.failed, skipped: t.skipped, unavoidable: t.unavoidable, failuresByLevel: Object.fromEntries(LEVELS.map((l) => [l, t.failuresByLevel[l]])) as Record<Provenance, number> },
-    causes: outcome.causes.map((c, i) => defined({
-      id: i + 1, level: c.level, title: c.title, hint: c.hint, count: c.failures.length,
-      example: { operation: c.failures[0]!.operationId, check: c.failures[0]!.check },
-    })),
-    checks: outcome.reports.flatMap((op) => op.results.map((r) => defined<JsonCheck>({
-      operation: r.operationId, route: op.route, check: r.check, result: r.status, level: r.provenance, cause: causes.get(r)?.n,
-      request: r.request, expected: r.expected, got: r.actual, why: r.message, repro: r.repro, ms: r.ms,
-      unavoidable: r.unavoidable, failsUnderStrict: failsStrictly(r, outcome.strict) || undefined,
-    }))),
+    totals: {
+      run: t.run,
+      passed: t.passed,
+      failed: t.failed,
+      skipped: t.skipped,
+      unavoidable: t.unavoidable,
+      failuresByLevel: Object.fromEntries(LEVELS.map((l) => [l, t.failuresByLevel[l]])) as Record<Provenance, number>,
+    },
+    causes: outcome.causes.map((c, i) =>
+      defined({
+        id: i + 1,
+        level: c.level,
+        title: c.title,
+        hint: c.hint,
+        count: c.failures.length,
+        example: { operation: c.failures[0]!.operationId, check: c.failures[0]!.check },
+      }),
+    ),
+    checks: outcome.reports.flatMap((op) =>
+      op.results.map((r) =>
+        defined<JsonCheck>({
+          operation: r.operationId,
+          route: op.route,
+          check: r.check,
+          result: r.status,
+          level: r.provenance,
+          cause: causes.get(r)?.n,
+          request: r.request,
+          expected: r.expected,
+          got: r.actual,
+          why: r.message,
+          repro: r.repro,
+          ms: r.ms,
+          unavoidable: r.unavoidable,
+          failsUnderStrict: failsStrictly(r, outcome.strict) || undefined,
+        }),
+      ),
+    ),
     figures: outcome.figures,
   });
 }

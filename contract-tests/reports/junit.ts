@@ -7,13 +7,15 @@ import type { RunOutcome } from './outcome.ts';
 import { causeIndex, failsStrictly, tally } from './outcome.ts';
 
 function xml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    // XML 1.0 cannot carry most control characters, even escaped.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '?');
+  return (
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      // XML 1.0 cannot carry most control characters, even escaped.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '?')
+  );
 }
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
@@ -36,23 +38,34 @@ export function junit(outcome: RunOutcome, suiteName = 'contract'): string {
   const causeOf = causeIndex(outcome);
   const t = tally(outcome);
   const failures = t.failed + t.strictFailures.length;
-  const out = [head, `<testsuites name="${xml(suiteName)}" tests="${t.run + t.skipped}" failures="${failures}" errors="0" skipped="${t.skipped - t.strictFailures.length}" ${stamp}>`];
+  const out = [
+    head,
+    `<testsuites name="${xml(suiteName)}" tests="${t.run + t.skipped}" failures="${failures}" errors="0" skipped="${t.skipped - t.strictFailures.length}" ${stamp}>`,
+  ];
   for (const { operationId, results } of outcome.reports) {
     const failed = results.filter((r) => r.status === 'fail' || failsStrictly(r, outcome.strict)).length;
     const skipped = results.filter((r) => r.status === 'skip' && !failsStrictly(r, outcome.strict)).length;
     const time = results.reduce((sum, r) => sum + (r.ms ?? 0), 0);
-    out.push(`  <testsuite name="${xml(operationId)}" tests="${results.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(time)}">`);
+    out.push(
+      `  <testsuite name="${xml(operationId)}" tests="${results.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(time)}">`,
+    );
     for (const r of results) {
       const open = `    <testcase classname="${xml(`${suiteName}.${operationId}`)}" name="${xml(`${r.check} [${r.provenance}]`)}" time="${seconds(r.ms)}"`;
       if (r.status === 'pass') out.push(`${open}/>`);
       else if (failsStrictly(r, outcome.strict)) {
-        out.push(`${open}><failure message="${xml(`skipped, and --strict fails a skip: ${r.message ?? ''}`)}">${xml(`skipped: ${r.message ?? '-'}`)}</failure></testcase>`);
+        out.push(
+          `${open}><failure message="${xml(`skipped, and --strict fails a skip: ${r.message ?? ''}`)}">${xml(`skipped: ${r.message ?? '-'}`)}</failure></testcase>`,
+        );
       } else if (r.status === 'skip') out.push(`${open}><skipped message="${xml(r.message ?? '')}"/></testcase>`);
       else {
         const cause = causeOf.get(r);
         const body = [
-          `request:  ${r.request ?? '-'}`, `expected: ${r.expected ?? '-'}`, `got:      ${r.actual ?? '-'}`, `why:      ${r.message ?? '-'}`,
-          ...(cause ? [`cause:    ${cause.n}. [${cause.cause.level}] ${cause.cause.title}`] : []), ...(r.repro ? [`repro:    ${r.repro}`] : []),
+          `request:  ${r.request ?? '-'}`,
+          `expected: ${r.expected ?? '-'}`,
+          `got:      ${r.actual ?? '-'}`,
+          `why:      ${r.message ?? '-'}`,
+          ...(cause ? [`cause:    ${cause.n}. [${cause.cause.level}] ${cause.cause.title}`] : []),
+          ...(r.repro ? [`repro:    ${r.repro}`] : []),
         ].join('\n');
         out.push(`${open}><failure message="${xml(r.message ?? 'failed')}">${xml(body)}</failure></testcase>`);
       }

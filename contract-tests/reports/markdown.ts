@@ -8,7 +8,10 @@ import type { CheckResult } from '../kit/recorder.ts';
 
 /** Text safe inside a table cell or a list item. */
 function md(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;')).replace(/\r?\n/g, ' ');
+  return text
+    .replace(/\|/g, '\\|')
+    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
+    .replace(/\r?\n/g, ' ');
 }
 
 /** A code span that holds any text (a repro may hold backticks). */
@@ -25,8 +28,14 @@ function failureItem(f: CheckResult): string {
 
 export function markdown(outcome: RunOutcome): string {
   const mark = outcome.exitCode === 0 ? '✅' : outcome.exitCode === 1 ? '❌' : '⛔';
-  const lines = [`## ${mark} Contract suite: ${md(verdictLine(outcome))}`, '', ...outcome.settings.map((s) => `> ${md(s.trim())}`), ''];
-  if (outcome.exitCode === 2) return [...lines, 'Nothing was checked. The JUnit report holds one error saying why.', ''].join('\n');
+  const lines = [
+    `## ${mark} Contract suite: ${md(verdictLine(outcome))}`,
+    '',
+    ...outcome.settings.map((s) => `> ${md(s.trim())}`),
+    '',
+  ];
+  if (outcome.exitCode === 2)
+    return [...lines, 'Nothing was checked. The JUnit report holds one error saying why.', ''].join('\n');
   const t = tally(outcome);
   if (t.failed) {
     lines.push('| level | failures |', '|---|---|', ...LEVELS.map((l) => `| ${l} | ${t.failuresByLevel[l]} |`), '');
@@ -35,20 +44,41 @@ export function markdown(outcome: RunOutcome): string {
     lines.push('### Causes, worst level first', '');
     outcome.causes.forEach((c, i) => {
       const [example] = c.failures;
-      lines.push(`${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}${c.hint ? `<br>${md(c.hint)}` : ''}`, '');
+      lines.push(
+        `${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}${c.hint ? `<br>${md(c.hint)}` : ''}`,
+        '',
+      );
       if (example) {
-        lines.push(`   e.g. **${md(example.operationId)}**: ${md(example.check)}${example.actual ? `<br>got ${code(cut(example.actual))}` : ''}`, '');
+        lines.push(
+          `   e.g. **${md(example.operationId)}**: ${md(example.check)}${example.actual ? `<br>got ${code(cut(example.actual))}` : ''}`,
+          '',
+        );
         if (example.repro) lines.push('   ```sh', `   ${example.repro}`, '   ```', '');
       }
-      lines.push(`   <details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary>`, '', ...c.failures.map((f) => `   ${failureItem(f)}`), '', '   </details>', '');
+      lines.push(
+        `   <details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary>`,
+        '',
+        ...c.failures.map((f) => `   ${failureItem(f)}`),
+        '',
+        '   </details>',
+        '',
+      );
     });
     lines.push('');
   }
-  if (t.strictFailures.length) lines.push('### Skipped checks that fail the run under --strict', '', ...t.strictFailures.map((r) => `- **${md(r.operationId)}**: ${md(r.check)} (${md(r.message ?? '')})`), '');
+  if (t.strictFailures.length)
+    lines.push(
+      '### Skipped checks that fail the run under --strict',
+      '',
+      ...t.strictFailures.map((r) => `- **${md(r.operationId)}**: ${md(r.check)} (${md(r.message ?? '')})`),
+      '',
+    );
   lines.push('### Per operation', '', '| operation | result | passed | failed | skipped |', '|---|---|---|---|---|');
   for (const r of outcome.reports) {
     const n = (s: CheckResult['status']) => r.results.filter((x) => x.status === s).length;
-    lines.push(`| ${md(r.operationId)}${r.route ? ` (\`${md(r.route)}\`)` : ''} | ${n('fail') ? '❌ fail' : n('pass') ? '✅ pass' : 'skip'} | ${n('pass')} | ${n('fail')} | ${n('skip')} |`);
+    lines.push(
+      `| ${md(r.operationId)}${r.route ? ` (\`${md(r.route)}\`)` : ''} | ${n('fail') ? '❌ fail' : n('pass') ? '✅ pass' : 'skip'} | ${n('pass')} | ${n('fail')} | ${n('skip')} |`,
+    );
   }
   lines.push('', ...outcome.figures.map((f) => `${md(f)}  `), '');
   return lines.join('\n');

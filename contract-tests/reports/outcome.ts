@@ -16,10 +16,18 @@ export interface OperationReport {
   results: CheckResult[];
 }
 
-export function groupByOperation(operations: { operationId: string; route?: string }[], results: readonly CheckResult[]): OperationReport[] {
+export function groupByOperation(
+  operations: { operationId: string; route?: string }[],
+  results: readonly CheckResult[],
+): OperationReport[] {
   const ids = operations.map((o) => o.operationId);
-  const extra = [...new Set(results.map((r) => r.operationId))].filter((id) => !ids.includes(id)).map((operationId) => ({ operationId }));
-  return [...operations, ...extra].map((o) => ({ ...o, results: results.filter((r) => r.operationId === o.operationId) }));
+  const extra = [...new Set(results.map((r) => r.operationId))]
+    .filter((id) => !ids.includes(id))
+    .map((operationId) => ({ operationId }));
+  return [...operations, ...extra].map((o) => ({
+    ...o,
+    results: results.filter((r) => r.operationId === o.operationId),
+  }));
 }
 
 export interface RunOutcome {
@@ -58,10 +66,19 @@ export interface OutcomeInput {
 /** The outcome of a list of results: grouped per operation, every failure under a cause, the exit code. */
 export function outcomeOf(input: OutcomeInput): RunOutcome {
   const listed = input.operations.filter((o) => !input.selected || input.selected.includes(o.operationId));
-  const reports = groupByOperation(listed.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })), input.results);
+  const reports = groupByOperation(
+    listed.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })),
+    input.results,
+  );
   const outcome: RunOutcome = {
-    exitCode: 0, settings: input.settings, reports, causes: findCauses(input.results, input.operations, input.observed), figures: input.figures ?? [],
-    strict: input.strict ?? false, startedAt: input.startedAt, durationMs: input.durationMs,
+    exitCode: 0,
+    settings: input.settings,
+    reports,
+    causes: findCauses(input.results, input.operations, input.observed),
+    figures: input.figures ?? [],
+    strict: input.strict ?? false,
+    startedAt: input.startedAt,
+    durationMs: input.durationMs,
   };
   const t = tally(outcome);
   outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
@@ -88,7 +105,9 @@ export interface Tally {
 export function tally(outcome: Pick<RunOutcome, 'reports' | 'strict'>): Tally {
   const all = outcome.reports.flatMap((r) => r.results);
   const failures = all.filter((r) => r.status === 'fail');
-  const failuresByLevel = Object.fromEntries(LEVELS.map((l) => [l, failures.filter((f) => f.provenance === l).length])) as Record<Provenance, number>;
+  const failuresByLevel = Object.fromEntries(
+    LEVELS.map((l) => [l, failures.filter((f) => f.provenance === l).length]),
+  ) as Record<Provenance, number>;
   const skipped = all.filter((r) => r.status === 'skip');
   return {
     run: all.length - skipped.length,
@@ -105,9 +124,13 @@ export function tally(outcome: Pick<RunOutcome, 'reports' | 'strict'>): Tally {
 export function verdictLine(outcome: RunOutcome): string {
   if (outcome.exitCode === 2) return `NOT RUN: ${outcome.refusal ?? 'the suite refused to run'}`;
   const t = tally(outcome);
-  const causes = outcome.causes.length ? ` (${outcome.causes.length} cause${outcome.causes.length === 1 ? '' : 's'})` : '';
+  const causes = outcome.causes.length
+    ? ` (${outcome.causes.length} cause${outcome.causes.length === 1 ? '' : 's'})`
+    : '';
   const skips = `${t.skipped} skipped${t.unavoidable ? ` (${t.unavoidable} unavoidable)` : ''}`;
-  const strict = t.strictFailures.length ? ` ${t.strictFailures.length} skip${t.strictFailures.length === 1 ? '' : 's'} fail${t.strictFailures.length === 1 ? 's' : ''} the run under --strict` : '';
+  const strict = t.strictFailures.length
+    ? ` ${t.strictFailures.length} skip${t.strictFailures.length === 1 ? '' : 's'} fail${t.strictFailures.length === 1 ? 's' : ''} the run under --strict`
+    : '';
   return `${outcome.exitCode === 0 ? 'PASSED' : 'FAILED'}: ${t.run} checks run, ${t.failed} failed${causes}, ${skips}${strict ? `;${strict}` : ''}`;
 }
 
@@ -132,7 +155,14 @@ export function causeIndex(outcome: Pick<RunOutcome, 'causes'>): Map<CheckResult
 /** A failure's lines: what was sent, expected, came back, why, its cause (when given) and the curl line that repeats it. */
 export function failureFields(r: CheckResult, cause?: string): [string, string][] {
   return (
-    [['request', r.request], ['expected', r.expected], ['got', r.actual], ['why', r.message], ['cause', cause], ['repro', r.repro]] as [string, string | undefined][]
+    [
+      ['request', r.request],
+      ['expected', r.expected],
+      ['got', r.actual],
+      ['why', r.message],
+      ['cause', cause],
+      ['repro', r.repro],
+    ] as [string, string | undefined][]
   ).filter((x): x is [string, string] => Boolean(x[1]));
 }
 
@@ -141,11 +171,14 @@ function causeLines(outcome: RunOutcome): string[] {
   const lines = ['Causes, worst level first:'];
   outcome.causes.forEach((c, i) => {
     const [example] = c.failures;
-    lines.push(`  ${i + 1}. [${c.level}] ${c.title}: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}`);
+    lines.push(
+      `  ${i + 1}. [${c.level}] ${c.title}: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}`,
+    );
     if (c.hint) lines.push(`       ${c.hint}`);
     if (!example) return;
     lines.push(`       e.g. ${failureLine(example)}`);
-    for (const [k, v] of failureFields(example).filter(([k]) => k !== 'expected')) lines.push(`         ${`${k}:`.padEnd(9)} ${v}`);
+    for (const [k, v] of failureFields(example).filter(([k]) => k !== 'expected'))
+      lines.push(`         ${`${k}:`.padEnd(9)} ${v}`);
   });
   return lines;
 }
@@ -161,15 +194,21 @@ export function summary(outcome: RunOutcome): string {
     const skipped = results.filter((r) => r.status === 'skip').length;
     const ran = results.length - skipped;
     const verdict = failed ? 'FAIL' : ran ? 'PASS' : 'SKIP';
-    const detail = results.length === 0 ? 'no checks selected' : `${failed ? `${failed} of ${ran} failed` : `${ran} checks`}${skipped ? `, ${skipped} skipped` : ''}`;
+    const detail =
+      results.length === 0
+        ? 'no checks selected'
+        : `${failed ? `${failed} of ${ran} failed` : `${ran} checks`}${skipped ? `, ${skipped} skipped` : ''}`;
     lines.push(`${verdict}  ${operationId.padEnd(width)}  ${detail}`);
     for (const r of results.filter((x) => x.status === 'fail')) {
       lines.push(`      x [${r.provenance}] ${r.check}`);
       const cause = causes.get(r);
-      for (const [k, v] of failureFields(r, cause && `${cause.n}. ${cause.cause.title}`)) lines.push(`          ${`${k}:`.padEnd(9)} ${v}`);
+      for (const [k, v] of failureFields(r, cause && `${cause.n}. ${cause.cause.title}`))
+        lines.push(`          ${`${k}:`.padEnd(9)} ${v}`);
     }
     for (const r of results.filter((x) => x.status === 'skip' && !x.unavoidable)) {
-      lines.push(`      - skipped${failsStrictly(r, outcome.strict) ? ' (fails under --strict)' : ''}: ${r.check} (${r.message ?? 'no reason given'})`);
+      lines.push(
+        `      - skipped${failsStrictly(r, outcome.strict) ? ' (fails under --strict)' : ''}: ${r.check} (${r.message ?? 'no reason given'})`,
+      );
     }
     // Skips no setting can avoid are the same on every run: one line, their reasons in the reports.
     const unavoidable = results.filter((x) => x.unavoidable);

@@ -58,7 +58,12 @@ export function assembleKit(p: KitParts): Kit {
     baseUrl: p.baseUrl,
     fetch: p.fetch,
     budget: new Budget(p.budget),
-    pacer: new Pacer({ honourRemaining: p.pace, groups: p.model.limits.rateLimits.groups, now: p.clock.now, sleep: p.clock.sleep }),
+    pacer: new Pacer({
+      honourRemaining: p.pace,
+      groups: p.model.limits.rateLimits.groups,
+      now: p.clock.now,
+      sleep: p.clock.sleep,
+    }),
     signal: p.signal,
     observe: (request, response) => {
       const subject = subjectOf(p.model, request.method, http.relative(request.url));
@@ -72,7 +77,20 @@ export function assembleKit(p: KitParts): Kit {
   const reads = new CachedReads(http, credentials);
   const searched = searchedOperation(p.model.operations);
   const sample = searched ? new Sampler(searched, { reads, judge, budgetLeft: () => http.budget.left() }) : undefined;
-  const run: RunKit = { spec: p.model, scope: p.scope, http, reads, judge, credentials, keys, sample, answers, results: () => recorder.all(), runId: p.runId, seed: p.seed };
+  const run: RunKit = {
+    spec: p.model,
+    scope: p.scope,
+    http,
+    reads,
+    judge,
+    credentials,
+    keys,
+    sample,
+    answers,
+    results: () => recorder.all(),
+    runId: p.runId,
+    seed: p.seed,
+  };
   for (const f of p.families) if (f.watch) watches.push(f.watch(handOut(run, f.needs)));
   return { run, recorder, watches };
 }

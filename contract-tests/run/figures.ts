@@ -33,7 +33,13 @@ function suiteLine(): string {
 
 export function settingsLines(f: RunFacts): string[] {
   const c = f.credentials;
-  const creds = [c.apiKey && `API key ${mask(c.apiKey)}`, c.session && `session ${mask(c.session)}`, c.forbiddenKey && `forbidden key ${mask(c.forbiddenKey)}`].filter(Boolean).join(', ');
+  const creds = [
+    c.apiKey && `API key ${mask(c.apiKey)}`,
+    c.session && `session ${mask(c.session)}`,
+    c.forbiddenKey && `forbidden key ${mask(c.forbiddenKey)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const m = f.target.mock;
   const { level, only, writes } = f.scope;
   const levels = level === 'assumed' ? 'everything' : `${level}${level === 'observed' ? ' and interface' : ' only'}`;
@@ -65,7 +71,9 @@ export function figureLines(s: RunStats): string[] {
   ];
   if (s.sample && (s.sample.pages || s.sample.pinged)) {
     const share = s.sample.distinct ? ((100 * s.sample.invalid) / s.sample.distinct).toFixed(1) : '0.0';
-    lines.push(`Sample: ${s.sample.rows} rows in ${s.sample.pages} pages, ${s.sample.distinct} distinct, ${s.sample.invalid} invalid (${share}%); ${s.sample.pinged} pings`);
+    lines.push(
+      `Sample: ${s.sample.rows} rows in ${s.sample.pages} pages, ${s.sample.distinct} distinct, ${s.sample.invalid} invalid (${share}%); ${s.sample.pinged} pings`,
+    );
   }
   lines.push(`Finished in ${(s.wallMs / 1000).toFixed(1)} s`);
   return lines;
@@ -75,7 +83,14 @@ export function figureLines(s: RunStats): string[] {
 export function notRun(reason: string, started: Date, target: string): RunOutcome {
   const durationMs = Date.now() - started.getTime();
   return {
-    exitCode: 2, refusal: reason, settings: [`Contract suite: spec/openapi.yaml against ${target}`, suiteLine()], reports: [], causes: [],
-    figures: [`Finished in ${(durationMs / 1000).toFixed(1)} s`], strict: false, startedAt: started, durationMs,
+    exitCode: 2,
+    refusal: reason,
+    settings: [`Contract suite: spec/openapi.yaml against ${target}`, suiteLine()],
+    reports: [],
+    causes: [],
+    figures: [`Finished in ${(durationMs / 1000).toFixed(1)} s`],
+    strict: false,
+    startedAt: started,
+    durationMs,
   };
 }

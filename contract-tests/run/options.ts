@@ -9,19 +9,75 @@ export const DEFAULT_SEED = 1;
 export const DEFAULT_BUDGET = 400;
 
 export const FLAGS = {
-  'base-url': { type: 'string', env: 'CONTRACT_BASE_URL', value: '<url>', help: 'API base, e.g. http://127.0.0.1:4010/api/v0.1' },
+  'base-url': {
+    type: 'string',
+    env: 'CONTRACT_BASE_URL',
+    value: '<url>',
+    help: 'API base, e.g. http://127.0.0.1:4010/api/v0.1',
+  },
   'start-mock': { type: 'boolean', help: 'start the local mock on a free port and test it' },
-  spec: { type: 'string', env: 'CONTRACT_SPEC', value: '<file>', shown: 'spec/openapi.yaml', help: 'replay another copy of the OpenAPI document' },
+  spec: {
+    type: 'string',
+    env: 'CONTRACT_SPEC',
+    value: '<file>',
+    shown: 'spec/openapi.yaml',
+    help: 'replay another copy of the OpenAPI document',
+  },
   only: { type: 'list', value: '<operationId>', help: 'run only these operations (repeat or comma-separate)' },
-  provenance: { type: 'string', value: '<level>', choices: LEVELS, default: 'assumed', help: "interface | observed | assumed: check only what the spec marks this level or harder; 'interface' = the hard promises alone" },
-  'allow-writes': { type: 'boolean', env: 'CONTRACT_ALLOW_WRITES', help: 'create and revoke API keys on a target that is not the mock (always on for the mock); everything created is removed again' },
-  budget: { type: 'integer', value: '<n>', default: DEFAULT_BUDGET, min: 0, max: 1_000_000, help: "requests the suite may send beyond Dredd's own: how deep it samples; checks past the budget are skipped, named" },
-  pace: { type: 'string', value: 'on|off', choices: ['on', 'off'], shown: 'on; off with --start-mock', help: 'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; off: wait only on a 429 (for a target that reports limits it does not enforce)' },
-  dredd: { type: 'string', value: 'on|off', choices: ['on', 'off'], default: 'on', help: "on: replay each operation's documented success with Dredd first (from the package: needs dredd installed beside it, an optional peer dependency); off: skip that phase, every other check unchanged" },
-  strict: { type: 'boolean', help: 'a skipped check fails the run (except the few no setting can avoid, such as provoking a 500)' },
-  reports: { type: 'string', value: '<dir>', shown: './reports', help: 'where the reports go: contract-report.json, contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log' },
+  provenance: {
+    type: 'string',
+    value: '<level>',
+    choices: LEVELS,
+    default: 'assumed',
+    help: "interface | observed | assumed: check only what the spec marks this level or harder; 'interface' = the hard promises alone",
+  },
+  'allow-writes': {
+    type: 'boolean',
+    env: 'CONTRACT_ALLOW_WRITES',
+    help: 'create and revoke API keys on a target that is not the mock (always on for the mock); everything created is removed again',
+  },
+  budget: {
+    type: 'integer',
+    value: '<n>',
+    default: DEFAULT_BUDGET,
+    min: 0,
+    max: 1_000_000,
+    help: "requests the suite may send beyond Dredd's own: how deep it samples; checks past the budget are skipped, named",
+  },
+  pace: {
+    type: 'string',
+    value: 'on|off',
+    choices: ['on', 'off'],
+    shown: 'on; off with --start-mock',
+    help: 'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; off: wait only on a 429 (for a target that reports limits it does not enforce)',
+  },
+  dredd: {
+    type: 'string',
+    value: 'on|off',
+    choices: ['on', 'off'],
+    default: 'on',
+    help: "on: replay each operation's documented success with Dredd first (from the package: needs dredd installed beside it, an optional peer dependency); off: skip that phase, every other check unchanged",
+  },
+  strict: {
+    type: 'boolean',
+    help: 'a skipped check fails the run (except the few no setting can avoid, such as provoking a 500)',
+  },
+  reports: {
+    type: 'string',
+    value: '<dir>',
+    shown: './reports',
+    help: 'where the reports go: contract-report.json, contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log',
+  },
   junit: { type: 'string', value: '<path>', shown: '<reports>/contract-junit.xml', help: 'the JUnit XML elsewhere' },
-  seed: { type: 'integer', value: '<n>', default: DEFAULT_SEED, min: 1, max: 2 ** 31 - 1, env: 'CONTRACT_SEED', help: 'the seed of the generated requests: the same seed sends the same ones (pass another to explore further)' },
+  seed: {
+    type: 'integer',
+    value: '<n>',
+    default: DEFAULT_SEED,
+    min: 1,
+    max: 2 ** 31 - 1,
+    env: 'CONTRACT_SEED',
+    help: 'the seed of the generated requests: the same seed sends the same ones (pass another to explore further)',
+  },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
@@ -53,7 +109,9 @@ export function reportFlags(argv: readonly string[]): { reports?: string; junit?
 export function givenTarget(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
   const i = argv.indexOf('--base-url');
   const given = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--base-url='))?.slice('--base-url='.length);
-  return given ?? env.CONTRACT_BASE_URL ?? (argv.includes('--start-mock') ? 'the local mock (--start-mock)' : '(no target)');
+  return (
+    given ?? env.CONTRACT_BASE_URL ?? (argv.includes('--start-mock') ? 'the local mock (--start-mock)' : '(no target)')
+  );
 }
 
 export function normaliseBaseUrl(raw: string): string {
@@ -63,7 +121,8 @@ export function normaliseBaseUrl(raw: string): string {
   } catch {
     throw new FlagError(`--base-url '${raw}' is not a URL (expected e.g. http://127.0.0.1:4010/api/v0.1)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FlagError(`--base-url must be http(s), got '${raw}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FlagError(`--base-url must be http(s), got '${raw}'`);
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -71,7 +130,7 @@ export const USAGE = [
   'Usage: server-listing-contract --base-url <url> [options]',
   '   (in a clone: npm run contract -- --base-url <url> [options])',
   '',
-  "Replays the spec (spec/openapi.yaml) against an implementation: a pre-flight makes sure",
+  'Replays the spec (spec/openapi.yaml) against an implementation: a pre-flight makes sure',
   "the target answers at that base URL and asks whether it is this project's mock",
   "(GET /__mock/info); Dredd replays each operation's documented success; the depth checks",
   'follow; everything the suite created is removed; the reports are written.',

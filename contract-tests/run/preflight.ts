@@ -37,14 +37,25 @@ const TIMEOUT_MS = 10_000;
 const ADVICE: [RegExp, string][] = [
   [/^ECONNREFUSED$/, 'Is the server running, and are the host and port in --base-url right?'],
   [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME)$/, 'Is the host name in --base-url right?'],
-  [/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/, 'For a certificate of your own CA, give Node the CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem'],
-  [/SSL|EPROTO|UND_ERR_SOCKET|ECONNRESET/, 'Is the scheme in --base-url (http or https) the one the server speaks on that port?'],
-  [/TimeoutError|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT/, `The target did not answer within ${TIMEOUT_MS / 1000} s: is it up, and reachable from here?`],
+  [
+    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/,
+    'For a certificate of your own CA, give Node the CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+  ],
+  [
+    /SSL|EPROTO|UND_ERR_SOCKET|ECONNRESET/,
+    'Is the scheme in --base-url (http or https) the one the server speaks on that port?',
+  ],
+  [
+    /TimeoutError|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT/,
+    `The target did not answer within ${TIMEOUT_MS / 1000} s: is it up, and reachable from here?`,
+  ],
 ];
 
 /** The public GET operations that need no path parameter: each answers at a fixed URL unless its route is missing. */
 function probes(model: SpecModel): Operation[] {
-  return model.operations.filter((o) => o.isPublic && o.method === 'GET' && !o.parameters.some((p) => p.in === 'path' || p.required));
+  return model.operations.filter(
+    (o) => o.isPublic && o.method === 'GET' && !o.parameters.some((p) => p.in === 'path' || p.required),
+  );
 }
 
 /** An answer from the API, as opposed to a 404 or a web page served at that URL. */
@@ -83,14 +94,22 @@ export async function preflight(baseUrl: string, model: SpecModel, fetch: Fetch)
   for (const op of routes) {
     const res = await get(`${baseUrl}${op.path}`);
     if (answersAsApi(res)) break;
-    missed.push(`GET ${op.path}: ${res.status}${mediaType(res.headers['content-type']) === 'text/html' ? ' HTML' : ''}`);
+    missed.push(
+      `GET ${op.path}: ${res.status}${mediaType(res.headers['content-type']) === 'text/html' ? ' HTML' : ''}`,
+    );
   }
   if (routes.length && missed.length === routes.length) {
     for (const candidate of candidateBases(baseUrl, model.basePath)) {
-      const res = await send(fetch, { method: 'GET', url: `${candidate}${routes[0]!.path}` }, { timeoutMs: TIMEOUT_MS }).catch(() => undefined);
+      const res = await send(
+        fetch,
+        { method: 'GET', url: `${candidate}${routes[0]!.path}` },
+        { timeoutMs: TIMEOUT_MS },
+      ).catch(() => undefined);
       requests++;
       if (res && answersAsApi(res)) {
-        throw new PreflightError(`every public route of the spec answers 404 or HTML under ${baseUrl} (${missed.join(', ')}), but ${candidate}${routes[0]!.path} answers ${res.status}: did you mean --base-url ${candidate}?`);
+        throw new PreflightError(
+          `every public route of the spec answers 404 or HTML under ${baseUrl} (${missed.join(', ')}), but ${candidate}${routes[0]!.path} answers ${res.status}: did you mean --base-url ${candidate}?`,
+        );
       }
     }
     throw new PreflightError(
@@ -104,7 +123,9 @@ export async function preflight(baseUrl: string, model: SpecModel, fetch: Fetch)
 /** The mock's /__mock/info sits beside the API's base path (`<origin>/__mock/info`), wherever the mock is mounted. */
 async function identify(baseUrl: string, basePath: string, fetch: Fetch): Promise<MockInfo | undefined> {
   const root = baseUrl.endsWith(basePath) ? baseUrl.slice(0, -basePath.length) : new URL(baseUrl).origin;
-  const res = await send(fetch, { method: 'GET', url: `${root}/__mock/info` }, { timeoutMs: TIMEOUT_MS }).catch(() => undefined);
+  const res = await send(fetch, { method: 'GET', url: `${root}/__mock/info` }, { timeoutMs: TIMEOUT_MS }).catch(
+    () => undefined,
+  );
   const info = res?.status === 200 ? (res.json as Partial<MockInfo> | undefined) : undefined;
   return info?.name === MOCK_NAME && typeof info.version === 'string' ? (info as MockInfo) : undefined;
 }

@@ -61,11 +61,12 @@ export class Refusal extends Error {}
 const realClock = (signal: AbortSignal | undefined): Clock => ({
   now: Date.now,
   // A stopped run does not sit out a rate-limit window.
-  sleep: (ms) => new Promise((done) => {
-    const stop = () => (clearTimeout(timer), done());
-    const timer = setTimeout(() => (signal?.removeEventListener('abort', stop), done()), ms);
-    signal?.addEventListener('abort', stop, { once: true });
-  }),
+  sleep: (ms) =>
+    new Promise((done) => {
+      const stop = () => (clearTimeout(timer), done());
+      const timer = setTimeout(() => (signal?.removeEventListener('abort', stop), done()), ms);
+      signal?.addEventListener('abort', stop, { once: true });
+    }),
 });
 
 function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
@@ -111,7 +112,10 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
         'Set CONTRACT_API_KEY and/or CONTRACT_SESSION_COOKIE (and CONTRACT_FORBIDDEN_API_KEY for the 403 checks), or limit the run to public operations with --only.',
     );
   }
-  const writes = { allowed: isMock || Boolean(options.allowWrites), reason: isMock ? 'the target is the mock' : options.allowWrites ? '--allow-writes' : 'the target is not the mock' };
+  const writes = {
+    allowed: isMock || Boolean(options.allowWrites),
+    reason: isMock ? 'the target is the mock' : options.allowWrites ? '--allow-writes' : 'the target is not the mock',
+  };
   return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
 }
 
@@ -127,21 +131,42 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
     }
     const selected = run.spec.operations.filter((o) => run.scope.selected(o));
     await depthPhase(kit, selected, options.families ?? FAMILIES).catch((err: Error) => {
-      failures.push({ operationId: 'suite', check: 'suite: the depth checks ran to completion', provenance: 'interface', status: 'fail', message: `internal error in the contract suite: ${err.stack ?? err.message}` });
+      failures.push({
+        operationId: 'suite',
+        check: 'suite: the depth checks ran to completion',
+        provenance: 'interface',
+        status: 'fail',
+        message: `internal error in the contract suite: ${err.stack ?? err.message}`,
+      });
     });
     for (const w of kit.watches) recorder.add(w.verdicts());
   } finally {
     // Cleanup is never refused: not for want of budget, not because the run was stopped.
     const left = await run.keys.removeAll().catch(() => run.keys.open());
     if (left.length) {
-      failures.push({ operationId: 'cleanup', check: 'cleanup: everything the suite created is removed', provenance: 'interface', status: 'fail', message: `could not remove API key(s) ${left.map((k) => k.id).join(', ')}: remove them by hand` });
+      failures.push({
+        operationId: 'cleanup',
+        check: 'cleanup: everything the suite created is removed',
+        provenance: 'interface',
+        status: 'fail',
+        message: `could not remove API key(s) ${left.map((k) => k.id).join(', ')}: remove them by hand`,
+      });
     }
   }
   const stopped = run.http.stopped();
-  if (stopped) failures.push({ operationId: 'suite', check: 'suite: the run finished', provenance: 'interface', status: 'fail', message: `${stopped} before every check ran; what ran is reported, and what it created was removed` });
+  if (stopped)
+    failures.push({
+      operationId: 'suite',
+      check: 'suite: the run finished',
+      provenance: 'interface',
+      status: 'fail',
+      message: `${stopped} before every check ran; what ran is reported, and what it created was removed`,
+    });
   if (recorder.all().length === 0 && !stopped) {
     const { only, level } = run.scope;
-    throw new Refusal(`nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no check (every part it would rely on is softer than ${level})`);
+    throw new Refusal(
+      `nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no check (every part it would rely on is softer than ${level})`,
+    );
   }
   recorder.add(failures);
   return replay;
@@ -152,13 +177,27 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
   const { run } = kit;
   const outcome = reportedOutcome({
     results: kit.recorder.all(),
-    operations: run.spec.operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, declares404: o.responses.has(404), isProtected: !o.isPublic })),
+    operations: run.spec.operations.map((o) => ({
+      operationId: o.operationId,
+      method: o.method,
+      path: o.path,
+      declares404: o.responses.has(404),
+      isProtected: !o.isPublic,
+    })),
     selected: run.spec.operations.filter((o) => run.scope.selected(o)).map((o) => o.operationId),
-    observed: run.answers, settings: settingsLines(facts), strict: facts.strict, startedAt: started, durationMs: Date.now() - started.getTime(),
+    observed: run.answers,
+    settings: settingsLines(facts),
+    strict: facts.strict,
+    startedAt: started,
+    durationMs: Date.now() - started.getTime(),
   });
   outcome.figures = figureLines({
-    budget: run.http.budget, pace: { ...run.http.pacer.stats, honoured: facts.pace }, dreddRequests: replay?.requests,
-    preflightRequests: facts.target.requests, sample: run.sample?.stats, wallMs: outcome.durationMs,
+    budget: run.http.budget,
+    pace: { ...run.http.pacer.stats, honoured: facts.pace },
+    dreddRequests: replay?.requests,
+    preflightRequests: facts.target.requests,
+    sample: run.sample?.stats,
+    wallMs: outcome.durationMs,
   });
   return outcome;
 }
@@ -167,17 +206,40 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   const { model, path: specPath } = modelOf(options);
   nameFixtureSecrets(model);
   const unknown = (options.only ?? []).filter((id) => !model.byId.has(id));
-  if (unknown.length) throw new Refusal(`--only: no operation ${unknown.join(', ')} in the spec; known: ${[...model.byId.keys()].join(', ')}`);
+  if (unknown.length)
+    throw new Refusal(
+      `--only: no operation ${unknown.join(', ')} in the spec; known: ${[...model.byId.keys()].join(', ')}`,
+    );
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const target = await preflight(normaliseBaseUrl(options.baseUrl), model, fetch);
   const { credentials, scope } = settle(options, model, target);
   const budget = options.budget ?? 400;
   const pace = options.pace ?? true;
   const kit = assembleKit({
-    model, baseUrl: target.baseUrl, fetch, scope, credentials, budget, pace,
-    clock: options.clock ?? realClock(options.signal), signal: options.signal, runId: randomBytes(4).toString('hex'), seed: options.seed ?? DEFAULT_SEED, families: options.families ?? FAMILIES,
+    model,
+    baseUrl: target.baseUrl,
+    fetch,
+    scope,
+    credentials,
+    budget,
+    pace,
+    clock: options.clock ?? realClock(options.signal),
+    signal: options.signal,
+    runId: randomBytes(4).toString('hex'),
+    seed: options.seed ?? DEFAULT_SEED,
+    families: options.families ?? FAMILIES,
   });
   const replay = await phases(kit, options, specPath);
-  const facts: RunFacts = { specName: options.spec ? basename(specPath) : 'spec/openapi.yaml', target, scope, credentials, budget, seed: kit.run.seed, strict: options.strict ?? false, dredd: Boolean(replay), pace };
+  const facts: RunFacts = {
+    specName: options.spec ? basename(specPath) : 'spec/openapi.yaml',
+    target,
+    scope,
+    credentials,
+    budget,
+    seed: kit.run.seed,
+    strict: options.strict ?? false,
+    dredd: Boolean(replay),
+    pace,
+  };
   return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
 }

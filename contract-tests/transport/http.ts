@@ -20,7 +20,11 @@ export interface HttpResponse {
 /** The fetch the run sends with: `(Request) => Promise<Response>`, as `globalThis.fetch` and Hono's `app.fetch` are. */
 export type Fetch = (request: Request) => Promise<Response>;
 
-export async function send(fetch: Fetch, req: HttpRequest, options: { timeoutMs?: number } = {}): Promise<HttpResponse> {
+export async function send(
+  fetch: Fetch,
+  req: HttpRequest,
+  options: { timeoutMs?: number } = {},
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
   let body: string | undefined;
   if (typeof req.body === 'string') body = req.body;
@@ -28,7 +32,15 @@ export async function send(fetch: Fetch, req: HttpRequest, options: { timeoutMs?
     body = JSON.stringify(req.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await fetch(new Request(req.url, { method: req.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) }));
+  const res = await fetch(
+    new Request(req.url, {
+      method: req.method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    }),
+  );
   const text = await res.text();
   return { status: res.status, headers: headersObject(res.headers), text, json: parseJson(text) };
 }
@@ -38,7 +50,7 @@ const NO_ANSWER: [RegExp, string][] = [
   [/^ECONNREFUSED$/, 'connection refused: nothing listens on that host and port'],
   [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME)$/, 'DNS lookup failed: no such host'],
   [/^(ETIMEDOUT|TimeoutError|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)$/, 'timed out waiting for an answer'],
-  [/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/, 'TLS: the server\'s certificate is not trusted'],
+  [/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/, "TLS: the server's certificate is not trusted"],
   [/SSL|EPROTO/, 'TLS handshake failed (is it https on an http port, or the reverse?)'],
   [/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/, 'the connection was closed without an answer (is it http on an https port?)'],
   [/^(EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/, 'the host cannot be reached from here'],
@@ -49,7 +61,13 @@ const NO_ANSWER: [RegExp, string][] = [
 export function describeNetworkError(err: unknown): { code: string; text: string } {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
   const cause = e.cause;
-  const code = cause?.code ?? (e.name === 'TimeoutError' ? 'TimeoutError' : cause?.message === 'bad port' ? 'bad port' : cause?.name ?? e.name ?? 'Error');
+  const code =
+    cause?.code ??
+    (e.name === 'TimeoutError'
+      ? 'TimeoutError'
+      : cause?.message === 'bad port'
+        ? 'bad port'
+        : (cause?.name ?? e.name ?? 'Error'));
   const words = NO_ANSWER.find(([re]) => re.test(code))?.[1];
   const detail = cause?.message ?? e.message ?? String(err);
   return { code, text: words ? `${words} (${code}: ${detail.split('\n')[0]})` : `${code}: ${detail.split('\n')[0]}` };
@@ -76,7 +94,12 @@ export function excerpt(text: string, max = 300): string {
  */
 export function signature(res: Pick<HttpResponse, 'status' | 'text' | 'json'>): string {
   const json = res.json as { message?: unknown; error?: unknown } | undefined;
-  const said = typeof json?.message === 'string' ? json.message : typeof json?.error === 'string' ? json.error : res.text.split('\n').find((l) => l.trim()) ?? '';
+  const said =
+    typeof json?.message === 'string'
+      ? json.message
+      : typeof json?.error === 'string'
+        ? json.error
+        : (res.text.split('\n').find((l) => l.trim()) ?? '');
   const general = said
     .replace(/'[^']*'|"[^"]*"|`[^`]*`/g, '…')
     .replace(/\\x[0-9a-f]{2}/gi, '')

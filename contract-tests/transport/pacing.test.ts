@@ -13,7 +13,10 @@ function fakeClock(start = 1_000_000) {
   return { now: () => now, sleep: async (ms: number) => void (slept.push(ms), (now += ms)), slept };
 }
 
-const headers = (remaining: number, resetS: number) => ({ 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetS) });
+const headers = (remaining: number, resetS: number) => ({
+  'x-ratelimit-remaining': String(remaining),
+  'x-ratelimit-reset': String(resetS),
+});
 
 describe('Pacer', () => {
   test('waits until the reset once the window is used up, and only then', async () => {
@@ -34,7 +37,11 @@ describe('Pacer', () => {
 
   test('keeps callers and path groups apart, as the target counts them', async () => {
     const clock = fakeClock();
-    const pacer = new Pacer({ honourRemaining: true, groups: [{ pathPrefix: '/metadata/', windowSeconds: 1, limit: 1 }], ...clock });
+    const pacer = new Pacer({
+      honourRemaining: true,
+      groups: [{ pathPrefix: '/metadata/', windowSeconds: 1, limit: 1 }],
+      ...clock,
+    });
     const key = pacer.bucketOf('/servers/find', { Authorization: 'Bearer k' });
     const meta = pacer.bucketOf('/metadata/versions', { Authorization: 'Bearer k' });
     const anonymous = pacer.bucketOf('/servers/find', {});
@@ -73,23 +80,36 @@ describe('Pacer', () => {
 describe('a run against a target that enforces a tiny rate limit', () => {
   test('finishes without a 429-caused failure and reports how long it waited', async () => {
     const clock = fakeClock(Date.now());
-    const { outcome } = await runAgainstReference('none', { reference: { rateLimit: { limit: 15, windowMs: 1_000 }, now: clock.now }, clock, budget: 80, pace: true });
+    const { outcome } = await runAgainstReference('none', {
+      reference: { rateLimit: { limit: 15, windowMs: 1_000 }, now: clock.now },
+      clock,
+      budget: 80,
+      pace: true,
+    });
     const text = [summary(outcome), ...outcome.figures].join('\n');
     expect(outcome.exitCode, text).toBe(0);
     expect(text).not.toMatch(/^FAIL/m);
-    const [, seconds, pauses, tooMany] = /^Rate limits: waited ([\d.]+) s in (\d+) pause\(s\); (\d+) answer\(s\) were 429$/m.exec(text) ?? [];
+    const [, seconds, pauses, tooMany] =
+      /^Rate limits: waited ([\d.]+) s in (\d+) pause\(s\); (\d+) answer\(s\) were 429$/m.exec(text) ?? [];
     expect(Number(pauses), text).toBeGreaterThan(0);
     expect(Number(seconds)).toBeGreaterThan(0);
     expect(Number(tooMany)).toBe(0);
     expect(clock.slept.length).toBe(Number(pauses));
     // The budget bounds the run: what it could not afford is skipped and says so.
-    expect(text).toMatch(/^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m);
+    expect(text).toMatch(
+      /^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m,
+    );
     expect(text).toMatch(/skipped: .*\(the request budget is used up \(--budget 80\)\)/);
   });
 
   test('without pacing against the same target, 429s are waited out as Retry-After says and asked again', async () => {
     const clock = fakeClock(Date.now());
-    const { outcome } = await runAgainstReference('none', { reference: { rateLimit: { limit: 15, windowMs: 1_000 }, now: clock.now }, clock, budget: 60, pace: false });
+    const { outcome } = await runAgainstReference('none', {
+      reference: { rateLimit: { limit: 15, windowMs: 1_000 }, now: clock.now },
+      clock,
+      budget: 60,
+      pace: false,
+    });
     const text = [summary(outcome), ...outcome.figures].join('\n');
     expect(outcome.exitCode, text).toBe(0);
     expect(Number(/(\d+) answer\(s\) were 429/.exec(text)?.[1])).toBeGreaterThan(0);

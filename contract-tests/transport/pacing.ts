@@ -68,7 +68,8 @@ export class Pacer {
   afterAnswer(bucket: string, status: number, headers: Record<string, string>): number | undefined {
     const remaining = integerHeader(headers['x-ratelimit-remaining']);
     const reset = integerHeader(headers['x-ratelimit-reset']);
-    if (remaining !== undefined && reset !== undefined) this.windows.set(bucket, { remaining, resetAtMs: reset * 1000 });
+    if (remaining !== undefined && reset !== undefined)
+      this.windows.set(bucket, { remaining, resetAtMs: reset * 1000 });
     if (status !== 429) return undefined;
     this.stats.tooMany++;
     this.windows.delete(bucket);

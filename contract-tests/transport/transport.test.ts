@@ -13,10 +13,25 @@ function transport(answers: number[], options: { budget?: number; signal?: Abort
   const fetch = async (request: Request) => {
     sent.push(`${request.method} ${new URL(request.url).pathname}`);
     const status = answers.shift() ?? 200;
-    return new Response(JSON.stringify({ ok: status }), { status, headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '2' } : {}) } });
+    return new Response(JSON.stringify({ ok: status }), {
+      status,
+      headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '2' } : {}) },
+    });
   };
-  const pacer = new Pacer({ honourRemaining: true, groups: [], now: () => 0, sleep: async (ms) => void slept.push(ms) });
-  const http = new Transport({ baseUrl: 'http://t.test/api', fetch, budget: new Budget(options.budget ?? 10), pacer, signal: options.signal, observe: (_req, res: HttpResponse) => void seen.push(res.status) });
+  const pacer = new Pacer({
+    honourRemaining: true,
+    groups: [],
+    now: () => 0,
+    sleep: async (ms) => void slept.push(ms),
+  });
+  const http = new Transport({
+    baseUrl: 'http://t.test/api',
+    fetch,
+    budget: new Budget(options.budget ?? 10),
+    pacer,
+    signal: options.signal,
+    observe: (_req, res: HttpResponse) => void seen.push(res.status),
+  });
   return { http, sent, seen, slept };
 }
 
@@ -24,8 +39,12 @@ describe('Transport', () => {
   test('spends the budget; past it a request is not sent and says why; cleanup is sent whatever the budget', async () => {
     const { http, sent } = transport([], { budget: 1 });
     expect((await http.send({ method: 'GET', url: http.url('/a') })).response?.status).toBe(200);
-    expect(await http.send({ method: 'GET', url: http.url('/b') })).toMatchObject({ skipped: 'the request budget is used up (--budget 1)' });
-    expect((await http.send({ method: 'DELETE', url: http.url('/c') }, { essential: true })).response?.status).toBe(200);
+    expect(await http.send({ method: 'GET', url: http.url('/b') })).toMatchObject({
+      skipped: 'the request budget is used up (--budget 1)',
+    });
+    expect((await http.send({ method: 'DELETE', url: http.url('/c') }, { essential: true })).response?.status).toBe(
+      200,
+    );
     expect(sent).toEqual(['GET /api/a', 'DELETE /api/c']);
     expect(http.budget).toMatchObject({ spent: 1, refused: 1, cleanup: 1 });
   });
@@ -42,8 +61,12 @@ describe('Transport', () => {
     const stop = new AbortController();
     const { http, sent } = transport([], { signal: stop.signal });
     stop.abort('SIGTERM');
-    expect(await http.send({ method: 'GET', url: http.url('/a') })).toMatchObject({ skipped: 'the run was stopped (SIGTERM)' });
-    expect((await http.send({ method: 'DELETE', url: http.url('/k') }, { essential: true })).response?.status).toBe(200);
+    expect(await http.send({ method: 'GET', url: http.url('/a') })).toMatchObject({
+      skipped: 'the run was stopped (SIGTERM)',
+    });
+    expect((await http.send({ method: 'DELETE', url: http.url('/k') }, { essential: true })).response?.status).toBe(
+      200,
+    );
     expect(sent).toEqual(['DELETE /api/k']);
   });
 });

@@ -55,7 +55,9 @@ export class Transport {
   /** Why nothing more is sent, once the run was stopped. */
   stopped(): string | undefined {
     const signal = this.parts.signal;
-    return signal?.aborted ? `the run was stopped${typeof signal.reason === 'string' ? ` (${signal.reason})` : ''}` : undefined;
+    return signal?.aborted
+      ? `the run was stopped${typeof signal.reason === 'string' ? ` (${signal.reason})` : ''}`
+      : undefined;
   }
 
   /**
@@ -67,7 +69,8 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const stopped = options.essential ? undefined : this.stopped();
       if (stopped) return { request, skipped: stopped };
-      if (!this.budget.take(options.essential)) return { request, skipped: `the request budget is used up (--budget ${this.budget.limit})` };
+      if (!this.budget.take(options.essential))
+        return { request, skipped: `the request budget is used up (--budget ${this.budget.limit})` };
       await this.pacer.beforeSend(bucket);
       let response: HttpResponse;
       const started = performance.now();
@@ -91,6 +94,10 @@ export class Transport {
   /** Every answer passes here, the suite's and Dredd's: observed, and learnt from; for a 429, how long to wait before asking again. */
   answered(request: HttpRequest, response: HttpResponse): number | undefined {
     this.parts.observe(request, response);
-    return this.pacer.afterAnswer(this.pacer.bucketOf(this.relative(request.url), request.headers), response.status, response.headers);
+    return this.pacer.afterAnswer(
+      this.pacer.bucketOf(this.relative(request.url), request.headers),
+      response.status,
+      response.headers,
+    );
   }
 }

@@ -30,7 +30,8 @@ export interface Answers {
 /** JSON with the spec's content type; a header given as a list is one line per value (two Set-Cookie lines, say). */
 export function sendJson(c: Context, status: number, body: unknown, headers?: Headers): Response {
   c.header('Content-Type', 'application/json');
-  if (headers) for (const [k, v] of Object.entries(headers)) for (const one of [v].flat()) c.header(k, one, { append: true });
+  if (headers)
+    for (const [k, v] of Object.entries(headers)) for (const one of [v].flat()) c.header(k, one, { append: true });
   return c.body(JSON.stringify(body), status as ContentfulStatusCode);
 }
 

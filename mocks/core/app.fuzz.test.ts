@@ -15,7 +15,11 @@ const SEED = 20_261_123;
 const credentials = fixtures.credentials.map((c) => ({ scheme: c.type, value: c.value }));
 
 async function answer(app: ReturnType<typeof useApp>, req: FuzzRequest) {
-  const res = await app.fetch(ORIGIN + req.path, { method: req.method, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+  const res = await app.fetch(ORIGIN + req.path, {
+    method: req.method,
+    headers: req.headers,
+    ...(req.body !== undefined ? { body: req.body } : {}),
+  });
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
   return { status: res.status, headers, body: await res.text() };
@@ -29,7 +33,10 @@ describe('generated requests', () => {
     await fc.assert(
       fc.asyncProperty(requestArbitrary(model, { credentials }), async (req) => {
         const findings = checker.exchange({ request: req, response: await answer(app, req) });
-        if (findings.length) throw new Error(`${findings.map((f) => `${f.kind}: ${f.detail}`).join('\n')}\nrepro: ${curlLine(ORIGIN, req)}`);
+        if (findings.length)
+          throw new Error(
+            `${findings.map((f) => `${f.kind}: ${f.detail}`).join('\n')}\nrepro: ${curlLine(ORIGIN, req)}`,
+          );
       }),
       { seed: SEED, numRuns: RUNS },
     );

@@ -79,7 +79,9 @@ const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const ms = (performance.now() - start).toFixed(1);
   const url = new URL(c.req.url);
   const refused = c.get(CORS_REFUSED);
-  console.log(`${printable(c.req.method)} ${printable(url.pathname + url.search)} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${printable(refused)} refused)` : ''}`);
+  console.log(
+    `${printable(c.req.method)} ${printable(url.pathname + url.search)} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${printable(refused)} refused)` : ''}`,
+  );
 };
 
 /** The request's path as the client sent it (percent-encoded), as the mock repeats it (printable). */
@@ -154,22 +156,48 @@ export function createApp(parts: AppParts): MockApp {
 
   app.use('*', noSniff);
   if (!options.quiet) app.use('*', requestLog);
-  app.use('*', hostCheck(options.allowedHosts, (c, detail) => fail(c, 403, detail)));
+  app.use(
+    '*',
+    hostCheck(options.allowedHosts, (c, detail) => fail(c, 403, detail)),
+  );
   app.use('*', corsMiddleware(options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));
-  app.use('*', identifyCaller(auth, () => state.now()));
-  app.use('*', rateLimit({ limiter: () => state.rates, basePath, trustProxy: options.trustProxy, enforce: options.rateLimit, answers }));
-  app.use('*', limitBody(maxBodyBytes, (c, headers) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers)));
+  app.use(
+    '*',
+    identifyCaller(auth, () => state.now()),
+  );
+  app.use(
+    '*',
+    rateLimit({
+      limiter: () => state.rates,
+      basePath,
+      trustProxy: options.trustProxy,
+      enforce: options.rateLimit,
+      answers,
+    }),
+  );
+  app.use(
+    '*',
+    limitBody(maxBodyBytes, (c, headers) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers)),
+  );
   app.use(
     '*',
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        fail(c, 405, `${printable(c.req.method)} is not allowed on ${requestPath(c)}; use ${methods.join(', ')}`, { Allow: methods.join(', ') }),
+        fail(c, 405, `${printable(c.req.method)} is not allowed on ${requestPath(c)}; use ${methods.join(', ')}`, {
+          Allow: methods.join(', '),
+        }),
     }),
   );
 
-  mountDevRoutes(app, state, { cookieName: model.cookieName, reply: sendJson, fail, warn, dataset: { seed: options.seed, ...(options.data !== undefined ? { data: options.data } : {}) } });
+  mountDevRoutes(app, state, {
+    cookieName: model.cookieName,
+    reply: sendJson,
+    fail,
+    warn,
+    dataset: { seed: options.seed, ...(options.data !== undefined ? { data: options.data } : {}) },
+  });
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);
 
@@ -179,14 +207,31 @@ export function createApp(parts: AppParts): MockApp {
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
     // A body may take its time: an operation that reads one checks its caller again once it is in.
     const recheck = op.requestBody && !op.isPublic ? [stillAuthorized(op, auth, () => state.now(), answers)] : [];
-    app.on(op.method, routePath, inOrder(authorize(op, auth, answers), parameters(compiled, answers), ...recheck, preferredAnswer(op, answers, liveBody(handler, state)), handle(op, handler, state, answers)));
+    app.on(
+      op.method,
+      routePath,
+      inOrder(
+        authorize(op, auth, answers),
+        parameters(compiled, answers),
+        ...recheck,
+        preferredAnswer(op, answers, liveBody(handler, state)),
+        handle(op, handler, state, answers),
+      ),
+    );
   }
 
-  app.notFound((c) => fail(c, 404, `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`));
+  app.notFound((c) =>
+    fail(
+      c,
+      404,
+      `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`,
+    ),
+  );
   app.onError((err, c) => {
     // The client went away while its body was being read (or sent a body the parser
     // refused): nobody is left to answer, and it is no bug of the mock.
-    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return fail(c, 400, 'the connection closed before the request body was complete');
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET')
+      return fail(c, 400, 'the connection closed before the request body was complete');
     // A bug, never a crash: say so in the log and answer the spec's error body.
     console.error(`mock: ${printable(c.req.method)} ${requestPath(c)} failed:`, err);
     return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));

@@ -49,11 +49,15 @@ function compileGroup(validator: SchemaValidator, where: 'query' | 'path', param
     required: own.filter((p) => p.required).map((p) => p.name),
   };
   // Most operations have no path (or no query) parameters: nothing to compile.
-  const validate = own.length ? validator.compile(schema) : (Object.assign(() => true, { errors: null }) as unknown as ValidateFunction);
-  const anyCase = new Map(own.flatMap((p) => {
-    const values = anyCaseEnum(p);
-    return values ? [[p.name, values] as const] : [];
-  }));
+  const validate = own.length
+    ? validator.compile(schema)
+    : (Object.assign(() => true, { errors: null }) as unknown as ValidateFunction);
+  const anyCase = new Map(
+    own.flatMap((p) => {
+      const values = anyCaseEnum(p);
+      return values ? [[p.name, values] as const] : [];
+    }),
+  );
   return { where, params: new Map(own.map((p) => [p.name, p])), validate, anyCase };
 }
 
@@ -62,7 +66,9 @@ function paramError(group: ParamGroup, values: Record<string, unknown>): string 
   const err = group.validate.errors?.[0];
   if (!err) return `${group.where} parameters are invalid`;
   const name =
-    err.keyword === 'required' ? (err.params as { missingProperty: string }).missingProperty : err.instancePath.split('/')[1] ?? '';
+    err.keyword === 'required'
+      ? (err.params as { missingProperty: string }).missingProperty
+      : (err.instancePath.split('/')[1] ?? '');
   const label = `${group.where} parameter '${name}'`;
   if (err.keyword === 'required') return `${label} is required`;
   if (err.keyword === 'pattern') {
@@ -70,7 +76,8 @@ function paramError(group: ParamGroup, values: Record<string, unknown>): string 
     // (written to follow "must be"), and the parameter's example shows one.
     const p = group.params.get(name);
     const shape = typeof p?.schema.description === 'string' ? `${p.schema.description.replace(/\.$/, '')}, ` : '';
-    const like = p?.example !== undefined ? `like ${JSON.stringify(String(p.example))}` : 'like the examples in the spec';
+    const like =
+      p?.example !== undefined ? `like ${JSON.stringify(String(p.example))}` : 'like the examples in the spec';
     return `${label} must be ${shape}${like}; got ${printable(JSON.stringify(String(values[name])))}`;
   }
   return describeErrors([{ ...err, instancePath: '' }], label);

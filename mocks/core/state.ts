@@ -22,7 +22,9 @@ export interface MockInputs {
 }
 
 /** A data file, or generated: by the build (`built`), or at start (and then maybe read from or written to a snapshot in the cache). */
-export type DataSource = { kind: 'file'; path: string } | { kind: 'generated'; snapshot?: { file: string; hit: boolean } };
+export type DataSource =
+  | { kind: 'file'; path: string }
+  | { kind: 'generated'; snapshot?: { file: string; hit: boolean } };
 
 export class MockState {
   readonly model: SpecModel;
@@ -68,7 +70,8 @@ export class MockState {
   /** Back to the seeded state: fixture keys and sessions only, fresh counters. */
   reset(): void {
     this.generation++;
-    const ofKind = (kind: string) => this.fixtures.credentials.filter((c) => this.model.schemes.get(c.type)?.kind === kind);
+    const ofKind = (kind: string) =>
+      this.fixtures.credentials.filter((c) => this.model.schemes.get(c.type)?.kind === kind);
     this.keys = new KeyStore(ofKind('bearer'));
     this.sessions = new SessionStore(ofKind('cookie'));
     this.rates = new RateLimiter(this.model.limits.rateLimits);

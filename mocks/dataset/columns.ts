@@ -120,7 +120,8 @@ class Interner {
 
   column(n: number): DictColumn {
     const ids = idsFor(this.values.length, n);
-    if (ids.constructor === this.ids.constructor && n === this.ids.length) return { ids: this.ids, values: this.values };
+    if (ids.constructor === this.ids.constructor && n === this.ids.length)
+      return { ids: this.ids, values: this.values };
     ids.set(this.ids.subarray(0, n));
     return { ids, values: this.values };
   }
@@ -291,11 +292,15 @@ export function valueAt<F extends DictField>(ds: Dataset, field: F, i: number): 
  */
 export function internColumn(ds: Dataset, field: string): DictColumn {
   const at: (i: number) => unknown =
-    field === 'address' ? (i) => addressAt(ds, i)
-    : field === 'port' ? (i) => ds.port[i]
-    : field === 'players_online' ? (i) => ds.playersOnline[i]
-    : field === 'last_ping' ? (i) => new Date(ds.lastPing[i] as number).toISOString()
-    : () => undefined;
+    field === 'address'
+      ? (i) => addressAt(ds, i)
+      : field === 'port'
+        ? (i) => ds.port[i]
+        : field === 'players_online'
+          ? (i) => ds.playersOnline[i]
+          : field === 'last_ping'
+            ? (i) => new Date(ds.lastPing[i] as number).toISOString()
+            : () => undefined;
   const interner = new Interner(ds.size);
   for (let i = 0; i < ds.size; i++) interner.ids[i] = interner.id(at(i));
   return interner.column(ds.size);

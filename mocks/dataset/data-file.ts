@@ -22,7 +22,6 @@ export interface DatasetOptions {
   warn?: (line: string) => void;
 }
 
-
 /**
  * Reads `{"servers": [...]}` (json-server db.json layout), checks every record and
  * returns the servers. `last_ping` is normalised to `toISOString()` form.
@@ -49,7 +48,8 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
   let shift = 0;
   if (recordedAt !== undefined) {
     const t = typeof recordedAt === 'string' && ISO_DATE.test(recordedAt) ? Date.parse(recordedAt) : NaN;
-    if (Number.isNaN(t)) throw new Error(`${path}: recordedAt must be an ISO 8601 date-time, got ${JSON.stringify(recordedAt)}`);
+    if (Number.isNaN(t))
+      throw new Error(`${path}: recordedAt must be an ISO 8601 date-time, got ${JSON.stringify(recordedAt)}`);
     shift = (options.now ?? Date.now()) - t;
   }
   const warn = options.warn ?? ((line: string) => console.warn(line));
@@ -81,7 +81,9 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
     out.push(check(r, i, fail));
   });
   if (left.length) {
-    warn(`mock: ${path}: ${left.length} of ${records.length} servers left out, marked by the recorder as breaking the spec:`);
+    warn(
+      `mock: ${path}: ${left.length} of ${records.length} servers left out, marked by the recorder as breaking the spec:`,
+    );
     for (const line of left.slice(0, NAMED_MARKS)) warn(`  ${line}`);
     if (left.length > NAMED_MARKS) warn(`  and ${left.length - NAMED_MARKS} more`);
   }

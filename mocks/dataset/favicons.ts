@@ -28,13 +28,25 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** A size×size RGB PNG with a two-colour pattern (the patterns are drawn for 16x16). */
-export function makePng(size: number, a: readonly [number, number, number], b: readonly [number, number, number], pattern: number): Buffer {
+export function makePng(
+  size: number,
+  a: readonly [number, number, number],
+  b: readonly [number, number, number],
+  pattern: number,
+): Buffer {
   const raw = Buffer.alloc(size * (1 + size * 3));
   for (let y = 0; y < size; y++) {
     const row = y * (1 + size * 3);
     raw[row] = 0; // filter: none
     for (let x = 0; x < size; x++) {
-      const on = pattern === 0 ? ((x >> 2) + (y >> 2)) % 2 === 0 : pattern === 1 ? x < y : pattern === 2 ? (x - 8) ** 2 + (y - 8) ** 2 < 30 : y > size / 2;
+      const on =
+        pattern === 0
+          ? ((x >> 2) + (y >> 2)) % 2 === 0
+          : pattern === 1
+            ? x < y
+            : pattern === 2
+              ? (x - 8) ** 2 + (y - 8) ** 2 < 30
+              : y > size / 2;
       const c = on ? a : b;
       raw.set(c, row + 1 + x * 3);
     }
@@ -55,11 +67,23 @@ export function makePng(size: number, a: readonly [number, number, number], b: r
 /** The favicons generated servers use (data URIs). */
 export const FAVICONS: readonly string[] = (() => {
   const palette: [number, number, number][] = [
-    [46, 139, 87], [139, 69, 19], [70, 130, 180], [220, 20, 60], [255, 215, 0], [138, 43, 226], [30, 30, 30], [240, 240, 240],
+    [46, 139, 87],
+    [139, 69, 19],
+    [70, 130, 180],
+    [220, 20, 60],
+    [255, 215, 0],
+    [138, 43, 226],
+    [30, 30, 30],
+    [240, 240, 240],
   ];
   const out: string[] = [];
   for (let i = 0; i < 8; i++) {
-    const png = makePng(16, palette[i] as [number, number, number], palette[(i + 3) % 8] as [number, number, number], i % 4);
+    const png = makePng(
+      16,
+      palette[i] as [number, number, number],
+      palette[(i + 3) % 8] as [number, number, number],
+      i % 4,
+    );
     out.push(`data:image/png;base64,${png.toString('base64')}`);
   }
   return out;

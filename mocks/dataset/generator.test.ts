@@ -51,9 +51,26 @@ describe('generateServers', () => {
 
   it('has the search-row fields in spec order, favicon after last_ping', () => {
     expect(Object.keys(servers[0]!)).toEqual([
-      'address', 'port', 'version', 'offline_mode', 'players_online', 'players_limit', 'motd', 'motd_stripped',
-      'players', 'plugins', 'country', 'country_code', 'region', 'city', 'asn_number', 'asn_name', 'last_ping',
-      'favicon', 'detected_mod_pack', 'detected_mod_pack_short',
+      'address',
+      'port',
+      'version',
+      'offline_mode',
+      'players_online',
+      'players_limit',
+      'motd',
+      'motd_stripped',
+      'players',
+      'plugins',
+      'country',
+      'country_code',
+      'region',
+      'city',
+      'asn_number',
+      'asn_name',
+      'last_ping',
+      'favicon',
+      'detected_mod_pack',
+      'detected_mod_pack_short',
     ]);
   });
 
@@ -87,7 +104,16 @@ describe('generateServers', () => {
   it('versions: a real-world spread of vanilla, Paper/Spigot/Purpur, Forge/Fabric, proxies and ranges', () => {
     const versions = new Set(servers.map((s) => s.version));
     for (const v of ['1.20.4', '1.21.1', '1.8.8', '1.12.2']) expect(versions).toContain(v);
-    for (const prefix of ['Paper ', 'Spigot ', 'Purpur ', 'Forge ', 'Fabric ', 'Velocity ', 'BungeeCord ', 'Waterfall ']) {
+    for (const prefix of [
+      'Paper ',
+      'Spigot ',
+      'Purpur ',
+      'Forge ',
+      'Fabric ',
+      'Velocity ',
+      'BungeeCord ',
+      'Waterfall ',
+    ]) {
       expect([...versions].some((v) => v.startsWith(prefix))).toBe(true);
     }
     expect([...versions].some((v) => /^1\.\d+(\.\d+)?-1\.\d+/.test(v))).toBe(true);
@@ -110,7 +136,8 @@ describe('generateServers', () => {
       expect(byCode.get(s.country_code) ?? key).toBe(key);
       byCode.set(s.country_code, key);
     }
-    for (const c of ['US', 'DE', 'FR', 'GB', 'RU', 'BR', 'CA', 'PL', 'NL', 'FI', 'SG', 'JP', 'AU', 'ZA']) expect(byCode.has(c)).toBe(true);
+    for (const c of ['US', 'DE', 'FR', 'GB', 'RU', 'BR', 'CA', 'PL', 'NL', 'FI', 'SG', 'JP', 'AU', 'ZA'])
+      expect(byCode.has(c)).toBe(true);
     expect(byCode.get('US')).toBe('United States|NA');
     expect(byCode.get('DE')).toBe('Germany|EU');
     expect(byCode.get('AU')).toBe('Australia|OC');
@@ -206,7 +233,11 @@ describe('generateServers', () => {
 // any change here changes answers. A deliberate change to the generated data updates
 // these digests (`npx vitest run mocks/dataset/generator.test.ts -u`) and says so in its commit.
 describe('generated output is pinned', () => {
-  const digest = (x: unknown): string => createHash('sha256').update(typeof x === 'string' ? x : JSON.stringify(x)).digest('hex').slice(0, 16);
+  const digest = (x: unknown): string =>
+    createHash('sha256')
+      .update(typeof x === 'string' ? x : JSON.stringify(x))
+      .digest('hex')
+      .slice(0, 16);
   const at = new Date('2026-06-01T12:00:00.000Z');
   const cases: [seed: number, count: number, clean: boolean][] = [
     [1337, 1000, false],
@@ -225,6 +256,14 @@ describe('generated output is pinned', () => {
     const rows = rowsOf(ds);
     if (count <= 20000) expect(digest(generateServers(opts))).toBe(digest(rows));
     const orders = sortOrders(ds);
-    expect({ rows: digest(rows), orders: Object.fromEntries(SORT_KEYS.map((k) => [k, digest(Buffer.from(orders[k].buffer, orders[k].byteOffset, orders[k].byteLength).toString('hex'))])) }).toMatchSnapshot();
+    expect({
+      rows: digest(rows),
+      orders: Object.fromEntries(
+        SORT_KEYS.map((k) => [
+          k,
+          digest(Buffer.from(orders[k].buffer, orders[k].byteOffset, orders[k].byteLength).toString('hex')),
+        ]),
+      ),
+    }).toMatchSnapshot();
   });
 });

@@ -59,7 +59,10 @@ const DAY = 24 * HOUR;
 // ---------------------------------------------------------------------------
 // Pools, built with faker once per seed.
 
-interface Motd { readonly motd: string; readonly stripped: string }
+interface Motd {
+  readonly motd: string;
+  readonly stripped: string;
+}
 interface Pools {
   players: readonly Player[];
   motds: readonly Motd[];
@@ -74,7 +77,8 @@ const poolCache = new Map<string, Pools>();
 
 // The English locale alone: the main entry loads every locale (~150 ms, ~30 MB at start).
 let fakerEn: Faker | undefined;
-const englishFaker = (): Faker => (fakerEn ??= (createRequire(import.meta.url)('@faker-js/faker/locale/en') as { faker: Faker }).faker);
+const englishFaker = (): Faker =>
+  (fakerEn ??= (createRequire(import.meta.url)('@faker-js/faker/locale/en') as { faker: Faker }).faker);
 
 const capitalise = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 const lettersOnly = (s: string): string => s.replace(/[^A-Za-z]/g, '');
@@ -95,13 +99,27 @@ function uuidV4(rng: Rng): string {
 function playerName(f: Faker, rng: Rng): string {
   let name: string;
   switch (int(rng, 7)) {
-    case 0: name = f.internet.username(); break;
-    case 1: name = `${f.person.firstName()}${int(rng, 1000)}`; break;
-    case 2: name = `xX_${capitalise(lettersOnly(f.word.noun()))}_Xx`; break;
-    case 3: name = `${capitalise(lettersOnly(f.word.adjective()))}${capitalise(lettersOnly(f.animal.type()))}`; break;
-    case 4: name = `${lettersOnly(f.word.noun())}_${int(rng, 100)}`; break;
-    case 5: name = `The${capitalise(lettersOnly(f.hacker.noun()))}`; break;
-    default: name = `${lettersOnly(f.person.lastName())}${capitalise(lettersOnly(f.word.verb()))}`; break;
+    case 0:
+      name = f.internet.username();
+      break;
+    case 1:
+      name = `${f.person.firstName()}${int(rng, 1000)}`;
+      break;
+    case 2:
+      name = `xX_${capitalise(lettersOnly(f.word.noun()))}_Xx`;
+      break;
+    case 3:
+      name = `${capitalise(lettersOnly(f.word.adjective()))}${capitalise(lettersOnly(f.animal.type()))}`;
+      break;
+    case 4:
+      name = `${lettersOnly(f.word.noun())}_${int(rng, 100)}`;
+      break;
+    case 5:
+      name = `The${capitalise(lettersOnly(f.hacker.noun()))}`;
+      break;
+    default:
+      name = `${lettersOnly(f.person.lastName())}${capitalise(lettersOnly(f.word.verb()))}`;
+      break;
   }
   name = name.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 16);
   while (name.length < 3) name += '_';
@@ -120,15 +138,24 @@ function makeMotd(rng: Rng, name: string, tagline: string): string {
   const c2 = colour(rng);
   const mode = pick(rng, MODES);
   switch (int(rng, 9)) {
-    case 0: return `${c1}§l${name}§r §7» ${c2}${mode}\n§${COLORS[int(rng, 16)]}${tagline}`;
-    case 1: return `${c1}${name} §8| ${c2}${mode} §8| §7${pick(rng, ['1.8-1.21', '1.20+', '1.21', 'Java & Bedrock'])}`;
-    case 2: return `${c1}&lt;&lt; ${c2}§l${name}§r ${c1}&gt;&gt;\n§7${tagline}`;
-    case 3: return `${name} - ${mode} server`;
-    case 4: return `${c1}Welcome to ${c2}§l${name}§r${c1}!`;
-    case 5: return `${c1}[${mode}] ${c2}${name} §r- ${colour(rng)}${tagline}`;
-    case 6: return `§6✦ ${c1}§l${name.toUpperCase()} §6✦\n§f${mode} §8• §7${tagline}`;
-    case 7: return `${c1}§o${tagline}§r §8&gt; ${c2}${name}`;
-    default: return `${c1}${name}§r\n§k||§r ${c2}${mode} §k||`;
+    case 0:
+      return `${c1}§l${name}§r §7» ${c2}${mode}\n§${COLORS[int(rng, 16)]}${tagline}`;
+    case 1:
+      return `${c1}${name} §8| ${c2}${mode} §8| §7${pick(rng, ['1.8-1.21', '1.20+', '1.21', 'Java & Bedrock'])}`;
+    case 2:
+      return `${c1}&lt;&lt; ${c2}§l${name}§r ${c1}&gt;&gt;\n§7${tagline}`;
+    case 3:
+      return `${name} - ${mode} server`;
+    case 4:
+      return `${c1}Welcome to ${c2}§l${name}§r${c1}!`;
+    case 5:
+      return `${c1}[${mode}] ${c2}${name} §r- ${colour(rng)}${tagline}`;
+    case 6:
+      return `§6✦ ${c1}§l${name.toUpperCase()} §6✦\n§f${mode} §8• §7${tagline}`;
+    case 7:
+      return `${c1}§o${tagline}§r §8&gt; ${c2}${name}`;
+    default:
+      return `${c1}${name}§r\n§k||§r ${c2}${mode} §k||`;
   }
 }
 
@@ -154,7 +181,12 @@ function buildPools(seed: number, count: number): Pools {
     serverWords.push(word.length >= 3 ? word : 'Block');
   }
   const taglines = [...TAGLINES];
-  for (let i = 0; i < 60; i++) taglines.push(i % 3 === 0 ? f.company.catchPhrase() : `${capitalise(f.word.adjective())} ${f.word.noun()} ${pick(rng, ['every day', 'for everyone', 'since 2015', 'reborn', 'awaits'])}`);
+  for (let i = 0; i < 60; i++)
+    taglines.push(
+      i % 3 === 0
+        ? f.company.catchPhrase()
+        : `${capitalise(f.word.adjective())} ${f.word.noun()} ${pick(rng, ['every day', 'for everyone', 'since 2015', 'reborn', 'awaits'])}`,
+    );
 
   const motds: Motd[] = [];
   for (let i = 0; i < size; i++) {
@@ -328,29 +360,66 @@ export function generateDataset(opts: GenerateOptions): Dataset {
   const sets = [EMPTY, ...bukkitPluginSets, ...proxyPluginSets];
   const joinedPlugins = sets.length;
   const NULL_COUNTRY = COUNTRIES.length;
-  const country = <T>(f: (c: Country) => T) => (key: number): T | null => (key === NULL_COUNTRY ? null : f(COUNTRIES[key]![0]));
-  const pack = <T>(f: (p: (typeof MOD_PACKS)[number]) => T) => (key: number): T | null => (key === MOD_PACKS.length ? null : f(MOD_PACKS[key]!));
-  const motd = (f: (m: Motd) => string) => (key: number): string | null => (key === noMotd ? null : key === defaultMotd ? 'A Minecraft Server' : f(motds[key]!));
-  const col = <T>(keys: number, valueOf: (key: number) => T, unique?: (key: number) => boolean) => new KeyedColumn<T>(count, keys, valueOf, unique);
+  const country =
+    <T>(f: (c: Country) => T) =>
+    (key: number): T | null =>
+      key === NULL_COUNTRY ? null : f(COUNTRIES[key]![0]);
+  const pack =
+    <T>(f: (p: (typeof MOD_PACKS)[number]) => T) =>
+    (key: number): T | null =>
+      key === MOD_PACKS.length ? null : f(MOD_PACKS[key]!);
+  const motd =
+    (f: (m: Motd) => string) =>
+    (key: number): string | null =>
+      key === noMotd ? null : key === defaultMotd ? 'A Minecraft Server' : f(motds[key]!);
+  const col = <T>(keys: number, valueOf: (key: number) => T, unique?: (key: number) => boolean) =>
+    new KeyedColumn<T>(count, keys, valueOf, unique);
   const c = {
     version: col(w.versionOf.length, (k) => w.versionOf[k]!),
     offline_mode: col(2, (k) => k),
     players_limit: col(w.limits.length, (k) => w.limits[k]!),
-    motd: col(motds.length + 2, motd((m) => m.motd)),
-    motd_stripped: col(motds.length + 2, motd((m) => m.stripped)),
+    motd: col(
+      motds.length + 2,
+      motd((m) => m.motd),
+    ),
+    motd_stripped: col(
+      motds.length + 2,
+      motd((m) => m.stripped),
+    ),
     // A slice with a player who keeps their id is like no other (every pool player has a
     // uuid of their own); only all-"NO-ID" slices can repeat (names repeat), and are compared.
-    players: col(playersKey(playerPool.length, 0, 0), (k) => (k === 0 ? EMPTY_PLAYERS : slice(k)), (k) => (k & 3) < (k >> 2) % SIZES || k === 0),
-    plugins: col(2 * sets.length, (k) => (k < joinedPlugins ? sets[k]! : Object.freeze([sets[k - joinedPlugins]!.join(';')]))),
-    country: col(NULL_COUNTRY + 1, country((x) => x.name)),
-    country_code: col(NULL_COUNTRY + 1, country((x) => x.code)),
-    region: col(NULL_COUNTRY + 1, country((x) => x.region)),
+    players: col(
+      playersKey(playerPool.length, 0, 0),
+      (k) => (k === 0 ? EMPTY_PLAYERS : slice(k)),
+      (k) => (k & 3) < (k >> 2) % SIZES || k === 0,
+    ),
+    plugins: col(2 * sets.length, (k) =>
+      k < joinedPlugins ? sets[k]! : Object.freeze([sets[k - joinedPlugins]!.join(';')]),
+    ),
+    country: col(
+      NULL_COUNTRY + 1,
+      country((x) => x.name),
+    ),
+    country_code: col(
+      NULL_COUNTRY + 1,
+      country((x) => x.code),
+    ),
+    region: col(
+      NULL_COUNTRY + 1,
+      country((x) => x.region),
+    ),
     city: col(w.cities.length, (k) => w.cities[k]!),
     asn_number: col(w.asns.length, (k) => w.asns[k]?.number ?? null),
     asn_name: col(w.asns.length, (k) => w.asns[k]?.name ?? null),
     favicon: col(FAVICONS.length + 1, (k) => FAVICONS[k] ?? null),
-    detected_mod_pack: col(MOD_PACKS.length + 1, pack((p) => p[0])),
-    detected_mod_pack_short: col(MOD_PACKS.length + 1, pack((p) => p[1])),
+    detected_mod_pack: col(
+      MOD_PACKS.length + 1,
+      pack((p) => p[0]),
+    ),
+    detected_mod_pack_short: col(
+      MOD_PACKS.length + 1,
+      pack((p) => p[1]),
+    ),
   };
   // Ports (at most 65003) and player counts (at most 10000) fit 16 bits.
   const port = new Uint16Array(count);
@@ -443,7 +512,14 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 
     // Last ping: a fair share within the last 30 minutes, the rest spread over 60 days.
     const b = rng();
-    const ago = b < 0.4 ? rng() * 30 * MINUTE : b < 0.6 ? 30 * MINUTE + rng() * 23.5 * HOUR : b < 0.85 ? DAY + rng() * 29 * DAY : 30 * DAY + rng() * 30 * DAY;
+    const ago =
+      b < 0.4
+        ? rng() * 30 * MINUTE
+        : b < 0.6
+          ? 30 * MINUTE + rng() * 23.5 * HOUR
+          : b < 0.85
+            ? DAY + rng() * 29 * DAY
+            : 30 * DAY + rng() * 30 * DAY;
     lastPing[i] = nowSec - Math.floor(ago / 1000) * 1000;
 
     // Players.
@@ -461,7 +537,8 @@ export function generateDataset(opts: GenerateOptions): Dataset {
     // Software details.
     let pluginKey = 0;
     if (kind === 'bukkit' && rng() < 0.65) pluginKey = 1 + int(rng, bukkitPluginSets.length);
-    else if (kind === 'proxy' && rng() < 0.5) pluginKey = 1 + bukkitPluginSets.length + int(rng, proxyPluginSets.length);
+    else if (kind === 'proxy' && rng() < 0.5)
+      pluginKey = 1 + bukkitPluginSets.length + int(rng, proxyPluginSets.length);
     let motdKey = rng() < (kind === 'vanilla' ? 0.15 : 0.04) ? defaultMotd : int(rng, motds.length);
     const offline = rng() < (w.old18[versionKey] ? 0.25 : 0.08) ? 1 : 0;
     const faviconKey = rng() < 0.72 ? int(rng, FAVICONS.length) : FAVICONS.length;

@@ -12,7 +12,10 @@ const real = generateServers({ seed: 7, count: COUNT, now: NOW });
 const clean = generateServers({ seed: 7, count: COUNT, now: NOW, clean: true });
 
 /** Which rows each gap can apply to, and whether a row has it: read from the rows, not from the generator. */
-const OBSERVED: Record<(typeof GAP_RATES)[number]['gap'], { among: (c: StoredServer) => boolean; has: (r: StoredServer, c: StoredServer) => boolean }> = {
+const OBSERVED: Record<
+  (typeof GAP_RATES)[number]['gap'],
+  { among: (c: StoredServer) => boolean; has: (r: StoredServer, c: StoredServer) => boolean }
+> = {
   noGeo: { among: () => true, has: (r) => r.country === null },
   noCity: { among: (c) => c.country !== null, has: (r) => r.country !== null && r.city === null },
   noAsn: { among: (c) => !isTcpShield(c), has: (r) => r.asn_number === null },
@@ -51,11 +54,23 @@ describe('real-world rows', () => {
 
   it('--clean-data gives the same rows, complete: only the gap fields differ', () => {
     for (const c of clean) {
-      expect([c.country, c.country_code, c.region, c.city, c.asn_number, c.asn_name, c.motd, c.motd_stripped].includes(null)).toBe(false);
+      expect(
+        [c.country, c.country_code, c.region, c.city, c.asn_number, c.asn_name, c.motd, c.motd_stripped].includes(null),
+      ).toBe(false);
       expect(c.players.some((p) => p.uuid === 'NO-ID')).toBe(false);
       expect(c.plugins.some((p) => p.includes(';'))).toBe(false);
     }
-    const fixed = ['address', 'port', 'version', 'offline_mode', 'players_online', 'players_limit', 'last_ping', 'favicon', 'detected_mod_pack'] as const;
+    const fixed = [
+      'address',
+      'port',
+      'version',
+      'offline_mode',
+      'players_online',
+      'players_limit',
+      'last_ping',
+      'favicon',
+      'detected_mod_pack',
+    ] as const;
     real.forEach((r, i) => {
       for (const k of fixed) expect(r[k]).toEqual(clean[i]![k]);
       expect(r.players.map((p) => p.name)).toEqual(clean[i]!.players.map((p) => p.name));
@@ -67,7 +82,8 @@ describe('real-world rows', () => {
     const again = generateServers({ seed: 7, count: 2000, now: NOW });
     expect(JSON.stringify(again)).toBe(JSON.stringify(generateServers({ seed: 7, count: 2000, now: NOW })));
     const other = generateServers({ seed: 8, count: 2000, now: NOW });
-    const gapsOf = (rows: StoredServer[]) => rows.map((r) => `${r.country === null}${r.motd === null}${r.asn_name === null}`).join();
+    const gapsOf = (rows: StoredServer[]) =>
+      rows.map((r) => `${r.country === null}${r.motd === null}${r.asn_name === null}`).join();
     expect(gapsOf(other)).not.toBe(gapsOf(again));
   });
 
@@ -101,7 +117,7 @@ describe('over HTTP', () => {
     expect(nulls(clean)).toBe(0);
   });
 
-  it('Prefer: example=gaps answers the spec\'s row with every gap at once', async () => {
+  it("Prefer: example=gaps answers the spec's row with every gap at once", async () => {
     const t = useApp();
     const res = await t.fetch(t.url('/servers/find'), { headers: { Prefer: 'code=200, example=gaps' } });
     expect(res.status).toBe(200);

@@ -45,8 +45,18 @@ export const GAP_RATES: readonly GapRate[] = [
   { gap: 'noCity', rate: 0.7, among: 'rows with a GeoIP record', holds: '`city` null' },
   { gap: 'noAsn', rate: 0.02, among: 'rows not behind TCPShield', holds: '`asn_number` and `asn_name` null' },
   { gap: 'noMotd', rate: 0.03, among: 'every row', holds: '`motd` and `motd_stripped` null' },
-  { gap: 'noIdPlayers', rate: 0.08, among: 'rows with a player sample', holds: 'one to three players with `uuid` `"NO-ID"`' },
-  { gap: 'joinedPlugins', rate: 0.25, among: 'rows with two or more plugins', holds: 'one `plugins` entry holding every name joined with `;`' },
+  {
+    gap: 'noIdPlayers',
+    rate: 0.08,
+    among: 'rows with a player sample',
+    holds: 'one to three players with `uuid` `"NO-ID"`',
+  },
+  {
+    gap: 'joinedPlugins',
+    rate: 0.25,
+    among: 'rows with two or more plugins',
+    holds: 'one `plugins` entry holding every name joined with `;`',
+  },
 ];
 
 const rateOf = (gap: GapName): number => GAP_RATES.find((r) => r.gap === gap)!.rate;

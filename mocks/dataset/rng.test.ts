@@ -68,7 +68,11 @@ describe('int and pick', () => {
 
 describe('weightedIndex', () => {
   it('splits [0, 1) into spans as wide as the weights', () => {
-    const w = weighted([['a', 1], ['b', 2], ['c', 1]] as const);
+    const w = weighted([
+      ['a', 1],
+      ['b', 2],
+      ['c', 1],
+    ] as const);
     expect(w(fixed(0))).toBe('a');
     expect(w(fixed(0.24))).toBe('a');
     expect(w(fixed(0.25))).toBe('b');
@@ -78,7 +82,11 @@ describe('weightedIndex', () => {
   });
 
   it('never picks a value of weight 0, and a single entry always', () => {
-    const w = weighted([['a', 1], ['never', 0], ['b', 1]] as const);
+    const w = weighted([
+      ['a', 1],
+      ['never', 0],
+      ['b', 1],
+    ] as const);
     const rng = createRng(3);
     const seen = new Set(Array.from({ length: 10_000 }, () => w(rng)));
     expect(seen).toEqual(new Set(['a', 'b']));
@@ -86,7 +94,11 @@ describe('weightedIndex', () => {
   });
 
   it('draws in proportion to the weights (fractional weights too)', () => {
-    const w = weighted([['x', 0.5], ['y', 1.5], ['z', 8]] as const);
+    const w = weighted([
+      ['x', 0.5],
+      ['y', 1.5],
+      ['z', 8],
+    ] as const);
     const rng = createRng(11);
     const counts = { x: 0, y: 0, z: 0 };
     const n = 100_000;

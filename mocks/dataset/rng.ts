@@ -21,7 +21,10 @@ export function createRng(seed: number): Rng {
   // The state stays int32 (every step ends in `| 0`): uint32 values would not fit a small
   // integer and cost an allocation each time they are stored, tens of millions of times
   // for a big dataset. The output is the same: only the low 32 bits of each sum matter.
-  a |= 0; b |= 0; c |= 0; d |= 0;
+  a |= 0;
+  b |= 0;
+  c |= 0;
+  d |= 0;
   const next = (): number => {
     let t = (a + b) | 0;
     a = b ^ (b >>> 9);

@@ -11,7 +11,7 @@ describe('stored-row rules', () => {
     expect(isTcpShield({ asn_name: 'OVH SAS' })).toBe(false);
   });
 
-  it('serverKey ignores the host\'s case, not the port', () => {
+  it("serverKey ignores the host's case, not the port", () => {
     expect(serverKey('Play.Example.NET', 25565)).toBe(serverKey('play.example.net', 25565));
     expect(serverKey('play.example.net', 25565)).not.toBe(serverKey('play.example.net', 25566));
   });

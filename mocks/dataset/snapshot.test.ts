@@ -12,7 +12,13 @@ import { findQuery, searchJson } from '../search/search.ts';
 import { KEEP_SNAPSHOTS, readSnapshot, snapshotFile, writeSnapshot, type SnapshotKey } from './snapshot.ts';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
-const key = (over: Partial<SnapshotKey> = {}): SnapshotKey => ({ generator: generatorFingerprint(), seed: 5, count: 2500, clean: false, ...over });
+const key = (over: Partial<SnapshotKey> = {}): SnapshotKey => ({
+  generator: generatorFingerprint(),
+  seed: 5,
+  count: 2500,
+  clean: false,
+  ...over,
+});
 const fresh = () => mkdtempSync(join(tmpdir(), 'slm-snap-'));
 
 function written(dir = fresh(), k = key()) {
@@ -32,7 +38,12 @@ describe('dataset snapshots', () => {
     for (const s of SORT_KEYS) expect(Array.from(snap.orders[s]), s).toEqual(Array.from(orders[s]));
     const a = buildIndex(ds, { orders });
     const b = buildIndex(snap.dataset, { orders: snap.orders });
-    for (const q of [{}, { version: '1.20*', minUsers: 2, sort: 'users' as const }, { region: 'EU' as const, sort: 'address' as const, page: 3 }, { motd: 'survival', noFilter: true }]) {
+    for (const q of [
+      {},
+      { version: '1.20*', minUsers: 2, sort: 'users' as const },
+      { region: 'EU' as const, sort: 'address' as const, page: 3 },
+      { motd: 'survival', noFilter: true },
+    ]) {
       expect(searchJson(b, findQuery(q), NOW)).toBe(searchJson(a, findQuery(q), NOW));
     }
   });
@@ -75,7 +86,15 @@ describe('dataset snapshots', () => {
     const left = readdirSync(dir);
     expect(left).toHaveLength(KEEP_SNAPSHOTS);
     expect(left.every((f) => f.endsWith('.snap'))).toBe(true);
-    expect(left).toContain(snapshotFile(dir, key({ seed: KEEP_SNAPSHOTS + 2, count: 300 })).split('/').pop());
-    expect(left).not.toContain(snapshotFile(dir, key({ seed: 1, count: 300 })).split('/').pop());
+    expect(left).toContain(
+      snapshotFile(dir, key({ seed: KEEP_SNAPSHOTS + 2, count: 300 }))
+        .split('/')
+        .pop(),
+    );
+    expect(left).not.toContain(
+      snapshotFile(dir, key({ seed: 1, count: 300 }))
+        .split('/')
+        .pop(),
+    );
   });
 });

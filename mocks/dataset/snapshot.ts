@@ -66,7 +66,6 @@ interface Header {
   crc: number;
 }
 
-
 /** The narrowest array holding these numbers exactly (u16, u32), or the Float64Array itself. */
 function narrow(a: Numbers): Numbers {
   let max = 0;
@@ -83,7 +82,11 @@ function narrow(a: Numbers): Numbers {
 const kindOf = (a: Ids | Float64Array | Uint32Array): Kind =>
   a instanceof Uint8Array ? 'u8' : a instanceof Uint16Array ? 'u16' : a instanceof Uint32Array ? 'u32' : 'f64';
 
-function encodeTable(values: readonly unknown[], addSection: (name: string, a: Uint32Array) => void, field: string): Table {
+function encodeTable(
+  values: readonly unknown[],
+  addSection: (name: string, a: Uint32Array) => void,
+  field: string,
+): Table {
   if (!values.every(Array.isArray)) return { json: values as unknown[] };
   // Player and plugin lists: thousands of distinct lists share a few thousand elements.
   // Elements are shared objects (pool players, plugin names): known by identity first, by their JSON once.
@@ -145,7 +148,9 @@ export function writeSnapshot(dir: string, key: SnapshotKey, ds: Dataset, orders
     offset += data.byteLength;
   }
   const body = Buffer.alloc((offset + 7) & ~7);
-  arrays.forEach(({ data }, k) => body.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), (sections[k] as Section).offset));
+  arrays.forEach(({ data }, k) =>
+    body.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), (sections[k] as Section).offset),
+  );
   const header: Header = { format: FORMAT, key, size: ds.size, nowSec, tables, sections, crc: crc32(body) };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const lead = Buffer.alloc(12);

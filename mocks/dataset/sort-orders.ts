@@ -158,7 +158,8 @@ function orderByAddress(ds: Dataset): Uint32Array {
     let y = (start[b] as number) + d;
     const xEnd = start[a + 1] as number;
     const yEnd = start[b + 1] as number;
-    for (; x < xEnd && y < yEnd; x++, y++) if (bytes[x] !== bytes[y]) return (bytes[x] as number) - (bytes[y] as number);
+    for (; x < xEnd && y < yEnd; x++, y++)
+      if (bytes[x] !== bytes[y]) return (bytes[x] as number) - (bytes[y] as number);
     return xEnd - x - (yEnd - y) || byPortThenRow(a, b);
   };
   // chunks[p]: the chunk of the row at position p, at the depth being sorted.
@@ -168,7 +169,15 @@ function orderByAddress(ds: Dataset): Uint32Array {
   const packed = new Float64Array(Math.min(n, LARGE));
   const count = new Uint32Array(DIGIT + 1);
   // One stable counting pass of positions [lo, hi) by a 14-bit digit of their chunk, from (o, c) into (o2, c2).
-  const pass = (lo: number, hi: number, shift: number, o: Uint32Array, c: Uint32Array, o2: Uint32Array, c2: Uint32Array): void => {
+  const pass = (
+    lo: number,
+    hi: number,
+    shift: number,
+    o: Uint32Array,
+    c: Uint32Array,
+    o2: Uint32Array,
+    c2: Uint32Array,
+  ): void => {
     count.fill(0);
     for (let p = lo; p < hi; p++) {
       const digit = ((c[p] as number) >>> shift) & (DIGIT - 1);
@@ -197,7 +206,8 @@ function orderByAddress(ds: Dataset): Uint32Array {
       return;
     }
     const known = rowChunks[d / 4];
-    for (let p = lo; p < hi; p++) chunks[p] = known ? (known[out[p] as number] as number) : chunkOf(out[p] as number, d);
+    for (let p = lo; p < hi; p++)
+      chunks[p] = known ? (known[out[p] as number] as number) : chunkOf(out[p] as number, d);
     if (hi - lo >= LARGE) {
       pass(lo, hi, 0, out, chunks, spareOut, spareChunks);
       pass(lo, hi, 14, spareOut, spareChunks, out, chunks);
@@ -328,10 +338,25 @@ export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(
     keys ? bucketOrder(byAddress, keys) : fallback(primary, descending);
   return {
     address: byAddress,
-    users: by(integerKeys(n, (i) => users.max - (pl[i] as number)), pl, true),
-    version: bucketOrder(byAddress, integerKeys(n, (i) => d - 1 - (rankOfId[vIds[i] as number] as number)) as IntegerKeys),
-    port: by(integerKeys(n, (i) => ds.port[i] as number), ds.port, false),
+    users: by(
+      integerKeys(n, (i) => users.max - (pl[i] as number)),
+      pl,
+      true,
+    ),
+    version: bucketOrder(
+      byAddress,
+      integerKeys(n, (i) => d - 1 - (rankOfId[vIds[i] as number] as number)) as IntegerKeys,
+    ),
+    port: by(
+      integerKeys(n, (i) => ds.port[i] as number),
+      ds.port,
+      false,
+    ),
     // Generated pings are whole seconds within 60 days: a few million keys, two passes.
-    updated: by(integerKeys(n, (i) => (newest - (lp[i] as number)) / 1000), lp, true),
+    updated: by(
+      integerKeys(n, (i) => (newest - (lp[i] as number)) / 1000),
+      lp,
+      true,
+    ),
   };
 }

@@ -27,7 +27,11 @@ export function apiIndex(model: SpecModel, origin: string): Record<string, unkno
   };
 }
 
-export function mountApiIndex<E extends Env>(app: Hono<E>, model: SpecModel, reply: (c: Context, status: number, body: unknown) => Response): void {
+export function mountApiIndex<E extends Env>(
+  app: Hono<E>,
+  model: SpecModel,
+  reply: (c: Context, status: number, body: unknown) => Response,
+): void {
   const answer = (c: Context) => reply(c, 200, apiIndex(model, requestOrigin(c)));
   app.get(model.basePath, answer);
   app.get(`${model.basePath}/`, answer);

@@ -26,7 +26,9 @@ describe('/__mock/docs', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toMatch(/javascript/);
     expect((await js.text()).length).toBeGreaterThan(100_000);
-    expect((await at('http://127.0.0.1:4010', '/__mock/docs/swagger-ui.css')).headers.get('content-type')).toMatch(/^text\/css/);
+    expect((await at('http://127.0.0.1:4010', '/__mock/docs/swagger-ui.css')).headers.get('content-type')).toMatch(
+      /^text\/css/,
+    );
     for (const bad of ['package.json', '..%2F..%2Fpackage.json', 'swagger-ui-bundle.js.map']) {
       const res = await at('http://127.0.0.1:4010', `/__mock/docs/${bad}`);
       expect(res.status, bad).toBe(404);
@@ -61,10 +63,19 @@ describe('GET /api/v0.1', () => {
       expect(res.status, path).toBe(200);
       const body = await json(res);
       expect(body.docs).toBe('http://127.0.0.1:4010/__mock/docs');
-      expect(body.openapi).toEqual({ json: 'http://127.0.0.1:4010/__mock/openapi.json', yaml: 'http://127.0.0.1:4010/__mock/openapi.yaml' });
-      expect(body.operations.map((o: any) => `${o.method} ${o.path}`)).toEqual(model.operations.map((o) => `${o.method} /api/v0.1${o.path}`));
+      expect(body.openapi).toEqual({
+        json: 'http://127.0.0.1:4010/__mock/openapi.json',
+        yaml: 'http://127.0.0.1:4010/__mock/openapi.yaml',
+      });
+      expect(body.operations.map((o: any) => `${o.method} ${o.path}`)).toEqual(
+        model.operations.map((o) => `${o.method} /api/v0.1${o.path}`),
+      );
       const find = body.operations.find((o: any) => o.operationId === 'findServers');
-      expect(find).toMatchObject({ public: true, summary: expect.stringMatching(/\w/), docs: 'http://127.0.0.1:4010/__mock/docs#/servers/findServers' });
+      expect(find).toMatchObject({
+        public: true,
+        summary: expect.stringMatching(/\w/),
+        docs: 'http://127.0.0.1:4010/__mock/docs#/servers/findServers',
+      });
       expect(body.operations.find((o: any) => o.operationId === 'createApiKey').credentials).toEqual(['session']);
     }
   });
@@ -74,6 +85,8 @@ describe('an unknown path', () => {
   it('points at the index and the docs', async () => {
     const res = await at('http://127.0.0.1:4010', '/docs');
     expect(res.status).toBe(404);
-    expect((await json(res)).message).toBe('Not Found: no route for GET /docs; the API lives under /api/v0.1 (GET /api/v0.1 lists every operation; docs at /__mock/docs)');
+    expect((await json(res)).message).toBe(
+      'Not Found: no route for GET /docs; the API lives under /api/v0.1 (GET /api/v0.1 lists every operation; docs at /__mock/docs)',
+    );
   });
 });

@@ -52,7 +52,9 @@ export const SWAGGER_UI_FILES = [...ASSETS.keys()];
  */
 function assetDir(): string {
   const shipped = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
-  return existsSync(join(shipped, 'swagger-ui-bundle.js')) ? shipped : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  return existsSync(join(shipped, 'swagger-ui-bundle.js'))
+    ? shipped
+    : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
 /** Read once, on the first request: a mock that nobody opens the docs of never loads 2 MB. */
@@ -74,14 +76,21 @@ export function docsAnchor(op: { operationId: string; raw: Record<string, any> }
 /** The spec as this mock serves it: `servers` is this mock, the schemes list the fixture credentials. */
 function servedSpec(model: SpecModel, fixtures: Fixtures, origin: string): Record<string, any> {
   const doc = structuredClone(model.doc) as Record<string, any>;
-  doc.servers = [{ url: `${origin}${model.basePath}`, description: 'This mock (npm run mock); the deployed service is in spec/openapi.yaml.' }];
+  doc.servers = [
+    {
+      url: `${origin}${model.basePath}`,
+      description: 'This mock (npm run mock); the deployed service is in spec/openapi.yaml.',
+    },
+  ];
   // "Try it out" fills every parameter's example in, and all the search filters' examples
   // together match nothing: optional query parameters start empty (their schema default
   // still applies), and their example moves into the description.
   const optionalQuery = (p: Record<string, any>) => p.in === 'query' && !p.required && 'example' in p;
   const params = [
     ...Object.values<any>(doc.components?.parameters ?? {}),
-    ...Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => (Array.isArray(op?.parameters) ? op.parameters : []))),
+    ...Object.values<any>(doc.paths).flatMap((item) =>
+      Object.values<any>(item).flatMap((op) => (Array.isArray(op?.parameters) ? op.parameters : [])),
+    ),
   ].filter((p) => p && !p.$ref && optionalQuery(p));
   for (const p of params) {
     p.description = `${p.description ?? ''} Example: \`${String(p.example)}\`.`.trim();
@@ -90,9 +99,10 @@ function servedSpec(model: SpecModel, fixtures: Fixtures, origin: string): Recor
   for (const [name, scheme] of Object.entries<any>(doc.components?.securitySchemes ?? {})) {
     const creds = fixtures.credentials.filter((c) => c.type === name);
     if (creds.length === 0) continue;
-    const how = model.schemes.get(name)?.kind === 'cookie'
-      ? 'In these docs, pick a session in the bar at the top: it sets the cookie (a browser lets no page send a Cookie header itself).'
-      : 'In these docs, pick one in the bar at the top, or paste it in Authorize.';
+    const how =
+      model.schemes.get(name)?.kind === 'cookie'
+        ? 'In these docs, pick a session in the bar at the top: it sets the cookie (a browser lets no page send a Cookie header itself).'
+        : 'In these docs, pick one in the bar at the top, or paste it in Authorize.';
     const rows = creds.map((c) => `| \`${c.name}\` | \`${c.value}\` | ${c.expect} |`).join('\n');
     scheme.description = `${scheme.description ?? ''}\n\n**This mock's fixture credentials** (fake; \`fixtures/auth.json\`). ${how}\n\n| name | value | GET /user/apikeys answers |\n|---|---|---|\n${rows}\n`;
   }
@@ -103,7 +113,13 @@ function servedSpec(model: SpecModel, fixtures: Fixtures, origin: string): Recor
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 function page(model: SpecModel, fixtures: Fixtures): string {
-  const credentials = fixtures.credentials.map((c) => ({ name: c.name, scheme: c.type, kind: model.schemes.get(c.type)?.kind, value: c.value, expect: c.expect }));
+  const credentials = fixtures.credentials.map((c) => ({
+    name: c.name,
+    scheme: c.type,
+    kind: model.schemes.get(c.type)?.kind,
+    value: c.value,
+    expect: c.expect,
+  }));
   const users = fixtures.users.map((u) => u.email);
   const title = `${String(model.doc.info.title ?? 'API')} (mock docs)`;
   return `<!doctype html>
@@ -226,7 +242,8 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   withSlot.servers[0].url = SLOT;
   const json = JSON.stringify(withSlot);
   let yaml: string | undefined;
-  const fill = (text: string, slot: string, origin: string) => text.replace(slot, () => JSON.stringify(`${origin}${model.basePath}`));
+  const fill = (text: string, slot: string, origin: string) =>
+    text.replace(slot, () => JSON.stringify(`${origin}${model.basePath}`));
   const html = page(model, fixtures);
 
   app.get(DOCS_PATH, (c) => c.html(html));
@@ -234,14 +251,24 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
     const type = ASSETS.get(name);
-    if (!type) return fail(c, 404, `no such docs asset (the page loads ${[...ASSETS.keys()].join(', ')}); the docs are at ${DOCS_PATH}`);
+    if (!type)
+      return fail(
+        c,
+        404,
+        `no such docs asset (the page loads ${[...ASSETS.keys()].join(', ')}); the docs are at ${DOCS_PATH}`,
+      );
     try {
-      return c.body(new Uint8Array(asset(name)), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
+      return c.body(new Uint8Array(asset(name)), 200, {
+        'Content-Type': type,
+        'Cache-Control': 'public, max-age=3600',
+      });
     } catch (err) {
       return fail(c, 503, `the docs need swagger-ui-dist (npm install): ${(err as Error).message}`);
     }
   });
-  app.get(SPEC_JSON_PATH, (c) => c.body(fill(json, `"${SLOT}"`, requestOrigin(c)), 200, { 'Content-Type': 'application/json' }));
+  app.get(SPEC_JSON_PATH, (c) =>
+    c.body(fill(json, `"${SLOT}"`, requestOrigin(c)), 200, { 'Content-Type': 'application/json' }),
+  );
   app.get(SPEC_YAML_PATH, (c) => {
     yaml ??= dump(withSlot, { lineWidth: 120, noRefs: true });
     return c.body(fill(yaml, SLOT, requestOrigin(c)), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });

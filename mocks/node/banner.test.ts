@@ -24,16 +24,29 @@ const total = 1_000_000;
 
 describe('progressPrinter', () => {
   it('prints nothing when loading is over within a second, except the snapshot it wrote', () => {
-    expect(printed([{ phase: 'snapshot-read', file: '/c/s.snap', ms: 300 }, { phase: 'ready', total, ms: 310 }])).toBe('');
-    expect(printed([{ phase: 'snapshot-miss', why: 'no snapshot yet', ms: 5 }, { phase: 'snapshot-write', file: '/c/s.snap', ms: 900 }])).toBe(
-      'snapshot of the servers written to /c/s.snap: the next start with these flags loads it\n',
-    );
+    expect(
+      printed([
+        { phase: 'snapshot-read', file: '/c/s.snap', ms: 300 },
+        { phase: 'ready', total, ms: 310 },
+      ]),
+    ).toBe('');
+    expect(
+      printed([
+        { phase: 'snapshot-miss', why: 'no snapshot yet', ms: 5 },
+        { phase: 'snapshot-write', file: '/c/s.snap', ms: 900 },
+      ]),
+    ).toBe('snapshot of the servers written to /c/s.snap: the next start with these flags loads it\n');
   });
 
   it('a slow load prints its steps (held ones too) and the generation by tenths in a log', () => {
     const events: Progress[] = [{ phase: 'snapshot-miss', why: 'no snapshot yet', ms: 20 }];
-    for (let done = 65_536; done < total; done += 65_536) events.push({ phase: 'generate', done, total, ms: (done / total) * 2500 });
-    events.push({ phase: 'index', total, ms: 2600 }, { phase: 'snapshot-write', file: '/c/s.snap', ms: 3400 }, { phase: 'ready', total, ms: 3500 });
+    for (let done = 65_536; done < total; done += 65_536)
+      events.push({ phase: 'generate', done, total, ms: (done / total) * 2500 });
+    events.push(
+      { phase: 'index', total, ms: 2600 },
+      { phase: 'snapshot-write', file: '/c/s.snap', ms: 3400 },
+      { phase: 'ready', total, ms: 3500 },
+    );
     const lines = printed(events).trim().split('\n');
     expect(lines[0]).toBe('snapshot: no snapshot yet; generating');
     expect(lines.filter((l) => /^generating 1000000 servers: \d+%$/.test(l)).length).toBeGreaterThanOrEqual(5);
@@ -45,12 +58,17 @@ describe('progressPrinter', () => {
   });
 
   it('on a terminal the percentage is one line rewritten in place', () => {
-    const text = printed([
-      { phase: 'generate', done: 500_000, total, ms: 1200 },
-      { phase: 'generate', done: 600_000, total, ms: 1400 },
-      { phase: 'index', total, ms: 2000 },
-    ], true);
-    expect(text).toBe('\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\ngenerated 1000000 servers; sorting them for every sort key\n');
+    const text = printed(
+      [
+        { phase: 'generate', done: 500_000, total, ms: 1200 },
+        { phase: 'generate', done: 600_000, total, ms: 1400 },
+        { phase: 'index', total, ms: 2000 },
+      ],
+      true,
+    );
+    expect(text).toBe(
+      '\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\ngenerated 1000000 servers; sorting them for every sort key\n',
+    );
   });
 });
 
@@ -64,7 +82,8 @@ describe('banner', () => {
       expect(text).not.toContain('0.0.0.0');
       const also = [...text.matchAll(/^ {2}also on: +(\S+)$/gm)].map((m) => m[1]!);
       expect(also).toHaveLength(running.origins.length - 1);
-      for (const url of [running.baseUrl, ...also]) expect((await fetch(`${url}/servers/find?limit=1`)).status, url).toBe(200);
+      for (const url of [running.baseUrl, ...also])
+        expect((await fetch(`${url}/servers/find?limit=1`)).status, url).toBe(200);
     } finally {
       await running.close();
     }
@@ -75,9 +94,22 @@ describe('banner', () => {
     const options = testOptions({ servers: SNAPSHOT_ABOVE + 1, cacheDir: dir });
     const shown = (inputs: MockInputs) => {
       const mock = buildMock(options, inputs);
-      return banner({ origin: ORIGIN, origins: [ORIGIN], baseUrl: `${ORIGIN}${mock.basePath}`, mock, swap() {}, close: async () => {} }, options, 5);
+      return banner(
+        {
+          origin: ORIGIN,
+          origins: [ORIGIN],
+          baseUrl: `${ORIGIN}${mock.basePath}`,
+          mock,
+          swap() {},
+          close: async () => {},
+        },
+        options,
+        5,
+      );
     };
-    expect(shown(loadInputs(options))).toMatch(/^ {2}snapshot: +written to .*servers-[0-9a-f]+\.snap \(--cache-dir off to skip\)$/m);
+    expect(shown(loadInputs(options))).toMatch(
+      /^ {2}snapshot: +written to .*servers-[0-9a-f]+\.snap \(--cache-dir off to skip\)$/m,
+    );
     expect(shown(loadInputs(options))).toMatch(/^ {2}snapshot: +loaded from .*servers-[0-9a-f]+\.snap/m);
     expect(shown(loadInputs({ ...options, servers: 100 }))).not.toMatch(/snapshot:/);
   });

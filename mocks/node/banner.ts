@@ -27,7 +27,9 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
     `  docs:        ${origin}${DOCS_PATH}  (the spec: ${origin}/__mock/openapi.yaml)`,
     `  servers:     ${index.size} (${source}), clock ${clock}, ready in ${ms} ms`,
     `  version:     ${ownPackage().name} ${ownPackage().version}`,
-    ...(snap ? [`  snapshot:    ${snap.hit ? 'loaded from' : 'written to'} ${snap.file} (--cache-dir off to skip)`] : []),
+    ...(snap
+      ? [`  snapshot:    ${snap.hit ? 'loaded from' : 'written to'} ${snap.file} (--cache-dir off to skip)`]
+      : []),
     `  rate limits: ${options.rateLimit ? 'enforced (429 with Retry-After)' : 'reported in headers, not enforced (--rate-limit)'}`,
     `  CORS:        ${options.corsOrigins.join(', ')} (with credentials); add a page's origin with --cors-origin +http://host:port`,
   );
@@ -42,7 +44,9 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
   );
   const width = Math.max(...fixtures.credentials.map((c) => c.name.length));
   for (const cred of fixtures.credentials) {
-    const auth = Object.entries(credentialHeaders(model.schemes.get(cred.type)!, cred.value)).map(([k, v]) => `-H ${q(`${k}: ${v}`)}`).join(' ');
+    const auth = Object.entries(credentialHeaders(model.schemes.get(cred.type)!, cred.value))
+      .map(([k, v]) => `-H ${q(`${k}: ${v}`)}`)
+      .join(' ');
     lines.push(`  curl ${auth} ${baseUrl}/user/apikeys   # ${cred.name.padEnd(width)} ${cred.expect}`);
   }
   lines.push(

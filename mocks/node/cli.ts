@@ -48,7 +48,10 @@ async function main(): Promise<void> {
     running = await startMock(options, { inputs });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is in use (try --port 0 or another port)` : e.message;
+    const why =
+      e.code === 'EADDRINUSE'
+        ? `port ${options.port} on ${options.host} is in use (try --port 0 or another port)`
+        : e.message;
     console.error(`mock: cannot start: ${why}`);
     process.exit(1);
   }
@@ -64,7 +67,8 @@ async function main(): Promise<void> {
   const stop = async (why: string) => {
     if (stopping) return;
     stopping = true;
-    if (!options.quiet) console.log(`\nmock: ${why}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
+    if (!options.quiet)
+      console.log(`\nmock: ${why}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
     await stopWatching?.();
     await running.close();
     process.exit(0);
@@ -80,7 +84,9 @@ async function main(): Promise<void> {
   }
   if (!options.outliveParent) {
     watchParent((pid) => {
-      console.error(`mock: the process that started it (pid ${pid}) has ended; stopping (--outlive-parent keeps the mock running)`);
+      console.error(
+        `mock: the process that started it (pid ${pid}) has ended; stopping (--outlive-parent keeps the mock running)`,
+      );
       void stop('its parent ended');
     });
   }

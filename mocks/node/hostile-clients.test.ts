@@ -37,12 +37,17 @@ async function ask(request: string, m = mock): Promise<RawResponse> {
 
 const get = (path: string, headers = '') => ask(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
 const post = (path: string, body: string, headers = '') =>
-  ask(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`);
+  ask(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
+  );
 
 function expectErrorShape(res: RawResponse, status: number, message: RegExp): void {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toBe('application/json');
-  expect(JSON.parse(res.body)).toEqual({ success: false, message: expect.stringMatching(new RegExp(`^${reasonPhrase(status)}: `)) });
+  expect(JSON.parse(res.body)).toEqual({
+    success: false,
+    message: expect.stringMatching(new RegExp(`^${reasonPhrase(status)}: `)),
+  });
   expect(JSON.parse(res.body).message).toMatch(message);
 }
 
@@ -64,11 +69,18 @@ async function login(): Promise<string> {
  * Sends a request's headers and the first half of its body, lets `meanwhile` run, then
  * the rest: the answer to a request authorized before `meanwhile` and acted on after it.
  */
-async function trickled(path: string, body: string, headers: string, meanwhile: () => Promise<void>): Promise<RawResponse> {
+async function trickled(
+  path: string,
+  body: string,
+  headers: string,
+  meanwhile: () => Promise<void>,
+): Promise<RawResponse> {
   const conn = await rawConnection(portOf(mock));
   try {
     const half = Math.floor(body.length / 2);
-    conn.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body.slice(0, half)}`);
+    conn.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body.slice(0, half)}`,
+    );
     await sleep(150); // the headers are in: the request has been authorized
     await meanwhile();
     conn.write(body.slice(half));
@@ -92,7 +104,7 @@ describe('1. authorization holds until the request acts, however slowly its body
     expect(await aliceKeyCount()).toBe(before);
   });
 
-  it('a reset while the body trickles in is a clean state: the fixture session\'s create answers 401 and lands nowhere', async () => {
+  it("a reset while the body trickles in is a clean state: the fixture session's create answers 401 and lands nowhere", async () => {
     await post('/__mock/reset', '');
     const fresh = await aliceKeyCount();
     const res = await trickled(`${API}/user/apikeys`, newKey, `Cookie: ${VALID_SESSION}\r\n`, async () => {
@@ -123,7 +135,8 @@ describe('1. authorization holds until the request acts, however slowly its body
 
 describe('2. the caches of what clients filter by stay within budgets charged for all they hold', () => {
   type Caches = Record<string, { entries: number; bytes: number; maxBytes: number }>;
-  const caches = async (m = mock): Promise<Caches> => JSON.parse((await ask('GET /__mock/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', m)).body).caches;
+  const caches = async (m = mock): Promise<Caches> =>
+    JSON.parse((await ask('GET /__mock/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', m)).body).caches;
   /** Pipelined searches, 100 at a time, for motd texts `*flood<from>*` to `*flood<to - 1>*`, each `times` times. */
   async function search(from: number, to: number, times: number, m = mock): Promise<void> {
     const conn = await rawConnection(portOf(m));
@@ -131,7 +144,9 @@ describe('2. the caches of what clients filter by stay within budgets charged fo
       for (let at = from; at < to; at += 100) {
         const end = Math.min(to, at + 100);
         let requests = '';
-        for (let k = at; k < end; k++) for (let t = 0; t < times; t++) requests += `GET ${API}/servers/find?motd=*flood${k}*&limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+        for (let k = at; k < end; k++)
+          for (let t = 0; t < times; t++)
+            requests += `GET ${API}/servers/find?motd=*flood${k}*&limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
         conn.write(requests);
         for (let k = 0; k < (end - at) * times; k++) expect((await conn.response()).status).toBe(200);
       }
@@ -172,16 +187,24 @@ describe('3. a cap on connections, and silent sockets freed in seconds', () => {
     expect(SOCKET_LIMITS.checkIntervalMs).toBeLessThanOrEqual(1_000);
     expect(connectionCap(1000, 20_000)).toBe(1000);
     expect(connectionCap(1000, 256)).toBe(192);
-    expect(openFilesLimit(() => 'Limit Soft Limit Hard Limit Units\nMax open files            20000                20000                files\n')).toBe(20_000);
+    expect(
+      openFilesLimit(
+        () =>
+          'Limit Soft Limit Hard Limit Units\nMax open files            20000                20000                files\n',
+      ),
+    ).toBe(20_000);
   });
 
   it('past the cap a new connection is answered 503 (not closed without a word), and once the silent ones time out, clients are served again', async () => {
     const CAP = 20;
-    const capped = await startMock(testOptions({ servers: 10, maxConnections: CAP }), { timeouts: { headersTimeoutMs: 500, checkIntervalMs: 100 } });
+    const capped = await startMock(testOptions({ servers: 10, maxConnections: CAP }), {
+      timeouts: { headersTimeoutMs: 500, checkIntervalMs: 100 },
+    });
     const silent: Socket[] = [];
     try {
       const port = portOf(capped);
-      const opened = (s: Socket) => new Promise<void>((resolve, reject) => s.once('connect', resolve).once('error', reject));
+      const opened = (s: Socket) =>
+        new Promise<void>((resolve, reject) => s.once('connect', resolve).once('error', reject));
       for (let i = 0; i < CAP; i++) {
         const s = connect(port, '127.0.0.1');
         s.on('error', () => {});
@@ -203,11 +226,16 @@ describe('3. a cap on connections, and silent sockets freed in seconds', () => {
       late.destroy();
       // The silent sockets get their 408 after the header timeout and are let go (even
       // though these clients never close): then the mock takes clients again.
-      const timedOut = await Promise.all(silent.map((s) => new Promise<string>((resolve) => {
-        let got = '';
-        s.on('data', (d) => (got += d.toString('latin1')));
-        s.once('end', () => resolve(got.split('\r\n')[0]!));
-      })));
+      const timedOut = await Promise.all(
+        silent.map(
+          (s) =>
+            new Promise<string>((resolve) => {
+              let got = '';
+              s.on('data', (d) => (got += d.toString('latin1')));
+              s.once('end', () => resolve(got.split('\r\n')[0]!));
+            }),
+        ),
+      );
       expect(new Set(timedOut)).toEqual(new Set(['HTTP/1.1 408 Request Timeout']));
       await sleep(LINGER_MS + 300);
       const back = await rawConnection(port);
@@ -229,7 +257,9 @@ describe('4. dev logins never log out the fixture sessions', () => {
     try {
       const body = '{"user":"alice@example.test"}';
       for (let i = 0; i <= MAX_SESSIONS_PER_USER; i++) {
-        conn.write(`POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+        conn.write(
+          `POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
         const res = await conn.response();
         expect(res.status).toBe(200);
         cookies.push(res.headers['set-cookie']!.split(';')[0]!);
@@ -248,7 +278,11 @@ describe('5. JSON nested thousands deep is a 400 naming the problem, never a 500
   const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
   it('POST /__mock/login with {"user": <an array 5,000 deep>}', async () => {
-    expectErrorShape(await post('/__mock/login', `{"user":${deep(5000)}}`), 400, /"user" must be a string .*not an array/);
+    expectErrorShape(
+      await post('/__mock/login', `{"user":${deep(5000)}}`),
+      400,
+      /"user" must be a string .*not an array/,
+    );
   });
 
   it('POST /__mock/login with a user that is an object, a number or null', async () => {
@@ -264,9 +298,12 @@ describe('5. JSON nested thousands deep is a 400 naming the problem, never a 500
 });
 
 describe('6. docs asset names are looked up among the assets only', () => {
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])('/__mock/docs/%s: 404', async (name) => {
-    expectErrorShape(await get(`/__mock/docs/${name}`), 404, /no such docs asset \(the page loads swagger-ui\.css/);
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])(
+    '/__mock/docs/%s: 404',
+    async (name) => {
+      expectErrorShape(await get(`/__mock/docs/${name}`), 404, /no such docs asset \(the page loads swagger-ui\.css/);
+    },
+  );
 });
 
 describe('8. requests Node would answer empty, or not at all', () => {
@@ -279,12 +316,16 @@ describe('8. requests Node would answer empty, or not at all', () => {
   it('Expect: 100-continue still works: the interim 100, then the answer', async () => {
     const socket = connect(portOf(mock), '127.0.0.1');
     let got = '';
-    const seen = (text: string) => new Promise<void>((resolve) => {
-      const check = () => (got.includes(text) ? resolve() : socket.once('data', (d) => ((got += d.toString('latin1')), check())));
-      check();
-    });
+    const seen = (text: string) =>
+      new Promise<void>((resolve) => {
+        const check = () =>
+          got.includes(text) ? resolve() : socket.once('data', (d) => ((got += d.toString('latin1')), check()));
+        check();
+      });
     try {
-      socket.write(`POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`);
+      socket.write(
+        `POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`,
+      );
       await seen('HTTP/1.1 100 Continue\r\n\r\n');
       socket.write('{}');
       await seen('HTTP/1.1 200 OK');
@@ -305,21 +346,33 @@ describe('8. requests Node would answer empty, or not at all', () => {
 
 describe('9. the hosts the mock answers', () => {
   it('a request naming another host (DNS rebinding: Host: evil.test) is refused 403, naming the flag; nothing is reset', async () => {
-    for (const [method, path] of [['POST', '/__mock/reset'], ['POST', '/__mock/login'], ['GET', '/__mock/info'], ['GET', `${API}/user/apikeys`], ['GET', `${API}/servers/find`]] as const) {
-      const res = await ask(`${method} ${path} HTTP/1.1\r\nHost: evil.test:${portOf(mock)}\r\nContent-Length: 0\r\nCookie: ${VALID_SESSION}\r\n\r\n`);
+    for (const [method, path] of [
+      ['POST', '/__mock/reset'],
+      ['POST', '/__mock/login'],
+      ['GET', '/__mock/info'],
+      ['GET', `${API}/user/apikeys`],
+      ['GET', `${API}/servers/find`],
+    ] as const) {
+      const res = await ask(
+        `${method} ${path} HTTP/1.1\r\nHost: evil.test:${portOf(mock)}\r\nContent-Length: 0\r\nCookie: ${VALID_SESSION}\r\n\r\n`,
+      );
       expectErrorShape(res, 403, /does not answer the host 'evil\.test'.*DNS rebinding.*--allowed-host evil\.test/);
     }
   });
 
-  it.each(['127.0.0.1', 'localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.2', '10.1.2.3', '[::1]', '[2001:db8::1]'])('Host: %s is answered', async (host) => {
-    const res = await ask(`GET /__mock/info HTTP/1.1\r\nHost: ${host}:${portOf(mock)}\r\n\r\n`);
-    expect(res.status).toBe(200);
-  });
+  it.each(['127.0.0.1', 'localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.2', '10.1.2.3', '[::1]', '[2001:db8::1]'])(
+    'Host: %s is answered',
+    async (host) => {
+      const res = await ask(`GET /__mock/info HTTP/1.1\r\nHost: ${host}:${portOf(mock)}\r\n\r\n`);
+      expect(res.status).toBe(200);
+    },
+  );
 
   it('--allowed-host adds names: exact, and .domain for a domain and its subdomains', async () => {
     const named = await startMock(testOptions({ servers: 10, allowedHosts: ['api', '.myproj.test'] }));
     try {
-      const status = async (host: string) => (await ask(`POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\n\r\n`, named)).status;
+      const status = async (host: string) =>
+        (await ask(`POST /__mock/reset HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\n\r\n`, named)).status;
       expect(await status('api:4010')).toBe(200);
       expect(await status('myproj.test')).toBe(200);
       expect(await status('api.myproj.test:4010')).toBe(200);
@@ -338,7 +391,11 @@ describe('9. the hosts the mock answers', () => {
 
   it('header lines past the 2,000th answer 431, not dropped; 2,000 are read', async () => {
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `X-${i}: 1\r\n`).join('');
-    expectErrorShape(await get(`${API}/servers/find?limit=1`, lines(2000)), 431, /2001 header lines; this server reads at most 2000/);
+    expectErrorShape(
+      await get(`${API}/servers/find?limit=1`, lines(2000)),
+      431,
+      /2001 header lines; this server reads at most 2000/,
+    );
     expect((await get(`${API}/servers/find?limit=1`, lines(1999))).status).toBe(200);
   });
 });

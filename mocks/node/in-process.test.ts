@@ -46,7 +46,10 @@ describe('createMock()', () => {
       ['/api/v0.1/servers/find', { method: 'DELETE' }],
       ['/api/v0.1/servers/find?limit=1', { headers: { Prefer: 'code=200, example=empty' } }],
       ['/api/v0.1/servers/find', { headers: { Origin: 'http://localhost:5173' } }],
-      ['/api/v0.1/servers/find', { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' } }],
+      [
+        '/api/v0.1/servers/find',
+        { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' } },
+      ],
       ['/api/v0.1/nope'],
       ['/__mock/info'],
       ['/__mock/openapi.json'],
@@ -55,19 +58,26 @@ describe('createMock()', () => {
     for (const [path, init] of requests) {
       // In order, one at a time: both count the anonymous caller's rate limit alike.
       const url = `${server.origin}${path}`;
-      const [overSocket, inProcess] = [await whole(await fetch(url, init)), await whole(await mock.fetch(new Request(url, init)))];
+      const [overSocket, inProcess] = [
+        await whole(await fetch(url, init)),
+        await whole(await mock.fetch(new Request(url, init))),
+      ];
       expect(inProcess, `${init?.method ?? 'GET'} ${path}`).toEqual(overSocket);
     }
   });
 
   it('takes fetch-style arguments too (a URL and its init), so it can stand in for fetch', async () => {
-    const res = await mock.fetch('http://api.test/api/v0.1/user/apikeys', { headers: authHeaders(credential('valid-key')) });
+    const res = await mock.fetch('http://api.test/api/v0.1/user/apikeys', {
+      headers: authHeaders(credential('valid-key')),
+    });
     expect(res.status).toBe(200);
     expect(mock.basePath).toBe('/api/v0.1');
   });
 
   it("resolves a relative URL against the page's location (a DOM environment), and without one rejects, saying so", async () => {
-    await expect(mock.fetch('/api/v0.1/metadata/regions')).rejects.toThrow("createMock: fetch needs an absolute URL (there is no page location to resolve a relative one against), got '/api/v0.1/metadata/regions'");
+    await expect(mock.fetch('/api/v0.1/metadata/regions')).rejects.toThrow(
+      "createMock: fetch needs an absolute URL (there is no page location to resolve a relative one against), got '/api/v0.1/metadata/regions'",
+    );
     vi.stubGlobal('location', new URL('http://localhost:5173/app/'));
     try {
       expect((await mock.fetch('/api/v0.1/metadata/regions')).status).toBe(200);
@@ -79,9 +89,18 @@ describe('createMock()', () => {
   it('reset() puts back the seeded keys and sessions, as POST /__mock/reset does', async () => {
     const own = createMock(SETTINGS);
     const session = authHeaders(credential('valid-session'));
-    const list = async () => ((await (await own.fetch(`http://api.test/api/v0.1/user/apikeys`, { headers: session })).json()) as { keys: unknown[] }).keys.length;
+    const list = async () =>
+      (
+        (await (await own.fetch(`http://api.test/api/v0.1/user/apikeys`, { headers: session })).json()) as {
+          keys: unknown[];
+        }
+      ).keys.length;
     const before = await list();
-    const created = await own.fetch('http://api.test/api/v0.1/user/apikeys', { method: 'POST', headers: { ...session, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'made in a test' }) });
+    const created = await own.fetch('http://api.test/api/v0.1/user/apikeys', {
+      method: 'POST',
+      headers: { ...session, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'made in a test' }),
+    });
     expect(created.status).toBe(201);
     expect(await list()).toBe(before + 1);
     own.reset();
@@ -94,16 +113,28 @@ describe('createMock()', () => {
     const inFlight = slow.fetch('http://api.test/api/v0.1/metadata/regions');
     await slow.close();
     expect((await inFlight).status).toBe(200);
-    await expect(slow.fetch('http://api.test/api/v0.1/metadata/regions')).rejects.toThrow('createMock: fetch after close()');
+    await expect(slow.fetch('http://api.test/api/v0.1/metadata/regions')).rejects.toThrow(
+      'createMock: fetch after close()',
+    );
   });
 
-  it('refuses a bad option, naming it, with the server flag\'s own rule', () => {
-    expect(() => createMock({ servers: -1 })).toThrow("createMock: option 'servers' must be an integer from 0 to 5000000, got '-1'");
-    expect(() => createMock({ now: 'yesterday' })).toThrow("createMock: option 'now' must be an ISO 8601 time, got 'yesterday'");
-    expect(() => createMock({ latency: { min: 5, max: 1 } })).toThrow("createMock: option 'latency' must be MS or MIN-MAX");
+  it("refuses a bad option, naming it, with the server flag's own rule", () => {
+    expect(() => createMock({ servers: -1 })).toThrow(
+      "createMock: option 'servers' must be an integer from 0 to 5000000, got '-1'",
+    );
+    expect(() => createMock({ now: 'yesterday' })).toThrow(
+      "createMock: option 'now' must be an ISO 8601 time, got 'yesterday'",
+    );
+    expect(() => createMock({ latency: { min: 5, max: 1 } })).toThrow(
+      "createMock: option 'latency' must be MS or MIN-MAX",
+    );
     expect(() => createMock({ corsOrigins: ['http://a.test/'] })).toThrow(/^createMock: option 'corsOrigins' /);
-    expect(() => createMock({ latency: 'slow' } as never)).toThrow("createMock: option 'latency' must be MS or MIN-MAX");
+    expect(() => createMock({ latency: 'slow' } as never)).toThrow(
+      "createMock: option 'latency' must be MS or MIN-MAX",
+    );
     expect(() => createMock({ seeds: 1 } as never)).toThrow("createMock: unknown option 'seeds': did you mean seed?");
-    expect(() => createMock({ cleanData: 'yes' } as never)).toThrow("createMock: option 'cleanData' must be true or false, got \"yes\"");
+    expect(() => createMock({ cleanData: 'yes' } as never)).toThrow(
+      'createMock: option \'cleanData\' must be true or false, got "yes"',
+    );
   });
 });

@@ -59,10 +59,20 @@ export interface InProcessMock {
 }
 
 /** Each option that is a flag with a value, and how the flag writes it: read by the flags' own table (ranges, formats, messages). */
-const VALUED: { [K in keyof CreateMockOptions]?: [flag: string, write: (v: NonNullable<CreateMockOptions[K]>) => string] } = {
+const VALUED: {
+  [K in keyof CreateMockOptions]?: [flag: string, write: (v: NonNullable<CreateMockOptions[K]>) => string];
+} = {
   seed: ['seed', String],
   servers: ['servers', String],
-  now: ['now', (v) => (v instanceof Date || typeof v === 'number' ? (Number.isNaN(new Date(v).getTime()) ? String(v) : new Date(v).toISOString()) : v)],
+  now: [
+    'now',
+    (v) =>
+      v instanceof Date || typeof v === 'number'
+        ? Number.isNaN(new Date(v).getTime())
+          ? String(v)
+          : new Date(v).toISOString()
+        : v,
+  ],
   data: ['data', String],
   fixtures: ['fixtures', String],
   spec: ['spec', String],
@@ -80,13 +90,16 @@ function mockOptions(options: CreateMockOptions = {}): MockOptions {
   for (const [key, value] of Object.entries(options)) {
     if (!KNOWN.includes(key)) {
       const guess = didYouMean(key, KNOWN);
-      throw new TypeError(`createMock: unknown option '${key}'${guess ? `: did you mean ${guess}?` : ''} (options: ${KNOWN.join(', ')})`);
+      throw new TypeError(
+        `createMock: unknown option '${key}'${guess ? `: did you mean ${guess}?` : ''} (options: ${KNOWN.join(', ')})`,
+      );
     }
     const valued = VALUED[key as keyof typeof VALUED] as [string, (v: unknown) => string] | undefined;
     // `--flag=value`: a value that starts with '-' is still the flag's.
     if (valued && value === null && key === 'cacheDir') argv.push('--cache-dir=off');
     else if (valued && value !== undefined) argv.push(`--${valued[0]}=${valued[1](value)}`);
-    else if (!valued && value !== undefined && typeof value !== 'boolean') throw new TypeError(`createMock: option '${key}' must be true or false, got ${JSON.stringify(value)}`);
+    else if (!valued && value !== undefined && typeof value !== 'boolean')
+      throw new TypeError(`createMock: option '${key}' must be true or false, got ${JSON.stringify(value)}`);
   }
   let parsed: MockOptions;
   try {
@@ -123,7 +136,9 @@ function toRequest(input: Request | string | URL, init: RequestInit | undefined)
   try {
     url = new URL(String(input), page);
   } catch {
-    throw new TypeError(`createMock: fetch needs an absolute URL${page ? '' : ' (there is no page location to resolve a relative one against)'}, got '${String(input)}'`);
+    throw new TypeError(
+      `createMock: fetch needs an absolute URL${page ? '' : ' (there is no page location to resolve a relative one against)'}, got '${String(input)}'`,
+    );
   }
   return new Request(url, init);
 }

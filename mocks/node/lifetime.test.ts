@@ -22,7 +22,12 @@ describe('watchParent', () => {
   it('calls back once when the parent id changes (this process was adopted)', async () => {
     let parent = 4242;
     const gone: number[] = [];
-    const stop = watchParent((pid) => gone.push(pid), 4242, 5, () => parent);
+    const stop = watchParent(
+      (pid) => gone.push(pid),
+      4242,
+      5,
+      () => parent,
+    );
     await new Promise((r) => setTimeout(r, 30));
     expect(gone).toEqual([]);
     parent = 1;
@@ -34,7 +39,12 @@ describe('watchParent', () => {
   it('watches nothing when started by init (a container, or a detached start)', async () => {
     let parent = 1;
     const gone: number[] = [];
-    watchParent((pid) => gone.push(pid), 1, 5, () => parent);
+    watchParent(
+      (pid) => gone.push(pid),
+      1,
+      5,
+      () => parent,
+    );
     parent = 77;
     await new Promise((r) => setTimeout(r, 30));
     expect(gone).toEqual([]);
@@ -42,7 +52,12 @@ describe('watchParent', () => {
 
   it('calls back at once when the parent ended before the watch began (during a slow start)', () => {
     const gone: number[] = [];
-    watchParent((pid) => gone.push(pid), 4242, 5, () => 1);
+    watchParent(
+      (pid) => gone.push(pid),
+      4242,
+      5,
+      () => 1,
+    );
     expect(gone).toEqual([4242]);
   });
 });

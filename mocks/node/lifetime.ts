@@ -42,7 +42,12 @@ export const STARTED_BY = process.ppid;
  * process, or a deliberately detached start). Returns the function that stops watching;
  * the timer never keeps the process alive.
  */
-export function watchParent(gone: (pid: number) => void, parent = STARTED_BY, everyMs = PARENT_POLL_MS, parentId: () => number = () => process.ppid): () => void {
+export function watchParent(
+  gone: (pid: number) => void,
+  parent = STARTED_BY,
+  everyMs = PARENT_POLL_MS,
+  parentId: () => number = () => process.ppid,
+): () => void {
   if (parent <= 1) return () => {};
   const look = () => {
     if (parentId() === parent) return false;

@@ -12,12 +12,18 @@ const hostPart = (address: string): string => (address.includes(':') ? `[${addre
  * itself, or for a wildcard the machine's IPv4 addresses (and IPv6 for `::`), loopback
  * first. Link-local IPv6 addresses are left out: a browser needs a zone id for them.
  */
-export function listenOrigins(host: string, port: number, interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
+export function listenOrigins(
+  host: string,
+  port: number,
+  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(),
+): string[] {
   const v4 = WILDCARD_V4.has(host);
   const v6 = WILDCARD_V6.has(host);
   if (!v4 && !v6) return [`http://${hostPart(host)}:${port}`];
   const all = Object.values(interfaces).flatMap((list) => list ?? []);
-  const usable = all.filter((a) => (a.family === 'IPv4' || (v6 && a.family === 'IPv6' && !a.address.toLowerCase().startsWith('fe80'))));
+  const usable = all.filter(
+    (a) => a.family === 'IPv4' || (v6 && a.family === 'IPv6' && !a.address.toLowerCase().startsWith('fe80')),
+  );
   // Loopback first, then IPv4 before IPv6; the loopback entries are there even if no interface lists them.
   const ranked = [
     '127.0.0.1',

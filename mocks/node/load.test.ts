@@ -16,18 +16,33 @@ const ORIGIN = 'http://127.0.0.1:4010';
 /** The bodies of `paths` from a mock of these options, as bytes. */
 async function bodies(options: MockOptions, paths: string[]): Promise<Buffer[]> {
   const mock = buildMock(options);
-  return Promise.all(paths.map(async (p) => Buffer.from(await (await mock.app.request(`${ORIGIN}${mock.basePath}${p}`)).arrayBuffer())));
+  return Promise.all(
+    paths.map(async (p) => Buffer.from(await (await mock.app.request(`${ORIGIN}${mock.basePath}${p}`)).arrayBuffer())),
+  );
 }
 
 describe('a mock built from its options', () => {
   it('gives byte-identical answers for the same seed and --now, and different ones for another seed', async () => {
     const options = testOptions({ seed: 42, servers: 200, now: Date.parse('2026-03-01T00:00:00Z') });
-    const paths = ['/servers/find?limit=20', '/servers/find?sort=users&favicon=true&relativeTime=true&limit=50', '/metadata/versions', '/metadata/countries', '/metadata/regions'];
-    const [a, b, c] = await Promise.all([bodies(options, paths), bodies(options, paths), bodies({ ...options, seed: 43 }, paths)]);
+    const paths = [
+      '/servers/find?limit=20',
+      '/servers/find?sort=users&favicon=true&relativeTime=true&limit=50',
+      '/metadata/versions',
+      '/metadata/countries',
+      '/metadata/regions',
+    ];
+    const [a, b, c] = await Promise.all([
+      bodies(options, paths),
+      bodies(options, paths),
+      bodies({ ...options, seed: 43 }, paths),
+    ]);
     expect(a).toEqual(b);
     expect(a[0]).not.toEqual(c[0]);
     const ping = JSON.parse(a[0]!.toString()).results[0];
-    const [pa, pb] = await Promise.all([bodies(options, [`/status/ping/${ping.address}:${ping.port}`]), bodies(options, [`/status/ping/${ping.address}/${ping.port}`])]);
+    const [pa, pb] = await Promise.all([
+      bodies(options, [`/status/ping/${ping.address}:${ping.port}`]),
+      bodies(options, [`/status/ping/${ping.address}/${ping.port}`]),
+    ]);
     expect(pa).toEqual(pb);
   });
 
@@ -51,7 +66,10 @@ describe('the snapshot cache of big generated datasets', () => {
     const options = testOptions({ servers, seed: 9, now: Date.parse('2026-03-01T00:00:00Z'), cacheDir: dir });
     const page = ['/servers/find?version=1.20*&sort=address&minUsers=3&page=4'];
     const first = loadInputs(options);
-    expect(first.source).toMatchObject({ kind: 'generated', snapshot: { hit: false, file: expect.stringMatching(/servers-[0-9a-f]+\.snap$/) } });
+    expect(first.source).toMatchObject({
+      kind: 'generated',
+      snapshot: { hit: false, file: expect.stringMatching(/servers-[0-9a-f]+\.snap$/) },
+    });
     expect(snaps(dir)).toHaveLength(1);
     const fresh = buildMock(options, first);
     const cold = Buffer.from(await (await fresh.app.request(`${ORIGIN}${fresh.basePath}${page[0]}`)).arrayBuffer());
@@ -59,10 +77,14 @@ describe('the snapshot cache of big generated datasets', () => {
     const second = loadInputs(options);
     expect(second.source).toMatchObject({ snapshot: { hit: true } });
     const mock = buildMock(options, second);
-    expect(Buffer.from(await (await mock.app.request(`${ORIGIN}${mock.basePath}${page[0]}`)).arrayBuffer())).toEqual(cold);
+    expect(Buffer.from(await (await mock.app.request(`${ORIGIN}${mock.basePath}${page[0]}`)).arrayBuffer())).toEqual(
+      cold,
+    );
 
     // Another clock is the same snapshot (ages are stored, not times); another seed is another one.
-    expect(loadInputs({ ...options, now: Date.parse('2026-04-01T00:00:00Z') }).source).toMatchObject({ snapshot: { hit: true } });
+    expect(loadInputs({ ...options, now: Date.parse('2026-04-01T00:00:00Z') }).source).toMatchObject({
+      snapshot: { hit: true },
+    });
     expect(loadInputs({ ...options, seed: 10 }).source).toMatchObject({ snapshot: { hit: false } });
     expect(snaps(dir)).toHaveLength(2);
 

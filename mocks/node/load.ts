@@ -32,21 +32,40 @@ export type Progress =
 /** Below this many servers, loading takes well under a second: no progress is reported. */
 export const PROGRESS_ABOVE = 100_000;
 
-export function loadInputs(options: MockOptions, model: SpecModel = loadModel(options.spec), progress?: (p: Progress) => void): MockInputs {
+export function loadInputs(
+  options: MockOptions,
+  model: SpecModel = loadModel(options.spec),
+  progress?: (p: Progress) => void,
+): MockInputs {
   const fixtures = loadFixtures(options.fixtures, model);
-  if (options.data) return { model, fixtures, servers: loadDataset(options.data, model.doc, { now: options.now ?? Date.now() }), source: { kind: 'file', path: options.data } };
+  if (options.data)
+    return {
+      model,
+      fixtures,
+      servers: loadDataset(options.data, model.doc, { now: options.now ?? Date.now() }),
+      source: { kind: 'file', path: options.data },
+    };
   const t0 = performance.now();
   const total = options.servers;
-  const report = progress && total > PROGRESS_ABOVE ? (p: DistributiveOmit<Progress, 'ms'>) => progress({ ...p, ms: performance.now() - t0 } as Progress) : undefined;
+  const report =
+    progress && total > PROGRESS_ABOVE
+      ? (p: DistributiveOmit<Progress, 'ms'>) => progress({ ...p, ms: performance.now() - t0 } as Progress)
+      : undefined;
   // Without --now, generated timestamps are relative to the start so the data looks fresh.
   const now = new Date(options.now ?? Date.now());
   const nowSec = Math.floor(now.getTime() / 1000) * 1000;
-  const keyOf = (): SnapshotKey => ({ generator: generatorFingerprint(), seed: options.seed, count: total, clean: options.cleanData });
+  const keyOf = (): SnapshotKey => ({
+    generator: generatorFingerprint(),
+    seed: options.seed,
+    count: total,
+    clean: options.cleanData,
+  });
   // The datasets the build generated ahead (the default one; mocks/dataset/built.ts) are
   // part of the program, not of the cache: read whatever --cache-dir says.
   if (BUILT_DATASETS) {
     const built = readSnapshot(BUILT_DATASETS.dir, keyOf(), nowSec);
-    if ('dataset' in built) return { model, fixtures, servers: built.dataset, orders: built.orders, source: { kind: 'generated' } };
+    if ('dataset' in built)
+      return { model, fixtures, servers: built.dataset, orders: built.orders, source: { kind: 'generated' } };
   }
   const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const key = dir && total > SNAPSHOT_ABOVE ? keyOf() : undefined;
@@ -54,11 +73,23 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel(op
     const snap = readSnapshot(dir, key, nowSec);
     if ('dataset' in snap) {
       report?.({ phase: 'snapshot-read', file: snap.file });
-      return { model, fixtures, servers: snap.dataset, orders: snap.orders, source: { kind: 'generated', snapshot: { file: snap.file, hit: true } } };
+      return {
+        model,
+        fixtures,
+        servers: snap.dataset,
+        orders: snap.orders,
+        source: { kind: 'generated', snapshot: { file: snap.file, hit: true } },
+      };
     }
     report?.({ phase: 'snapshot-miss', why: snap.miss });
   }
-  const dataset = generateDataset({ seed: options.seed, count: total, now, clean: options.cleanData, ...(report ? { onProgress: (done: number) => report({ phase: 'generate', done, total }) } : {}) });
+  const dataset = generateDataset({
+    seed: options.seed,
+    count: total,
+    now,
+    clean: options.cleanData,
+    ...(report ? { onProgress: (done: number) => report({ phase: 'generate', done, total }) } : {}),
+  });
   report?.({ phase: 'index', total });
   const orders = sortOrders(dataset);
   let snapshot: { file: string; hit: boolean } | undefined;
@@ -73,15 +104,30 @@ export function loadInputs(options: MockOptions, model: SpecModel = loadModel(op
     }
   }
   report?.({ phase: 'ready', total });
-  return { model, fixtures, servers: dataset, orders, source: { kind: 'generated', ...(snapshot ? { snapshot } : {}) } };
+  return {
+    model,
+    fixtures,
+    servers: dataset,
+    orders,
+    source: { kind: 'generated', ...(snapshot ? { snapshot } : {}) },
+  };
 }
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
 /** The mock of these options: its inputs loaded, the spec's handlers; warnings to `warn` (console.warn by default). */
-export function buildMock(options: MockOptions, inputs: MockInputs = loadInputs(options), warn?: (line: string) => void): MockApp {
+export function buildMock(
+  options: MockOptions,
+  inputs: MockInputs = loadInputs(options),
+  warn?: (line: string) => void,
+): MockApp {
   const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
   // The address the mock listens on is a host it answers (a name, with `--host mock.local`).
   const allowedHosts = [...options.allowedHosts, options.host];
-  return createApp({ options: { ...options, allowedHosts }, state, handlers: createHandlers(inputs.model), ...(warn ? { warn } : {}) });
+  return createApp({
+    options: { ...options, allowedHosts },
+    state,
+    handlers: createHandlers(inputs.model),
+    ...(warn ? { warn } : {}),
+  });
 }

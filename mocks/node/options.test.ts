@@ -10,12 +10,18 @@ describe('the flag table', () => {
   it('in mocks/README.md is the one the flag definitions render (else: run npm run docs:flags)', () => {
     const readme = readFileSync(README, 'utf8');
     const table = /<!-- flags:start -->\n?([\s\S]*?)\n?<!-- flags:end -->/.exec(readme)?.[1];
-    expect(table, 'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: put them back, then run npm run docs:flags').toBeDefined();
+    expect(
+      table,
+      'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: put them back, then run npm run docs:flags',
+    ).toBeDefined();
     expect(table, 'the flag table in mocks/README.md is stale: run npm run docs:flags').toBe(flagsMarkdown());
   });
 
   it('shows the defaults the parser uses', () => {
-    const row = (flag: string) => flagsMarkdown().split('\n').find((l) => l.startsWith(`| \`--${flag}`))!;
+    const row = (flag: string) =>
+      flagsMarkdown()
+        .split('\n')
+        .find((l) => l.startsWith(`| \`--${flag}`))!;
     expect(row('port')).toContain(`| \`${DEFAULT_OPTIONS.port}\` |`);
     expect(row('host')).toContain(`| \`${DEFAULT_OPTIONS.host}\` |`);
     expect(row('seed')).toContain(`| \`${DEFAULT_OPTIONS.seed}\` |`);
@@ -42,18 +48,55 @@ describe('parseOptions', () => {
 
   it('reads every flag, and flags win over environment variables', () => {
     const opts = parseOptions(
-      ['--port', '0', '--host', '::1', '--seed', '7', '--now', '2026-01-01T00:00:00Z', '--servers', '10', '--data', 'db.json', '--latency', '5-10', '--rate-limit', '--cors-origin', 'https://a.test, https://b.test', '--quiet', '--self-check', '--fixtures', 'f.json'],
+      [
+        '--port',
+        '0',
+        '--host',
+        '::1',
+        '--seed',
+        '7',
+        '--now',
+        '2026-01-01T00:00:00Z',
+        '--servers',
+        '10',
+        '--data',
+        'db.json',
+        '--latency',
+        '5-10',
+        '--rate-limit',
+        '--cors-origin',
+        'https://a.test, https://b.test',
+        '--quiet',
+        '--self-check',
+        '--fixtures',
+        'f.json',
+      ],
       { MOCK_PORT: '9999', MOCK_SEED: '1' },
     );
     expect(opts).toMatchObject({
-      port: 0, host: '::1', seed: 7, now: Date.parse('2026-01-01T00:00:00Z'), servers: 10, data: 'db.json', latency: { min: 5, max: 10 },
-      rateLimit: true, corsOrigins: ['https://a.test', 'https://b.test'], quiet: true, selfCheck: true, fixtures: 'f.json',
+      port: 0,
+      host: '::1',
+      seed: 7,
+      now: Date.parse('2026-01-01T00:00:00Z'),
+      servers: 10,
+      data: 'db.json',
+      latency: { min: 5, max: 10 },
+      rateLimit: true,
+      corsOrigins: ['https://a.test', 'https://b.test'],
+      quiet: true,
+      selfCheck: true,
+      fixtures: 'f.json',
     });
   });
 
   it('reads environment variables, booleans included', () => {
-    expect(parseOptions([], { MOCK_PORT: '4011', MOCK_RATE_LIMIT: '1', MOCK_QUIET: 'no', MOCK_LATENCY: '20' })).toMatchObject({
-      port: 4011, rateLimit: true, quiet: false, latency: { min: 20, max: 20 },
+    expect(
+      parseOptions([], { MOCK_PORT: '4011', MOCK_RATE_LIMIT: '1', MOCK_QUIET: 'no', MOCK_LATENCY: '20' }),
+    ).toMatchObject({
+      port: 4011,
+      rateLimit: true,
+      quiet: false,
+      latency: { min: 20, max: 20 },
     });
     expect(parseOptions([], { MOCK_SELF_CHECK: 'off' }).selfCheck).toBe(false);
     expect(parseOptions([], { MOCK_PORT: '' }).port).toBe(DEFAULT_OPTIONS.port);
@@ -75,15 +118,23 @@ describe('parseOptions', () => {
   });
 
   it('names the environment variable, not a flag, when the bad value came from one', () => {
-    expect(() => parseOptions([], { MOCK_PORT: 'abc' })).toThrow("MOCK_PORT must be an integer from 0 to 65535, got 'abc'");
-    expect(() => parseOptions([], { MOCK_LATENCY: 'x' })).toThrow("MOCK_LATENCY must be MS or MIN-MAX");
+    expect(() => parseOptions([], { MOCK_PORT: 'abc' })).toThrow(
+      "MOCK_PORT must be an integer from 0 to 65535, got 'abc'",
+    );
+    expect(() => parseOptions([], { MOCK_LATENCY: 'x' })).toThrow('MOCK_LATENCY must be MS or MIN-MAX');
   });
 });
 
 describe('--allowed-host and --max-connections', () => {
   it('read a list of host names and a connection cap, from flags or variables', () => {
-    expect(parseOptions(['--allowed-host', 'api,.myproj.test', '--max-connections', '50'], {})).toMatchObject({ allowedHosts: ['api', '.myproj.test'], maxConnections: 50 });
-    expect(parseOptions([], { MOCK_ALLOWED_HOST: 'mock.lan', MOCK_MAX_CONNECTIONS: '7' })).toMatchObject({ allowedHosts: ['mock.lan'], maxConnections: 7 });
+    expect(parseOptions(['--allowed-host', 'api,.myproj.test', '--max-connections', '50'], {})).toMatchObject({
+      allowedHosts: ['api', '.myproj.test'],
+      maxConnections: 50,
+    });
+    expect(parseOptions([], { MOCK_ALLOWED_HOST: 'mock.lan', MOCK_MAX_CONNECTIONS: '7' })).toMatchObject({
+      allowedHosts: ['mock.lan'],
+      maxConnections: 7,
+    });
     expect(parseOptions([], {})).toMatchObject({ allowedHosts: [], maxConnections: 1000 });
   });
 

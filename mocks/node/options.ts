@@ -56,27 +56,154 @@ export const DEFAULT_OPTIONS: MockOptions = {
 // The one flag table: `parseOptions`, `--help` and the table in mocks/README.md
 // (`npm run docs:flags`) all read it (cli/flags.ts reads it the way every program here does).
 const FLAGS = {
-  port: { type: 'integer', env: 'MOCK_PORT', value: 'N', default: DEFAULT_OPTIONS.port, min: 0, max: 65535, help: 'port to listen on; 0 picks a free one' },
-  host: { type: 'string', env: 'MOCK_HOST', value: 'HOST', default: DEFAULT_OPTIONS.host, help: 'address to listen on' },
-  seed: { type: 'integer', env: 'MOCK_SEED', value: 'N', default: DEFAULT_OPTIONS.seed, min: 0, max: 2 ** 32 - 1, help: 'dataset seed; the same seed gives the same servers' },
-  now: { type: 'custom', env: 'MOCK_NOW', value: 'ISO', shown: 'real clock', parse: parseNow, help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical' },
-  servers: { type: 'integer', env: 'MOCK_SERVERS', value: 'N', default: DEFAULT_OPTIONS.servers, min: 0, max: 5_000_000, help: 'how many servers to generate' },
-  'clean-data': { type: 'boolean', env: 'MOCK_CLEAN_DATA', shown: 'off', help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)' },
-  'row-cache': { type: 'integer', env: 'MOCK_ROW_CACHE', value: 'MIB', default: DEFAULT_OPTIONS.rowCacheMiB, min: 0, max: 65_536, help: 'memory for serialised search rows and their index (8 bytes per server), in MiB; past it the oldest rows are dropped (0: none)' },
-  'cache-dir': { type: 'string', env: 'MOCK_CACHE_DIR', value: 'DIR|off', shown: '~/.cache/server-listing-mock', help: `keep big generated datasets here (over ${SNAPSHOT_ABOVE.toLocaleString('en-US')} servers), so the next start with the same flags loads instead of generating; off: never` },
-  data: { type: 'string', env: 'MOCK_DATA', value: 'FILE', help: 'serve this {"servers": [...]} file instead of generated servers' },
-  latency: { type: 'custom', env: 'MOCK_LATENCY', value: 'MS|MIN-MAX', shown: String(DEFAULT_OPTIONS.latency.max), parse: parseLatency, help: 'delay every answer by MS, or a random MIN-MAX ms' },
-  'rate-limit': { type: 'boolean', env: 'MOCK_RATE_LIMIT', shown: 'off', help: 'count requests and enforce the real rate limits (429 with Retry-After); off, the headers report each limit as all remaining' },
-  'trust-proxy': { type: 'boolean', env: 'MOCK_TRUST_PROXY', shown: 'off', help: 'behind a reverse proxy: count anonymous callers by the address it puts last in X-Forwarded-For, not by the socket' },
-  'cors-origin': { type: 'custom', env: 'MOCK_CORS_ORIGIN', value: 'LIST', shown: DEFAULT_OPTIONS.corsOrigins.join(','), parse: (raw: string) => parseCorsOrigins(raw, DEFAULT_OPTIONS.corsOrigins), help: 'comma-separated allowed origins, * as wildcard; +X,+Y adds to the defaults, X,Y replaces them' },
+  port: {
+    type: 'integer',
+    env: 'MOCK_PORT',
+    value: 'N',
+    default: DEFAULT_OPTIONS.port,
+    min: 0,
+    max: 65535,
+    help: 'port to listen on; 0 picks a free one',
+  },
+  host: {
+    type: 'string',
+    env: 'MOCK_HOST',
+    value: 'HOST',
+    default: DEFAULT_OPTIONS.host,
+    help: 'address to listen on',
+  },
+  seed: {
+    type: 'integer',
+    env: 'MOCK_SEED',
+    value: 'N',
+    default: DEFAULT_OPTIONS.seed,
+    min: 0,
+    max: 2 ** 32 - 1,
+    help: 'dataset seed; the same seed gives the same servers',
+  },
+  now: {
+    type: 'custom',
+    env: 'MOCK_NOW',
+    value: 'ISO',
+    shown: 'real clock',
+    parse: parseNow,
+    help: 'pin the clock (e.g. 2026-01-01T00:00:00Z); with the same seed, answers are byte-identical',
+  },
+  servers: {
+    type: 'integer',
+    env: 'MOCK_SERVERS',
+    value: 'N',
+    default: DEFAULT_OPTIONS.servers,
+    min: 0,
+    max: 5_000_000,
+    help: 'how many servers to generate',
+  },
+  'clean-data': {
+    type: 'boolean',
+    env: 'MOCK_CLEAN_DATA',
+    shown: 'off',
+    help: 'generate complete rows, without the real-world nulls and odd values (see Real-world rows)',
+  },
+  'row-cache': {
+    type: 'integer',
+    env: 'MOCK_ROW_CACHE',
+    value: 'MIB',
+    default: DEFAULT_OPTIONS.rowCacheMiB,
+    min: 0,
+    max: 65_536,
+    help: 'memory for serialised search rows and their index (8 bytes per server), in MiB; past it the oldest rows are dropped (0: none)',
+  },
+  'cache-dir': {
+    type: 'string',
+    env: 'MOCK_CACHE_DIR',
+    value: 'DIR|off',
+    shown: '~/.cache/server-listing-mock',
+    help: `keep big generated datasets here (over ${SNAPSHOT_ABOVE.toLocaleString('en-US')} servers), so the next start with the same flags loads instead of generating; off: never`,
+  },
+  data: {
+    type: 'string',
+    env: 'MOCK_DATA',
+    value: 'FILE',
+    help: 'serve this {"servers": [...]} file instead of generated servers',
+  },
+  latency: {
+    type: 'custom',
+    env: 'MOCK_LATENCY',
+    value: 'MS|MIN-MAX',
+    shown: String(DEFAULT_OPTIONS.latency.max),
+    parse: parseLatency,
+    help: 'delay every answer by MS, or a random MIN-MAX ms',
+  },
+  'rate-limit': {
+    type: 'boolean',
+    env: 'MOCK_RATE_LIMIT',
+    shown: 'off',
+    help: 'count requests and enforce the real rate limits (429 with Retry-After); off, the headers report each limit as all remaining',
+  },
+  'trust-proxy': {
+    type: 'boolean',
+    env: 'MOCK_TRUST_PROXY',
+    shown: 'off',
+    help: 'behind a reverse proxy: count anonymous callers by the address it puts last in X-Forwarded-For, not by the socket',
+  },
+  'cors-origin': {
+    type: 'custom',
+    env: 'MOCK_CORS_ORIGIN',
+    value: 'LIST',
+    shown: DEFAULT_OPTIONS.corsOrigins.join(','),
+    parse: (raw: string) => parseCorsOrigins(raw, DEFAULT_OPTIONS.corsOrigins),
+    help: 'comma-separated allowed origins, * as wildcard; +X,+Y adds to the defaults, X,Y replaces them',
+  },
   quiet: { type: 'boolean', env: 'MOCK_QUIET', shown: 'off', help: 'no banner details and no request log' },
-  'self-check': { type: 'boolean', env: 'MOCK_SELF_CHECK', shown: 'off; on under vitest or NODE_ENV=test', help: 'validate every answer against the spec; a drift answers 500 and is logged' },
-  fixtures: { type: 'string', env: 'MOCK_FIXTURES', value: 'FILE', shown: 'fixtures/auth.json', help: 'fixture credentials file' },
-  spec: { type: 'string', env: 'MOCK_SPEC', value: 'FILE', shown: 'spec/openapi.yaml', help: 'serve another copy of the OpenAPI document' },
-  watch: { type: 'boolean', env: 'MOCK_WATCH', shown: 'off', help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version' },
-  'outlive-parent': { type: 'boolean', env: 'MOCK_OUTLIVE_PARENT', shown: 'off', help: 'keep serving after the process that started the mock (npx, npm, a script) has ended, as nohup or setsid mean to; off, the mock stops with it' },
-  'allowed-host': { type: 'custom', env: 'MOCK_ALLOWED_HOST', value: 'LIST', shown: 'loopback names, IP addresses, --host', parse: parseAllowedHosts, help: 'more host names the mock answers (the Host header), comma-separated; .example.test allows it and its subdomains; * allows any (see Hosts)' },
-  'max-connections': { type: 'integer', env: 'MOCK_MAX_CONNECTIONS', value: 'N', default: DEFAULT_MAX_CONNECTIONS, min: 1, max: 1_000_000, help: 'open connections at most (lowered to fit ulimit -n); past it a new one is answered 503 and closed' },
+  'self-check': {
+    type: 'boolean',
+    env: 'MOCK_SELF_CHECK',
+    shown: 'off; on under vitest or NODE_ENV=test',
+    help: 'validate every answer against the spec; a drift answers 500 and is logged',
+  },
+  fixtures: {
+    type: 'string',
+    env: 'MOCK_FIXTURES',
+    value: 'FILE',
+    shown: 'fixtures/auth.json',
+    help: 'fixture credentials file',
+  },
+  spec: {
+    type: 'string',
+    env: 'MOCK_SPEC',
+    value: 'FILE',
+    shown: 'spec/openapi.yaml',
+    help: 'serve another copy of the OpenAPI document',
+  },
+  watch: {
+    type: 'boolean',
+    env: 'MOCK_WATCH',
+    shown: 'off',
+    help: 'reload the spec, --data and the fixtures when they change, on the same port; a broken edit keeps the last good version',
+  },
+  'outlive-parent': {
+    type: 'boolean',
+    env: 'MOCK_OUTLIVE_PARENT',
+    shown: 'off',
+    help: 'keep serving after the process that started the mock (npx, npm, a script) has ended, as nohup or setsid mean to; off, the mock stops with it',
+  },
+  'allowed-host': {
+    type: 'custom',
+    env: 'MOCK_ALLOWED_HOST',
+    value: 'LIST',
+    shown: 'loopback names, IP addresses, --host',
+    parse: parseAllowedHosts,
+    help: 'more host names the mock answers (the Host header), comma-separated; .example.test allows it and its subdomains; * allows any (see Hosts)',
+  },
+  'max-connections': {
+    type: 'integer',
+    env: 'MOCK_MAX_CONNECTIONS',
+    value: 'N',
+    default: DEFAULT_MAX_CONNECTIONS,
+    min: 1,
+    max: 1_000_000,
+    help: 'open connections at most (lowered to fit ulimit -n); past it a new one is answered 503 and closed',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
@@ -90,7 +217,8 @@ export function flagsMarkdown(): string {
     .map(([name, f]) => {
       const fallback = shownDefault(f);
       // A default without spaces is a literal value (`4010`, a path, origins with `*`): set as code.
-      const shown = fallback === undefined ? '' : f.type !== 'boolean' && !fallback.includes(' ') ? code(fallback) : cell(fallback);
+      const shown =
+        fallback === undefined ? '' : f.type !== 'boolean' && !fallback.includes(' ') ? code(fallback) : cell(fallback);
       return `| ${code(flagUsage(name, f))} | ${code(f.env ?? '')} | ${shown} | ${cell(f.help)} |`;
     });
   return ['| flag | env | default | what |', '|---|---|---|---|', ...rows].join('\n');
@@ -100,7 +228,12 @@ export function flagsMarkdown(): string {
 export const OptionsError = FlagError;
 
 export function helpText(): string {
-  return ['Usage: npm run mock -- [options]   (installed from the package: server-listing-mock [options])', '', 'Options (each also an environment variable):', ...helpLines(FLAGS)].join('\n');
+  return [
+    'Usage: npm run mock -- [options]   (installed from the package: server-listing-mock [options])',
+    '',
+    'Options (each also an environment variable):',
+    ...helpLines(FLAGS),
+  ].join('\n');
 }
 
 function parseNow(raw: string): number {
@@ -118,7 +251,10 @@ export function parseLatency(raw: string): { min: number; max: number } {
 }
 
 /** Flags win over environment variables, which win over defaults. */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): MockOptions & { help: boolean; version: boolean } {
+export function parseOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): MockOptions & { help: boolean; version: boolean } {
   const { values: v, from } = parseFlags(FLAGS, argv, env);
   const cacheDir = v['cache-dir'];
   return {

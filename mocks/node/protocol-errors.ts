@@ -32,13 +32,19 @@ const REQUEST_LINE_START = /^[A-Za-z]+ /;
 function overflow(err: ParserError, limitBytes: number): { status: number; detail: string } {
   const raw = err.rawPacket;
   const upTo = Math.min(raw?.length ?? 0, err.bytesParsed ?? Infinity);
-  if (raw && REQUEST_LINE_START.test(raw.subarray(0, 16).toString('latin1')) && raw.subarray(0, upTo).indexOf(LINE_FEED) === -1) {
+  if (
+    raw &&
+    REQUEST_LINE_START.test(raw.subarray(0, 16).toString('latin1')) &&
+    raw.subarray(0, upTo).indexOf(LINE_FEED) === -1
+  ) {
     return { status: 414, detail: `the URL is over the ${limitBytes / 1024} KiB this server reads` };
   }
   const lineEnded = raw ? raw.subarray(0, upTo).indexOf(LINE_FEED) !== -1 : false;
   return {
     status: 431,
-    detail: lineEnded ? `the request headers are over ${limitBytes / 1024} KiB` : `the request line or headers are over ${limitBytes / 1024} KiB`,
+    detail: lineEnded
+      ? `the request headers are over ${limitBytes / 1024} KiB`
+      : `the request line or headers are over ${limitBytes / 1024} KiB`,
   };
 }
 
@@ -79,7 +85,9 @@ export function closingResponse(status: number, detail: string, headers: Record<
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Content-Type: application/json\r\n' +
     'X-Content-Type-Options: nosniff\r\n' +
-    Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+    Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('') +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n' +
     body
@@ -111,8 +119,13 @@ export function requestErrorResponse(err: unknown): Response {
   const request = err instanceof Error && err.name === 'RequestError';
   if (!request) console.error('mock: request failed before the app:', err);
   const status = request ? 400 : 500;
-  const detail = request ? (REQUEST_ERRORS[(err as Error).message] ?? printable((err as Error).message.toLowerCase())) : 'the mock failed to answer; see its log';
-  return new Response(JSON.stringify(errorBody(status, detail)), { status, headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' } });
+  const detail = request
+    ? (REQUEST_ERRORS[(err as Error).message] ?? printable((err as Error).message.toLowerCase()))
+    : 'the mock failed to answer; see its log';
+  return new Response(JSON.stringify(errorBody(status, detail)), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' },
+  });
 }
 
 /** @hono/node-server's RequestError messages, said the way this mock's other errors are. */
@@ -132,7 +145,12 @@ const REQUEST_ERRORS: Record<string, string> = {
 export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
   const body = JSON.stringify(errorBody(400, 'an HTTP/1.1 request needs a Host header'));
-  res.writeHead(400, { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(400, {
+    'Content-Type': 'application/json',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   res.end(body);
   return true;
 }
@@ -153,7 +171,10 @@ export function refuseMalformedHead(req: IncomingMessage, res: ServerResponse): 
   const raw = req.rawHeaders;
   let refusal: { status: number; detail: string } | undefined;
   if (raw.length > 2 * MAX_HEADER_LINES) {
-    refusal = { status: 431, detail: `the request has ${raw.length / 2} header lines; this server reads at most ${MAX_HEADER_LINES}` };
+    refusal = {
+      status: 431,
+      detail: `the request has ${raw.length / 2} header lines; this server reads at most ${MAX_HEADER_LINES}`,
+    };
   } else {
     let hosts = 0;
     for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
@@ -161,7 +182,11 @@ export function refuseMalformedHead(req: IncomingMessage, res: ServerResponse): 
   }
   if (!refusal) return false;
   const body = JSON.stringify(errorBody(refusal.status, refusal.detail));
-  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(refusal.status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   res.end(body);
   return true;
 }
@@ -176,8 +201,17 @@ const METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
  */
 export function answerExpectAndConnect(server: Server): void {
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify(errorBody(417, `this server meets no expectation but 100-continue; the request said Expect: ${printable(String(req.headers.expect)).slice(0, 200)}`));
-    res.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    const body = JSON.stringify(
+      errorBody(
+        417,
+        `this server meets no expectation but 100-continue; the request said Expect: ${printable(String(req.headers.expect)).slice(0, 200)}`,
+      ),
+    );
+    res.writeHead(417, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
     res.end(body);
   });
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
@@ -185,6 +219,10 @@ export function answerExpectAndConnect(server: Server): void {
     // Read and drop what the client still sends while the answer goes out (lingering-close.ts ends it).
     socket.on('error', () => {});
     socket.resume();
-    socket.end(closingResponse(405, `CONNECT is not allowed: this is an API server, not a proxy; use ${METHODS}`, { Allow: METHODS }));
+    socket.end(
+      closingResponse(405, `CONNECT is not allowed: this is an API server, not a proxy; use ${METHODS}`, {
+        Allow: METHODS,
+      }),
+    );
   });
 }

@@ -15,15 +15,34 @@ afterAll(async () => {
   await mock?.close();
 });
 
-function send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string; chunked?: boolean; agent?: import('node:http').Agent } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  path: string,
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    chunked?: boolean;
+    agent?: import('node:http').Agent;
+  } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(mock.baseUrl + path);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: init.method ?? 'GET', headers: init.headers, agent: init.agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        agent: init.agent,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     if (init.body !== undefined) {
       if (init.chunked) {
@@ -36,7 +55,7 @@ function send(path: string, init: { method?: string; headers?: Record<string, st
 }
 
 describe('the mock on a real socket', () => {
-  it('listens on the loopback port it was given and serves the API under the spec\'s base path', async () => {
+  it("listens on the loopback port it was given and serves the API under the spec's base path", async () => {
     expect(mock.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v0\.1$/);
     const res = await send('/servers/find?limit=2');
     expect(res.status).toBe(200);
@@ -46,9 +65,17 @@ describe('the mock on a real socket', () => {
   });
 
   it('refuses a streamed body over the limit with 413, without a Content-Length to go by', async () => {
-    const res = await send('/user/apikeys', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: JSON.stringify({ name: 'x'.repeat(40_000) }), chunked: true });
+    const res = await send('/user/apikeys', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      body: JSON.stringify({ name: 'x'.repeat(40_000) }),
+      chunked: true,
+    });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual({ success: false, message: 'Payload Too Large: the request body is over 16384 bytes' });
+    expect(JSON.parse(res.body)).toEqual({
+      success: false,
+      message: 'Payload Too Large: the request body is over 16384 bytes',
+    });
   });
 
   it('closes even with idle keep-alive connections open', async () => {
@@ -57,7 +84,11 @@ describe('the mock on a real socket', () => {
     const agent = new Agent({ keepAlive: true });
     const url = new URL(other.baseUrl);
     await new Promise<void>((resolve, reject) =>
-      request({ host: url.hostname, port: url.port, path: `${url.pathname}/metadata/regions`, agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end(),
+      request({ host: url.hostname, port: url.port, path: `${url.pathname}/metadata/regions`, agent }, (res) =>
+        res.resume().on('end', resolve),
+      )
+        .on('error', reject)
+        .end(),
     );
     await expect(other.close()).resolves.toBeUndefined();
     agent.destroy();
@@ -78,13 +109,43 @@ function expectErrorShape(res: RawResponse, status: number) {
 describe("what Node's HTTP parser refuses", () => {
   it.each([
     ['a lowercase method', `get ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\n\r\n`, 400, /method/],
-    ['a space in a header name', `GET ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\nBad Header: 1\r\n\r\n`, 400, /header/],
+    [
+      'a space in a header name',
+      `GET ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\nBad Header: 1\r\n\r\n`,
+      400,
+      /header/,
+    ],
     ['an unknown HTTP version', `GET ${API}/metadata/regions HTTP/7.1\r\nHost: localhost\r\n\r\n`, 400, /./],
-    ['a URL of 20 KiB', `GET ${API}/servers/find?motd=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 414, /URL/],
-    ['a header of 20 KiB', `GET ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431, /headers/],
-    ['malformed chunking', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400, /chunked/],
-    ['Content-Length beside chunking', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, /Transfer-Encoding can't be present with Content-Length/],
-    ['a Content-Length that is no number', `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n`, 400, /Content-Length/],
+    [
+      'a URL of 20 KiB',
+      `GET ${API}/servers/find?motd=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      414,
+      /URL/,
+    ],
+    [
+      'a header of 20 KiB',
+      `GET ${API}/metadata/regions HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+      431,
+      /headers/,
+    ],
+    [
+      'malformed chunking',
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+      400,
+      /chunked/,
+    ],
+    [
+      'Content-Length beside chunking',
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      400,
+      /Transfer-Encoding can't be present with Content-Length/,
+    ],
+    [
+      'a Content-Length that is no number',
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n`,
+      400,
+      /Content-Length/,
+    ],
     ['HTTP/1.1 without Host', `GET ${API}/metadata/regions HTTP/1.1\r\n\r\n`, 400, /Host/],
   ])('%s: the error shape, Connection: close, and the connection closes', async (_name, request, status, message) => {
     const conn = await rawConnection(portOf(mock));
@@ -113,7 +174,8 @@ describe("what Node's HTTP parser refuses", () => {
 });
 
 describe('a 413 and the connection it came on', () => {
-  const post = (length: number, extra = '') => `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
+  const post = (length: number, extra = '') =>
+    `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
   it('with a declared length: the rest of the body is read, however slowly it comes, and the next request works', async () => {
     const conn = await rawConnection(portOf(mock));
@@ -140,7 +202,9 @@ describe('a 413 and the connection it came on', () => {
 
   it('chunked, with no end in sight: Connection: close, and it closes', async () => {
     const conn = await rawConnection(portOf(mock));
-    conn.write(`POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    conn.write(
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     for (let i = 0; i < 20; i++) conn.write(`400\r\n${'x'.repeat(1024)}\r\n`);
     const res = await conn.response();
     expectErrorShape(res, 413);
@@ -157,7 +221,9 @@ describe('anonymous callers by socket address', () => {
         const conn = await rawConnection(portOf(limited), '127.0.0.1', localAddress);
         const out: number[] = [];
         for (let i = 0; i < n; i++) {
-          conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: 198.51.100.${i}\r\n\r\n`);
+          conn.write(
+            `GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: 198.51.100.${i}\r\n\r\n`,
+          );
           out.push((await conn.response()).status);
         }
         conn.destroy();

@@ -13,7 +13,13 @@ import { buildMock, loadInputs, type Progress } from './load.ts';
 import { dropUnreadBodyAfter, lingerOnClose } from './lingering-close.ts';
 import { listenOrigins } from './listen-urls.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from './options.ts';
-import { answerExpectAndConnect, answerParserErrors, refuseMalformedHead, refuseMissingHost, requestErrorResponse } from './protocol-errors.ts';
+import {
+  answerExpectAndConnect,
+  answerParserErrors,
+  refuseMalformedHead,
+  refuseMissingHost,
+  requestErrorResponse,
+} from './protocol-errors.ts';
 import { connectionCap, refuseOverCap, SOCKET_LIMITS, type SocketLimits } from './socket-limits.ts';
 
 /** How long a stop waits for requests in flight before it closes their connections. */
@@ -126,7 +132,11 @@ export interface StartHooks {
 export async function startMock(overrides: Partial<MockOptions> = {}, hooks: StartHooks = {}): Promise<RunningMock> {
   const options: MockOptions = { ...DEFAULT_OPTIONS, quiet: true, ...overrides };
   let current = buildMock(options, hooks.inputs ?? loadInputs(options, undefined, hooks.progress));
-  const { server, stop } = createMockServer(() => current, options.host, { ...SOCKET_LIMITS, ...hooks.timeouts, maxConnections: connectionCap(options.maxConnections) });
+  const { server, stop } = createMockServer(() => current, options.host, {
+    ...SOCKET_LIMITS,
+    ...hooks.timeouts,
+    maxConnections: connectionCap(options.maxConnections),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

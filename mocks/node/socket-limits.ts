@@ -60,7 +60,11 @@ export function connectionCap(wanted: number, fileLimit = openFilesLimit()): num
 export function refuseOverCap(socket: Socket, open: number, cap: number): boolean {
   if (open < cap) return false;
   socket.end(
-    closingResponse(503, `the mock has ${open} open connections, its limit; close idle ones, or start it with a higher --max-connections`, { 'Retry-After': '1' }),
+    closingResponse(
+      503,
+      `the mock has ${open} open connections, its limit; close idle ones, or start it with a higher --max-connections`,
+      { 'Retry-After': '1' },
+    ),
   );
   return true;
 }

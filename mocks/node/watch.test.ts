@@ -50,7 +50,9 @@ it('reloads the spec, --data and the fixtures on the same port; a broken edit ke
     writeFileSync(db, JSON.stringify({ servers: rows }));
     await expect.poll(reloads, { timeout: 15_000 }).toBe(2);
     const index = await (await fetch(baseUrl)).json();
-    expect(index.operations.find((o: { operationId: string }) => o.operationId === 'findServers').summary).toBe('Search the listing (edited)');
+    expect(index.operations.find((o: { operationId: string }) => o.operationId === 'findServers').summary).toBe(
+      'Search the listing (edited)',
+    );
     expect(await total()).toBe(5);
     writeFileSync(spec, 'openapi: [');
     await expect.poll(failures, { timeout: 15_000 }).toBe(2);
@@ -63,7 +65,9 @@ it('reloads the spec, --data and the fixtures on the same port; a broken edit ke
     const renewed = key.replace('a11ce', 'b22df');
     writeFileSync(auth, readFileSync(auth, 'utf8').replace(key, renewed));
     await expect.poll(reloads, { timeout: 15_000 }).toBe(4);
-    expect((await fetch(`${baseUrl}/user/apikeys`, { headers: { Authorization: `Bearer ${renewed}` } })).status).toBe(200);
+    expect((await fetch(`${baseUrl}/user/apikeys`, { headers: { Authorization: `Bearer ${renewed}` } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${baseUrl}/user/apikeys`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401);
   } finally {
     await stop();

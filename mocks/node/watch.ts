@@ -17,7 +17,11 @@ export interface WatchLog {
 const SETTLE_MS = 150;
 
 /** Starts watching; resolves once the watcher is ready, to a function that stops it. */
-export async function watchInputs(running: RunningMock, options: MockOptions, log: WatchLog): Promise<() => Promise<void>> {
+export async function watchInputs(
+  running: RunningMock,
+  options: MockOptions,
+  log: WatchLog,
+): Promise<() => Promise<void>> {
   const specPath = options.spec ?? SPEC_PATH;
   const files = [specPath, options.fixtures, ...(options.data ? [options.data] : [])];
   const name = (f: string) => relative(process.cwd(), f) || f;
@@ -35,9 +39,13 @@ export async function watchInputs(running: RunningMock, options: MockOptions, lo
       // Only the data changed: keep the keys, sessions and rate counters, so a browser stays logged in.
       if (which.every((f) => f === options.data)) next.state.adoptRuntimeState(running.mock.state);
       running.swap(next);
-      log.info(`mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ${model.operations.length} operations`);
+      log.info(
+        `mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ${model.operations.length} operations`,
+      );
     } catch (err) {
-      log.error(`mock: reload after a change to ${what} failed; still serving the last good version.\n  ${(err as Error).message}`);
+      log.error(
+        `mock: reload after a change to ${what} failed; still serving the last good version.\n  ${(err as Error).message}`,
+      );
     }
   };
 

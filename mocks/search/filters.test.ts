@@ -24,10 +24,17 @@ function matched(meaning: Filter['meaning'], value: string | number): string[] {
     if (out.length >= total || ids.length === 0) return out.sort();
   }
 }
-const expected = (keep: (r: StoredServer) => boolean): string[] => rows.filter(keep).map((r) => `${r.address}:${r.port}`).sort();
+const expected = (keep: (r: StoredServer) => boolean): string[] =>
+  rows
+    .filter(keep)
+    .map((r) => `${r.address}:${r.port}`)
+    .sort();
 
 const wild = (pattern: string, whole: boolean) => {
-  const body = pattern.split('*').map((p) => p.replace(/[\\^$.|?+()[\]{}]/g, '\\$&')).join('.*');
+  const body = pattern
+    .split('*')
+    .map((p) => p.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
+    .join('.*');
   return new RegExp(whole ? `^${body}$` : body, 'is');
 };
 const text = (v: unknown): v is string => typeof v === 'string';
@@ -35,13 +42,19 @@ const text = (v: unknown): v is string => typeof v === 'string';
 describe('filters by x-meaning rule', () => {
   it('substringWildcard on a field no filter had: address (a column built on first use)', () => {
     const some = rows[7]!.address.slice(2, 6).toUpperCase();
-    expect(matched({ rule: 'substringWildcard', field: 'address' }, some)).toEqual(expected((r) => wild(some, false).test(r.address)));
-    expect(matched({ rule: 'substringWildcard', field: 'address' }, 'mc*net')).toEqual(expected((r) => wild('mc*net', false).test(r.address)));
+    expect(matched({ rule: 'substringWildcard', field: 'address' }, some)).toEqual(
+      expected((r) => wild(some, false).test(r.address)),
+    );
+    expect(matched({ rule: 'substringWildcard', field: 'address' }, 'mc*net')).toEqual(
+      expected((r) => wild('mc*net', false).test(r.address)),
+    );
     expect(matched({ rule: 'substringWildcard', field: 'address' }, 'mc*net').length).toBeGreaterThan(0);
   });
 
   it('wholeWildcard: the whole value, any case; stars alone keep every row with text', () => {
-    expect(matched({ rule: 'wholeWildcard', field: 'version' }, 'PAPER 1.2*')).toEqual(expected((r) => wild('paper 1.2*', true).test(r.version)));
+    expect(matched({ rule: 'wholeWildcard', field: 'version' }, 'PAPER 1.2*')).toEqual(
+      expected((r) => wild('paper 1.2*', true).test(r.version)),
+    );
     expect(matched({ rule: 'wholeWildcard', field: 'city' }, '*')).toEqual(expected((r) => text(r.city)));
     expect(matched({ rule: 'wholeWildcard', field: 'version' }, '**')).toHaveLength(rows.length);
   });
@@ -54,11 +67,17 @@ describe('filters by x-meaning rule', () => {
 
   it('equals: text ignoring case, a number also as digits, one of several fields; null never', () => {
     const asn = rows.find((r) => r.asn_number)!.asn_number!;
-    expect(matched({ rule: 'equals', fields: ['asn_number'] }, Number(asn))).toEqual(expected((r) => r.asn_number === asn));
-    expect(matched({ rule: 'equals', fields: ['port'] }, rows[3]!.port)).toEqual(expected((r) => r.port === rows[3]!.port));
+    expect(matched({ rule: 'equals', fields: ['asn_number'] }, Number(asn))).toEqual(
+      expected((r) => r.asn_number === asn),
+    );
+    expect(matched({ rule: 'equals', fields: ['port'] }, rows[3]!.port)).toEqual(
+      expected((r) => r.port === rows[3]!.port),
+    );
     const pack = rows.find((r) => r.detected_mod_pack)!;
     const m: Filter['meaning'] = { rule: 'equals', fields: ['detected_mod_pack', 'detected_mod_pack_short'] };
-    expect(matched(m, pack.detected_mod_pack_short!.toLowerCase())).toEqual(expected((r) => r.detected_mod_pack_short === pack.detected_mod_pack_short));
+    expect(matched(m, pack.detected_mod_pack_short!.toLowerCase())).toEqual(
+      expected((r) => r.detected_mod_pack_short === pack.detected_mod_pack_short),
+    );
     expect(matched({ rule: 'equals', fields: ['city'] }, 'null')).toEqual([]);
   });
 
@@ -89,21 +108,56 @@ describe('filters by x-meaning rule', () => {
       { name: 'v', meaning: { rule: 'wholeWildcard', field: 'version' } },
     ];
     const { total } = runQuery(ix, { ...findQuery({ noFilter: true }), ...{ lo: 3, hi: 30, v: '1.2*' } }, NOW, filters);
-    expect(total).toBe(expected((r) => r.players_online >= 3 && r.players_online <= 30 && wild('1.2*', true).test(r.version)).length);
+    expect(total).toBe(
+      expected((r) => r.players_online >= 3 && r.players_online <= 30 && wild('1.2*', true).test(r.version)).length,
+    );
   });
 });
 
 describe('the rule tables', () => {
   it('place every rule of the spec: a filter builder or a shape the search reads by name', () => {
     const placed = [...Object.keys(FILTERS), ...Object.keys(SHAPE_RULES)].sort();
-    const all: Rule[] = ['atLeast', 'atMost', 'ageAtLeastDays', 'ageAtMostDays', 'wholeWildcard', 'substringWildcard', 'nameOrCode', 'equals', 'flag', 'addsField', 'relativeTime', 'revealsHidden', 'limitsRows', 'page', 'sort', 'ignored'];
+    const all: Rule[] = [
+      'atLeast',
+      'atMost',
+      'ageAtLeastDays',
+      'ageAtMostDays',
+      'wholeWildcard',
+      'substringWildcard',
+      'nameOrCode',
+      'equals',
+      'flag',
+      'addsField',
+      'relativeTime',
+      'revealsHidden',
+      'limitsRows',
+      'page',
+      'sort',
+      'ignored',
+    ];
     expect(placed).toEqual([...all].sort());
   });
 
   it("findServers' filters are every parameter of the spec whose rule picks rows", () => {
     const op = loadModel().byId.get('findServers')!;
-    expect(filtersOf(op).map((f) => f.name)).toEqual(['version', 'minUsers', 'maxUsers', 'minAge', 'maxAge', 'region', 'country', 'country_code', 'city', 'motd', 'org', 'asn', 'modpack', 'offlineOnly']);
+    expect(filtersOf(op).map((f) => f.name)).toEqual([
+      'version',
+      'minUsers',
+      'maxUsers',
+      'minAge',
+      'maxAge',
+      'region',
+      'country',
+      'country_code',
+      'city',
+      'motd',
+      'org',
+      'asn',
+      'modpack',
+      'offlineOnly',
+    ]);
     // The shape parameters are read by their names: the spec still names them so.
-    for (const [rule, name] of Object.entries(SHAPE_RULES)) expect(op.parameters.find((p) => p.meaning?.rule === rule)?.name, rule).toBe(name);
+    for (const [rule, name] of Object.entries(SHAPE_RULES))
+      expect(op.parameters.find((p) => p.meaning?.rule === rule)?.name, rule).toBe(name);
   });
 });

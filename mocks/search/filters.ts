@@ -17,7 +17,16 @@ import type { Numbers } from '../dataset/columns.ts';
 import { wildcardMatcher } from './wildcard.ts';
 
 /** The rules that pick rows: FILTERS has a builder for each. */
-export type FilterRule = 'wholeWildcard' | 'substringWildcard' | 'nameOrCode' | 'equals' | 'flag' | 'atLeast' | 'atMost' | 'ageAtLeastDays' | 'ageAtMostDays';
+export type FilterRule =
+  | 'wholeWildcard'
+  | 'substringWildcard'
+  | 'nameOrCode'
+  | 'equals'
+  | 'flag'
+  | 'atLeast'
+  | 'atMost'
+  | 'ageAtLeastDays'
+  | 'ageAtMostDays';
 
 /**
  * The rules that shape the answer instead (which rows are hidden, how many, their order,
@@ -27,7 +36,13 @@ export type FilterRule = 'wholeWildcard' | 'substringWildcard' | 'nameOrCode' | 
  */
 /** Each with the name of the parameter that carries it on findServers. */
 export const SHAPE_RULES: Readonly<Record<Exclude<Rule, FilterRule>, string>> = {
-  addsField: 'favicon', relativeTime: 'relativeTime', revealsHidden: 'noFilter', limitsRows: 'limit', page: 'page', sort: 'sort', ignored: 'order',
+  addsField: 'favicon',
+  relativeTime: 'relativeTime',
+  revealsHidden: 'noFilter',
+  limitsRows: 'limit',
+  page: 'page',
+  sort: 'sort',
+  ignored: 'order',
 };
 
 /** A parameter that picks rows, with its rule. */
@@ -99,10 +114,19 @@ function wildcard(field: string, value: unknown, whole: boolean): Ask {
 /** Equal, ignoring case; a number also equals the same number written as text. */
 function equal(field: string, value: unknown): Part {
   if (typeof value === 'number') {
-    return { field, key: `#${value}`, test: (v) => (typeof v === 'number' ? v === value : typeof v === 'string' && NUMERIC.test(v) && Number(v) === value) };
+    return {
+      field,
+      key: `#${value}`,
+      test: (v) =>
+        typeof v === 'number' ? v === value : typeof v === 'string' && NUMERIC.test(v) && Number(v) === value,
+    };
   }
   const want = String(value).toLowerCase();
-  return { field, key: `=${want}`, test: (v) => v !== null && v !== undefined && typeof v !== 'object' && String(v).toLowerCase() === want };
+  return {
+    field,
+    key: `=${want}`,
+    test: (v) => v !== null && v !== undefined && typeof v !== 'object' && String(v).toLowerCase() === want,
+  };
 }
 
 const num = (value: unknown): number | undefined => {
@@ -117,10 +141,14 @@ export const FILTERS: { [R in FilterRule]: Builder<R> } = {
   wholeWildcard: (m, value) => wildcard(m.field, value, true),
   substringWildcard: (m, value) => wildcard(m.field, value, false),
   // Exactly two letters is an ISO code; anything else a whole-value wildcard on the name.
-  nameOrCode: (m, value) => (/^[A-Za-z]{2}$/.test(String(value)) ? { any: [equal(m.codeField, value)] } : wildcard(m.field, value, true)),
+  nameOrCode: (m, value) =>
+    /^[A-Za-z]{2}$/.test(String(value)) ? { any: [equal(m.codeField, value)] } : wildcard(m.field, value, true),
   equals: (m, value) => ({ any: m.fields.map((f) => equal(f, value)) }),
   // Any value but the `off` one: the field holds `value`.
-  flag: (m, value) => (String(value) === m.off ? undefined : { any: [{ field: m.field, key: `==${JSON.stringify(m.value)}`, test: (v) => v === m.value }] }),
+  flag: (m, value) =>
+    String(value) === m.off
+      ? undefined
+      : { any: [{ field: m.field, key: `==${JSON.stringify(m.value)}`, test: (v) => v === m.value }] },
   atLeast: (m, value) => range(m.field, num(value), Infinity, false),
   atMost: (m, value) => range(m.field, -Infinity, num(value), false),
   ageAtLeastDays: (m, value, now) => {
@@ -139,7 +167,8 @@ function inRange(r: Range): (v: unknown) => boolean {
   return r.time ? (v) => typeof v === 'string' && within(Date.parse(v)) : (v) => typeof v === 'number' && within(v);
 }
 
-const partPasses = (part: Part, v: unknown): boolean => (part.text ? typeof v === 'string' && part.text(v.toLowerCase()) : part.test!(v));
+const partPasses = (part: Part, v: unknown): boolean =>
+  part.text ? typeof v === 'string' && part.text(v.toLowerCase()) : part.test!(v);
 
 /** The asks of a query's filters, in the filters' order (a parameter not given asks nothing). */
 function asks(filters: readonly Filter[], q: Record<string, unknown>, now: number): Exclude<Ask, undefined>[] {
@@ -158,7 +187,11 @@ function asks(filters: readonly Filter[], q: Record<string, unknown>, now: numbe
  * a row, and a key naming what it asks (to cache answers by); undefined when the query
  * filters nothing.
  */
-export function rowFilter(filters: readonly Filter[], q: Record<string, unknown>, now: number): { key: string; passes: (row: Record<string, unknown>) => boolean } | undefined {
+export function rowFilter(
+  filters: readonly Filter[],
+  q: Record<string, unknown>,
+  now: number,
+): { key: string; passes: (row: Record<string, unknown>) => boolean } | undefined {
   const all = asks(filters, q, now);
   if (!all.length) return undefined;
   const tests = all.map((ask): ((row: Record<string, unknown>) => boolean) => {
@@ -166,7 +199,13 @@ export function rowFilter(filters: readonly Filter[], q: Record<string, unknown>
     const passes = inRange(ask.range);
     return (row) => passes(row[ask.range.field]);
   });
-  const key = all.map((ask) => ('range' in ask ? `${ask.range.field}[${ask.range.lo},${ask.range.hi}]` : ask.any.map((p) => `${p.field}\u0000${p.key}`).join('|'))).join('\u0001');
+  const key = all
+    .map((ask) =>
+      'range' in ask
+        ? `${ask.range.field}[${ask.range.lo},${ask.range.hi}]`
+        : ask.any.map((p) => `${p.field}\u0000${p.key}`).join('|'),
+    )
+    .join('\u0001');
   return { key, passes: (row) => tests.every((t) => t(row)) };
 }
 
@@ -174,7 +213,9 @@ const isFilterRule = (rule: Rule): rule is FilterRule => rule in FILTERS;
 
 /** The parameters of an operation that pick rows, in the spec's order. */
 export function filtersOf(op: Operation): Filter[] {
-  return op.parameters.flatMap((p) => (p.meaning && isFilterRule(p.meaning.rule) ? [{ name: p.name, meaning: p.meaning as Filter['meaning'] }] : []));
+  return op.parameters.flatMap((p) =>
+    p.meaning && isFilterRule(p.meaning.rule) ? [{ name: p.name, meaning: p.meaning as Filter['meaning'] }] : [],
+  );
 }
 
 /** A range as a set: the field's distinct values tested once (a field without a sort order). */
@@ -188,13 +229,16 @@ function partSet(ix: ServerIndex, part: Part): RowSet {
   const { field, key } = part;
   if (part.text) {
     const text = part.text;
-    return { key: `${field}\u0000${key}`, bits: () => {
-      const low = lowered(ix, field);
-      return valueSet(ix, field, key, (_, id) => {
-        const v = low[id];
-        return typeof v === 'string' && text(v);
-      });
-    } };
+    return {
+      key: `${field}\u0000${key}`,
+      bits: () => {
+        const low = lowered(ix, field);
+        return valueSet(ix, field, key, (_, id) => {
+          const v = low[id];
+          return typeof v === 'string' && text(v);
+        });
+      },
+    };
   }
   return { key: `${field}\u0000${key}`, bits: () => valueSet(ix, field, key, part.test!) };
 }
@@ -232,7 +276,15 @@ function valueFilter(ix: ServerIndex, filter: Filter, value: unknown): RowSet | 
     if (parts.length === 1) set = parts[0]!;
     else {
       const key = parts.map((p) => p.key).join('\u0001');
-      set = { key, bits: () => unionSet(ix, key, parts.map((p) => p.bits)) };
+      set = {
+        key,
+        bits: () =>
+          unionSet(
+            ix,
+            key,
+            parts.map((p) => p.bits),
+          ),
+      };
     }
   }
   ix.lazy.filterValues.offer(key, set ?? NO_SET);

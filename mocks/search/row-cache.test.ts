@@ -93,7 +93,13 @@ describe('the search answers within --row-cache', () => {
         const res = await m.fetch(m.url(`/servers/find?${query}`), { headers: paid });
         expect(res.status).toBe(200);
         const body = await json(res);
-        expect(body).toEqual(JSON.parse(JSON.stringify(search(m.mock.state.index, findQuery({ noFilter: true, maxAge: 3650, limit: 500, page, favicon }), now))));
+        expect(body).toEqual(
+          JSON.parse(
+            JSON.stringify(
+              search(m.mock.state.index, findQuery({ noFilter: true, maxAge: 3650, limit: 500, page, favicon }), now),
+            ),
+          ),
+        );
       }
     }
     const stats = m.mock.state.index.rowCache.stats();

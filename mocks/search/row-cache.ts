@@ -40,7 +40,10 @@ class RingIndex {
   slotOf: Int32Array;
   live = 0;
 
-  constructor(readonly capacity: number, keys: number) {
+  constructor(
+    readonly capacity: number,
+    keys: number,
+  ) {
     this.key = new Int32Array(capacity);
     this.at = new Float64Array(capacity);
     this.length = new Int32Array(capacity);
@@ -168,6 +171,13 @@ export class RowCache {
       const q = (ring.tail + k) % ring.capacity;
       if ((ring.key[q] as number) >= 0) bytes += ring.length[q] as number;
     }
-    return { hits: this.hits, misses: this.misses, evictions: this.evictions, bytes, entries: ring.live, maxBytes: this.maxBytes };
+    return {
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+      bytes,
+      entries: ring.live,
+      maxBytes: this.maxBytes,
+    };
   }
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createRng, int } from '../dataset/rng.ts';
 import { bitsOfValues, hasBit, intersectAndCount, OrderRanges, popcount32, postings, wordsFor } from './row-sets.ts';
 
-const members = (bits: Uint32Array, n: number): number[] => Array.from({ length: n }, (_, i) => i).filter((i) => hasBit(bits, i));
+const members = (bits: Uint32Array, n: number): number[] =>
+  Array.from({ length: n }, (_, i) => i).filter((i) => hasBit(bits, i));
 
 function shuffled(n: number, seed: number): Uint32Array {
   const rng = createRng(seed);
@@ -21,7 +22,12 @@ describe('row sets', () => {
     const rng = createRng(1);
     for (let k = 0; k < 2000; k++) {
       const x = (rng() * 2 ** 32) >>> 0;
-      expect(popcount32(x)).toBe(x.toString(2).split('').filter((c) => c === '1').length);
+      expect(popcount32(x)).toBe(
+        x
+          .toString(2)
+          .split('')
+          .filter((c) => c === '1').length,
+      );
     }
     expect(popcount32(0xffffffff)).toBe(32);
   });
@@ -44,7 +50,13 @@ describe('row sets', () => {
       const out = new Uint32Array(wordsFor(n));
       const spare = new Uint32Array(wordsFor(n));
       const rng = createRng(n);
-      const cases: [number, number][] = [[0, n], [0, 0], [n, n], [0, Math.floor(n / 2)], [Math.floor(n / 3), n]];
+      const cases: [number, number][] = [
+        [0, n],
+        [0, 0],
+        [n, n],
+        [0, Math.floor(n / 2)],
+        [Math.floor(n / 3), n],
+      ];
       for (let k = 0; k < 20; k++) {
         const a = int(rng, n + 1);
         cases.push([a, a + int(rng, n - a + 1)]);

@@ -34,7 +34,8 @@ export function intersectAndCount(sets: readonly Bits[], marked: Bits, out: Bits
   let rest = sets;
   if (sets.length > 3) {
     out.set(sets[0] as Bits);
-    for (const s of sets.slice(1, sets.length - 2)) for (let w = 0; w < words; w++) out[w] = (out[w] as number) & (s[w] as number);
+    for (const s of sets.slice(1, sets.length - 2))
+      for (let w = 0; w < words; w++) out[w] = (out[w] as number) & (s[w] as number);
     rest = [out, ...sets.slice(sets.length - 2)];
   }
   const a = rest[0] as Bits;

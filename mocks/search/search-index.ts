@@ -2,7 +2,15 @@
 // load, or read from a snapshot: mocks/dataset/sort-orders.ts), and the row sets filters
 // intersect (row-sets.ts), built on first use and kept within a byte budget.
 // Everything derived lazily here is a function of the immutable dataset.
-import { datasetFromRows, internColumn, isDataset, isDictField, type Dataset, type DictColumn, type Numbers } from '../dataset/columns.ts';
+import {
+  datasetFromRows,
+  internColumn,
+  isDataset,
+  isDictField,
+  type Dataset,
+  type DictColumn,
+  type Numbers,
+} from '../dataset/columns.ts';
 import { sortOrders, type SortKey, type SortOrders } from '../dataset/sort-orders.ts';
 import { BoundedCache, ENTRY_BYTES, type CacheStats } from './bounded-cache.ts';
 import { RowCache } from './row-cache.ts';
@@ -22,7 +30,10 @@ export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
  * each filter value asks: a few objects and the value's text.
  */
 export function searchCacheBytes(servers: number): { rowSets: number; counts: number; filterValues: number } {
-  const rowSets = Math.min(64 * 2 ** 20, Math.max(4 * 2 ** 20, ROW_SETS_KEPT * (wordsFor(servers) * 4 + ENTRY_BYTES + 128)));
+  const rowSets = Math.min(
+    64 * 2 ** 20,
+    Math.max(4 * 2 ** 20, ROW_SETS_KEPT * (wordsFor(servers) * 4 + ENTRY_BYTES + 128)),
+  );
   return { rowSets, counts: 8 * 2 ** 20, filterValues: 4 * 2 ** 20 };
 }
 
@@ -66,13 +77,17 @@ interface Lazy {
 // ---------------------------------------------------------------------------
 // The index
 
-export function buildIndex(data: Dataset | readonly StoredServer[], options: { rowCacheBytes?: number; orders?: SortOrders } = {}): ServerIndex {
+export function buildIndex(
+  data: Dataset | readonly StoredServer[],
+  options: { rowCacheBytes?: number; orders?: SortOrders } = {},
+): ServerIndex {
   const dataset = isDataset(data) ? data : datasetFromRows(data);
   const n = dataset.size;
   const org = dataset.dict.asn_name;
   const tcpValue = org.values.map((v) => isTcpShield({ asn_name: v }));
   const tcp = new Uint32Array(wordsFor(n));
-  for (let i = 0; i < n; i++) if (tcpValue[org.ids[i] as number]) tcp[i >>> 5] = (tcp[i >>> 5] as number) | (1 << (i & 31));
+  for (let i = 0; i < n; i++)
+    if (tcpValue[org.ids[i] as number]) tcp[i >>> 5] = (tcp[i >>> 5] as number) | (1 << (i & 31));
   const budget = searchCacheBytes(n);
   return {
     dataset,
@@ -84,11 +99,21 @@ export function buildIndex(data: Dataset | readonly StoredServer[], options: { r
     // Keys are 2 * row + favicon.
     rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
     lazy: {
-      rank: {}, visible: {}, hidden: {}, columns: new Map(), postings: new Map(), lowered: new Map(), ranges: {}, sorted: new Map(),
+      rank: {},
+      visible: {},
+      hidden: {},
+      columns: new Map(),
+      postings: new Map(),
+      lowered: new Map(),
+      ranges: {},
+      sorted: new Map(),
       sets: new BoundedCache<Bits>(budget.rowSets, (bits) => bits.byteLength),
       counts: new BoundedCache<RememberedCount>(budget.counts, (c) => 32 + (c.rows?.byteLength ?? 0)),
       // A value's plan holds its text a few times over (the key, the lower-cased pattern, its pieces between stars).
-      filterValues: new BoundedCache<object>(budget.filterValues, (plan) => 600 + 32 * ((plan as { key?: string }).key?.length ?? 0)),
+      filterValues: new BoundedCache<object>(
+        budget.filterValues,
+        (plan) => 600 + 32 * ((plan as { key?: string }).key?.length ?? 0),
+      ),
     },
   };
 }
@@ -146,17 +171,30 @@ export function column(ix: ServerIndex, field: string): DictColumn {
 /** A column's distinct values, lower-cased; null for a value that is no text. */
 export function lowered(ix: ServerIndex, field: string): (string | null)[] {
   let l = ix.lazy.lowered.get(field);
-  if (!l) ix.lazy.lowered.set(field, (l = column(ix, field).values.map((v) => (typeof v === 'string' ? v.toLowerCase() : null))));
+  if (!l)
+    ix.lazy.lowered.set(
+      field,
+      (l = column(ix, field).values.map((v) => (typeof v === 'string' ? v.toLowerCase() : null))),
+    );
   return l;
 }
 
 /** What the index's caches of client-chosen filters hold now (for /__mock/info). */
-export function searchCacheStats(ix: ServerIndex): { rowSets: CacheStats; counts: CacheStats; filterValues: CacheStats } {
+export function searchCacheStats(ix: ServerIndex): {
+  rowSets: CacheStats;
+  counts: CacheStats;
+  filterValues: CacheStats;
+} {
   return { rowSets: ix.lazy.sets.stats(), counts: ix.lazy.counts.stats(), filterValues: ix.lazy.filterValues.stats() };
 }
 
 /** The rows whose `field` value passes `test` (given each distinct value once), cached under `key`. */
-export function valueSet(ix: ServerIndex, field: string, key: string, test: (value: unknown, id: number) => boolean): Bits {
+export function valueSet(
+  ix: ServerIndex,
+  field: string,
+  key: string,
+  test: (value: unknown, id: number) => boolean,
+): Bits {
   return ix.lazy.sets.getOrBuild(`${field}\u0000${key}`, () => {
     const col = column(ix, field);
     let p = ix.lazy.postings.get(field);
@@ -212,10 +250,17 @@ export function sortedField(ix: ServerIndex, field: string): SortedField | undef
   let f = ix.lazy.sorted.get(field);
   if (f === undefined) {
     switch (field) {
-      case 'players_online': f = { order: 'users', descending: true, values: ix.playersOnline, time: false }; break;
-      case 'last_ping': f = { order: 'updated', descending: true, values: ix.lastPing, time: true }; break;
-      case 'port': f = { order: 'port', descending: false, values: ix.dataset.port, time: false }; break;
-      default: f = null;
+      case 'players_online':
+        f = { order: 'users', descending: true, values: ix.playersOnline, time: false };
+        break;
+      case 'last_ping':
+        f = { order: 'updated', descending: true, values: ix.lastPing, time: true };
+        break;
+      case 'port':
+        f = { order: 'port', descending: false, values: ix.dataset.port, time: false };
+        break;
+      default:
+        f = null;
     }
     ix.lazy.sorted.set(field, f);
   }
@@ -236,7 +281,13 @@ export function scratchSets(ix: ServerIndex, ranges: number): { runs: Bits[]; sp
 }
 
 /** In `order`, sorted by `values` (descending or ascending): the [start, end) positions whose value is within [lo, hi]. */
-export function runOf(values: Numbers, order: Uint32Array, lo: number, hi: number, descending: boolean): [number, number] {
+export function runOf(
+  values: Numbers,
+  order: Uint32Array,
+  lo: number,
+  hi: number,
+  descending: boolean,
+): [number, number] {
   // Past the run's first end: above hi when descending, below lo when ascending.
   const before = descending ? (v: number) => v > hi : (v: number) => v < lo;
   const within = descending ? (v: number) => v >= lo : (v: number) => v <= hi;

@@ -4,7 +4,16 @@ import { loadSpec } from '../../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import { FAVICONS } from '../dataset/favicons.ts';
 import { generateServers } from '../dataset/generator.ts';
-import { buildIndex, compareVersions, findQuery, relativeTime, search, searchBuffer, searchJson, type FindQuery } from './search.ts';
+import {
+  buildIndex,
+  compareVersions,
+  findQuery,
+  relativeTime,
+  search,
+  searchBuffer,
+  searchJson,
+  type FindQuery,
+} from './search.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
 
 const NOW = Date.parse('2025-01-15T12:00:00.000Z');
@@ -50,8 +59,10 @@ function find(servers: StoredServer[], q: Partial<FindQuery> = {}): FindResponse
   if (!validateFind(res)) throw new Error(describeErrors(validateFind.errors, 'response'));
   return res;
 }
-const addrs = (servers: StoredServer[], q: Partial<FindQuery> = {}): string[] => find(servers, q).results.map((r) => `${r.address}:${r.port}`);
-const hosts = (servers: StoredServer[], q: Partial<FindQuery> = {}): string[] => find(servers, q).results.map((r) => r.address);
+const addrs = (servers: StoredServer[], q: Partial<FindQuery> = {}): string[] =>
+  find(servers, q).results.map((r) => `${r.address}:${r.port}`);
+const hosts = (servers: StoredServer[], q: Partial<FindQuery> = {}): string[] =>
+  find(servers, q).results.map((r) => r.address);
 
 describe('search: filters', () => {
   it('version: whole value, * wildcard, case-insensitive, no implicit wildcards', () => {
@@ -140,9 +151,20 @@ describe('search: filters', () => {
 
   it('city, motd and org: case-insensitive substrings with * wildcard; motd matches motd_stripped; null city never matches', () => {
     const data = [
-      mk({ address: 'a', city: 'Frankfurt am Main', motd: '§aWelcome§r to §lSurvival', asn_name: 'Hetzner Online GmbH' }),
+      mk({
+        address: 'a',
+        city: 'Frankfurt am Main',
+        motd: '§aWelcome§r to §lSurvival',
+        asn_name: 'Hetzner Online GmbH',
+      }),
       mk({ address: 'b', city: null, motd: '§6Skyblock §7| §ePrison', asn_name: 'OVH SAS', asn_number: '16276' }),
-      mk({ address: 'c', city: 'New York', motd: 'plain survival games', asn_name: 'Amazon.com, Inc.', asn_number: '16509' }),
+      mk({
+        address: 'c',
+        city: 'New York',
+        motd: 'plain survival games',
+        asn_name: 'Amazon.com, Inc.',
+        asn_number: '16509',
+      }),
     ];
     const q = (o: Partial<FindQuery>): string[] => hosts(data, { ...o, sort: 'address' });
     expect(q({ city: 'furt' })).toEqual(['a']);
@@ -167,7 +189,12 @@ describe('search: filters', () => {
 
   it('modpack: name or short name, whole value, case-insensitive', () => {
     const data = [
-      mk({ address: 'a', version: 'Forge 1.20.1', detected_mod_pack: 'All the Mods 9', detected_mod_pack_short: 'ATM9' }),
+      mk({
+        address: 'a',
+        version: 'Forge 1.20.1',
+        detected_mod_pack: 'All the Mods 9',
+        detected_mod_pack_short: 'ATM9',
+      }),
       mk({ address: 'b', version: 'Forge 1.12.2', detected_mod_pack: 'RLCraft', detected_mod_pack_short: 'RLCraft' }),
       mk({ address: 'c' }),
     ];
@@ -207,9 +234,32 @@ describe('search: filters', () => {
 
   it('filters combine with AND', () => {
     const data = [
-      mk({ address: 'a', version: '1.20.4', players_online: 10, players_limit: 20, country_code: 'US', country: 'United States', region: 'NA' }),
-      mk({ address: 'b', version: '1.20.4', players_online: 1, country_code: 'US', country: 'United States', region: 'NA' }),
-      mk({ address: 'c', version: '1.8.8', players_online: 10, players_limit: 20, country_code: 'US', country: 'United States', region: 'NA' }),
+      mk({
+        address: 'a',
+        version: '1.20.4',
+        players_online: 10,
+        players_limit: 20,
+        country_code: 'US',
+        country: 'United States',
+        region: 'NA',
+      }),
+      mk({
+        address: 'b',
+        version: '1.20.4',
+        players_online: 1,
+        country_code: 'US',
+        country: 'United States',
+        region: 'NA',
+      }),
+      mk({
+        address: 'c',
+        version: '1.8.8',
+        players_online: 10,
+        players_limit: 20,
+        country_code: 'US',
+        country: 'United States',
+        region: 'NA',
+      }),
       mk({ address: 'd', version: '1.20.4', players_online: 10, players_limit: 20 }),
     ];
     expect(hosts(data, { version: '1.20*', minUsers: 5, country: 'US' })).toEqual(['a']);
@@ -220,27 +270,71 @@ describe('search: sorting and paging', () => {
   const data = [
     mk({ address: '5.5.5.5', port: 25566, version: '1.9', players_online: 3, players_limit: 20, ago: 3 * MIN }),
     mk({ address: '5.5.5.5', port: 25565, version: '1.20.4', players_online: 3, players_limit: 20, ago: 3 * MIN }),
-    mk({ address: '1.1.1.1', port: 30000, version: 'Paper 1.21.1', players_online: 50, players_limit: 100, ago: 1 * MIN }),
+    mk({
+      address: '1.1.1.1',
+      port: 30000,
+      version: 'Paper 1.21.1',
+      players_online: 50,
+      players_limit: 100,
+      ago: 1 * MIN,
+    }),
     mk({ address: '9.9.9.9', port: 25565, version: '1.20.4', players_online: 0, ago: 2 * HOUR }),
-    mk({ address: 'play.example.net', port: 19132, version: '1.20-1.20.4', players_online: 3, players_limit: 20, ago: 10 * MIN }),
+    mk({
+      address: 'play.example.net',
+      port: 19132,
+      version: '1.20-1.20.4',
+      players_online: 3,
+      players_limit: 20,
+      ago: 10 * MIN,
+    }),
   ];
 
   it('updated (the default): newest ping first, ties by address then port', () => {
-    expect(addrs(data)).toEqual(['1.1.1.1:30000', '5.5.5.5:25565', '5.5.5.5:25566', 'play.example.net:19132', '9.9.9.9:25565']);
+    expect(addrs(data)).toEqual([
+      '1.1.1.1:30000',
+      '5.5.5.5:25565',
+      '5.5.5.5:25566',
+      'play.example.net:19132',
+      '9.9.9.9:25565',
+    ]);
     expect(addrs(data, { sort: 'updated' })).toEqual(addrs(data));
   });
 
   it('users: players online descending, ties by address then port', () => {
-    expect(addrs(data, { sort: 'users' })).toEqual(['1.1.1.1:30000', '5.5.5.5:25565', '5.5.5.5:25566', 'play.example.net:19132', '9.9.9.9:25565']);
+    expect(addrs(data, { sort: 'users' })).toEqual([
+      '1.1.1.1:30000',
+      '5.5.5.5:25565',
+      '5.5.5.5:25566',
+      'play.example.net:19132',
+      '9.9.9.9:25565',
+    ]);
   });
 
   it('version: descending, numeric-aware (1.20.4 above 1.9), ties by address then port', () => {
-    expect(addrs(data, { sort: 'version' })).toEqual(['1.1.1.1:30000', '5.5.5.5:25565', '9.9.9.9:25565', 'play.example.net:19132', '5.5.5.5:25566']);
+    expect(addrs(data, { sort: 'version' })).toEqual([
+      '1.1.1.1:30000',
+      '5.5.5.5:25565',
+      '9.9.9.9:25565',
+      'play.example.net:19132',
+      '5.5.5.5:25566',
+    ]);
   });
 
   it('address and port: ascending, each broken by the other', () => {
-    expect(addrs(data, { sort: 'address' })).toEqual(['1.1.1.1:30000', '5.5.5.5:25565', '5.5.5.5:25566', '9.9.9.9:25565', 'play.example.net:19132']);
-    expect(addrs(data, { sort: 'port' })).toEqual(['play.example.net:19132', '5.5.5.5:25565', '9.9.9.9:25565', '5.5.5.5:25566', '1.1.1.1:30000']);
+    expect(addrs(data, { sort: 'address' })).toEqual([
+      '1.1.1.1:30000',
+      '5.5.5.5:25565',
+      '5.5.5.5:25566',
+      '9.9.9.9:25565',
+      'play.example.net:19132',
+    ]);
+    expect(addrs(data, { sort: 'port' })).toEqual([
+      'play.example.net:19132',
+      '5.5.5.5:25565',
+      '9.9.9.9:25565',
+      '5.5.5.5:25566',
+      '1.1.1.1:30000',
+    ]);
   });
 
   it('an unknown sort falls back to updated', () => {
@@ -248,8 +342,28 @@ describe('search: sorting and paging', () => {
   });
 
   it('compareVersions is natural and total', () => {
-    const sorted = ['1.9', '1.20.4', '1.8.8', '1.20', 'Paper 1.21.1', 'paper 1.9', '1.20-1.20.4', '1.21', 'Velocity 3.3.0'].sort(compareVersions);
-    expect(sorted).toEqual(['1.8.8', '1.9', '1.20', '1.20-1.20.4', '1.20.4', '1.21', 'paper 1.9', 'Paper 1.21.1', 'Velocity 3.3.0']);
+    const sorted = [
+      '1.9',
+      '1.20.4',
+      '1.8.8',
+      '1.20',
+      'Paper 1.21.1',
+      'paper 1.9',
+      '1.20-1.20.4',
+      '1.21',
+      'Velocity 3.3.0',
+    ].sort(compareVersions);
+    expect(sorted).toEqual([
+      '1.8.8',
+      '1.9',
+      '1.20',
+      '1.20-1.20.4',
+      '1.20.4',
+      '1.21',
+      'paper 1.9',
+      'Paper 1.21.1',
+      'Velocity 3.3.0',
+    ]);
     expect(compareVersions('1.20.4', '1.20.4')).toBe(0);
     expect(Math.sign(compareVersions('Paper 1.20', 'paper 1.20'))).toBe(-1);
   });
@@ -282,8 +396,24 @@ describe('search: rows', () => {
     const data = [mk({ address: 'a', favicon: FAVICONS[0]! }), mk({ address: 'b', favicon: null })];
     const plain = find(data, { sort: 'address' }).results;
     expect(Object.keys(plain[0]!)).toEqual([
-      'address', 'port', 'version', 'offline_mode', 'players_online', 'players_limit', 'motd', 'motd_stripped', 'players',
-      'plugins', 'country', 'country_code', 'region', 'city', 'asn_number', 'asn_name', 'last_ping', 'detected_mod_pack',
+      'address',
+      'port',
+      'version',
+      'offline_mode',
+      'players_online',
+      'players_limit',
+      'motd',
+      'motd_stripped',
+      'players',
+      'plugins',
+      'country',
+      'country_code',
+      'region',
+      'city',
+      'asn_number',
+      'asn_name',
+      'last_ping',
+      'detected_mod_pack',
       'detected_mod_pack_short',
     ]);
     expect(plain.every((r) => !('favicon' in r))).toBe(true);
@@ -301,7 +431,13 @@ describe('search: rows', () => {
       mk({ address: 'e', ago: 3 * DAY }),
     ];
     const rows = find(data, { relativeTime: true, sort: 'address' }).results;
-    expect(rows.map((r) => r.last_ping)).toEqual(['just now', '5 minutes ago', '2 hours ago', '1 day ago', '3 days ago']);
+    expect(rows.map((r) => r.last_ping)).toEqual([
+      'just now',
+      '5 minutes ago',
+      '2 hours ago',
+      '1 day ago',
+      '3 days ago',
+    ]);
     expect(find(data, { sort: 'address' }).results[0]!.last_ping).toBe(new Date(NOW - 10_000).toISOString());
   });
 
@@ -348,14 +484,19 @@ describe('search on a generated dataset', () => {
   it('answers are valid FindResponses, consistent with a brute-force count', () => {
     for (const q of queries) {
       const res = search(ix, findQuery(q), NOW);
-      if (!validateFind(res)) throw new Error(`${JSON.stringify(q)}: ${describeErrors(validateFind.errors, 'response')}`);
+      if (!validateFind(res))
+        throw new Error(`${JSON.stringify(q)}: ${describeErrors(validateFind.errors, 'response')}`);
       expect(res.displayed).toBe(res.results.length);
       expect(res.results.length).toBeLessThanOrEqual(findQuery(q).limit);
       expect('filtered' in res).toBe(!q.noFilter);
     }
     // brute force for the default query
-    const visible = servers.filter((s) => !/tcpshield/i.test(s.asn_name ?? '') && NOW - Date.parse(s.last_ping) <= 30 * DAY);
-    const hidden = servers.filter((s) => /tcpshield/i.test(s.asn_name ?? '') && NOW - Date.parse(s.last_ping) <= 30 * DAY);
+    const visible = servers.filter(
+      (s) => !/tcpshield/i.test(s.asn_name ?? '') && NOW - Date.parse(s.last_ping) <= 30 * DAY,
+    );
+    const hidden = servers.filter(
+      (s) => /tcpshield/i.test(s.asn_name ?? '') && NOW - Date.parse(s.last_ping) <= 30 * DAY,
+    );
     const def = search(ix, findQuery(), NOW);
     expect(def.total).toBe(visible.length);
     expect(def.filtered).toBe(hidden.length);
@@ -376,7 +517,8 @@ describe('search on a generated dataset', () => {
 
   it('matches a brute-force reference on filtered queries, every sort, several pages', () => {
     const tcp = (s: StoredServer): boolean => /tcpshield/i.test(s.asn_name ?? '');
-    const cmpAddr = (a: StoredServer, b: StoredServer): number => (a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port);
+    const cmpAddr = (a: StoredServer, b: StoredServer): number =>
+      a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port;
     const sorts: Record<FindQuery['sort'], (a: StoredServer, b: StoredServer) => number> = {
       users: (a, b) => b.players_online - a.players_online || cmpAddr(a, b),
       version: (a, b) => compareVersions(b.version, a.version) || cmpAddr(a, b),
@@ -389,7 +531,10 @@ describe('search on a generated dataset', () => {
       [{ version: '1.20*', minUsers: 1 }, (s) => s.version.startsWith('1.20') && s.players_online >= 1],
       [{ motd: 'survival' }, (s) => (s.motd_stripped ?? '').toLowerCase().includes('survival')],
       [{ region: 'EU', maxUsers: 5 }, (s) => s.region === 'EU' && s.players_online <= 5],
-      [{ org: 'ovh', offlineOnly: 'yes' }, (s) => (s.asn_name ?? '').toLowerCase().includes('ovh') && s.offline_mode === 1],
+      [
+        { org: 'ovh', offlineOnly: 'yes' },
+        (s) => (s.asn_name ?? '').toLowerCase().includes('ovh') && s.offline_mode === 1,
+      ],
       // Rows without a GeoIP or ASN record (null) never match a filter on that field.
       [{ country: 'Germany' }, (s) => s.country === 'Germany'],
       [{ country_code: 'us', city: 'a' }, (s) => s.country_code === 'US' && (s.city ?? '').toLowerCase().includes('a')],
@@ -403,14 +548,19 @@ describe('search on a generated dataset', () => {
         for (const noFilter of [false, true]) {
           const inAge = servers.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY && pred(s));
           const expected = inAge.filter((s) => noFilter || !tcp(s)).sort(sorts[sort]);
-          for (const [limit, page] of [[50, 1], [7, 3], [500, 1]] as const) {
+          for (const [limit, page] of [
+            [50, 1],
+            [7, 3],
+            [500, 1],
+          ] as const) {
             const res = search(ix, findQuery({ ...filters, sort, noFilter, limit, page }), NOW);
             const label = JSON.stringify({ ...filters, sort, noFilter, limit, page });
             expect(res.total, label).toBe(expected.length);
             expect(res.filtered, label).toBe(noFilter ? undefined : inAge.filter(tcp).length);
-            expect(res.results.map((r) => `${r.address}:${r.port}`), label).toEqual(
-              expected.slice((page - 1) * limit, page * limit).map((s) => `${s.address}:${s.port}`),
-            );
+            expect(
+              res.results.map((r) => `${r.address}:${r.port}`),
+              label,
+            ).toEqual(expected.slice((page - 1) * limit, page * limit).map((s) => `${s.address}:${s.port}`));
           }
         }
       }
@@ -421,16 +571,26 @@ describe('search on a generated dataset', () => {
     const big = generateServers({ seed: 7, count: 70_000, now: new Date(NOW) });
     const own = buildIndex(big);
     const brute = (pred: (s: StoredServer) => boolean, noFilter: boolean) =>
-      big.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY && pred(s) && (noFilter || !/tcpshield/i.test(s.asn_name ?? ''))).length;
+      big.filter(
+        (s) =>
+          NOW - Date.parse(s.last_ping) <= 30 * DAY && pred(s) && (noFilter || !/tcpshield/i.test(s.asn_name ?? '')),
+      ).length;
     const cases: [Partial<FindQuery>, (s: StoredServer) => boolean][] = [
       [{ region: 'EU', minUsers: 2 }, (s) => s.region === 'EU' && s.players_online >= 2],
       [{ version: '1.20*' }, (s) => s.version.startsWith('1.20')],
-      [{ motd: 'survival', maxUsers: 10 }, (s) => (s.motd_stripped ?? '').toLowerCase().includes('survival') && s.players_online <= 10],
+      [
+        { motd: 'survival', maxUsers: 10 },
+        (s) => (s.motd_stripped ?? '').toLowerCase().includes('survival') && s.players_online <= 10,
+      ],
     ];
     for (const [q, pred] of cases) {
       for (const noFilter of [false, true]) {
         // First a fresh count, then remembered ones, on other pages and sorts.
-        for (const [sort, page] of [['updated', 1], ['users', 3], ['address', 2]] as const) {
+        for (const [sort, page] of [
+          ['updated', 1],
+          ['users', 3],
+          ['address', 2],
+        ] as const) {
           const res = search(own, findQuery({ ...q, noFilter, sort, page }), NOW);
           expect(res.total, JSON.stringify({ ...q, noFilter, sort })).toBe(brute(pred, noFilter));
         }

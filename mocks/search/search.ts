@@ -14,7 +14,16 @@ import { SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
 import { filtersOf, plan, type Filter, type OrderRange, type Plan } from './filters.ts';
 import { hasBit, intersectAndCount, type Bits } from './row-sets.ts';
-import { hiddenOrder, orderRanges, rememberedCount, ranks, runOf, scratchSets, visibleOrder, type ServerIndex } from './search-index.ts';
+import {
+  hiddenOrder,
+  orderRanges,
+  rememberedCount,
+  ranks,
+  runOf,
+  scratchSets,
+  visibleOrder,
+  type ServerIndex,
+} from './search-index.ts';
 
 export { buildIndex, DEFAULT_ROW_CACHE_BYTES, type ServerIndex } from './search-index.ts';
 export { compareVersions, SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
@@ -27,12 +36,15 @@ type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
  * DEFAULT_FIND_QUERY): the parameters that shape the answer are always there. Every
  * other parameter is a filter, read by filters.ts by its name and rule.
  */
-export type FindQuery = FindParams & Required<Pick<FindParams, 'limit' | 'page' | 'sort' | 'favicon' | 'relativeTime' | 'noFilter'>>;
+export type FindQuery = FindParams &
+  Required<Pick<FindParams, 'limit' | 'page' | 'sort' | 'favicon' | 'relativeTime' | 'noFilter'>>;
 
 const findServers = loadModel().byId.get('findServers')!;
 
 /** What each left-out parameter means: the defaults of findServers' parameter schemas in the spec. */
-export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze(parameterDefaults(findServers) as unknown as FindQuery);
+export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze(
+  parameterDefaults(findServers) as unknown as FindQuery,
+);
 
 /** The filters of spec/openapi.yaml's findServers (a mock serving another copy of the spec passes its own). */
 export const FIND_FILTERS: readonly Filter[] = filtersOf(findServers);
@@ -102,7 +114,12 @@ function count(ix: ServerIndex, p: Plan, runs: readonly Run[], setsOf: () => Bit
  * noFilter) and the page's rows. `filters`: the parameters that pick rows, from the
  * spec the mock serves.
  */
-export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: readonly Filter[] = FIND_FILTERS): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
+export function runQuery(
+  ix: ServerIndex,
+  q: FindQuery,
+  now: number,
+  filters: readonly Filter[] = FIND_FILTERS,
+): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
   const p = plan(ix, filters, q as Record<string, unknown>, now);
   const sort: SortKey = SORT_KEYS.includes(q.sort) ? q.sort : 'updated';
   const limit = Number.isFinite(q.limit) ? Math.max(0, Math.floor(q.limit)) : DEFAULT_FIND_QUERY.limit;
@@ -116,7 +133,8 @@ export function runQuery(ix: ServerIndex, q: FindQuery, now: number, filters: re
     // binary searches in its order, with and without the hidden rows.
     const r = p.ranges[0];
     const key = r?.order ?? sort;
-    const within = (o: Uint32Array): [number, number] => (r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length]);
+    const within = (o: Uint32Array): [number, number] =>
+      r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length];
     const [a, b] = within(q.noFilter ? ix.orders[key] : visibleOrder(ix, key));
     const total = b - a;
     let filtered: number | undefined;
@@ -269,7 +287,9 @@ export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, filters
   // The rows read below are views into the cache's slab until Buffer.concat copies them: pin them.
   ix.rowCache.nextAnswer();
   const parts: Buffer[] = [
-    Buffer.from(`{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`),
+    Buffer.from(
+      `{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`,
+    ),
   ];
   for (let k = 0; k < page.length; k++) {
     const i = page[k] as number;
@@ -280,7 +300,11 @@ export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, filters
       // The first `"last_ping":"` is the row's own key: inside JSON string values quotes are escaped.
       const at = bytes.indexOf(LAST_PING_KEY) + LAST_PING_KEY.length;
       const close = bytes.indexOf(QUOTE, at);
-      parts.push(bytes.subarray(0, at), Buffer.from(relativeTime(ix.lastPing[i] as number, now)), bytes.subarray(close));
+      parts.push(
+        bytes.subarray(0, at),
+        Buffer.from(relativeTime(ix.lastPing[i] as number, now)),
+        bytes.subarray(close),
+      );
     }
   }
   parts.push(TAIL);

@@ -12,7 +12,11 @@ import { wildcardMatcher } from './wildcard.ts';
 /** The regex semantics the matcher must keep (fine on short inputs, exponential on hostile ones). */
 function reference(pattern: string, whole: boolean, notAcross?: string): (v: string) => boolean {
   const any = notAcross === undefined ? '[\\s\\S]*' : `[^${notAcross}]*`;
-  const body = pattern.toLowerCase().split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join(any);
+  const body = pattern
+    .toLowerCase()
+    .split('*')
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'))
+    .join(any);
   const re = new RegExp(whole || notAcross !== undefined ? `^${body}$` : body);
   return (v) => re.test(v);
 }
@@ -24,10 +28,15 @@ const value = fc.string({ unit: fc.constantFrom('a', 'b', '/', '.'), maxLength: 
 describe('wildcardMatcher', () => {
   it('agrees with the regex it replaced: whole value, substring, and stars that stop at a separator', () => {
     fc.assert(
-      fc.property(text, value, fc.constantFrom<[boolean, string | undefined]>([true, undefined], [false, undefined], [true, '/']), (pattern, v, [whole, notAcross]) => {
-        const options = notAcross === undefined ? { whole } : { whole, notAcross };
-        expect(wildcardMatcher(pattern, options)(v)).toBe(reference(pattern, whole, notAcross)(v));
-      }),
+      fc.property(
+        text,
+        value,
+        fc.constantFrom<[boolean, string | undefined]>([true, undefined], [false, undefined], [true, '/']),
+        (pattern, v, [whole, notAcross]) => {
+          const options = notAcross === undefined ? { whole } : { whole, notAcross };
+          expect(wildcardMatcher(pattern, options)(v)).toBe(reference(pattern, whole, notAcross)(v));
+        },
+      ),
       { seed: 8, numRuns: 3000 },
     );
   });
@@ -57,13 +66,23 @@ describe('the filters over HTTP, with patterns that froze the regex matcher', ()
   // One server whose text fields are long: a backtracking regex tries every split of them.
   const servers = generateServers({ seed: 3, count: 20, now: new Date(PINNED_NOW) });
   const long = 'a'.repeat(3000);
-  servers[0] = { ...servers[0]!, motd: long, motd_stripped: long, asn_name: long, city: long, version: long, country: long };
+  servers[0] = {
+    ...servers[0]!,
+    motd: long,
+    motd_stripped: long,
+    asn_name: long,
+    city: long,
+    version: long,
+    country: long,
+  };
   const file = join(mkdtempSync(join(tmpdir(), 'slm-wild-')), 'db.json');
   writeFileSync(file, JSON.stringify({ servers }));
   const m = useApp({ data: file });
 
   it.each(['motd', 'org', 'city', 'version', 'country'])('%s=********zq answers 200 with no match', async (name) => {
-    const res = await m.fetch(m.url(`/servers/find?${name}=${encodeURIComponent('********zq')}&noFilter=true&maxAge=3650`));
+    const res = await m.fetch(
+      m.url(`/servers/find?${name}=${encodeURIComponent('********zq')}&noFilter=true&maxAge=3650`),
+    );
     expect(res.status).toBe(200);
     expect((await json(res)).total).toBe(0);
   });

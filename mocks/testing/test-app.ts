@@ -26,7 +26,16 @@ export function authHeaders(c: FixtureCredential): Record<string, string> {
 
 /** The options tests run with: a small dataset, a pinned clock, every answer self-checked. */
 export function testOptions(overrides: Partial<MockOptions> = {}): MockOptions {
-  return { ...DEFAULT_OPTIONS, port: 0, servers: 300, now: Date.parse(PINNED_NOW), selfCheck: true, quiet: true, cacheDir: null, ...overrides };
+  return {
+    ...DEFAULT_OPTIONS,
+    port: 0,
+    servers: 300,
+    now: Date.parse(PINNED_NOW),
+    selfCheck: true,
+    quiet: true,
+    cacheDir: null,
+    ...overrides,
+  };
 }
 
 export interface TestApp {

@@ -19,7 +19,9 @@ export interface SeenRow {
  */
 export function rowsOf(op: Operation, body: unknown): Row[] | undefined {
   const rows = op.rows && (body as Record<string, unknown> | undefined)?.[op.rows.property];
-  return Array.isArray(rows) ? (rows.filter((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) as Row[]) : undefined;
+  return Array.isArray(rows)
+    ? (rows.filter((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) as Row[])
+    : undefined;
 }
 
 /** How many rows an answer holds, whatever they are (a `null` row counts against `limit` too). */
@@ -57,5 +59,9 @@ export function queryString(query: Query): string {
 
 /** A query as people read it: `region=EU&minUsers=3`, or `(no parameters)`. */
 export function describeQuery(query: Query): string {
-  return Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&') || '(no parameters)';
+  return (
+    Object.entries(query)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&') || '(no parameters)'
+  );
 }

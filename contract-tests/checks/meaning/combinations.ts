@@ -34,7 +34,9 @@ export function combinationName(predicates: { param: Parameter }[]): string {
 }
 
 export function combinations(op: Operation, seen: SeenRow[], count = 3): { query: Query; predicates: Predicate[] }[] {
-  const filters = op.parameters.filter((p) => p.meaning && isRowRule(p.meaning) && p.meaning.rule !== 'addsField' && p.meaning.rule !== 'relativeTime');
+  const filters = op.parameters.filter(
+    (p) => p.meaning && isRowRule(p.meaning) && p.meaning.rule !== 'addsField' && p.meaning.rule !== 'relativeTime',
+  );
   const out: ReturnType<typeof combinations> = [];
   for (let i = 0; i < count && seen.length; i++) {
     const w = seen[Math.floor(((i + 1) * seen.length) / (count + 1))]!;
@@ -44,9 +46,15 @@ export function combinations(op: Operation, seen: SeenRow[], count = 3): { query
       return value === undefined ? [] : [{ param: p, meaning: m, value }];
     });
     // A different pair for each combination, spread over the filters.
-    const pair = [usable[(2 * i) % Math.max(1, usable.length)], usable[(2 * i + 1) % Math.max(1, usable.length)]].filter((x, j, a) => x && a.indexOf(x) === j) as typeof usable;
+    const pair = [
+      usable[(2 * i) % Math.max(1, usable.length)],
+      usable[(2 * i + 1) % Math.max(1, usable.length)],
+    ].filter((x, j, a) => x && a.indexOf(x) === j) as typeof usable;
     if (pair.length < 2) continue;
-    out.push({ query: { ...scopeOf(op, w.query), ...Object.fromEntries(pair.map((p) => [p.param.name, p.value])) }, predicates: pair });
+    out.push({
+      query: { ...scopeOf(op, w.query), ...Object.fromEntries(pair.map((p) => [p.param.name, p.value])) },
+      predicates: pair,
+    });
   }
   return out;
 }

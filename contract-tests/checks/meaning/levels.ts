@@ -6,5 +6,11 @@ import { weakest, type Provenance } from '../../../spec/provenance.ts';
 
 export function meaningProvenance(op: Operation, param: Parameter, m: Meaning): Provenance {
   const rows = op.rows;
-  return weakest(op.provenance, param.provenance, rows?.provenance, ...fieldsOf(m).map((f) => rows?.fields.get(f)?.provenance), ...countsOf(m).map((c) => rows?.siblings.get(c)));
+  return weakest(
+    op.provenance,
+    param.provenance,
+    rows?.provenance,
+    ...fieldsOf(m).map((f) => rows?.fields.get(f)?.provenance),
+    ...countsOf(m).map((c) => rows?.siblings.get(c)),
+  );
 }

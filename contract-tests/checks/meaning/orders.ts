@@ -31,13 +31,15 @@ export function orderProblem(order: SortOrder, tieBreak: string[], prev: Row, ne
   if (c === undefined) return undefined;
   const signed = order.direction === 'asc' ? c : -c;
   const show = (r: Row, f: string) => `${f} ${JSON.stringify(r[f])}`;
-  if (signed > 0) return `${show(next, order.field)} comes after ${show(prev, order.field)} (${order.direction === 'asc' ? 'ascending' : 'descending'} expected)`;
+  if (signed > 0)
+    return `${show(next, order.field)} comes after ${show(prev, order.field)} (${order.direction === 'asc' ? 'ascending' : 'descending'} expected)`;
   // Equal for the comparison but not as written (e.g. case): which comes first is not pinned down.
   if (signed < 0 || prev[order.field] !== next[order.field]) return undefined;
   for (const f of tieBreak) {
     const t = compareValues(prev[f], next[f], 'natural');
     if (t === undefined || t < 0) return undefined;
-    if (t > 0) return `on equal ${order.field}, ${show(next, f)} comes after ${show(prev, f)} (ties break by ${tieBreak.join(', ')}, ascending)`;
+    if (t > 0)
+      return `on equal ${order.field}, ${show(next, f)} comes after ${show(prev, f)} (ties break by ${tieBreak.join(', ')}, ascending)`;
   }
   return undefined;
 }

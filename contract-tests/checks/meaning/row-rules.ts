@@ -9,7 +9,18 @@ import { acrossCodes, wildcard } from './text-match.ts';
 /** The meaning of one rule (the spec groups rules of one shape in one type). */
 export type MeaningOf<R extends Meaning['rule']> = Meaning & { rule: R };
 export type RowMeaning = MeaningOf<RowRuleName>;
-export type RowRuleName = 'atLeast' | 'atMost' | 'ageAtLeastDays' | 'ageAtMostDays' | 'wholeWildcard' | 'substringWildcard' | 'nameOrCode' | 'equals' | 'flag' | 'addsField' | 'relativeTime';
+export type RowRuleName =
+  | 'atLeast'
+  | 'atMost'
+  | 'ageAtLeastDays'
+  | 'ageAtMostDays'
+  | 'wholeWildcard'
+  | 'substringWildcard'
+  | 'nameOrCode'
+  | 'equals'
+  | 'flag'
+  | 'addsField'
+  | 'relativeTime';
 
 export interface Probe {
   value: string;
@@ -34,7 +45,8 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const same = (a: unknown, b: string): boolean => a !== null && a !== undefined && String(a).toLowerCase() === b.toLowerCase();
+const same = (a: unknown, b: string): boolean =>
+  a !== null && a !== undefined && String(a).toLowerCase() === b.toLowerCase();
 const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
 
 /** The same letters in the other case: a probe that also proves matching ignores case. */
@@ -45,7 +57,12 @@ function otherCase(value: string, param: Parameter): string {
 }
 
 /** The seen rows whose field has a value, ordered by it, and the one at quantile q. */
-function at<T>(seen: SeenRow[], value: (r: Row) => T | undefined, q: number, order: (a: T, b: T) => number): { row: SeenRow; v: T } | undefined {
+function at<T>(
+  seen: SeenRow[],
+  value: (r: Row) => T | undefined,
+  q: number,
+  order: (a: T, b: T) => number,
+): { row: SeenRow; v: T } | undefined {
   const have = seen.flatMap((s) => {
     const v = value(s.row);
     return v === undefined || (typeof v === 'number' && Number.isNaN(v)) ? [] : [{ row: s, v }];
@@ -60,12 +77,16 @@ function spread(seen: SeenRow[], value: (r: Row) => string | undefined, minLengt
   const distinct = new Map<string, SeenRow>();
   for (const s of seen) {
     const v = value(s.row);
-    if (v && v.length >= minLength && !v.includes('*') && !distinct.has(v.toLowerCase())) distinct.set(v.toLowerCase(), s);
+    if (v && v.length >= minLength && !v.includes('*') && !distinct.has(v.toLowerCase()))
+      distinct.set(v.toLowerCase(), s);
   }
   return [...distinct.values()][Math.floor(distinct.size / 2)];
 }
 
-const stringField = (field: string) => (r: Row): string | undefined => (r[field] === null || r[field] === undefined || r[field] === '' ? undefined : String(r[field]));
+const stringField =
+  (field: string) =>
+  (r: Row): string | undefined =>
+    r[field] === null || r[field] === undefined || r[field] === '' ? undefined : String(r[field]);
 
 /** Half of a value and a `*`: `Paper 1.2*`. */
 function prefixPattern(v: string): string {
@@ -77,7 +98,12 @@ const rule = <M extends RowMeaning>(r: RowRule<M>): RowRule<M> => r;
 const bound = (q: number, cmp: (x: number, v: number) => boolean, sign: string) =>
   rule<MeaningOf<'atLeast' | 'atMost'>>({
     probes: (m, seen) => {
-      const pick = at(seen, (r) => num(r[m.field]), q, (a, b) => a - b);
+      const pick = at(
+        seen,
+        (r) => num(r[m.field]),
+        q,
+        (a, b) => a - b,
+      );
       return pick ? [{ value: String(pick.v), label: `keeps rows with ${m.field} ${sign} it`, witness: pick.row }] : [];
     },
     valueFor: (m, row) => (num(row[m.field]) === undefined ? undefined : String(row[m.field])),
@@ -91,8 +117,21 @@ const age = (q: number, round: (d: number) => number, cmp: (days: number, v: num
   rule<MeaningOf<'ageAtLeastDays' | 'ageAtMostDays'>>({
     probes: (m, seen) => {
       const now = Date.now();
-      const pick = at(seen, (r) => ageDays(r[m.field], now), q, (a, b) => a - b);
-      return pick ? [{ value: String(Math.max(1, round(pick.v))), label: `keeps rows whose ${m.field} is ${words} that many days ago`, witness: pick.row }] : [];
+      const pick = at(
+        seen,
+        (r) => ageDays(r[m.field], now),
+        q,
+        (a, b) => a - b,
+      );
+      return pick
+        ? [
+            {
+              value: String(Math.max(1, round(pick.v))),
+              label: `keeps rows whose ${m.field} is ${words} that many days ago`,
+              witness: pick.row,
+            },
+          ]
+        : [];
     },
     valueFor: (m, row) => {
       const d = ageDays(row[m.field], Date.now());
@@ -119,7 +158,8 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
         { value: prefixPattern(v), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
       ];
     },
-    valueFor: (m, row) => (text(row[m.field]) && !text(row[m.field])!.includes('*') ? prefixPattern(text(row[m.field])!) : undefined),
+    valueFor: (m, row) =>
+      text(row[m.field]) && !text(row[m.field])!.includes('*') ? prefixPattern(text(row[m.field])!) : undefined,
     holds: (m, row, value) => text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string),
     says: (m, value) => `${m.field} matching '${value}' as a whole (case-insensitive, * any run)`,
   },
@@ -127,16 +167,30 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
   substringWildcard: {
     probes: (m, seen, param) => {
       // With `raw`, prefer a row whose codes sit inside the text: its probe only matches through them.
-      const across = m.raw ? seen.filter((s) => acrossCodes(String(s.row[m.field]), String(s.row[m.raw!])) !== undefined) : [];
+      const across = m.raw
+        ? seen.filter((s) => acrossCodes(String(s.row[m.field]), String(s.row[m.raw!])) !== undefined)
+        : [];
       const w = spread(across.length ? across : seen, stringField(m.field), 6);
       if (!w) return [];
       const v = String(w.row[m.field]);
       const quarter = Math.floor(v.length / 4);
-      const piece = (m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined) ?? v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
+      const piece =
+        (m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined) ??
+        v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
       const third = Math.max(1, Math.floor(v.length / 3));
       return [
-        { value: otherCase(piece.trim(), param), label: m.raw ? `matches a part of ${m.field} across § colour codes of ${m.raw}, in any case` : `matches a part of ${m.field}, in any case`, witness: w },
-        { value: `${v.slice(0, third).trimStart()}*${v.slice(-third).trimEnd()}`, label: `matches a * wildcard within ${m.field}`, witness: w },
+        {
+          value: otherCase(piece.trim(), param),
+          label: m.raw
+            ? `matches a part of ${m.field} across § colour codes of ${m.raw}, in any case`
+            : `matches a part of ${m.field}, in any case`,
+          witness: w,
+        },
+        {
+          value: `${v.slice(0, third).trimStart()}*${v.slice(-third).trimEnd()}`,
+          label: `matches a * wildcard within ${m.field}`,
+          witness: w,
+        },
       ];
     },
     valueFor: (m, row) => {
@@ -144,23 +198,38 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       return v && v.length >= 3 && !v.includes('*') ? v.slice(0, 3) : undefined;
     },
     holds: (m, row, value) => text(row[m.field]) !== undefined && wildcard(value, false).test(row[m.field] as string),
-    says: (m, value) => `${m.field} containing '${value}'${m.raw ? ` (the ${m.raw} without § colour codes)` : ''} (case-insensitive, * any run)`,
+    says: (m, value) =>
+      `${m.field} containing '${value}'${m.raw ? ` (the ${m.raw} without § colour codes)` : ''} (case-insensitive, * any run)`,
   },
 
   nameOrCode: {
     probes: (m, seen, param) => {
-      const w = spread(seen.filter((s) => text(s.row[m.codeField])), stringField(m.field), 3);
+      const w = spread(
+        seen.filter((s) => text(s.row[m.codeField])),
+        stringField(m.field),
+        3,
+      );
       if (!w) return [];
       const name = String(w.row[m.field]);
       return [
         { value: otherCase(name, param), label: `matches a whole ${m.field}, in any case`, witness: w },
         { value: prefixPattern(name), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
-        { value: String(w.row[m.codeField]).toLowerCase(), label: `of two letters matches ${m.codeField} (an ISO code)`, witness: w },
+        {
+          value: String(w.row[m.codeField]).toLowerCase(),
+          label: `of two letters matches ${m.codeField} (an ISO code)`,
+          witness: w,
+        },
       ];
     },
     valueFor: (m, row) => text(row[m.codeField])?.toLowerCase(),
-    holds: (m, row, value) => (/^[A-Za-z]{2}$/.test(value) ? same(row[m.codeField], value) : text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string)),
-    says: (m, value) => (/^[A-Za-z]{2}$/.test(value) ? `${m.codeField} '${value}' (a 2-letter value is an ISO code)` : `${m.field} matching '${value}' as a whole (case-insensitive)`),
+    holds: (m, row, value) =>
+      /^[A-Za-z]{2}$/.test(value)
+        ? same(row[m.codeField], value)
+        : text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string),
+    says: (m, value) =>
+      /^[A-Za-z]{2}$/.test(value)
+        ? `${m.codeField} '${value}' (a 2-letter value is an ISO code)`
+        : `${m.field} matching '${value}' as a whole (case-insensitive)`,
   },
 
   equals: {
@@ -168,7 +237,15 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
     probes: (m, seen, param) =>
       m.fields.flatMap((field) => {
         const w = spread(seen, stringField(field));
-        return w ? [{ value: otherCase(String(w.row[field]), param), label: `keeps rows whose ${field} equals it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`, witness: w }] : [];
+        return w
+          ? [
+              {
+                value: otherCase(String(w.row[field]), param),
+                label: `keeps rows whose ${field} equals it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`,
+                witness: w,
+              },
+            ]
+          : [];
       }),
     valueFor: (m, row) => m.fields.map((f) => stringField(f)(row)).find((v) => v !== undefined),
     holds: (m, row, value) => m.fields.some((f) => same(row[f], value)),
@@ -177,7 +254,13 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
 
   flag: {
     // Any value but the `off` one turns it on; `on` is such a value.
-    probes: (m, seen) => [{ value: m.off === 'on' ? 'yes' : 'on', label: `other than '${m.off}' keeps rows with ${m.field} ${JSON.stringify(m.value)}`, witness: seen.find((s) => s.row[m.field] === m.value) }],
+    probes: (m, seen) => [
+      {
+        value: m.off === 'on' ? 'yes' : 'on',
+        label: `other than '${m.off}' keeps rows with ${m.field} ${JSON.stringify(m.value)}`,
+        witness: seen.find((s) => s.row[m.field] === m.value),
+      },
+    ],
     valueFor: (m, row) => (row[m.field] === m.value ? (m.off === 'on' ? 'yes' : 'on') : undefined),
     holds: (m, row) => row[m.field] === m.value,
     says: (m) => `${m.field} ${JSON.stringify(m.value)}`,
@@ -223,7 +306,8 @@ export function rowsBreaking(op: Operation, query: Query, rows: readonly Row[], 
     if (value === undefined || !p.meaning || !isRowRule(p.meaning)) continue;
     const m = p.meaning;
     const rule = ROW_RULES[m.rule] as RowRule;
-    for (const row of rows) if (!rule.holds(m, row, value, now)) out.push({ parameter: p.name, value, row, says: rule.says(m, value) });
+    for (const row of rows)
+      if (!rule.holds(m, row, value, now)) out.push({ parameter: p.name, value, row, says: rule.says(m, value) });
   }
   return out;
 }

@@ -15,7 +15,10 @@ import { acrossCodes, wildcard } from './text-match.ts';
 const model = loadModel();
 const find = model.byId.get('findServers')!;
 const param = (name: string) => find.parameters.find((p) => p.name === name)!;
-const rule = (p: Parameter) => ({ m: p.meaning as RowMeaning, r: ROW_RULES[(p.meaning as RowMeaning).rule] as RowRule });
+const rule = (p: Parameter) => ({
+  m: p.meaning as RowMeaning,
+  r: ROW_RULES[(p.meaning as RowMeaning).rule] as RowRule,
+});
 const seen = (rows: Row[]): SeenRow[] => rows.map((row) => ({ row, query: {} }));
 const DAY = 86_400_000;
 
@@ -25,8 +28,27 @@ test('every rule the spec can name has a check', () => {
 
 describe('row rules: which rows a value lets through', () => {
   test('a row whose field is null satisfies nothing', () => {
-    const row = { country: null, country_code: null, city: null, motd_stripped: null, players_online: null, detected_mod_pack: null, detected_mod_pack_short: null, last_ping: null };
-    for (const [name, value] of [['country', 'Germany'], ['country', 'de'], ['country_code', 'DE'], ['city', 'a'], ['motd', 'x'], ['minUsers', '0'], ['maxUsers', '9'], ['modpack', 'ATM9'], ['minAge', '0']]) {
+    const row = {
+      country: null,
+      country_code: null,
+      city: null,
+      motd_stripped: null,
+      players_online: null,
+      detected_mod_pack: null,
+      detected_mod_pack_short: null,
+      last_ping: null,
+    };
+    for (const [name, value] of [
+      ['country', 'Germany'],
+      ['country', 'de'],
+      ['country_code', 'DE'],
+      ['city', 'a'],
+      ['motd', 'x'],
+      ['minUsers', '0'],
+      ['maxUsers', '9'],
+      ['modpack', 'ATM9'],
+      ['minAge', '0'],
+    ]) {
       const { m, r } = rule(param(name!));
       expect(r.holds(m, row, value!, Date.now()), `${name}=${value}`).toBe(false);
     }
@@ -34,14 +56,43 @@ describe('row rules: which rows a value lets through', () => {
 
   test('bounds, ages, wildcards over the whole value or within it, codes, case', () => {
     const now = Date.parse('2026-03-01T00:00:00Z');
-    const row = { players_online: 12, version: 'Paper 1.21.1', country: 'Germany', country_code: 'DE', city: 'Frankfurt am Main', last_ping: new Date(now - 3 * DAY).toISOString(), offline_mode: 1 };
+    const row = {
+      players_online: 12,
+      version: 'Paper 1.21.1',
+      country: 'Germany',
+      country_code: 'DE',
+      city: 'Frankfurt am Main',
+      last_ping: new Date(now - 3 * DAY).toISOString(),
+      offline_mode: 1,
+    };
     const holds = (name: string, value: string) => rule(param(name)).r.holds(rule(param(name)).m, row, value, now);
-    expect([holds('minUsers', '12'), holds('minUsers', '13'), holds('maxUsers', '12'), holds('maxUsers', '11')]).toEqual([true, false, true, false]);
-    expect([holds('version', 'paper 1.21.1'), holds('version', 'Paper*'), holds('version', '1.21'), holds('version', '*1.21*')]).toEqual([true, true, false, true]);
-    expect([holds('country', 'germany'), holds('country', 'Ger*'), holds('country', 'de'), holds('country', 'at')]).toEqual([true, true, true, false]);
+    expect([
+      holds('minUsers', '12'),
+      holds('minUsers', '13'),
+      holds('maxUsers', '12'),
+      holds('maxUsers', '11'),
+    ]).toEqual([true, false, true, false]);
+    expect([
+      holds('version', 'paper 1.21.1'),
+      holds('version', 'Paper*'),
+      holds('version', '1.21'),
+      holds('version', '*1.21*'),
+    ]).toEqual([true, true, false, true]);
+    expect([
+      holds('country', 'germany'),
+      holds('country', 'Ger*'),
+      holds('country', 'de'),
+      holds('country', 'at'),
+    ]).toEqual([true, true, true, false]);
     expect([holds('city', 'furt'), holds('city', 'frank*main'), holds('city', 'Berlin')]).toEqual([true, true, false]);
     // A day either side of the boundary is tolerated; more is not.
-    expect([holds('minAge', '3'), holds('minAge', '4'), holds('minAge', '5'), holds('maxAge', '2'), holds('maxAge', '1')]).toEqual([true, true, false, true, false]);
+    expect([
+      holds('minAge', '3'),
+      holds('minAge', '4'),
+      holds('minAge', '5'),
+      holds('maxAge', '2'),
+      holds('maxAge', '1'),
+    ]).toEqual([true, true, false, true, false]);
     expect([holds('offlineOnly', 'on')]).toEqual([true]);
   });
 
@@ -51,7 +102,10 @@ describe('row rules: which rows a value lets through', () => {
       { players_online: 5, version: 'Paper 1.21.1', region: 'NA', country: 'United States', country_code: 'US' },
       { players_online: 50, version: 'Velocity 3.3.0', region: 'AS', country: 'Japan', country_code: 'JP' },
     ]);
-    const probe = (name: string) => rule(param(name)).r.probes(rule(param(name)).m, rows, param(name)).map((p) => p.value);
+    const probe = (name: string) =>
+      rule(param(name))
+        .r.probes(rule(param(name)).m, rows, param(name))
+        .map((p) => p.value);
     expect(probe('minUsers')).toEqual(['5']);
     expect(probe('version')).toEqual(['pAPER 1.21.1', 'Paper*']);
     expect(probe('region')).toEqual(['NA']); // an enum is matched as written
@@ -64,7 +118,11 @@ describe('row rules: which rows a value lets through', () => {
     expect(acrossCodes('plain text', 'plain text')).toBeUndefined();
     expect(acrossCodes('other text', '§aCreeper')).toBeUndefined();
     const { m, r } = rule(param('motd'));
-    const [across] = r.probes(m, seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]), param('motd'));
+    const [across] = r.probes(
+      m,
+      seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]),
+      param('motd'),
+    );
     expect(across!.value).toBe('LMS | fA');
     expect('§aCreeperRealms §7| §bFactions'.toLowerCase()).not.toContain(across!.value.toLowerCase());
   });
@@ -72,10 +130,28 @@ describe('row rules: which rows a value lets through', () => {
   test('one search exchange, judged by the x-meaning of every filter it sent (what a validation proxy sees)', () => {
     const now = Date.parse('2026-03-01T00:00:00Z');
     const rows = [
-      { address: 'a', port: 1, players_online: 12, country: 'Germany', country_code: 'DE', last_ping: new Date(now).toISOString() },
-      { address: 'b', port: 2, players_online: 3, country: 'France', country_code: 'FR', last_ping: new Date(now).toISOString() },
+      {
+        address: 'a',
+        port: 1,
+        players_online: 12,
+        country: 'Germany',
+        country_code: 'DE',
+        last_ping: new Date(now).toISOString(),
+      },
+      {
+        address: 'b',
+        port: 2,
+        players_online: 3,
+        country: 'France',
+        country_code: 'FR',
+        last_ping: new Date(now).toISOString(),
+      },
     ];
-    expect(rowsBreaking(find, { minUsers: '10', country: 'de', limit: '5', sort: 'users' }, rows, now).map((b) => `${b.parameter}=${b.value} ${b.row.address}: ${b.says}`)).toEqual([
+    expect(
+      rowsBreaking(find, { minUsers: '10', country: 'de', limit: '5', sort: 'users' }, rows, now).map(
+        (b) => `${b.parameter}=${b.value} ${b.row.address}: ${b.says}`,
+      ),
+    ).toEqual([
       'minUsers=10 b: players_online >= 10',
       "country=de b: country_code 'de' (a 2-letter value is an ISO code)",
     ]);
@@ -93,31 +169,78 @@ describe('sort orders', () => {
   const m = param('sort').meaning!;
   if (m.rule !== 'sort') throw new Error('sort has no sort meaning');
   test('direction, numeric-aware versions, timestamps, ties by address then port', () => {
-    expect(orderProblem(m.orders.users!, m.tieBreak, { players_online: 5 }, { players_online: 9 })).toMatch(/players_online 9 comes after players_online 5 \(descending expected\)/);
+    expect(orderProblem(m.orders.users!, m.tieBreak, { players_online: 5 }, { players_online: 9 })).toMatch(
+      /players_online 9 comes after players_online 5 \(descending expected\)/,
+    );
     expect(orderProblem(m.orders.version!, m.tieBreak, { version: '1.20.4' }, { version: '1.9' })).toBeUndefined();
-    expect(orderProblem(m.orders.version!, m.tieBreak, { version: '1.9' }, { version: '1.20.4' })).toMatch(/comes after/);
-    expect(orderProblem(m.orders.updated!, m.tieBreak, { last_ping: '2026-01-01T00:00:00.000Z' }, { last_ping: '2026-01-02T00:00:00.000Z' })).toMatch(/comes after/);
-    expect(orderProblem(m.orders.users!, m.tieBreak, { players_online: 1, address: 'b', port: 1 }, { players_online: 1, address: 'a', port: 1 })).toMatch(/on equal players_online, address "a" comes after address "b"/);
-    expect(orderProblem(m.orders.users!, m.tieBreak, { players_online: 1, address: 'a', port: 2 }, { players_online: 1, address: 'a', port: 1 })).toMatch(/port 1 comes after port 2/);
+    expect(orderProblem(m.orders.version!, m.tieBreak, { version: '1.9' }, { version: '1.20.4' })).toMatch(
+      /comes after/,
+    );
+    expect(
+      orderProblem(
+        m.orders.updated!,
+        m.tieBreak,
+        { last_ping: '2026-01-01T00:00:00.000Z' },
+        { last_ping: '2026-01-02T00:00:00.000Z' },
+      ),
+    ).toMatch(/comes after/);
+    expect(
+      orderProblem(
+        m.orders.users!,
+        m.tieBreak,
+        { players_online: 1, address: 'b', port: 1 },
+        { players_online: 1, address: 'a', port: 1 },
+      ),
+    ).toMatch(/on equal players_online, address "a" comes after address "b"/);
+    expect(
+      orderProblem(
+        m.orders.users!,
+        m.tieBreak,
+        { players_online: 1, address: 'a', port: 2 },
+        { players_online: 1, address: 'a', port: 1 },
+      ),
+    ).toMatch(/port 1 comes after port 2/);
     expect(orderProblem(m.orders.port!, m.tieBreak, { port: 1 }, { port: null })).toBeUndefined(); // the schema check's to report
   });
 });
 
 describe('answers compared without their data', () => {
   test('a default answers like the parameter left out: false for a boolean, else the schema default', () => {
-    expect(['noFilter', 'sort', 'maxAge', 'minUsers'].map((n) => neutralValue(param(n)))).toEqual(['false', 'updated', '30', undefined]);
+    expect(['noFilter', 'sort', 'maxAge', 'minUsers'].map((n) => neutralValue(param(n)))).toEqual([
+      'false',
+      'updated',
+      '30',
+      undefined,
+    ]);
   });
   test('the shape of an answer: its keys, the kind of each row field, its counts', () => {
     const a = shapeOf(find, { total: 2, filtered: 1, results: [{ last_ping: '2026-01-01T00:00:00Z', city: null }] });
     const b = shapeOf(find, { total: 3, results: [{ last_ping: '2 hours ago', city: 'X', favicon: null }] });
-    expect(a).toEqual({ keys: 'filtered, results, total', fields: 'city:null, last_ping:timestamp', counts: { total: 2, filtered: 1 }, rows: 1 });
+    expect(a).toEqual({
+      keys: 'filtered, results, total',
+      fields: 'city:null, last_ping:timestamp',
+      counts: { total: 2, filtered: 1 },
+      rows: 1,
+    });
     expect(b.fields).toBe('city:string, favicon:null, last_ping:string');
   });
   test('a probe keeps the scope of the query its row came from, without the paging', () => {
-    expect(scopeOf(find, { noFilter: 'true', maxAge: '3650', limit: '500', page: '2', sort: 'users' })).toEqual({ noFilter: 'true', maxAge: '3650' });
+    expect(scopeOf(find, { noFilter: 'true', maxAge: '3650', limit: '500', page: '2', sort: 'users' })).toEqual({
+      noFilter: 'true',
+      maxAge: '3650',
+    });
   });
   test('combinations pair filters a seen row satisfies', () => {
-    const rows = seen(Array.from({ length: 8 }, (_, i) => ({ address: `10.0.0.${i}`, port: 25565, version: '1.20.4', players_online: i, region: 'EU', last_ping: new Date().toISOString() })));
+    const rows = seen(
+      Array.from({ length: 8 }, (_, i) => ({
+        address: `10.0.0.${i}`,
+        port: 25565,
+        version: '1.20.4',
+        players_online: i,
+        region: 'EU',
+        last_ping: new Date().toISOString(),
+      })),
+    );
     const combos = combinations(find, rows);
     expect(combos.length).toBeGreaterThan(0);
     for (const c of combos) {

@@ -45,13 +45,18 @@ function showRow(op: Operation, row: Row, fields: string[]): string {
 }
 
 /** Every row of an answer satisfies the parameter at `value`, and the witness is not lost. */
-export function rowProblems(op: Operation, probe: { param: Parameter; value: string; witness?: Row }, res: HttpResponse): string[] {
+export function rowProblems(
+  op: Operation,
+  probe: { param: Parameter; value: string; witness?: Row },
+  res: HttpResponse,
+): string[] {
   const rows = rowsOf(op, res.json);
   if (!rows) return [`the body has no '${op.rows?.property}' array`];
   const fields = fieldsOf(probe.param.meaning!);
   const bad = rowsBreaking(op, { [probe.param.name]: probe.value }, rows, serverNow(res));
   const problems: string[] = [];
-  if (bad.length) problems.push(`${bad.length} of ${rows.length} rows break it, e.g. ${showRow(op, bad[0]!.row, fields)}`);
+  if (bad.length)
+    problems.push(`${bad.length} of ${rows.length} rows break it, e.g. ${showRow(op, bad[0]!.row, fields)}`);
   const witness = probe.witness;
   if (witness) {
     const total = totalOf(op, res.json);
@@ -72,16 +77,32 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   if (!run.scope.wants(level)) return [];
   const probes = rule.probes(m, seen, param).filter((p) => run.judge.accepts(param.schema, p.value));
   if (!probes.length) {
-    return skip(run.scope, { op, check: `meaning: ${param.name} filters rows`, level, reason: `no row seen carries a value to probe ${param.name} with (${fieldsOf(m).join(', ')} empty or null in every row seen)` });
+    return skip(run.scope, {
+      op,
+      check: `meaning: ${param.name} filters rows`,
+      level,
+      reason: `no row seen carries a value to probe ${param.name} with (${fieldsOf(m).join(', ')} empty or null in every row seen)`,
+    });
   }
   const out: CheckResult[] = [];
   for (const probe of probes) {
     const exchange = await run.reads.get(op, { ...scopeOf(op, probe.witness?.query ?? {}), [param.name]: probe.value });
-    out.push(expectAnswer(run, {
-      op, check: `meaning: ${param.name} ${probe.label}`, level, exchange, status: op.successStatus, schema: false, subject: subjectOf(op, param.name),
-      expected: `${op.successStatus}, every row with ${rule.says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
-      extra: (res) => (res.status === op.successStatus ? rowProblems(op, { param, value: probe.value, witness: probe.witness?.row }, res) : []),
-    }));
+    out.push(
+      expectAnswer(run, {
+        op,
+        check: `meaning: ${param.name} ${probe.label}`,
+        level,
+        exchange,
+        status: op.successStatus,
+        schema: false,
+        subject: subjectOf(op, param.name),
+        expected: `${op.successStatus}, every row with ${rule.says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
+        extra: (res) =>
+          res.status === op.successStatus
+            ? rowProblems(op, { param, value: probe.value, witness: probe.witness?.row }, res)
+            : [],
+      }),
+    );
   }
   return out;
 }
@@ -91,19 +112,37 @@ async function checkRevealsHidden({ run, op, param, meaning }: MeaningProbe): Pr
   const { hidden, total } = meaning;
   const level = meaningProvenance(op, param, meaning);
   if (!run.scope.wants(level)) return [];
-  const { exchange, problems } = await stableCompare(run.reads, { op, without: {}, with: { [param.name]: 'true' }, compare: (without, withIt) => {
-    const out: string[] = [];
-    const h = countOf(without, hidden);
-    if (h === undefined) out.push(`without ${param.name}, the answer has no '${hidden}'`);
-    if (withIt && typeof withIt === 'object' && hidden in withIt) out.push(`with ${param.name}=true, '${hidden}' is still there`);
-    const [t0, t1] = [countOf(without, total), countOf(withIt, total)];
-    if (h !== undefined && t0 !== undefined && t1 !== undefined && t1 !== t0 + h) out.push(`${total} is ${t1} with ${param.name}=true, but ${t0} + ${hidden} ${h} = ${t0 + h} without it`);
-    return out;
-  } });
+  const { exchange, problems } = await stableCompare(run.reads, {
+    op,
+    without: {},
+    with: { [param.name]: 'true' },
+    compare: (without, withIt) => {
+      const out: string[] = [];
+      const h = countOf(without, hidden);
+      if (h === undefined) out.push(`without ${param.name}, the answer has no '${hidden}'`);
+      if (withIt && typeof withIt === 'object' && hidden in withIt)
+        out.push(`with ${param.name}=true, '${hidden}' is still there`);
+      const [t0, t1] = [countOf(without, total), countOf(withIt, total)];
+      if (h !== undefined && t0 !== undefined && t1 !== undefined && t1 !== t0 + h)
+        out.push(`${total} is ${t1} with ${param.name}=true, but ${t0} + ${hidden} ${h} = ${t0 + h} without it`);
+      return out;
+    },
+  });
   const check = `meaning: ${param.name}=true shows the hidden rows: '${hidden}' is gone and ${total} grows by it`;
   // A count that does not add up is about the count (the sample's paging may show it too); a hidden field still there, about the parameter.
   const subject = subjectOf(op, problems.some((p) => p.startsWith(`${total} is `)) ? total : param.name);
-  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, subject, extra: () => problems })];
+  return [
+    expectAnswer(run, {
+      op,
+      check,
+      level,
+      exchange,
+      status: op.successStatus,
+      schema: false,
+      subject,
+      extra: () => problems,
+    }),
+  ];
 }
 
 async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promise<CheckResult[]> {
@@ -115,37 +154,73 @@ async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promi
   const rows = rowCountOf(op, all.response?.json) ?? 0;
   const minimum = typeof param.schema.minimum === 'number' ? param.schema.minimum : 1;
   const n = Math.max(minimum, Math.floor(rows / 2));
-  const { exchange, problems } = await stableCompare(run.reads, { op, without: {}, with: { [param.name]: String(n) }, compare: (without, limited) => {
-    const out: string[] = [];
-    const got = rowCountOf(op, limited);
-    if (got !== undefined && got > n) out.push(`${got} rows, more than ${param.name}=${n}`);
-    for (const c of counts) {
-      const [x, y] = [countOf(without, c), countOf(limited, c)];
-      if (x !== undefined && y !== x) out.push(`${c} is ${y} with ${param.name}=${n} but ${x} without: it must not depend on ${param.name}`);
-    }
-    return out;
-  } });
+  const { exchange, problems } = await stableCompare(run.reads, {
+    op,
+    without: {},
+    with: { [param.name]: String(n) },
+    compare: (without, limited) => {
+      const out: string[] = [];
+      const got = rowCountOf(op, limited);
+      if (got !== undefined && got > n) out.push(`${got} rows, more than ${param.name}=${n}`);
+      for (const c of counts) {
+        const [x, y] = [countOf(without, c), countOf(limited, c)];
+        if (x !== undefined && y !== x)
+          out.push(`${c} is ${y} with ${param.name}=${n} but ${x} without: it must not depend on ${param.name}`);
+      }
+      return out;
+    },
+  });
   const check = `meaning: ${param.name} cuts the rows${counts.length ? ` and leaves ${counts.join(', ')} alone` : ''}`;
-  return [expectAnswer(run, { op, check, level, exchange, status: op.successStatus, schema: false, subject: subjectOf(op, param.name), extra: () => problems })];
+  return [
+    expectAnswer(run, {
+      op,
+      check,
+      level,
+      exchange,
+      status: op.successStatus,
+      schema: false,
+      subject: subjectOf(op, param.name),
+      extra: () => problems,
+    }),
+  ];
 }
 
 /** `param=value` answers like the parameter left out: the `ignored` rule, and every default. */
-async function checkLikeLeftOut({ run, op, param }: MeaningProbe, asked: { value: string; check?: string }): Promise<CheckResult[]> {
+async function checkLikeLeftOut(
+  { run, op, param }: MeaningProbe,
+  asked: { value: string; check?: string },
+): Promise<CheckResult[]> {
   const level = weakest(op.provenance, param.provenance, op.rows?.provenance);
   if (!run.scope.wants(level) || !run.judge.accepts(param.schema, asked.value)) return [];
   const label = `${param.name}=${asked.value}`;
-  const { exchange, problems } = await stableCompare(run.reads, { op, without: {}, with: { [param.name]: asked.value }, compare: (a, b) => shapeProblems(op, { without: a, with: b }, label) });
+  const { exchange, problems } = await stableCompare(run.reads, {
+    op,
+    without: {},
+    with: { [param.name]: asked.value },
+    compare: (a, b) => shapeProblems(op, { without: a, with: b }, label),
+  });
   const check = asked.check ?? `meaning: ${param.name} is ignored: ${label} answers like ${param.name} left out`;
   // A boolean's false that does not answer like "left out" is one finding, whichever parameter: the target reads the value's presence.
   const finding = param.schema.type === 'boolean' && asked.value === 'false' ? FALSE_NOT_NEUTRAL : undefined;
-  return [expectAnswer(run, {
-    op, check, level, exchange, status: op.successStatus, schema: false, subject: subjectOf(op, param.name), finding, extra: () => problems,
-    expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,
-  })];
+  return [
+    expectAnswer(run, {
+      op,
+      check,
+      level,
+      exchange,
+      status: op.successStatus,
+      schema: false,
+      subject: subjectOf(op, param.name),
+      finding,
+      extra: () => problems,
+      expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,
+    }),
+  ];
 }
 
 /** The finding of every `default:` check of a boolean set to false that answers otherwise than left out. */
-export const FALSE_NOT_NEUTRAL = 'a boolean parameter set to false does not answer like the parameter left out (read as true?)';
+export const FALSE_NOT_NEUTRAL =
+  'a boolean parameter set to false does not answer like the parameter left out (read as true?)';
 
 /** Paging and sorting are checked by the sample, which pages through every order (checks/sample/). */
 const bySample: Check = async () => [];
@@ -178,7 +253,12 @@ export function neutralValue(param: Parameter): string | undefined {
 
 /** Whether any meaning or default check of an operation is within the run's --provenance. */
 export function meaningsWanted(scope: Scope, op: Operation): boolean {
-  return op.parameters.some((p) => p.meaning && (scope.wants(meaningProvenance(op, p, p.meaning)) || scope.wants(weakest(op.provenance, p.provenance, op.rows?.provenance))));
+  return op.parameters.some(
+    (p) =>
+      p.meaning &&
+      (scope.wants(meaningProvenance(op, p, p.meaning)) ||
+        scope.wants(weakest(op.provenance, p.provenance, op.rows?.provenance))),
+  );
 }
 
 /** The rows an operation's probes draw from: the search's sample, or all the rows of a lookup without paging. */
@@ -196,10 +276,18 @@ async function operationMeanings(op: Operation, run: Run): Promise<CheckResult[]
   if (!op.rows || !meaningsWanted(run.scope, op)) return [];
   const seen = await seenRows(op, run);
   const out: CheckResult[] = [];
-  for (const param of op.parameters) if (param.meaning) out.push(...(await MEANINGS[param.meaning.rule]({ run, op, param, meaning: param.meaning, seen })));
+  for (const param of op.parameters)
+    if (param.meaning)
+      out.push(...(await MEANINGS[param.meaning.rule]({ run, op, param, meaning: param.meaning, seen })));
   for (const param of op.parameters.filter((p) => p.in === 'query' && p.meaning)) {
     const value = neutralValue(param);
-    if (value !== undefined) out.push(...(await checkLikeLeftOut({ run, op, param, meaning: param.meaning!, seen }, { value, check: `default: ${param.name}=${value} answers like ${param.name} left out` })));
+    if (value !== undefined)
+      out.push(
+        ...(await checkLikeLeftOut(
+          { run, op, param, meaning: param.meaning!, seen },
+          { value, check: `default: ${param.name}=${value} answers like ${param.name} left out` },
+        )),
+      );
   }
   return out;
 }

@@ -5,7 +5,10 @@
 
 /** `*` is any run of characters, the rest literal, case-insensitive; whole value or any substring. */
 export function wildcard(pattern: string, whole: boolean): RegExp {
-  const body = pattern.split('*').map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&')).join('.*');
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
+    .join('.*');
   return new RegExp(whole ? `^${body}$` : body, 'is');
 }
 
@@ -27,8 +30,13 @@ export function acrossCodes(stripped: string, raw: string): string | undefined {
   for (const cut of cuts) {
     const from = Math.max(0, cut - 4);
     const piece = stripped.slice(from, cut + 4);
-    if (cut > 0 && cut < stripped.length && piece.trim().length >= 3 && !raw.toLowerCase().includes(piece.toLowerCase())) return piece;
+    if (
+      cut > 0 &&
+      cut < stripped.length &&
+      piece.trim().length >= 3 &&
+      !raw.toLowerCase().includes(piece.toLowerCase())
+    )
+      return piece;
   }
   return undefined;
 }
-

@@ -20,7 +20,9 @@ type Run = GivenFor<typeof NEEDS>;
 function wanted(s: Sampler, scope: Scope): boolean {
   const { op } = s;
   const levels = [weakest(op.provenance, op.rows?.provenance)];
-  for (const p of op.parameters) if (p.meaning && (p.meaning.rule === 'page' || p.meaning.rule === 'sort' || p.meaning.rule in ROW_RULES)) levels.push(meaningProvenance(op, p, p.meaning));
+  for (const p of op.parameters)
+    if (p.meaning && (p.meaning.rule === 'page' || p.meaning.rule === 'sort' || p.meaning.rule in ROW_RULES))
+      levels.push(meaningProvenance(op, p, p.meaning));
   return levels.some((l) => scope.wants(l));
 }
 

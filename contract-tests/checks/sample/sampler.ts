@@ -69,7 +69,10 @@ export class Sampler {
   private seeded: Promise<void> | undefined;
   private server: Promise<Server | undefined> | undefined;
 
-  constructor(readonly op: Operation, private readonly parts: { reads: CachedReads; judge: AnswerJudge; budgetLeft: () => number }) {
+  constructor(
+    readonly op: Operation,
+    private readonly parts: { reads: CachedReads; judge: AnswerJudge; budgetLeft: () => number },
+  ) {
     const byRule = (rule: string) => op.parameters.find((p) => p.meaning?.rule === rule);
     this.limitParam = byRule('limitsRows');
     this.pageParam = byRule('page');
@@ -77,7 +80,13 @@ export class Sampler {
   }
 
   get stats(): SampleStats {
-    return { pages: this.pages, rows: this.rows, distinct: this.distinct.size, invalid: this.invalid.size, pinged: this.pinged };
+    return {
+      pages: this.pages,
+      rows: this.rows,
+      distinct: this.distinct.size,
+      invalid: this.invalid.size,
+      pinged: this.pinged,
+    };
   }
 
   tieBreak(): string[] {
@@ -90,7 +99,8 @@ export class Sampler {
     const out: Query = {};
     for (const p of this.op.parameters) {
       if (p.meaning?.rule === 'revealsHidden') out[p.name] = 'true';
-      if (p.meaning?.rule === 'ageAtMostDays' && 'default' in p && typeof p.schema.maximum === 'number') out[p.name] = String(p.schema.maximum);
+      if (p.meaning?.rule === 'ageAtMostDays' && 'default' in p && typeof p.schema.maximum === 'number')
+        out[p.name] = String(p.schema.maximum);
     }
     return out;
   }
@@ -111,20 +121,47 @@ export class Sampler {
     if (!this.sortParam || m?.rule !== 'sort' || !('default' in this.sortParam)) return undefined;
     const name = String(this.sortParam.default);
     const order = m.orders[name];
-    return order && { name: `the default order (${this.sortParam.name} left out, meaning ${name})`, order, provenance: this.orderProvenance() };
+    return (
+      order && {
+        name: `the default order (${this.sortParam.name} left out, meaning ${name})`,
+        order,
+        provenance: this.orderProvenance(),
+      }
+    );
   }
 
   add(query: Query, limit: number, label: string, extra: Partial<PagedQuery> = {}): void {
-    this.queries.push({ query, limit, label, nextPage: 1, done: false, totals: [], reached: new Set(), orderProblems: [], predicateProblems: [], rowsSeen: 0, ...extra });
+    this.queries.push({
+      query,
+      limit,
+      label,
+      nextPage: 1,
+      done: false,
+      totals: [],
+      reached: new Set(),
+      orderProblems: [],
+      predicateProblems: [],
+      rowsSeen: 0,
+      ...extra,
+    });
   }
 
   /** A server the target lists: one already seen, or the first of a one-row search (asked once). */
   aServer(): Promise<Server | undefined> {
     return (this.server ??= (async () => {
       let row: Row | undefined = this.seen[0]?.row;
-      if (!row && this.limitParam) row = rowsOf(this.op, (await this.parts.reads.get(this.op, { [this.limitParam.name]: '1' })).response?.json)?.[0];
+      if (!row && this.limitParam)
+        row = rowsOf(
+          this.op,
+          (await this.parts.reads.get(this.op, { [this.limitParam.name]: '1' })).response?.json,
+        )?.[0];
       // A port sent as a string is the search's defect, found there: the ping checks still get a real server.
-      const port = typeof row?.port === 'number' ? row.port : typeof row?.port === 'string' && /^\d+$/.test(row.port) ? Number(row.port) : undefined;
+      const port =
+        typeof row?.port === 'number'
+          ? row.port
+          : typeof row?.port === 'string' && /^\d+$/.test(row.port)
+            ? Number(row.port)
+            : undefined;
       return typeof row?.address === 'string' && port !== undefined ? { address: row.address, port } : undefined;
     })());
   }
@@ -148,11 +185,14 @@ export class Sampler {
     const m = this.sortParam?.meaning;
     const byDefault = this.defaultOrder();
     // The default order again, in pages small enough to have a boundary, if the widest pages have none.
-    if (byDefault && this.queries.some((q) => q.done && q.totals.length === 1)) this.add(this.relaxed(), limit, `${describeQuery(this.relaxed())}, in smaller pages`, { order: byDefault });
+    if (byDefault && this.queries.some((q) => q.done && q.totals.length === 1))
+      this.add(this.relaxed(), limit, `${describeQuery(this.relaxed())}, in smaller pages`, { order: byDefault });
     if (this.sortParam && m?.rule === 'sort') {
       for (const [name, order] of Object.entries(m.orders)) {
         const query = { ...this.relaxed(), [this.sortParam.name]: name };
-        this.add(query, limit, describeQuery(query), { order: { name: `${this.sortParam.name}=${name}`, order, provenance: this.orderProvenance() } });
+        this.add(query, limit, describeQuery(query), {
+          order: { name: `${this.sortParam.name}=${name}`, order, provenance: this.orderProvenance() },
+        });
       }
     }
     for (const c of combinations) this.add(c.query, limit, describeQuery(c.query), { predicates: c.predicates });
@@ -196,7 +236,8 @@ export class Sampler {
     this.pages++;
     this.rows += rows.length;
     this.checkSchema(res.json, rows, shown);
-    if (rows.length > q.limit) this.pageProblems.push(`${request}: ${rows.length} rows, more than ${this.limitParam?.name}=${q.limit}`);
+    if (rows.length > q.limit)
+      this.pageProblems.push(`${request}: ${rows.length} rows, more than ${this.limitParam?.name}=${q.limit}`);
     const total = totalOf(this.op, res.json);
     if (total !== undefined) q.totals.push({ page, total });
     const now = Date.parse(res.headers.date ?? '') || Date.now();
@@ -209,11 +250,16 @@ export class Sampler {
       if (q.order && q.lastRow) {
         const problem = orderProblem(q.order.order, this.tieBreak(), q.lastRow, row);
         if (problem) q.firstOutOfOrder ??= shown;
-        if (problem) q.orderProblems.push(`${request}: ${id} after ${identityOf(this.op, q.lastRow)}${row === rows[0] ? ' (across the page boundary)' : ''}: ${problem}`);
+        if (problem)
+          q.orderProblems.push(
+            `${request}: ${id} after ${identityOf(this.op, q.lastRow)}${row === rows[0] ? ' (across the page boundary)' : ''}: ${problem}`,
+          );
       }
       q.lastRow = row;
       // A row the schema refused is reported there; its nulls do not also break the filters.
-      if (!this.invalid.has(id)) for (const b of rowsBreaking(this.op, filters, [row], now)) q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
+      if (!this.invalid.has(id))
+        for (const b of rowsBreaking(this.op, filters, [row], now))
+          q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
     }
     q.rowsSeen += rows.length;
     if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
@@ -235,7 +281,10 @@ export class Sampler {
         continue;
       }
       const i = Number(m[1]);
-      byRow.set(i, [...(byRow.get(i) ?? []), describeErrors([{ ...e, instancePath: m[2] ?? '' }], `${property}[${i}]`)]);
+      byRow.set(i, [
+        ...(byRow.get(i) ?? []),
+        describeErrors([{ ...e, instancePath: m[2] ?? '' }], `${property}[${i}]`),
+      ]);
     }
     for (const [i, problems] of byRow) {
       const id = identityOf(this.op, rows[i]!);

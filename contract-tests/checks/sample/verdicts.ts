@@ -17,7 +17,8 @@ import type { PagedQuery, Sampler } from './sampler.ts';
 /** Problems listed per check; the rest are counted. */
 const LISTED = 5;
 
-const list = (xs: string[]) => `${xs.slice(0, LISTED).join(' | ')}${xs.length > LISTED ? ` (and ${xs.length - LISTED} more)` : ''}`;
+const list = (xs: string[]) =>
+  `${xs.slice(0, LISTED).join(' | ')}${xs.length > LISTED ? ` (and ${xs.length - LISTED} more)` : ''}`;
 
 function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
   const { op } = s;
@@ -29,16 +30,27 @@ function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
   const base = { operationId: op.operationId, provenance: level };
   return [
     {
-      ...base, check: "sample: every row of every sampled page matches the spec's schema", status: s.invalid.size ? 'fail' : s.pages ? 'pass' : 'skip',
-      ...s.firstInvalidRequest, expected: `every row valid (${s.rows} rows in ${s.pages} pages, ${s.distinct.size} distinct)`,
+      ...base,
+      check: "sample: every row of every sampled page matches the spec's schema",
+      status: s.invalid.size ? 'fail' : s.pages ? 'pass' : 'skip',
+      ...s.firstInvalidRequest,
+      expected: `every row valid (${s.rows} rows in ${s.pages} pages, ${s.distinct.size} distinct)`,
       actual: s.invalid.size ? `${s.invalid.size} of ${s.distinct.size} distinct rows (${share}%) invalid` : undefined,
-      message: s.invalid.size ? `first ${listed.length}: ${listed.join(' | ')}` : s.pages ? undefined : 'no page was sampled',
+      message: s.invalid.size
+        ? `first ${listed.length}: ${listed.join(' | ')}`
+        : s.pages
+          ? undefined
+          : 'no page was sampled',
       ...(s.invalid.size ? { evidence: { schemaErrors: [...s.schemaKeys] } } : {}),
     },
     {
-      ...base, check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`, status: s.pageProblems.length ? 'fail' : 'pass',
+      ...base,
+      check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`,
+      status: s.pageProblems.length ? 'fail' : 'pass',
       ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: subjectOf(op, s.limitParam.name) } } : {}),
-      message: s.pageProblems.length ? `${s.pageProblems.length} problem(s): ${s.pageProblems.slice(0, LISTED).join(' | ')}` : undefined,
+      message: s.pageProblems.length
+        ? `${s.pageProblems.length} problem(s): ${s.pageProblems.slice(0, LISTED).join(' | ')}`
+        : undefined,
     },
   ];
 }
@@ -63,10 +75,16 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
       // A live target's count may move between two requests (an age window slides with the clock; a
       // big listing has rows crossing its edge every second): ask page 1 again before calling it a
       // defect. Page 1 itself changed: the count moves with time, not with the page.
-      const again = await run.reads.get(op, { ...q.query, ...(s.limitParam ? { [s.limitParam.name]: String(q.limit) } : {}) }, { fresh: true });
+      const again = await run.reads.get(
+        op,
+        { ...q.query, ...(s.limitParam ? { [s.limitParam.name]: String(q.limit) } : {}) },
+        { fresh: true },
+      );
       const now = totalOf(op, again.response?.json);
       if (now !== other.total && now === first) {
-        moving.push(`${q.label}: ${page.total} ${first} on page 1, ${other.total} on page ${other.page}${now === undefined ? '' : ` (page 1 again: ${now})`}`);
+        moving.push(
+          `${q.label}: ${page.total} ${first} on page 1, ${other.total} on page ${other.page}${now === undefined ? '' : ` (page 1 again: ${now})`}`,
+        );
         movingRequest ??= q.firstRequest;
       }
       continue;
@@ -74,7 +92,9 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
     if (!q.done || q.predicates) continue;
     exhausted++;
     if (q.reached.size !== first) {
-      unreached.push(`${q.label}: ${page.total} is ${first} but paging (${q.totals.length} pages of ${q.pageSize ?? q.limit}) reached ${q.reached.size} distinct rows`);
+      unreached.push(
+        `${q.label}: ${page.total} is ${first} but paging (${q.totals.length} pages of ${q.pageSize ?? q.limit}) reached ${q.reached.size} distinct rows`,
+      );
       unreachedRequest ??= q.firstRequest;
     }
   }
@@ -83,11 +103,34 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   const reach = `sample: ${page.total} equals the rows reachable by paging`;
   return [
     ...(paged
-      ? [{ ...base, check: same, status: moving.length ? 'fail' : 'pass', ...movingRequest, expected: `the same ${page.total} on every page`, message: moving.length ? list(moving) : `${paged} queries paged` } as CheckResult]
+      ? [
+          {
+            ...base,
+            check: same,
+            status: moving.length ? 'fail' : 'pass',
+            ...movingRequest,
+            expected: `the same ${page.total} on every page`,
+            message: moving.length ? list(moving) : `${paged} queries paged`,
+          } as CheckResult,
+        ]
       : skip(run.scope, { op, check: same, level, reason: 'no query got a second page within the budget' })),
     ...(exhausted
-      ? [{ ...base, check: reach, status: unreached.length ? 'fail' : 'pass', ...unreachedRequest, expected: `as many distinct rows over all pages as ${page.total} says`, message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end` } as CheckResult]
-      : skip(run.scope, { op, check: reach, level, reason: 'no query was paged to its end within the budget (raise --budget)' })),
+      ? [
+          {
+            ...base,
+            check: reach,
+            status: unreached.length ? 'fail' : 'pass',
+            ...unreachedRequest,
+            expected: `as many distinct rows over all pages as ${page.total} says`,
+            message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end`,
+          } as CheckResult,
+        ]
+      : skip(run.scope, {
+          op,
+          check: reach,
+          level,
+          reason: 'no query was paged to its end within the budget (raise --budget)',
+        })),
   ];
 }
 
@@ -99,9 +142,31 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
   const base = { operationId: s.op.operationId, check, provenance };
   const subject = subjectOf(s.op, s.sortParam?.name ?? 'sort');
-  if (q.orderProblems.length) return [{ ...base, status: 'fail', ...q.firstOutOfOrder, evidence: { subject }, expected: `every row after the one before it in ${name}`, message: `${q.orderProblems.length} out of order: ${q.orderProblems.slice(0, LISTED).join(' | ')}` }];
-  if (pages < 2 && !q.done) return skip(run.scope, { op: s.op, check, level: provenance, reason: 'only one page fetched within the budget: no page boundary to check' });
-  return [{ ...base, status: pages ? 'pass' : 'skip', message: pages ? `${q.rowsSeen} rows in ${pages} pages` : 'no page fetched' }];
+  if (q.orderProblems.length)
+    return [
+      {
+        ...base,
+        status: 'fail',
+        ...q.firstOutOfOrder,
+        evidence: { subject },
+        expected: `every row after the one before it in ${name}`,
+        message: `${q.orderProblems.length} out of order: ${q.orderProblems.slice(0, LISTED).join(' | ')}`,
+      },
+    ];
+  if (pages < 2 && !q.done)
+    return skip(run.scope, {
+      op: s.op,
+      check,
+      level: provenance,
+      reason: 'only one page fetched within the budget: no page boundary to check',
+    });
+  return [
+    {
+      ...base,
+      status: pages ? 'pass' : 'skip',
+      message: pages ? `${q.rowsSeen} rows in ${pages} pages` : 'no page fetched',
+    },
+  ];
 }
 
 function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
@@ -110,9 +175,23 @@ function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] 
   const check = combinationName(q.predicates!);
   const problems = [...q.predicateProblems];
   // Each pair was taken from one seen row, which satisfies both: an empty answer lost it.
-  if (q.totals.length && q.rowsSeen === 0) problems.push(`${q.firstRequest?.request}: no row, though a row seen before satisfies every filter`);
-  if (!q.firstRequest) return skip(run.scope, { op: s.op, check, level: provenance, reason: 'not paged within the budget' });
-  return [{ operationId: s.op.operationId, check, provenance, status: problems.length ? 'fail' : 'pass', ...q.firstRequest, expected: 'every row satisfies every filter', message: problems.length ? `${problems.length} problem(s): ${problems.slice(0, LISTED).join(' | ')}` : `${q.rowsSeen} rows` }];
+  if (q.totals.length && q.rowsSeen === 0)
+    problems.push(`${q.firstRequest?.request}: no row, though a row seen before satisfies every filter`);
+  if (!q.firstRequest)
+    return skip(run.scope, { op: s.op, check, level: provenance, reason: 'not paged within the budget' });
+  return [
+    {
+      operationId: s.op.operationId,
+      check,
+      provenance,
+      status: problems.length ? 'fail' : 'pass',
+      ...q.firstRequest,
+      expected: 'every row satisfies every filter',
+      message: problems.length
+        ? `${problems.length} problem(s): ${problems.slice(0, LISTED).join(' | ')}`
+        : `${q.rowsSeen} rows`,
+    },
+  ];
 }
 
 /** The sample's verdicts, once it has paged as far as the budget allows. */

@@ -13,7 +13,6 @@ import type { KeyStore, SessionStore } from './credentials.ts';
 
 export type { Principal } from '../env.ts';
 
-
 export interface SchemeReader {
   name: string;
   kind: SchemeKind;
@@ -29,7 +28,10 @@ export interface AuthStores {
 }
 
 /** A 403 says, after the promised sentence, what is missing (`why`). */
-export type AuthDecision = { ok: true; principal?: Principal } | { ok: false; status: 401 } | { ok: false; status: 403; why: string };
+export type AuthDecision =
+  | { ok: true; principal?: Principal }
+  | { ok: false; status: 401 }
+  | { ok: false; status: 403; why: string };
 
 /**
  * The value of cookie `name` in a Cookie header (quotes removed, percent-decoded), or
@@ -83,7 +85,13 @@ export class Authenticator {
       const record = key ?? (reader.kind === 'cookie' ? sessions.authenticate(secret, now) : undefined);
       const user = record && users.get(record.userId);
       if (!user) continue;
-      valid.set(reader.name, { user, scheme: reader.name, kind: reader.kind, id: `user:${user.id}`, credential: record });
+      valid.set(reader.name, {
+        user,
+        scheme: reader.name,
+        kind: reader.kind,
+        id: `user:${user.id}`,
+        credential: record,
+      });
     }
     return valid;
   }
@@ -111,8 +119,16 @@ export class Authenticator {
     const allowed = satisfied.filter((req) => Object.keys(req).every((scheme) => op.allowedSchemes.includes(scheme)));
     const chosen = allowed[0] ?? satisfied[0]!;
     const principal = valid.get(Object.keys(chosen)[0]!)!;
-    const lacks = op.permission && !principal.user.permissions.includes(op.permission) ? `This account lacks the '${op.permission}' permission.` : undefined;
-    if (!allowed[0]) return { ok: false, status: 403, why: [this.credentialsNeeded(op, Object.keys(chosen)), lacks].filter(Boolean).join(' ') };
+    const lacks =
+      op.permission && !principal.user.permissions.includes(op.permission)
+        ? `This account lacks the '${op.permission}' permission.`
+        : undefined;
+    if (!allowed[0])
+      return {
+        ok: false,
+        status: 403,
+        why: [this.credentialsNeeded(op, Object.keys(chosen)), lacks].filter(Boolean).join(' '),
+      };
     if (lacks) return { ok: false, status: 403, why: lacks };
     return { ok: true, principal };
   }
@@ -146,7 +162,12 @@ export function identifyCaller(auth: Authenticator, clock: () => number): Middle
  * answer is 401: nothing is created for a session logged out, or a mock reset, while the
  * body trickled in.
  */
-export function stillAuthorized(op: Operation, auth: Authenticator, clock: () => number, answers: Answers): MiddlewareHandler<AppEnv> {
+export function stillAuthorized(
+  op: Operation,
+  auth: Authenticator,
+  clock: () => number,
+  answers: Answers,
+): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const principal = c.get('principal');
     if (!principal || auth.stillValid(principal, c.req.raw.headers, clock())) return next();

@@ -7,15 +7,31 @@ import { KeyStore, MAX_SESSIONS_PER_USER, SessionStore } from './credentials.ts'
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const DAY = 86_400_000;
 const key = (over: Partial<FixtureCredential>): FixtureCredential => ({
-  name: 'k', type: 'apiKey', value: 'sls_test_aaaa000000000000000000000000000000000001', user: 'u1', keyId: 'key_aaaaaa01', expect: 200, ...over,
+  name: 'k',
+  type: 'apiKey',
+  value: 'sls_test_aaaa000000000000000000000000000000000001',
+  user: 'u1',
+  keyId: 'key_aaaaaa01',
+  expect: 200,
+  ...over,
 });
 
 describe('KeyStore', () => {
   const fixtures = [
     key({}),
-    key({ value: 'sls_test_aaaa000000000000000000000000000000000002', keyId: 'key_aaaaaa02', createdAt: '2026-05-01T00:00:00.000Z', expiresAt: '2026-05-02T00:00:00.000Z' }),
+    key({
+      value: 'sls_test_aaaa000000000000000000000000000000000002',
+      keyId: 'key_aaaaaa02',
+      createdAt: '2026-05-01T00:00:00.000Z',
+      expiresAt: '2026-05-02T00:00:00.000Z',
+    }),
     key({ value: 'sls_test_aaaa000000000000000000000000000000000003', keyId: 'key_aaaaaa03', revoked: true }),
-    key({ value: 'sls_test_nobody00000000000000000000000000000000000', keyId: undefined, user: undefined, expect: 401 }),
+    key({
+      value: 'sls_test_nobody00000000000000000000000000000000000',
+      keyId: undefined,
+      user: undefined,
+      expect: 401,
+    }),
   ];
 
   it('authenticates a live key (sharing its prefix with others) and records its use', () => {
@@ -43,7 +59,7 @@ describe('KeyStore', () => {
     expect(record.hash).toHaveLength(32);
   });
 
-  it('creates keys that work at once, lists a user\'s live keys newest first, revokes only the owner\'s', () => {
+  it("creates keys that work at once, lists a user's live keys newest first, revokes only the owner's", () => {
     const store = new KeyStore(fixtures);
     const { record, secret } = store.create('u1', 'ci', 30, NOW + 1000);
     expect(secret).toMatch(/^sls_test_[0-9a-f]{40}$/);
@@ -81,7 +97,14 @@ describe('KeyStore', () => {
 describe('SessionStore', () => {
   const sessions: FixtureCredential[] = [
     { name: 's', type: 'session', value: 'sess_test_live_000000000000000001', user: 'u1', expect: 200 },
-    { name: 'e', type: 'session', value: 'sess_test_old_0000000000000000002', user: 'u1', expiresAt: '2026-01-01T00:00:00.000Z', expect: 401 },
+    {
+      name: 'e',
+      type: 'session',
+      value: 'sess_test_old_0000000000000000002',
+      user: 'u1',
+      expiresAt: '2026-01-01T00:00:00.000Z',
+      expect: 401,
+    },
   ];
 
   it('authenticates a live session, not an expired or unknown one', () => {
@@ -117,7 +140,7 @@ describe('SessionStore', () => {
     expect(store.authenticate(other, NOW)?.userId).toBe('u2');
   });
 
-  it('drops a user\'s expired sessions at their next login', () => {
+  it("drops a user's expired sessions at their next login", () => {
     const store = new SessionStore([]);
     for (let i = 0; i < 100; i++) store.create('u1', NOW, 1000);
     store.create('u1', NOW + 1000, DAY);

@@ -109,7 +109,12 @@ export class KeyStore {
       .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
   }
 
-  create(userId: string, name: string | null, expiresInDays: number | null, now: number): { record: ApiKeyRecord; secret: string } {
+  create(
+    userId: string,
+    name: string | null,
+    expiresInDays: number | null,
+    now: number,
+  ): { record: ApiKeyRecord; secret: string } {
     const secret = `sls_test_${randomBytes(20).toString('hex')}`;
     const record = this.insert(secret, {
       id: `key_${randomBytes(6).toString('hex')}`,

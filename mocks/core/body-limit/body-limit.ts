@@ -14,7 +14,10 @@ import { bodyLimit } from 'hono/body-limit';
 /** The most a 413'd body is read to keep its connection open (64 times the spec's 16 KiB). */
 export const DRAIN_MAX_BYTES = 2 ** 20;
 
-export function limitBody(maxBytes: number, refuse: (c: Context, headers?: Record<string, string>) => Response): MiddlewareHandler {
+export function limitBody(
+  maxBytes: number,
+  refuse: (c: Context, headers?: Record<string, string>) => Response,
+): MiddlewareHandler {
   const closing = { Connection: 'close' };
   const chunked = bodyLimit({ maxSize: maxBytes, onError: (c) => refuse(c, closing) });
   return (c, next) => {

@@ -12,13 +12,19 @@ describe('--cors-origin', () => {
   it('X,Y replaces the defaults; +X,+Y adds to them', () => {
     expect(parseCorsOrigins('http://a.test:1, http://b.test', DEFAULTS)).toEqual(['http://a.test:1', 'http://b.test']);
     expect(parseCorsOrigins('+http://192.168.1.5:5173', DEFAULTS)).toEqual([...DEFAULTS, 'http://192.168.1.5:5173']);
-    expect(parseCorsOrigins('+http://a.test,+http://b.test', DEFAULTS)).toEqual([...DEFAULTS, 'http://a.test', 'http://b.test']);
+    expect(parseCorsOrigins('+http://a.test,+http://b.test', DEFAULTS)).toEqual([
+      ...DEFAULTS,
+      'http://a.test',
+      'http://b.test',
+    ]);
     expect(parseOptions(['--cors-origin', '+http://a.test'], {}).corsOrigins).toEqual([...DEFAULTS, 'http://a.test']);
   });
 
   it('refuses, with the fix, what no browser Origin can match or a mix of + and not', () => {
     expect(() => parseOptions(['--cors-origin', 'http://localhost:5173/'], {})).toThrow(OptionsError);
-    expect(() => parseCorsOrigins('http://localhost:5173/app', DEFAULTS)).toThrow(/has a path.*use http:\/\/localhost:5173/);
+    expect(() => parseCorsOrigins('http://localhost:5173/app', DEFAULTS)).toThrow(
+      /has a path.*use http:\/\/localhost:5173/,
+    );
     expect(() => parseCorsOrigins('localhost:5173', DEFAULTS)).toThrow(/not an origin: write scheme:\/\/host/);
     expect(() => parseCorsOrigins('+http://a.test,http://b.test', DEFAULTS)).toThrow(/mixes/);
     expect(() => parseCorsOrigins(' , ', DEFAULTS)).toThrow(/at least one origin/);
@@ -55,7 +61,11 @@ describe('a refused origin', () => {
     const m = useApp();
     const own = await m.fetch(`${page}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
     expect(own.status).toBe(200);
-    const forwarded = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', headers: { Origin: page, 'X-Forwarded-Host': '192.168.1.5:5173' }, body: '{}' });
+    const forwarded = await m.fetch(`${m.origin()}/__mock/login`, {
+      method: 'POST',
+      headers: { Origin: page, 'X-Forwarded-Host': '192.168.1.5:5173' },
+      body: '{}',
+    });
     expect(forwarded.status).toBe(200);
     expect(warn).not.toHaveBeenCalled();
   });
@@ -65,15 +75,26 @@ describe('a refused origin', () => {
     const m = useApp();
     const create = vi.spyOn(m.mock.state.sessions, 'create');
     for (const route of ['login', 'logout', 'reset']) {
-      const res = await m.fetch(`${m.origin()}/__mock/${route}`, { method: 'POST', headers: { Origin: page }, body: '{}' });
+      const res = await m.fetch(`${m.origin()}/__mock/${route}`, {
+        method: 'POST',
+        headers: { Origin: page },
+        body: '{}',
+      });
       expect(res.status, route).toBe(403);
       expect(res.headers.get('set-cookie')).toBeNull();
-      expect(await json(res)).toEqual({ success: false, message: `Forbidden: origin ${page} is not allowed by --cors-origin; start the mock with --cors-origin +${page} to allow it` });
+      expect(await json(res)).toEqual({
+        success: false,
+        message: `Forbidden: origin ${page} is not allowed by --cors-origin; start the mock with --cors-origin +${page} to allow it`,
+      });
     }
     expect(create).not.toHaveBeenCalled();
     // The same origin, once allowed, logs in.
     const allowed = useApp({ corsOrigins: parseCorsOrigins(`+${page}`, DEFAULTS) });
-    const ok = await allowed.fetch(`${allowed.origin()}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
+    const ok = await allowed.fetch(`${allowed.origin()}/__mock/login`, {
+      method: 'POST',
+      headers: { Origin: page },
+      body: '{}',
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(page);
   });
@@ -81,7 +102,9 @@ describe('a refused origin', () => {
 
 describe('a refused origin in the log', () => {
   it('cannot forge a log line or drive the terminal', () => {
-    const line = refusedOriginMessage('http://evil.test\nmock: GET /api/v0.1/user/apikeys 200\u001b[2J', ['http://localhost:*']);
+    const line = refusedOriginMessage('http://evil.test\nmock: GET /api/v0.1/user/apikeys 200\u001b[2J', [
+      'http://localhost:*',
+    ]);
     expect(line).not.toMatch(/[\n\u001b]/);
     expect(line).toContain('refused origin http://evil.test\\u000amock: GET /api/v0.1/user/apikeys 200\\u001b[2J');
   });
@@ -93,7 +116,11 @@ describe('CORS for browser apps on another origin', () => {
   it('answers a preflight for a credentialed request', async () => {
     const res = await m.fetch(m.url('/user/apikeys'), {
       method: 'OPTIONS',
-      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
@@ -121,7 +148,9 @@ describe('CORS for browser apps on another origin', () => {
   describe('with --cors-origin', () => {
     const custom = useApp({ corsOrigins: ['https://app.example.test'] });
     it('allows only the listed origins', async () => {
-      const ok = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: 'https://app.example.test' } });
+      const ok = await custom.fetch(custom.url('/servers/find?limit=1'), {
+        headers: { Origin: 'https://app.example.test' },
+      });
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.test');
       const other = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: origin } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();

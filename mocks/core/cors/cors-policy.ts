@@ -26,11 +26,19 @@ export function originMatcher(patterns: readonly string[]): (origin: string) => 
  * entry a browser's Origin can never equal (a path, a trailing slash, no scheme).
  */
 export function parseCorsOrigins(raw: string, defaults: readonly string[]): string[] {
-  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (entries.length === 0) throw new Error(`needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ${defaults.join(',')})`);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (entries.length === 0)
+    throw new Error(
+      `needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ${defaults.join(',')})`,
+    );
   const adding = entries.filter((e) => e.startsWith('+'));
   if (adding.length > 0 && adding.length < entries.length) {
-    throw new Error(`mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the defaults, or before none to replace the defaults`);
+    throw new Error(
+      `mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the defaults, or before none to replace the defaults`,
+    );
   }
   const origins = entries.map((e) => (e.startsWith('+') ? e.slice(1) : e));
   for (const o of origins) {
@@ -48,7 +56,10 @@ export const CORS_REFUSED = 'corsRefused';
 /** The refused origins remembered so each is logged once: at most this many characters of them (clients pick them). */
 const MAX_LOGGED_CHARS = 64 * 1024;
 
-export function corsMiddleware(origins: readonly string[], warn: (line: string) => void): MiddlewareHandler<{ Variables: { [CORS_REFUSED]: string } }> {
+export function corsMiddleware(
+  origins: readonly string[],
+  warn: (line: string) => void,
+): MiddlewareHandler<{ Variables: { [CORS_REFUSED]: string } }> {
   const allowed = originMatcher(origins);
   const allow = cors({
     origin: (origin) => origin,

@@ -33,8 +33,10 @@ describe('sites, as browsers define them', () => {
   });
 
   it('loopback hosts are trusted over plain http; LAN addresses and names are not', () => {
-    for (const h of ['localhost', 'app.localhost', '127.0.0.1', '127.0.0.2', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['192.168.1.5', '10.0.0.2', 'api', 'api.myproj.test', '127.0.0.1.nip.io']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['localhost', 'app.localhost', '127.0.0.1', '127.0.0.2', '[::1]'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['192.168.1.5', '10.0.0.2', 'api', 'api.myproj.test', '127.0.0.1.nip.io'])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 });
 
@@ -64,8 +66,20 @@ describe('the login cookie, page origin x mock origin', () => {
 
   it("prefers the browser's own Sec-Fetch-Site when it sends one (to https and loopback URLs)", () => {
     // A page proxied by its dev server to a mock on 127.0.0.1 (Host rewritten): same origin to the browser.
-    expect(planLoginCookie({ pageOrigin: 'https://app.myproj.test', secFetchSite: 'same-origin', mockOrigin: 'http://127.0.0.1:4010' }).attributes).toEqual([LAX]);
-    expect(planLoginCookie({ pageOrigin: 'http://localhost:5173', secFetchSite: 'cross-site', mockOrigin: 'http://localhost:4010' }).attributes).toEqual([NONE]);
+    expect(
+      planLoginCookie({
+        pageOrigin: 'https://app.myproj.test',
+        secFetchSite: 'same-origin',
+        mockOrigin: 'http://127.0.0.1:4010',
+      }).attributes,
+    ).toEqual([LAX]);
+    expect(
+      planLoginCookie({
+        pageOrigin: 'http://localhost:5173',
+        secFetchSite: 'cross-site',
+        mockOrigin: 'http://localhost:4010',
+      }).attributes,
+    ).toEqual([NONE]);
   });
 
   it('a garbage Origin is treated as no page origin', () => {
@@ -78,12 +92,18 @@ describe('POST /__mock/login says whether the cookie will stick', () => {
   const m = useApp({ corsOrigins: ['*'], allowedHosts: ['.myproj.test'] });
   afterEach(() => vi.restoreAllMocks());
   const login = (page: string, mock: string) =>
-    m.fetch(`${mock}/__mock/login`, { method: 'POST', headers: { Origin: page, 'Content-Type': 'application/json' }, body: '{}' });
+    m.fetch(`${mock}/__mock/login`, {
+      method: 'POST',
+      headers: { Origin: page, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
 
   it('same site over http: Lax, sticks, nothing logged', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const res = await login('http://app.myproj.test:5173', 'http://api.myproj.test:4010');
-    expect(res.headers.getSetCookie()).toEqual([expect.stringMatching(/^sls_session=sess_test_\w+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/)]);
+    expect(res.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^sls_session=sess_test_\w+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800$/),
+    ]);
     expect((await json(res)).cookie).toMatchObject({ name: 'sls_session', site: 'same-site', sticks: true });
     expect(warn).not.toHaveBeenCalled();
   });
@@ -94,10 +114,14 @@ describe('POST /__mock/login says whether the cookie will stick', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(body.cookie).toMatchObject({ site: 'cross-site', sticks: false, attributes: BOTH });
-    expect(res.headers.getSetCookie().map((c) => c.replace(/^sls_session=\w+; /, '').replace(/; Max-Age=\d+$/, ''))).toEqual(BOTH);
+    expect(
+      res.headers.getSetCookie().map((c) => c.replace(/^sls_session=\w+; /, '').replace(/; Max-Age=\d+$/, '')),
+    ).toEqual(BOTH);
     expect(body.warning).toMatch(/drop the session cookie/);
     expect(body.cookie.fixes.length).toBeGreaterThanOrEqual(3);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]![0]).toMatch(/will not stick[\s\S]*192\.168\.1\.6[\s\S]*Fixes:[\s\S]*proxy[\s\S]*https[\s\S]*API key/);
+    expect(warn.mock.calls[0]![0]).toMatch(
+      /will not stick[\s\S]*192\.168\.1\.6[\s\S]*Fixes:[\s\S]*proxy[\s\S]*https[\s\S]*API key/,
+    );
   });
 });

@@ -17,7 +17,8 @@ import type * as Tldts from 'tldts';
 // The public-suffix list costs tens of milliseconds to load: only a login needs it, so
 // it is loaded on the first one, not at every start.
 let tldts: typeof Tldts | undefined;
-const getDomain: typeof Tldts.getDomain = (...args) => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).getDomain(...args);
+const getDomain: typeof Tldts.getDomain = (...args) =>
+  (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).getDomain(...args);
 
 export type SiteRelation = 'same-origin' | 'same-site' | 'cross-site';
 
@@ -62,7 +63,9 @@ export function siteOf(hostname: string): string {
 /** Schemeful same-site, as browsers define it. */
 export function relationOf(page: URL, mock: URL): SiteRelation {
   if (page.origin === mock.origin) return 'same-origin';
-  return page.protocol === mock.protocol && siteOf(page.hostname) === siteOf(mock.hostname) ? 'same-site' : 'cross-site';
+  return page.protocol === mock.protocol && siteOf(page.hostname) === siteOf(mock.hostname)
+    ? 'same-site'
+    : 'cross-site';
 }
 
 const parse = (s: string | undefined): URL | undefined => {
@@ -82,7 +85,11 @@ export function planLoginCookie(req: CookieRequest): CookiePlan {
   const lax = `Path=/; HttpOnly; SameSite=Lax${secure}`;
   const site = req.secFetchSite;
   const relation: CookiePlan['relation'] =
-    site === 'same-origin' || site === 'same-site' || site === 'cross-site' ? site : page ? relationOf(page, mock) : 'no-origin';
+    site === 'same-origin' || site === 'same-site' || site === 'cross-site'
+      ? site
+      : page
+        ? relationOf(page, mock)
+        : 'no-origin';
   if (relation !== 'cross-site') return { attributes: [lax], relation, sticks: true };
 
   const none = 'Path=/; HttpOnly; SameSite=None; Secure; Partitioned';
@@ -103,7 +110,9 @@ export function planLoginCookie(req: CookieRequest): CookiePlan {
       why: `the page ${pageText} and the mock ${mock.origin} are different sites, so the session cookie must be SameSite=None; Secure, and a browser keeps a Secure cookie only from https or a loopback host (localhost, 127.0.0.1), not from ${mock.origin}: every protected call will answer 401${guessed ? ` (unless the page reaches the mock through a proxy on its own origin: then the Lax copy of the cookie works)` : ''}`,
       fixes: [
         `serve the page and the API from one host: proxy /api and /__mock through your frontend dev server (the page then calls its own origin), or open both on the same host name`,
-        page && isLoopbackHost(page.hostname) ? `call the mock as http://localhost:${mock.port || 80} (a loopback host) instead of ${mock.origin}` : undefined,
+        page && isLoopbackHost(page.hostname)
+          ? `call the mock as http://localhost:${mock.port || 80} (a loopback host) instead of ${mock.origin}`
+          : undefined,
         `put the mock behind https`,
         `use an API key instead of the cookie: Authorization: Bearer <key> (fixtures/auth.json)`,
       ].filter((f): f is string => f !== undefined),

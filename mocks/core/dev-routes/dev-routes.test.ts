@@ -38,7 +38,10 @@ describe('development login', () => {
   });
 
   it('logs in the user without the permission, who then gets 403', async () => {
-    const login = await m.fetch(`${m.origin()}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'usr_test_bob' }) });
+    const login = await m.fetch(`${m.origin()}/__mock/login`, {
+      method: 'POST',
+      body: JSON.stringify({ user: 'usr_test_bob' }),
+    });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     expect(login.headers.get('set-cookie')).toContain('SameSite=Lax');
     expect((await m.fetch(m.url('/user/apikeys'), { headers: { Cookie: cookie } })).status).toBe(403);
@@ -53,10 +56,12 @@ describe('development login', () => {
 describe('logins in a loop', () => {
   it('keep at most MAX_SESSIONS_PER_USER sessions per user; the newest work', async () => {
     const app = useApp();
-    const login = () => app.fetch(`${app.origin()}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'usr_test_bob' }) });
+    const login = () =>
+      app.fetch(`${app.origin()}/__mock/login`, { method: 'POST', body: JSON.stringify({ user: 'usr_test_bob' }) });
     const seeded = app.mock.state.sessions.size;
     let last = '';
-    for (let i = 0; i < MAX_SESSIONS_PER_USER + 100; i++) last = (await login()).headers.get('set-cookie')!.split(';')[0]!;
+    for (let i = 0; i < MAX_SESSIONS_PER_USER + 100; i++)
+      last = (await login()).headers.get('set-cookie')!.split(';')[0]!;
     expect(app.mock.state.sessions.size).toBeLessThanOrEqual(seeded + MAX_SESSIONS_PER_USER);
     expect((await app.fetch(app.url('/user/apikeys'), { headers: { Cookie: last } })).status).toBe(403);
   });
@@ -77,9 +82,21 @@ describe('self-identification', () => {
       servers: 300,
       basePath: '/api/v0.1',
       // What the bench reads for its hit rate.
-      rowCache: { hits: expect.any(Number), misses: expect.any(Number), evictions: 0, bytes: expect.any(Number), entries: expect.any(Number), maxBytes: 64 * 2 ** 20 },
+      rowCache: {
+        hits: expect.any(Number),
+        misses: expect.any(Number),
+        evictions: 0,
+        bytes: expect.any(Number),
+        entries: expect.any(Number),
+        maxBytes: 64 * 2 ** 20,
+      },
       // What the soak's distinct-filters flood reads: each cache of client-chosen filters within its budget.
-      caches: Object.fromEntries(['rowSets', 'counts', 'filterValues', 'versionQueries'].map((k) => [k, { entries: expect.any(Number), bytes: expect.any(Number), maxBytes: expect.any(Number) }])),
+      caches: Object.fromEntries(
+        ['rowSets', 'counts', 'filterValues', 'versionQueries'].map((k) => [
+          k,
+          { entries: expect.any(Number), bytes: expect.any(Number), maxBytes: expect.any(Number) },
+        ]),
+      ),
     });
   });
 
@@ -87,6 +104,10 @@ describe('self-identification', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mock-info-')), 'db.json');
     writeFileSync(file, JSON.stringify({ servers: [] }));
     const other = useApp({ data: file, seed: 7 });
-    expect(await json(await other.fetch(`${other.origin()}/__mock/info`))).toMatchObject({ seed: null, data: file, servers: 0 });
+    expect(await json(await other.fetch(`${other.origin()}/__mock/info`))).toMatchObject({
+      seed: null,
+      data: file,
+      servers: 0,
+    });
   });
 });

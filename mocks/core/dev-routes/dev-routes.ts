@@ -28,7 +28,11 @@ interface DevRouteDeps {
 
 /** The cookie this request's page can keep (mocks/core/dev-routes/cookie-policy.ts), from where the page and the mock are. */
 function cookiePlan(c: Context): CookiePlan {
-  return planLoginCookie({ pageOrigin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), mockOrigin: mockOrigin(c) });
+  return planLoginCookie({
+    pageOrigin: c.req.header('origin'),
+    secFetchSite: c.req.header('sec-fetch-site'),
+    mockOrigin: mockOrigin(c),
+  });
 }
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined | Error> {
@@ -36,7 +40,9 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
   if (!text.trim()) return undefined;
   try {
     const parsed = JSON.parse(text);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : new Error('the body must be a JSON object');
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? parsed
+      : new Error('the body must be a JSON object');
   } catch (err) {
     return new Error(`the request body is not valid JSON: ${jsonProblem(err)}`);
   }
@@ -68,7 +74,11 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   app.use('/__mock/*', async (c, next) => {
     const refused = c.get(CORS_REFUSED);
     if (refused && c.req.method === 'POST') {
-      return fail(c, 403, `origin ${printable(refused)} is not allowed by --cors-origin; start the mock with --cors-origin +${printable(refused)} to allow it`);
+      return fail(
+        c,
+        403,
+        `origin ${printable(refused)} is not allowed by --cors-origin; start the mock with --cors-origin +${printable(refused)} to allow it`,
+      );
     }
     await next();
   });
@@ -85,14 +95,19 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
     const generation = state.generation;
     const body = await jsonBody(c);
     if (body instanceof Error) return fail(c, 400, body.message);
-    if (state.generation !== generation) return fail(c, 409, 'the mock was reset while this login was being sent; no session was made: send it again');
+    if (state.generation !== generation)
+      return fail(c, 409, 'the mock was reset while this login was being sent; no session was made: send it again');
     const wanted = body && 'user' in body ? body.user : c.req.query('user');
     const users = state.fixtures.users;
     const known = () => users.map((u) => `${u.id} (${u.email})`).join(', ');
     // Only a string names a user: anything else is refused by its type, never written out
     // (JSON.stringify of an array nested thousands deep overflows the stack).
     if (wanted !== undefined && typeof wanted !== 'string') {
-      return fail(c, 400, `"user" must be a string (a fixture user's id or email), not ${Array.isArray(wanted) ? 'an array' : wanted === null ? 'null' : `a ${typeof wanted}`}; use one of ${known()}`);
+      return fail(
+        c,
+        400,
+        `"user" must be a string (a fixture user's id or email), not ${Array.isArray(wanted) ? 'an array' : wanted === null ? 'null' : `a ${typeof wanted}`}; use one of ${known()}`,
+      );
     }
     const user = wanted === undefined ? users[0] : users.find((u) => u.id === wanted || u.email === wanted);
     if (!user) {
@@ -108,7 +123,9 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       ...(plan.problem ? { why: plan.problem.why, fixes: plan.problem.fixes } : {}),
     };
     if (plan.problem) {
-      warn(`mock: dev login from ${printable(c.req.header('origin') ?? 'a page')}: the session cookie will not stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`);
+      warn(
+        `mock: dev login from ${printable(c.req.header('origin') ?? 'a page')}: the session cookie will not stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`,
+      );
     }
     return reply(
       c,
@@ -118,7 +135,9 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
         user,
         expires_at: new Date(expiresAt).toISOString(),
         cookie,
-        ...(plan.problem ? { warning: `The browser will drop the session cookie: ${plan.problem.why}. See cookie.fixes.` } : {}),
+        ...(plan.problem
+          ? { warning: `The browser will drop the session cookie: ${plan.problem.why}. See cookie.fixes.` }
+          : {}),
       },
       { 'Set-Cookie': plan.attributes.map((a) => `${cookieName}=${secret}; ${a}; Max-Age=${SESSION_TTL_MS / 1000}`) },
     );

@@ -31,7 +31,9 @@ describe('the dataset seen through the API', () => {
     expect(all.some(isTcpShield)).toBe(true);
     expect(all.some((s) => s.offline_mode === 1)).toBe(true);
     expect(all.some((s) => s.detected_mod_pack !== null)).toBe(true);
-    expect(all.some((s) => s.favicon === null) && all.some((s) => s.favicon?.startsWith('data:image/png;base64,'))).toBe(true);
+    expect(
+      all.some((s) => s.favicon === null) && all.some((s) => s.favicon?.startsWith('data:image/png;base64,')),
+    ).toBe(true);
     for (const s of all) {
       expect(s.players_online).toBeLessThanOrEqual(s.players_limit);
       expect(s.motd_stripped).toBe(s.motd === null ? null : s.motd.replace(/§./g, ''));
@@ -110,7 +112,8 @@ describe('/servers/find filters', () => {
     const withIcons = await find('limit=5&favicon=true');
     for (const row of withIcons.results) expect(row).toHaveProperty('favicon');
     const relative = await find('limit=5&relativeTime=true');
-    for (const row of relative.results) expect(row.last_ping).toMatch(/^(just now|\d+ (second|minute|hour|day|month|year)s? ago)$/);
+    for (const row of relative.results)
+      expect(row.last_ping).toMatch(/^(just now|\d+ (second|minute|hour|day|month|year)s? ago)$/);
     for (const row of plain.results) expect(row.last_ping).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 });
@@ -125,7 +128,8 @@ describe('/servers/find sorts', () => {
   ] as const)('sort=%s orders the rows', async (sort, cmp) => {
     const rows = (await find(`sort=${sort}&limit=500`)).results;
     expect(rows.length).toBeGreaterThan(10);
-    for (let i = 1; i < rows.length; i++) expect(cmp(rows[i - 1], rows[i]), `${key(rows[i - 1])} before ${key(rows[i])}`).toBeLessThanOrEqual(0);
+    for (let i = 1; i < rows.length; i++)
+      expect(cmp(rows[i - 1], rows[i]), `${key(rows[i - 1])} before ${key(rows[i])}`).toBeLessThanOrEqual(0);
   });
 
   it('sort=version puts newer versions first, numerically (1.20.4 before 1.9)', async () => {
@@ -146,7 +150,11 @@ describe('/servers/find sorts', () => {
 
 describe('/servers/find pagination', () => {
   it('pages are consecutive slices and displayed is the row count', async () => {
-    const [p1, p2, both] = await Promise.all([find('limit=10&page=1'), find('limit=10&page=2'), find('limit=20&page=1')]);
+    const [p1, p2, both] = await Promise.all([
+      find('limit=10&page=1'),
+      find('limit=10&page=2'),
+      find('limit=20&page=1'),
+    ]);
     expect([...p1.results, ...p2.results]).toEqual(both.results);
     expect(p1.total).toBe(both.total);
     expect(p1.displayed).toBe(10);
@@ -205,12 +213,15 @@ describe('/metadata', () => {
     const body = await json(await m.fetch(m.url('/metadata/versions')));
     expect(body.unique_versions).toBe(new Set(all.map((s) => s.version)).size);
     expect(body.versions.reduce((n: number, v: any) => n + v.num_servers, 0)).toBe(all.length);
-    for (let i = 1; i < body.versions.length; i++) expect(body.versions[i - 1].num_servers).toBeGreaterThanOrEqual(body.versions[i].num_servers);
+    for (let i = 1; i < body.versions.length; i++)
+      expect(body.versions[i - 1].num_servers).toBeGreaterThanOrEqual(body.versions[i].num_servers);
     const top = body.versions[0];
     expect(top.num_servers).toBe(all.filter((s) => s.version === top.version).length);
     const filtered = await json(await m.fetch(m.url('/metadata/versions?version=1.20*&limit=2')));
     expect(filtered.versions.length).toBeLessThanOrEqual(2);
-    expect(filtered.unique_versions).toBe(new Set(all.filter((s) => /^1\.20/i.test(s.version)).map((s) => s.version)).size);
+    expect(filtered.unique_versions).toBe(
+      new Set(all.filter((s) => /^1\.20/i.test(s.version)).map((s) => s.version)).size,
+    );
   });
 
   it('countries: servers pinged in the last 30 days, most first, by name or code', async () => {
@@ -219,7 +230,9 @@ describe('/metadata', () => {
     const recent = all.filter((s) => ageDays(s) <= 30 && s.country !== null);
     expect(body.countries.reduce((n: number, c: any) => n + c.num_servers, 0)).toBe(recent.length);
     const de = await json(await m.fetch(m.url('/metadata/countries?country=de')));
-    expect(de.countries).toEqual([{ country: 'Germany', country_code: 'DE', num_servers: recent.filter((s) => s.country_code === 'DE').length }]);
+    expect(de.countries).toEqual([
+      { country: 'Germany', country_code: 'DE', num_servers: recent.filter((s) => s.country_code === 'DE').length },
+    ]);
   });
 
   it('regions: sorted by code, total_servers is their sum, filter by region', async () => {
@@ -229,7 +242,11 @@ describe('/metadata', () => {
     expect(body.total_servers).toBe(all.filter((s) => s.region !== null).length);
     expect(codes).not.toContain(null);
     const eu = await json(await m.fetch(m.url('/metadata/regions?region=EU')));
-    expect(eu).toEqual({ unique_regions: 1, total_servers: all.filter((s) => s.region === 'EU').length, regions: [{ region: 'EU', num_servers: all.filter((s) => s.region === 'EU').length }] });
+    expect(eu).toEqual({
+      unique_regions: 1,
+      total_servers: all.filter((s) => s.region === 'EU').length,
+      regions: [{ region: 'EU', num_servers: all.filter((s) => s.region === 'EU').length }],
+    });
   });
 });
 
@@ -279,7 +296,10 @@ describe('API key lifecycle', () => {
   });
 
   it('lets a key revoke itself', async () => {
-    const res = await m.fetch(m.url('/user/apikeys/key_testvalid01'), { method: 'DELETE', headers: authHeaders(credential('valid-key')) });
+    const res = await m.fetch(m.url('/user/apikeys/key_testvalid01'), {
+      method: 'DELETE',
+      headers: authHeaders(credential('valid-key')),
+    });
     expect(res.status).toBe(200);
     const again = await m.fetch(m.url('/user/apikeys'), { headers: authHeaders(credential('valid-key')) });
     expect(again.status).toBe(401);
@@ -288,7 +308,10 @@ describe('API key lifecycle', () => {
   it("answers 404 for another user's key and for an unknown id, without telling which", async () => {
     const other = await m.fetch(m.url('/user/apikeys/key_testforbid01'), { method: 'DELETE', headers: session() });
     const unknown = await m.fetch(m.url('/user/apikeys/key_doesnotexist'), { method: 'DELETE', headers: session() });
-    for (const [res, id] of [[other, 'key_testforbid01'], [unknown, 'key_doesnotexist']] as const) {
+    for (const [res, id] of [
+      [other, 'key_testforbid01'],
+      [unknown, 'key_doesnotexist'],
+    ] as const) {
       expect(res.status).toBe(404);
       expect(await json(res)).toEqual({ success: false, message: `Not Found: no API key with id '${id}'` });
     }
@@ -310,7 +333,9 @@ describe('API key lifecycle', () => {
     const before = m.mock.state.keys.size;
     for (let i = 0; i < 300; i++) {
       const { key } = await json(await m.fetch(m.url('/user/apikeys'), { method: 'POST', headers: session() }));
-      expect((await m.fetch(m.url(`/user/apikeys/${key.id}`), { method: 'DELETE', headers: session() })).status).toBe(200);
+      expect((await m.fetch(m.url(`/user/apikeys/${key.id}`), { method: 'DELETE', headers: session() })).status).toBe(
+        200,
+      );
     }
     expect(m.mock.state.keys.size).toBe(before);
   });

@@ -67,7 +67,11 @@ export function createHandlers(model: SpecModel): Handlers {
   const { limits } = model;
   const filters = (operationId: string) => filtersOf(model.byId.get(operationId)!);
   const findFilters = filters('findServers');
-  const byLookup = { versions: filters('listVersions'), countries: filters('listCountries'), regions: filters('listRegions') };
+  const byLookup = {
+    versions: filters('listVersions'),
+    countries: filters('listCountries'),
+    regions: filters('listRegions'),
+  };
   const ping = (host: string, port: number, state: MockState, now: number): HandlerResult => {
     const server = findServer(state.index, host, port);
     return server ? { status: 200, body: pingAnswer(server, now, limits.refreshAfterMs) } : notIndexed(host, port);
@@ -109,7 +113,10 @@ export function createHandlers(model: SpecModel): Handlers {
       const input = (body ?? {}) as NewApiKey;
       const userId = principal!.user.id;
       if (state.keys.list(userId).length >= limits.maxKeysPerUser) {
-        return { status: 409, body: errorBody(409, `at most ${limits.maxKeysPerUser} API keys per user; revoke one first`) };
+        return {
+          status: 409,
+          body: errorBody(409, `at most ${limits.maxKeysPerUser} API keys per user; revoke one first`),
+        };
       }
       const { record, secret } = state.keys.create(userId, input.name ?? null, input.expires_in_days ?? null, now);
       const answer: CreatedApiKey = { success: true, key: { ...keyView(record), secret } };

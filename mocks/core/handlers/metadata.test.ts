@@ -28,10 +28,26 @@ function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
   const { ago = 60_000, ...rest } = over;
   n++;
   return {
-    address: `10.0.${n >> 8}.${n & 255}`, port: 25565, version: '1.20.4', offline_mode: 0, players_online: 0, players_limit: 20,
-    motd: 'A Minecraft Server', motd_stripped: 'A Minecraft Server', players: [], plugins: [],
-    country: 'Germany', country_code: 'DE', region: 'EU', city: null, asn_number: '24940', asn_name: 'Hetzner Online GmbH',
-    last_ping: new Date(NOW - ago).toISOString(), favicon: null, detected_mod_pack: null, detected_mod_pack_short: null,
+    address: `10.0.${n >> 8}.${n & 255}`,
+    port: 25565,
+    version: '1.20.4',
+    offline_mode: 0,
+    players_online: 0,
+    players_limit: 20,
+    motd: 'A Minecraft Server',
+    motd_stripped: 'A Minecraft Server',
+    players: [],
+    plugins: [],
+    country: 'Germany',
+    country_code: 'DE',
+    region: 'EU',
+    city: null,
+    asn_number: '24940',
+    asn_name: 'Hetzner Online GmbH',
+    last_ping: new Date(NOW - ago).toISOString(),
+    favicon: null,
+    detected_mod_pack: null,
+    detected_mod_pack_short: null,
     ...rest,
   };
 }
@@ -42,9 +58,14 @@ const TCP = { asn_name: 'TCPShield Inc.', asn_number: '209242' } as const;
 
 describe('versions', () => {
   const data = [
-    mk({ version: '1.20.4' }), mk({ version: '1.20.4' }), mk({ version: '1.20.4', ...TCP }),
-    mk({ version: 'Paper 1.21.1' }), mk({ version: 'Paper 1.21.1' }),
-    mk({ version: '1.8.8' }), mk({ version: '1.20.1' }), mk({ version: '1.20-1.20.4', ago: 90 * DAY }),
+    mk({ version: '1.20.4' }),
+    mk({ version: '1.20.4' }),
+    mk({ version: '1.20.4', ...TCP }),
+    mk({ version: 'Paper 1.21.1' }),
+    mk({ version: 'Paper 1.21.1' }),
+    mk({ version: '1.8.8' }),
+    mk({ version: '1.20.1' }),
+    mk({ version: '1.20-1.20.4', ago: 90 * DAY }),
   ];
   const ix = buildIndex(data);
 
@@ -62,7 +83,11 @@ describe('versions', () => {
   });
 
   it('filters by whole-value wildcard, case-insensitive; limit caps the list, not unique_versions', () => {
-    expect(versions(ix, { version: '1.20*' }).versions.map((v) => v.version)).toEqual(['1.20.4', '1.20-1.20.4', '1.20.1']);
+    expect(versions(ix, { version: '1.20*' }).versions.map((v) => v.version)).toEqual([
+      '1.20.4',
+      '1.20-1.20.4',
+      '1.20.1',
+    ]);
     expect(versions(ix, { version: '1.20' }).unique_versions).toBe(0);
     expect(versions(ix, { version: 'paper*' }).versions).toEqual([{ version: 'Paper 1.21.1', num_servers: 2 }]);
     expect(versions(ix, { version: '*1.21.1' }).unique_versions).toBe(1);
@@ -71,7 +96,10 @@ describe('versions', () => {
     expect(versions(ix, { version: '(' }).unique_versions).toBe(0);
     expect(valid('versions', versions(ix, { version: '1.20*', limit: 2 }))).toEqual({
       unique_versions: 3,
-      versions: [{ version: '1.20.4', num_servers: 3 }, { version: '1.20-1.20.4', num_servers: 1 }],
+      versions: [
+        { version: '1.20.4', num_servers: 3 },
+        { version: '1.20-1.20.4', num_servers: 1 },
+      ],
     });
     expect(versions(ix, { limit: 1 }).versions).toHaveLength(1);
     // cached answers are not shared mutable state
@@ -82,9 +110,16 @@ describe('versions', () => {
 
 describe('countries', () => {
   const data = [
-    mk({ ...US }), mk({ ...US }), mk({ ...US, ...TCP }), mk({ ...US, ago: 31 * DAY }),
-    mk({ ...GB }), mk({ ...GB }), mk({ ...GB, ago: 29 * DAY }),
-    mk({}), mk({ ago: 29 * DAY }), mk({ ago: 45 * DAY }),
+    mk({ ...US }),
+    mk({ ...US }),
+    mk({ ...US, ...TCP }),
+    mk({ ...US, ago: 31 * DAY }),
+    mk({ ...GB }),
+    mk({ ...GB }),
+    mk({ ...GB, ago: 29 * DAY }),
+    mk({}),
+    mk({ ago: 29 * DAY }),
+    mk({ ago: 45 * DAY }),
     mk({ ...JP, ago: 40 * DAY }),
   ];
   const ix = buildIndex(data);
@@ -109,7 +144,10 @@ describe('countries', () => {
 
   it('filters by two-letter code or whole name with wildcard, case-insensitive', () => {
     expect(countries(ix, { country: 'us' }, NOW, WINDOW).countries.map((c) => c.country_code)).toEqual(['US']);
-    expect(countries(ix, { country: 'United*' }, NOW, WINDOW).countries.map((c) => c.country_code)).toEqual(['GB', 'US']);
+    expect(countries(ix, { country: 'United*' }, NOW, WINDOW).countries.map((c) => c.country_code)).toEqual([
+      'GB',
+      'US',
+    ]);
     expect(countries(ix, { country: 'germany' }, NOW, WINDOW).unique_countries).toBe(1);
     expect(countries(ix, { country: 'United' }, NOW, WINDOW).unique_countries).toBe(0);
     expect(countries(ix, { country: 'JP' }, NOW, WINDOW).unique_countries).toBe(0);
@@ -135,7 +173,11 @@ describe('regions', () => {
   });
 
   it('filters by region', () => {
-    expect(regions(ix, { region: 'EU' })).toEqual({ unique_regions: 1, total_servers: 3, regions: [{ region: 'EU', num_servers: 3 }] });
+    expect(regions(ix, { region: 'EU' })).toEqual({
+      unique_regions: 1,
+      total_servers: 3,
+      regions: [{ region: 'EU', num_servers: 3 }],
+    });
     expect(regions(ix, { region: 'eu' }).total_servers).toBe(3);
     expect(regions(ix, { region: 'AN' })).toEqual({ unique_regions: 0, total_servers: 0, regions: [] });
     expect(regions(ix, { region: '' }).unique_regions).toBe(3);
@@ -145,8 +187,18 @@ describe('regions', () => {
 describe('rows without a GeoIP record', () => {
   it('are in no country or region bucket, and filters never match them', () => {
     const ix = buildIndex([mk(), mk({ country: null, country_code: null, region: null }), mk({ ...US })]);
-    expect(valid('regions', regions(ix))).toEqual({ unique_regions: 2, total_servers: 2, regions: [{ region: 'EU', num_servers: 1 }, { region: 'NA', num_servers: 1 }] });
-    expect(valid('countries', countries(ix, {}, NOW, WINDOW)).countries.map((x) => x.country_code)).toEqual(['DE', 'US']);
+    expect(valid('regions', regions(ix))).toEqual({
+      unique_regions: 2,
+      total_servers: 2,
+      regions: [
+        { region: 'EU', num_servers: 1 },
+        { region: 'NA', num_servers: 1 },
+      ],
+    });
+    expect(valid('countries', countries(ix, {}, NOW, WINDOW)).countries.map((x) => x.country_code)).toEqual([
+      'DE',
+      'US',
+    ]);
     expect(countries(ix, { country: '*' }, NOW, WINDOW).unique_countries).toBe(2);
   });
 });
@@ -168,7 +220,8 @@ describe('metadata on a generated dataset', () => {
     expect(c.countries.map((x) => x.country)).not.toContain(null);
     const recent = located.filter((s) => NOW - Date.parse(s.last_ping) <= 30 * DAY).length;
     expect(c.countries.reduce((s, x) => s + x.num_servers, 0)).toBe(recent);
-    for (let i = 1; i < c.countries.length; i++) expect(c.countries[i - 1]!.num_servers).toBeGreaterThanOrEqual(c.countries[i]!.num_servers);
+    for (let i = 1; i < c.countries.length; i++)
+      expect(c.countries[i - 1]!.num_servers).toBeGreaterThanOrEqual(c.countries[i]!.num_servers);
     expect(c.countries[0]!.country_code).toBe('US');
   });
 });

@@ -84,7 +84,11 @@ function allVersions(ix: ServerIndex): VersionRow[] {
 }
 
 /** Versions with server counts: most servers first, ties by version ascending; `limit` rows at most. */
-export function versions(ix: ServerIndex, q: Query & { limit?: number | undefined } = {}, filters: readonly Filter[] = METADATA_FILTERS.versions): VersionsResponse {
+export function versions(
+  ix: ServerIndex,
+  q: Query & { limit?: number | undefined } = {},
+  filters: readonly Filter[] = METADATA_FILTERS.versions,
+): VersionsResponse {
   const all = allVersions(ix);
   let matching = all;
   const filter = rowFilter(filters, q, 0);
@@ -114,7 +118,8 @@ function countryBuckets(ix: ServerIndex): CountryBucket[] {
       if (b === -1) {
         const name = country.values[country.ids[i] as number] as string | null;
         const cc = code.values[code.ids[i] as number] as string | null;
-        b = bucketOf[pair] = buckets.push(name === null || cc === null ? null : { country: name, country_code: cc }) - 1;
+        b = bucketOf[pair] =
+          buckets.push(name === null || cc === null ? null : { country: name, country_code: cc }) - 1;
       }
       rowBucket[i] = b;
     }
@@ -133,7 +138,13 @@ function countryBuckets(ix: ServerIndex): CountryBucket[] {
  * Countries of servers pinged within `windowMs` before `now` (the spec's `x-window-days`):
  * most servers first, ties by name (then code).
  */
-export function countries(ix: ServerIndex, q: Query, now: number, windowMs: number, filters: readonly Filter[] = METADATA_FILTERS.countries): CountriesResponse {
+export function countries(
+  ix: ServerIndex,
+  q: Query,
+  now: number,
+  windowMs: number,
+  filters: readonly Filter[] = METADATA_FILTERS.countries,
+): CountriesResponse {
   const filter = rowFilter(filters, q, now);
   const test = filter ? (b: CountryBucket) => filter.passes(b as unknown as Row) : () => true;
   const from = now - windowMs;
@@ -152,12 +163,18 @@ export function countries(ix: ServerIndex, q: Query, now: number, windowMs: numb
     const n = b.pings.length - lo;
     if (n > 0) rows.push({ country: b.country, country_code: b.country_code, num_servers: n });
   }
-  rows.sort((a, b) => b.num_servers - a.num_servers || byName(a.country, b.country) || byName(a.country_code, b.country_code));
+  rows.sort(
+    (a, b) => b.num_servers - a.num_servers || byName(a.country, b.country) || byName(a.country_code, b.country_code),
+  );
   return { unique_countries: rows.length, countries: rows };
 }
 
 /** Continents with server counts, sorted by region code; `total_servers` sums the listed ones. */
-export function regions(ix: ServerIndex, q: Query = {}, filters: readonly Filter[] = METADATA_FILTERS.regions): RegionsResponse {
+export function regions(
+  ix: ServerIndex,
+  q: Query = {},
+  filters: readonly Filter[] = METADATA_FILTERS.regions,
+): RegionsResponse {
   const c = cache(ix);
   if (!c.regions) {
     const col = ix.dataset.dict.region;

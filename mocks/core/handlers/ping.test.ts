@@ -16,11 +16,26 @@ const validatePing = new SchemaValidator(loadSpec()).compileRef('#/components/sc
 function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
   const { ago = 5 * MIN, ...rest } = over;
   return {
-    address: '94.19.15.232', port: 25565, version: 'Paper 1.21.1', offline_mode: 0, players_online: 2, players_limit: 100,
-    motd: '§aWelcome§r to My Server', motd_stripped: 'Welcome to My Server',
-    players: [{ uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Notch' }], plugins: ['EssentialsX'],
-    country: 'Russia', country_code: 'RU', region: 'EU', city: null, asn_number: '35807', asn_name: 'SkyNet Ltd.',
-    last_ping: new Date(NOW - ago).toISOString(), favicon: null, detected_mod_pack: null, detected_mod_pack_short: null,
+    address: '94.19.15.232',
+    port: 25565,
+    version: 'Paper 1.21.1',
+    offline_mode: 0,
+    players_online: 2,
+    players_limit: 100,
+    motd: '§aWelcome§r to My Server',
+    motd_stripped: 'Welcome to My Server',
+    players: [{ uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Notch' }],
+    plugins: ['EssentialsX'],
+    country: 'Russia',
+    country_code: 'RU',
+    region: 'EU',
+    city: null,
+    asn_number: '35807',
+    asn_name: 'SkyNet Ltd.',
+    last_ping: new Date(NOW - ago).toISOString(),
+    favicon: null,
+    detected_mod_pack: null,
+    detected_mod_pack_short: null,
     ...rest,
   };
 }
@@ -32,7 +47,10 @@ describe('parseAddress', () => {
     expect(parseAddress('94.19.15.232', limits.defaultPort)).toEqual({ host: '94.19.15.232', port: 25565 });
     expect(parseAddress('Play.Example.NET', limits.defaultPort)).toEqual({ host: 'Play.Example.NET', port: 25565 });
     expect(parseAddress('play.example.net:1', limits.defaultPort)).toEqual({ host: 'play.example.net', port: 1 });
-    expect(parseAddress('play.example.net:65535', limits.defaultPort)).toEqual({ host: 'play.example.net', port: 65535 });
+    expect(parseAddress('play.example.net:65535', limits.defaultPort)).toEqual({
+      host: 'play.example.net',
+      port: 65535,
+    });
   });
 
   it('rejects a bad port or an empty host', () => {
@@ -59,7 +77,12 @@ describe('findServer', () => {
   });
 
   it('finds hosts stored in any case, non-ASCII ones too; of duplicates, the first row', () => {
-    const odd = [mk({ address: 'Play.Example.NET' }), mk({ address: 'ÄRGER.example', port: 1 }), mk({ address: 'dup.example', version: 'first' }), mk({ address: 'DUP.example', version: 'second' })];
+    const odd = [
+      mk({ address: 'Play.Example.NET' }),
+      mk({ address: 'ÄRGER.example', port: 1 }),
+      mk({ address: 'dup.example', version: 'first' }),
+      mk({ address: 'DUP.example', version: 'second' }),
+    ];
     const oix = buildIndex(odd);
     expect(findServer(oix, 'play.example.net', 25565)?.address).toBe('Play.Example.NET');
     expect(findServer(oix, 'ärger.EXAMPLE', 1)?.address).toBe('ÄRGER.example');
@@ -86,17 +109,41 @@ describe('pingAnswer', () => {
   it('is online while the stored ping is at most 30 minutes old, refreshing after', () => {
     expect(limits.refreshAfterMs).toBe(30 * MIN);
     expect(pingAnswer(mk({ ago: 0 }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'online', refresh: false });
-    expect(pingAnswer(mk({ ago: 30 * MIN }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'online', refresh: false });
-    expect(pingAnswer(mk({ ago: 30 * MIN + 1000 }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'refreshing', refresh: true });
-    expect(pingAnswer(mk({ ago: 40 * 86_400_000 }), NOW, limits.refreshAfterMs)).toMatchObject({ status: 'refreshing', refresh: true });
+    expect(pingAnswer(mk({ ago: 30 * MIN }), NOW, limits.refreshAfterMs)).toMatchObject({
+      status: 'online',
+      refresh: false,
+    });
+    expect(pingAnswer(mk({ ago: 30 * MIN + 1000 }), NOW, limits.refreshAfterMs)).toMatchObject({
+      status: 'refreshing',
+      refresh: true,
+    });
+    expect(pingAnswer(mk({ ago: 40 * 86_400_000 }), NOW, limits.refreshAfterMs)).toMatchObject({
+      status: 'refreshing',
+      refresh: true,
+    });
   });
 
   it('answers the ServerCore fields in spec order, favicon always present, without players, plugins, motd_stripped', () => {
     const a = pingAnswer(mk(), NOW, limits.refreshAfterMs);
     expect(Object.keys(a)).toEqual(['status', 'refresh', 'server']);
     expect(Object.keys(a.server)).toEqual([
-      'address', 'port', 'version', 'offline_mode', 'players_online', 'players_limit', 'motd', 'country', 'country_code',
-      'region', 'city', 'asn_number', 'asn_name', 'last_ping', 'favicon', 'detected_mod_pack', 'detected_mod_pack_short',
+      'address',
+      'port',
+      'version',
+      'offline_mode',
+      'players_online',
+      'players_limit',
+      'motd',
+      'country',
+      'country_code',
+      'region',
+      'city',
+      'asn_number',
+      'asn_name',
+      'last_ping',
+      'favicon',
+      'detected_mod_pack',
+      'detected_mod_pack_short',
     ]);
     expect(a.server.favicon).toBeNull();
     expect(pingAnswer(mk({ favicon: FAVICONS[2]! }), NOW, limits.refreshAfterMs).server.favicon).toBe(FAVICONS[2]);

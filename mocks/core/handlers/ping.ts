@@ -16,7 +16,8 @@ export function parseAddress(address: string, defaultPort: number): { host: stri
   if (colon === -1) return { host, port: defaultPort };
   const text = address.slice(colon + 1);
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(port >= 1 && port <= 65535)) throw new Error(`port must be an integer from 1 to 65535, got ${JSON.stringify(text)}`);
+  if (!(port >= 1 && port <= 65535))
+    throw new Error(`port must be an integer from 1 to 65535, got ${JSON.stringify(text)}`);
   return { host, port };
 }
 

@@ -15,14 +15,23 @@ import { printable } from '../printable.ts';
 
 /** The entries of `--allowed-host LIST`; throws (with the fix) on an entry that is no host name. */
 export function parseAllowedHosts(raw: string): string[] {
-  const entries = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-  if (entries.length === 0) throw new Error('needs at least one host name, e.g. api.myproj.test (or .myproj.test for a domain and its subdomains)');
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (entries.length === 0)
+    throw new Error(
+      'needs at least one host name, e.g. api.myproj.test (or .myproj.test for a domain and its subdomains)',
+    );
   for (const e of entries) {
     if (e === '*') continue;
     const name = e.startsWith('.') ? e.slice(1) : e;
-    if (/^[a-z][a-z0-9+.-]*:\/\//.test(e)) throw new Error(`entry '${e}' is a URL; write its host name alone, e.g. ${new URL(e).hostname}`);
+    if (/^[a-z][a-z0-9+.-]*:\/\//.test(e))
+      throw new Error(`entry '${e}' is a URL; write its host name alone, e.g. ${new URL(e).hostname}`);
     if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/.test(name)) {
-      throw new Error(`entry '${e}' is not a host name (no port, path or scheme): write e.g. api.myproj.test, or .myproj.test for a domain and its subdomains`);
+      throw new Error(
+        `entry '${e}' is not a host name (no port, path or scheme): write e.g. api.myproj.test, or .myproj.test for a domain and its subdomains`,
+      );
     }
   }
   return entries;
@@ -65,7 +74,10 @@ function urlHost(url: string): string {
 }
 
 /** Refuses, with 403 naming the flag, every request whose host the mock does not answer. */
-export function hostCheck(allowed: readonly string[], refuse: (c: Context, detail: string) => Response): MiddlewareHandler {
+export function hostCheck(
+  allowed: readonly string[],
+  refuse: (c: Context, detail: string) => Response,
+): MiddlewareHandler {
   const allows = hostMatcher(allowed);
   // Nearly every request names the same host: remember the last one let through.
   let lastAllowed = '';

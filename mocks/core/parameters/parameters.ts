@@ -13,7 +13,10 @@ import { jsonProblem, printable } from '../printable.ts';
 /** A property name the client made up, in an ajv error, as the mock repeats it. */
 function printableNames(e: ErrorObject): ErrorObject {
   if (e.keyword !== 'additionalProperties') return e;
-  return { ...e, params: { additionalProperty: printable(String((e.params as { additionalProperty: string }).additionalProperty)) } };
+  return {
+    ...e,
+    params: { additionalProperty: printable(String((e.params as { additionalProperty: string }).additionalProperty)) },
+  };
 }
 
 export function parameters(compiled: CompiledOperation, answers: Answers): MiddlewareHandler<AppEnv> {
@@ -28,7 +31,15 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!op.requestBody!.mediaTypes.includes(type)) {
-      return reply(c, op, 415, errorBody(415, `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '${type ? printable(type) : 'no content type'}'`));
+      return reply(
+        c,
+        op,
+        415,
+        errorBody(
+          415,
+          `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '${type ? printable(type) : 'no content type'}'`,
+        ),
+      );
     }
     let body: unknown;
     try {
@@ -36,7 +47,8 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
     } catch (err) {
       return fail(c, 400, `the request body is not valid JSON: ${jsonProblem(err)}`);
     }
-    if (!validateBody!(body)) return fail(c, 400, describeErrors(validateBody!.errors?.slice(0, 1).map(printableNames), 'body'));
+    if (!validateBody!(body))
+      return fail(c, 400, describeErrors(validateBody!.errors?.slice(0, 1).map(printableNames), 'body'));
     c.set('body', body);
     return undefined;
   };

@@ -34,7 +34,12 @@ describe('Prefer: code=<status>', () => {
       const res = await m.fetch(m.url(`/servers/find${query}`), { headers: { Prefer: 'example=empty' } });
       const body = await json(res);
       expect(res.status).toBe(200);
-      expect(body).toEqual({ displayed: 0, total: real.total, ...('filtered' in real ? { filtered: real.filtered } : {}), results: [] });
+      expect(body).toEqual({
+        displayed: 0,
+        total: real.total,
+        ...('filtered' in real ? { filtered: real.filtered } : {}),
+        results: [],
+      });
       expect(body.total, query).toBeLessThanOrEqual(300);
     }
     const versions = await json(await m.fetch(m.url('/metadata/versions'), { headers: { Prefer: 'code=200' } }));
@@ -42,19 +47,31 @@ describe('Prefer: code=<status>', () => {
   });
 
   it('never lets a request past a bad parameter', async () => {
-    await expectError(await m.fetch(m.url('/servers/find?limit=abc'), { headers: { Prefer: 'code=200' } }), 400, /query parameter 'limit'/);
+    await expectError(
+      await m.fetch(m.url('/servers/find?limit=abc'), { headers: { Prefer: 'code=200' } }),
+      400,
+      /query parameter 'limit'/,
+    );
   });
 
   it('never lets a request past authentication', async () => {
     const res = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200' } });
     expect(res.status).toBe(401);
-    const forbidden = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=200', ...authHeaders(credential('forbidden-key')) } });
+    const forbidden = await m.fetch(m.url('/user/apikeys'), {
+      headers: { Prefer: 'code=200', ...authHeaders(credential('forbidden-key')) },
+    });
     expect(forbidden.status).toBe(403);
-    const allowed = await m.fetch(m.url('/user/apikeys'), { headers: { Prefer: 'code=403', ...authHeaders(credential('valid-key')) } });
+    const allowed = await m.fetch(m.url('/user/apikeys'), {
+      headers: { Prefer: 'code=403', ...authHeaders(credential('valid-key')) },
+    });
     expect(allowed.status).toBe(403);
   });
 
   it('says so when the status is not declared', async () => {
-    await expectError(await m.fetch(m.url('/metadata/regions'), { headers: { Prefer: 'code=418' } }), 400, /^Bad Request: Prefer code=418 is not a declared response of listRegions \(declared: 200, 400, 429, 500\)$/);
+    await expectError(
+      await m.fetch(m.url('/metadata/regions'), { headers: { Prefer: 'code=418' } }),
+      400,
+      /^Bad Request: Prefer code=418 is not a declared response of listRegions \(declared: 200, 400, 429, 500\)$/,
+    );
   });
 });

@@ -35,7 +35,8 @@ function countProperties(op: Operation): string[] {
 
 /** `example` with the counts of the live answer in place of its own (a count the live answer lacks is dropped). */
 function withLiveCounts(example: unknown, counts: string[], live: unknown): unknown {
-  if (!example || typeof example !== 'object' || Array.isArray(example) || !live || typeof live !== 'object') return example;
+  if (!example || typeof example !== 'object' || Array.isArray(example) || !live || typeof live !== 'object')
+    return example;
   const out: Record<string, unknown> = { ...(example as Record<string, unknown>) };
   for (const name of counts) {
     if (name in live) out[name] = (live as Record<string, unknown>)[name];
@@ -54,12 +55,24 @@ export function preferredAnswer(op: Operation, answers: Answers, live?: LiveAnsw
     const code = prefer.code ?? op.responses.keys().next().value!;
     const declared = op.responses.get(code);
     if (!declared) {
-      return Promise.resolve(fail(c, 400, `Prefer code=${printable(String(code))} is not a declared response of ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`));
+      return Promise.resolve(
+        fail(
+          c,
+          400,
+          `Prefer code=${printable(String(code))} is not a declared response of ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`,
+        ),
+      );
     }
     const example = declared.examples.get(prefer.example ?? 'default');
     if (example === undefined) {
       const names = [...declared.examples.keys()].filter((k) => k !== 'default').join(', ') || 'default';
-      return Promise.resolve(fail(c, 400, `Prefer example=${printable(prefer.example ?? '')} is not an example of ${op.operationId}'s ${code} response (examples: ${names})`));
+      return Promise.resolve(
+        fail(
+          c,
+          400,
+          `Prefer example=${printable(prefer.example ?? '')} is not an example of ${op.operationId}'s ${code} response (examples: ${names})`,
+        ),
+      );
     }
     const headers = declared.headers.has('Retry-After') ? { 'Retry-After': '45' } : undefined;
     const body = counts.length && code === op.successStatus ? withLiveCounts(example, counts, live!(c)) : example;

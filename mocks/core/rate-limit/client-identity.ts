@@ -29,7 +29,11 @@ export function lastForwardedFor(header: string | undefined): string | undefined
  * address the proxy put last in X-Forwarded-For (falling back to the socket's peer
  * when that is missing or not an address).
  */
-export function clientAddress(env: NodeBindings | undefined, forwardedFor: string | undefined, trustProxy: boolean): string {
+export function clientAddress(
+  env: NodeBindings | undefined,
+  forwardedFor: string | undefined,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
     const forwarded = lastForwardedFor(forwardedFor);
     if (forwarded) return forwarded;

@@ -18,7 +18,7 @@ describe('RateLimiter', () => {
     ['anonymous', 20],
     ['session', 60],
     ['apiKey', 100],
-  ])('gives the %s tier %i requests a minute, then a retry-after to the window\'s end', (tier, limit) => {
+  ])("gives the %s tier %i requests a minute, then a retry-after to the window's end", (tier, limit) => {
     const limiter = new RateLimiter(rules);
     const ok = hits(limiter, limit, 'k', tier, '/servers/find', T0 + 15_000);
     expect(ok.every((d) => d.retryAfter === undefined)).toBe(true);
@@ -30,12 +30,16 @@ describe('RateLimiter', () => {
   it('starts a fresh window at the next minute', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 21, 'k', 'anonymous');
-    expect(limiter.hit('k', 'anonymous', '/servers/find', T0 + 60_000)).toMatchObject({ remaining: 19, retryAfter: undefined });
+    expect(limiter.hit('k', 'anonymous', '/servers/find', T0 + 60_000)).toMatchObject({
+      remaining: 19,
+      retryAfter: undefined,
+    });
   });
 
   it('counts the hour too: past 600 anonymous requests, even a new minute is refused', () => {
     const limiter = new RateLimiter(rules);
-    for (let minute = 0; minute < 30; minute++) hits(limiter, 20, 'k', 'anonymous', '/servers/find', T0 + minute * 60_000);
+    for (let minute = 0; minute < 30; minute++)
+      hits(limiter, 20, 'k', 'anonymous', '/servers/find', T0 + minute * 60_000);
     const next = limiter.hit('k', 'anonymous', '/servers/find', T0 + 30 * 60_000);
     expect(next.retryAfter).toBe(30 * 60);
   });
@@ -44,7 +48,12 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 21, 'a', 'anonymous');
     expect(limiter.hit('b', 'anonymous', '/servers/find', T0).retryAfter).toBeUndefined();
-    expect(limiter.hit('a', 'anonymous', '/metadata/regions', T0)).toEqual({ limit: 1, remaining: 0, reset: T0 / 1000 + 1, retryAfter: undefined });
+    expect(limiter.hit('a', 'anonymous', '/metadata/regions', T0)).toEqual({
+      limit: 1,
+      remaining: 0,
+      reset: T0 / 1000 + 1,
+      retryAfter: undefined,
+    });
     expect(limiter.hit('a', 'apiKey', '/metadata/versions', T0 + 500).retryAfter).toBe(1);
     expect(limiter.hit('a', 'anonymous', '/metadata/versions', T0 + 1000).retryAfter).toBeUndefined();
   });
@@ -54,7 +63,11 @@ describe('RateLimiter', () => {
     hits(limiter, 60, 'user:alice', 'session');
     // The 61st request of the account: over the session limit, within the key limit.
     expect(limiter.hit('user:alice', 'session', '/servers/find', T0).retryAfter).toBe(60);
-    expect(limiter.hit('user:alice', 'apiKey', '/servers/find', T0)).toMatchObject({ limit: 100, remaining: 38, retryAfter: undefined });
+    expect(limiter.hit('user:alice', 'apiKey', '/servers/find', T0)).toMatchObject({
+      limit: 100,
+      remaining: 38,
+      retryAfter: undefined,
+    });
   });
 
   it('forgets a caller once every window of theirs is over', () => {
@@ -72,9 +85,13 @@ describe('RateLimiter', () => {
   it('keeps a caller who is still within a window, even when later callers come and go', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 600, 'steady', 'anonymous');
-    for (let minute = 1; minute <= 58; minute++) limiter.hit(`passer-${minute}`, 'anonymous', '/servers/find', T0 + minute * 60_000);
+    for (let minute = 1; minute <= 58; minute++)
+      limiter.hit(`passer-${minute}`, 'anonymous', '/servers/find', T0 + minute * 60_000);
     // A fresh minute, but the hour's 600 are spent: still refused until the hour is over.
-    expect(limiter.hit('steady', 'anonymous', '/servers/find', T0 + 59 * 60_000)).toMatchObject({ remaining: 19, retryAfter: 60 });
+    expect(limiter.hit('steady', 'anonymous', '/servers/find', T0 + 59 * 60_000)).toMatchObject({
+      remaining: 19,
+      retryAfter: 60,
+    });
   });
 
   it('tracks at most maxBuckets callers per rule: the one seen least recently gives way', () => {
@@ -99,7 +116,9 @@ describe('rate-limit headers', () => {
     expect(anon.headers.get('x-ratelimit-limit')).toBe('20');
     const key = await m.fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) });
     expect(key.headers.get('x-ratelimit-limit')).toBe('100');
-    const session = await m.fetch(m.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-session')) });
+    const session = await m.fetch(m.url('/servers/find?limit=1'), {
+      headers: authHeaders(credential('valid-session')),
+    });
     expect(session.headers.get('x-ratelimit-limit')).toBe('60');
     const meta = await m.fetch(m.url('/metadata/regions'));
     expect(meta.headers.get('x-ratelimit-limit')).toBe('1');
@@ -120,7 +139,11 @@ describe('without --rate-limit (the default)', () => {
     const seen: { status: number; remaining: string | null; limit: string | null }[] = [];
     for (let i = 0; i < 30; i++) {
       const res = await app.fetch(app.url('/servers/find?limit=1'));
-      seen.push({ status: res.status, limit: res.headers.get('x-ratelimit-limit'), remaining: res.headers.get('x-ratelimit-remaining') });
+      seen.push({
+        status: res.status,
+        limit: res.headers.get('x-ratelimit-limit'),
+        remaining: res.headers.get('x-ratelimit-remaining'),
+      });
     }
     expect(seen.every((s) => s.status === 200 && s.limit === '20' && s.remaining === '20')).toBe(true);
     const meta = await app.fetch(app.url('/metadata/regions'));
@@ -130,7 +153,7 @@ describe('without --rate-limit (the default)', () => {
 });
 
 describe("the mock's own routes", () => {
-  it('never draw on the API\'s limits: logging in 25 times leaves the anonymous minute whole, and carries no limit headers', async () => {
+  it("never draw on the API's limits: logging in 25 times leaves the anonymous minute whole, and carries no limit headers", async () => {
     const app = useApp({ rateLimit: true });
     for (let i = 0; i < 25; i++) {
       const res = await app.fetch(`${app.origin()}/__mock/login`, { method: 'POST' });
@@ -165,16 +188,23 @@ describe('with --rate-limit', () => {
     expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
     const retry = Number(last!.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
-    expect(await json(last!)).toEqual({ success: false, message: `Rate limit exceeded. Try again in ${retry} seconds.` });
+    expect(await json(last!)).toEqual({
+      success: false,
+      message: `Rate limit exceeded. Try again in ${retry} seconds.`,
+    });
     // Another tier has its own bucket.
-    expect((await limited.fetch(limited.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) })).status).toBe(200);
+    expect(
+      (await limited.fetch(limited.url('/servers/find?limit=1'), { headers: authHeaders(credential('valid-key')) }))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe('who the rate limits count', () => {
   const anonymousUntil429 = async (app: ReturnType<typeof useApp>, headers: (i: number) => Record<string, string>) => {
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await app.fetch(app.url('/servers/find?limit=1'), { headers: headers(i) })).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await app.fetch(app.url('/servers/find?limit=1'), { headers: headers(i) })).status);
     return statuses;
   };
 
@@ -184,12 +214,15 @@ describe('who the rate limits count', () => {
     const created = await json(await app.fetch(app.url('/user/apikeys'), { method: 'POST', headers: session }));
     const second = { Authorization: `Bearer ${created.key.secret}` };
     const first = authHeaders(credential('valid-key'));
-    for (let i = 0; i < 99; i++) expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: first })).status).toBe(200);
+    for (let i = 0; i < 99; i++)
+      expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: first })).status).toBe(200);
     // 100 requests of the account so far: the key tier's minute is spent, whichever key asks.
     expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: second })).status).toBe(429);
     expect((await app.fetch(app.url('/user/apikeys'), { headers: session })).status).toBe(429);
     // Another account is not affected.
-    expect((await app.fetch(app.url('/servers/find?limit=1'), { headers: authHeaders(credential('forbidden-key')) })).status).toBe(200);
+    expect(
+      (await app.fetch(app.url('/servers/find?limit=1'), { headers: authHeaders(credential('forbidden-key')) })).status,
+    ).toBe(200);
   });
 
   it('ignores X-Forwarded-For without --trust-proxy: a new value is no new client', async () => {

@@ -116,8 +116,15 @@ export class RateLimiter {
 
   constructor(rules: RateLimits, maxBuckets = DEFAULT_MAX_BUCKETS) {
     for (const [tier, limits] of Object.entries(rules.tiers)) this.tierLimits.set(tier, limits);
-    this.tiers = new Buckets(rules.windowsSeconds.map((s) => s * 1000), maxBuckets);
-    this.groups = rules.groups.map((g) => ({ pathPrefix: g.pathPrefix, limits: [g.limit], buckets: new Buckets([g.windowSeconds * 1000], maxBuckets) }));
+    this.tiers = new Buckets(
+      rules.windowsSeconds.map((s) => s * 1000),
+      maxBuckets,
+    );
+    this.groups = rules.groups.map((g) => ({
+      pathPrefix: g.pathPrefix,
+      limits: [g.limit],
+      buckets: new Buckets([g.windowSeconds * 1000], maxBuckets),
+    }));
   }
 
   /** How many callers are counted right now, over every rule. */
@@ -152,7 +159,8 @@ export class RateLimiter {
     for (let i = 0; i < counters.length; i++) {
       const c = counters[i]!;
       c.count++;
-      if (c.count > limits[i]! && retryAfter === undefined) retryAfter = Math.max(1, Math.ceil((c.start + buckets.windowsMs[i]! - now) / 1000));
+      if (c.count > limits[i]! && retryAfter === undefined)
+        retryAfter = Math.max(1, Math.ceil((c.start + buckets.windowsMs[i]! - now) / 1000));
     }
     const first = counters[0]!;
     return {
@@ -204,7 +212,11 @@ export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.retryAfter !== undefined) {
-      return Promise.resolve(answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), { 'Retry-After': String(decision.retryAfter) }));
+      return Promise.resolve(
+        answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), {
+          'Retry-After': String(decision.retryAfter),
+        }),
+      );
     }
     return next();
   };

@@ -24,13 +24,19 @@ function mock(selfCheck: boolean, replaced: Partial<Handlers> = {}) {
 describe('self-check', () => {
   it('answers 500 and logs loudly when a handler breaks the schema', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const app = mock(true, { listRegions: (() => ({ status: 200, body: { unique_regions: '7', regions: [] } })) as Handler });
+    const app = mock(true, {
+      listRegions: (() => ({ status: 200, body: { unique_regions: '7', regions: [] } })) as Handler,
+    });
     const res = await app.request('/api/v0.1/metadata/regions');
     expect(res.status).toBe(500);
     const body = (await res.json()) as { success: boolean; message: string };
     expect(body.success).toBe(false);
-    expect(body.message).toMatch(/drifted from the spec: body must have property 'total_servers'; body\.unique_regions must be integer/);
-    expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^MOCK DRIFT: GET \/api\/v0\.1\/metadata\/regions -> 200/));
+    expect(body.message).toMatch(
+      /drifted from the spec: body must have property 'total_servers'; body\.unique_regions must be integer/,
+    );
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringMatching(/^MOCK DRIFT: GET \/api\/v0\.1\/metadata\/regions -> 200/),
+    );
   });
 
   it('catches a drift in the pre-serialised search answer and an undeclared status', async () => {
@@ -43,7 +49,9 @@ describe('self-check', () => {
     expect(find.status).toBe(500);
     expect(((await find.json()) as { message: string }).message).toContain('body.results.0.port must be integer');
     const versions = await app.request('/api/v0.1/metadata/versions');
-    expect(((await versions.json()) as { message: string }).message).toContain('listVersions does not declare a 418 response');
+    expect(((await versions.json()) as { message: string }).message).toContain(
+      'listVersions does not declare a 418 response',
+    );
   });
 
   it('passes honest answers through untouched, and is off outside tests unless asked', async () => {
@@ -55,6 +63,8 @@ describe('self-check', () => {
 
   it('refuses to build an app missing a handler for an operation of the spec', () => {
     const { listRegions: _dropped, ...rest } = honest;
-    expect(() => createApp({ options, state: new MockState(inputs, options.now), handlers: rest })).toThrow("no handler for operationId 'listRegions'");
+    expect(() => createApp({ options, state: new MockState(inputs, options.now), handlers: rest })).toThrow(
+      "no handler for operationId 'listRegions'",
+    );
   });
 });
