@@ -45,7 +45,7 @@ type ValueOf<S extends FlagSpec> = S extends { type: 'boolean' }
 
 /** Booleans are never undefined (false when not given); so is a flag with a default. */
 export type FlagValues<T extends FlagTable> = {
-  -readonly [K in keyof T]: T[K] extends { type: 'boolean' } | { type: 'list' } | { default: {} }
+  -readonly [K in keyof T]: T[K] extends { type: 'boolean' } | { type: 'list' } | { default: NonNullable<unknown> }
     ? ValueOf<T[K]>
     : ValueOf<T[K]> | undefined;
 };

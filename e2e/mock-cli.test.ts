@@ -130,7 +130,7 @@ describe('npm run mock', () => {
 
     expect(output()).toMatch(/GET \/api\/v0\.1\/user\/apikeys 200 \d+\.\dms/);
     expect(output()).toMatch(/GET \/api\/v0\.1\/servers\/find\?limit=2 200 \d+\.\dms/);
-    expect(output()).not.toContain(fixtures.credentials[0]!.value + '\nGET'); // keys are never in the request log
+    expect(output()).not.toContain(`${fixtures.credentials[0]!.value}\nGET`); // keys are never in the request log
     process.kill(-child.pid!, 'SIGINT'); // Ctrl-C: the whole foreground group gets it
     await exitOf(child);
     expect(output()).toContain('SIGINT, stopping');

@@ -73,7 +73,10 @@ async function load(job: LoadJob): Promise<LoadResult> {
     ? [
         {
           method: 'GET',
-          setupRequest: (req: Record<string, unknown>) => ((req.path = prefix + distinctFilterQuery(next++)), req),
+          setupRequest: (req: Record<string, unknown>) => {
+            req.path = prefix + distinctFilterQuery(next++);
+            return req;
+          },
         },
       ]
     : paths.length === 1

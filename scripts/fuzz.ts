@@ -78,31 +78,23 @@ const rawArbitrary: fc.Arbitrary<RawRequest> = fc.oneof(
   fc
     .constantFrom('get', 'Get', 'pOST', 'G E T', 'GETT', '123')
     .map((m) => ({ what: `method ${m}`, raw: `${m} /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n\r\n` })),
-  fc
-    .constantFrom('bad host!', '', ' ', 'a b', '[::1', 'x:99999', '%00')
-    .map((h) => ({
-      what: `Host ${JSON.stringify(h)}`,
-      raw: `GET /api/v0.1/servers/find?limit=1 HTTP/1.1\r\nHost: ${h}\r\n\r\n`,
-    })),
+  fc.constantFrom('bad host!', '', ' ', 'a b', '[::1', 'x:99999', '%00').map((h) => ({
+    what: `Host ${JSON.stringify(h)}`,
+    raw: `GET /api/v0.1/servers/find?limit=1 HTTP/1.1\r\nHost: ${h}\r\n\r\n`,
+  })),
   fc.constant({ what: 'no Host', raw: 'GET /api/v0.1/servers/find?limit=1 HTTP/1.1\r\n\r\n' }),
-  fc
-    .integer({ min: 15_000, max: 40_000 })
-    .map((n) => ({
-      what: `URL of ${n} bytes`,
-      raw: `GET /api/v0.1/servers/find?motd=${'a'.repeat(n)} HTTP/1.1\r\nHost: x\r\n\r\n`,
-    })),
-  fc
-    .integer({ min: 15_000, max: 40_000 })
-    .map((n) => ({
-      what: `header of ${n} bytes`,
-      raw: `GET /api/v0.1/servers/find HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(n)}\r\n\r\n`,
-    })),
-  fc
-    .constantFrom('zz', '-1', '1;' + 'e'.repeat(20_000), 'ffffffffffffffffffff')
-    .map((c) => ({
-      what: `chunk size ${c.slice(0, 12)}`,
-      raw: `POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${c}\r\nabc\r\n0\r\n\r\n`,
-    })),
+  fc.integer({ min: 15_000, max: 40_000 }).map((n) => ({
+    what: `URL of ${n} bytes`,
+    raw: `GET /api/v0.1/servers/find?motd=${'a'.repeat(n)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+  })),
+  fc.integer({ min: 15_000, max: 40_000 }).map((n) => ({
+    what: `header of ${n} bytes`,
+    raw: `GET /api/v0.1/servers/find HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(n)}\r\n\r\n`,
+  })),
+  fc.constantFrom('zz', '-1', `1;${'e'.repeat(20_000)}`, 'ffffffffffffffffffff').map((c) => ({
+    what: `chunk size ${c.slice(0, 12)}`,
+    raw: `POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${c}\r\nabc\r\n0\r\n\r\n`,
+  })),
   fc.constant({
     what: 'Content-Length and chunked',
     raw: 'POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
@@ -110,12 +102,10 @@ const rawArbitrary: fc.Arbitrary<RawRequest> = fc.oneof(
   fc
     .constantFrom('HTTP/7.1', 'HTTP/1', 'HTTPS/1.1', 'http/1.1')
     .map((v) => ({ what: `version ${v}`, raw: `GET /api/v0.1/metadata/regions ${v}\r\nHost: x\r\n\r\n` })),
-  fc
-    .constantFrom('Bad Header: 1', 'X: a\u0001b', ': empty', 'X-A\t: 1')
-    .map((h) => ({
-      what: `header ${JSON.stringify(h)}`,
-      raw: `GET /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n`,
-    })),
+  fc.constantFrom('Bad Header: 1', 'X: a\u0001b', ': empty', 'X-A\t: 1').map((h) => ({
+    what: `header ${JSON.stringify(h)}`,
+    raw: `GET /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n`,
+  })),
 );
 
 async function sendRaw(port: number, req: RawRequest): Promise<Answer | Error> {

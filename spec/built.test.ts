@@ -14,7 +14,13 @@ const schema = { type: 'object', properties: { limit: { type: 'integer', maximum
 const options = { coerceTypes: true, allErrors: false };
 // A built validator that is easy to tell from ajv's: it accepts everything and counts its calls.
 const builtCalls: unknown[] = [];
-const builtValidator = Object.assign((data: unknown) => (builtCalls.push(data), true), { errors: null });
+const builtValidator = Object.assign(
+  (data: unknown) => {
+    builtCalls.push(data);
+    return true;
+  },
+  { errors: null },
+);
 
 // The stand-in for a build's module: the file's text hash, and a document that differs from the file's in one visible place.
 const stand = vi.hoisted(() => ({ BUILT_SPEC: { sha256: '', json: '', validators: {} as Record<string, unknown> } }));

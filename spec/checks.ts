@@ -40,7 +40,7 @@ export function checkExamples(doc: OpenApiDoc): string[] {
   if (typeof model === 'string') return [model];
   const validator = new SchemaValidator(doc);
   const problems: string[] = [];
-  const check = (where: string, schema: unknown, examples: Example[]) => {
+  const check = (_where: string, schema: unknown, examples: Example[]) => {
     if (!schema) return;
     const validate = validator.compile(schema);
     for (const ex of examples) {
@@ -112,9 +112,9 @@ function schemaProvenance(doc: OpenApiDoc, where: string, schema: any, problems:
     schemaProvenance(doc, `${where}.${name}`, prop, problems, seen);
   }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    (schema[key] ?? []).forEach((s: unknown, i: number) =>
-      schemaProvenance(doc, `${where}.${key}[${i}]`, s, problems, seen),
-    );
+    (schema[key] ?? []).forEach((s: unknown, i: number) => {
+      schemaProvenance(doc, `${where}.${key}[${i}]`, s, problems, seen);
+    });
   }
   if (schema.items) schemaProvenance(doc, `${where}[]`, schema.items, problems, seen);
   if (schema.not) schemaProvenance(doc, `${where}.not`, schema.not, problems, seen);

@@ -60,10 +60,10 @@ function distinct(entries: Entry[], taken: string[]): Entry[] {
 
 /** The path with every path parameter filled: the context's real values, or the spec's examples. */
 function pathWith(op: Operation, ctx: EdgeContext, values: Record<string, string> = {}): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name] ?? segment(valueOf(op, ctx, name)));
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => values[name] ?? segment(pathValue(op, ctx, name)));
 }
 
-function valueOf(op: Operation, ctx: EdgeContext, name: string): string {
+function pathValue(op: Operation, ctx: EdgeContext, name: string): string {
   return ctx.pathValues?.[name] ?? String(op.parameters.find((p) => p.name === name)?.example ?? 'x');
 }
 
@@ -90,11 +90,9 @@ export function edgeCases(
           ),
         ),
       );
-      return fc
-        .tuple(twice, base)
-        .map(([[name, a, b], rest]) => ({
-          path: `${plain}${query([[name, a], [name, b], ...distinct(rest, [name])])}`,
-        }));
+      return fc.tuple(twice, base).map(([[name, a, b], rest]) => ({
+        path: `${plain}${query([[name, a], [name, b], ...distinct(rest, [name])])}`,
+      }));
     }
     case 'unicode': {
       const targets = [...inPath, ...own];
@@ -103,7 +101,7 @@ export function edgeCases(
         ...targets.map((p) =>
           fc.tuple(
             fc.constant(p),
-            p.in === 'path' ? fc.constant(valueOf(op, ctx, p.name)) : validText(model.doc, p.schema, p.example),
+            p.in === 'path' ? fc.constant(pathValue(op, ctx, p.name)) : validText(model.doc, p.schema, p.example),
             fc.array(fc.constantFrom(...ODD_CHARACTERS), { minLength: 1, maxLength: 6, size: 'max' }),
             fc.nat(),
           ),
@@ -145,11 +143,9 @@ export function edgeCases(
           ),
         ),
       );
-      return fc
-        .tuple(theirs, base)
-        .map(([entries, rest]) => ({
-          path: `${plain}${query([...entries.filter((e): e is Entry => e !== undefined), ...distinct(rest, [])])}`,
-        }));
+      return fc.tuple(theirs, base).map(([entries, rest]) => ({
+        path: `${plain}${query([...entries.filter((e): e is Entry => e !== undefined), ...distinct(rest, [])])}`,
+      }));
     }
     case 'encoded': {
       if (!inPath.length) return undefined;
@@ -162,7 +158,7 @@ export function edgeCases(
           const hex = (h: string) => (lower ? h.toLowerCase() : h);
           const values = Object.fromEntries(
             inPath.map((p) => {
-              let v = segment(valueOf(op, ctx, p.name));
+              let v = segment(pathValue(op, ctx, p.name));
               if (dots) v = v.replace(/\./g, hex('%2E'));
               if (colon) v = v.replace(/:/g, hex('%3A'));
               return [p.name, v];
@@ -174,7 +170,7 @@ export function edgeCases(
       const slipped = fc
         .tuple(fc.constantFrom(...inPath), fc.constantFrom(...SEPARATORS), fc.nat())
         .map(([p, sep, at]): EdgeCase => {
-          const v = segment(valueOf(op, ctx, p.name));
+          const v = segment(pathValue(op, ctx, p.name));
           const i = at % (v.length + 1);
           return { path: pathWith(op, ctx, { [p.name]: v.slice(0, i) + sep + v.slice(i) }) };
         });

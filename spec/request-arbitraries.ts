@@ -186,13 +186,11 @@ export function percentEncode(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return (
-      value
-        .replace(/[\ud800-\udfff]/g, 'X')
-        .split('')
-        .map((c) => encodeURIComponent(c))
-        .join('') + '%ED%A0%80'
-    );
+    return `${value
+      .replace(/[\ud800-\udfff]/g, 'X')
+      .split('')
+      .map((c) => encodeURIComponent(c))
+      .join('')}%ED%A0%80`;
   }
 }
 
@@ -252,14 +250,14 @@ function pathFor(doc: OpenApiDoc, model: SpecModel, op: Operation): fc.Arbitrary
       extra,
       slash: trailingSlash,
     })
-    .map(({ how, wrong, draws, escape, extra: more, slash }) => {
+    .map(({ how, wrong, draws, escape: escaped, extra: more, slash }) => {
       const values = params.map((p, i) => {
         const d = draws[i]!;
         const isWrong = how === 'one-wrong' ? i === wrong : how === 'wild' && d.roll < 40;
         const present = p.in === 'path' || isWrong || d.roll < presentPercent;
         if (!present) return undefined;
         // Broken escapes only where something is already wrong: a valid request stays valid.
-        return percentEncode(isWrong ? d.invalid : d.valid) + (isWrong ? escape[i] : '');
+        return percentEncode(isWrong ? d.invalid : d.valid) + (isWrong ? escaped[i] : '');
       });
       let i = 0;
       const path = op.path.replace(/\{[^}]+\}/g, () => values[i++]!.replace(/%3A/g, ':'));

@@ -27,7 +27,10 @@ describe('the auth matrix', () => {
     const reference = referenceFetch();
     const { run } = referenceKit({
       allowWrites: false,
-      fetch: (request) => (methods.push(request.method), reference(request)),
+      fetch: (request) => {
+        methods.push(request.method);
+        return reference(request);
+      },
     });
     const results = [
       ...(await authFamily.perOperation!(op('createApiKey'), run)),

@@ -112,9 +112,9 @@ async function namingNothing(op: Operation, run: Run): Promise<CheckResult[]> {
       reason: blocked ?? 'no value of the path parameter schema names nothing for certain',
     });
   let path = op.path;
-  pathParams.forEach(
-    (p, i) => (path = path.replace(`{${p.name}}`, encodeURIComponent(values[i]!).replace(/%3A/gi, ':'))),
-  );
+  pathParams.forEach((p, i) => {
+    path = path.replace(`{${p.name}}`, encodeURIComponent(values[i]!).replace(/%3A/gi, ':'));
+  });
   const exchange = await run.http.send({ method: op.method, url: run.http.url(path), headers });
   return [expectAnswer(run, { op, check, level, exchange, status: 404 })];
 }

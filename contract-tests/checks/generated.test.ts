@@ -17,7 +17,10 @@ async function generate(
   const reference = referenceFetch(defects);
   const { outcome } = await runAgainstReference(defects, {
     families: [generatedFamily],
-    fetch: (r) => (urls.push(`${r.method} ${r.url}`), reference(r)),
+    fetch: (r) => {
+      urls.push(`${r.method} ${r.url}`);
+      return reference(r);
+    },
     ...options,
   });
   return { results: outcome.reports.flatMap((r) => r.results), urls, figures: outcome.figures };

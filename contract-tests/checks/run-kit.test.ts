@@ -11,8 +11,11 @@ describe("a family's needs", () => {
     const probe = family({
       name: 'probe',
       needs: ['scope', 'spec'],
-      once: async (run) => (seen.push(Object.keys(run).sort()), []),
-      perOperation: async (op, run) => {
+      once: async (run) => {
+        seen.push(Object.keys(run).sort());
+        return [];
+      },
+      perOperation: async (_op, run) => {
         seen.push(Object.keys(run).sort());
         // @ts-expect-error: the transport was not declared, so it cannot be reached.
         expect(run.http).toBeUndefined();

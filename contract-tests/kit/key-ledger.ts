@@ -77,7 +77,7 @@ export class KeyLedger {
 
   revokePath(id: string): string | undefined {
     const revoke = this.lifecycle?.revoke;
-    return revoke && revoke.op.path.replace(`{${revoke.param}}`, encodeURIComponent(id));
+    return revoke?.op.path.replace(`{${revoke.param}}`, encodeURIComponent(id));
   }
 
   /** A fresh key of the run's user, for a check that needs one to aim at. */

@@ -99,7 +99,7 @@ export class DatasetRecorder {
 
   /** Whether answers of `op` are recorded: public operations that only read. */
   static records(op: Operation | undefined): op is Operation {
-    return Boolean(op && op.isPublic && !op.isWrite);
+    return Boolean(op?.isPublic && !op.isWrite);
   }
 
   /** One successful answer of a public operation. `answeredAt`: the answer's time. */

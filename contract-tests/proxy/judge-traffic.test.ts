@@ -26,7 +26,9 @@ async function exchange(fetch: (r: Request) => Promise<Response>, c: TrafficCase
   );
   const bytes = Buffer.from(await res.arrayBuffer());
   const raw: string[] = [];
-  res.headers.forEach((v, k) => raw.push(k, v));
+  res.headers.forEach((v, k) => {
+    raw.push(k, v);
+  });
   return {
     method: c.method,
     path: `${model.basePath}${c.path}`,

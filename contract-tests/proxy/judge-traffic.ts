@@ -148,7 +148,7 @@ export class TrafficJudge {
   /** The headers its status declares (`X-RateLimit-*`), on an answer the judge reads whole: they change from answer to answer, so are never cached. */
   headerViolations(j: Judged): Violation[] {
     const op = j.op;
-    if (!op || !op.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed)
+    if (!op?.responses.has(j.status) || j.method === 'HEAD' || j.status === 204 || j.status === 304 || !j.parsed)
       return [];
     const findings = this.judge.headerFindings(op, j.status, { status: j.status, headers: j.headers, body: '' });
     if (!findings.length) return [];

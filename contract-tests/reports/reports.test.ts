@@ -10,7 +10,7 @@ import type { CheckResult } from '../kit/recorder.ts';
 import { runAgainstReference } from '../reference-server/in-process.ts';
 import { notRun } from '../run/figures.ts';
 import { htmlReport } from './html.ts';
-import { jsonReport, jsonText, REPORT_FORMAT } from './json.ts';
+import { type jsonReport, jsonText, REPORT_FORMAT } from './json.ts';
 import { junit } from './junit.ts';
 import { markdown } from './markdown.ts';
 import { outcomeOf, summary } from './outcome.ts';

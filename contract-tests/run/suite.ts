@@ -63,8 +63,14 @@ const realClock = (signal: AbortSignal | undefined): Clock => ({
   // A stopped run does not sit out a rate-limit window.
   sleep: (ms) =>
     new Promise((done) => {
-      const stop = () => (clearTimeout(timer), done());
-      const timer = setTimeout(() => (signal?.removeEventListener('abort', stop), done()), ms);
+      const stop = () => {
+        clearTimeout(timer);
+        done();
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', stop);
+        done();
+      }, ms);
       signal?.addEventListener('abort', stop, { once: true });
     }),
 });

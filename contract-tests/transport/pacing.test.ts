@@ -10,7 +10,14 @@ import { Pacer, retryAfterMs } from './pacing.ts';
 function fakeClock(start = 1_000_000) {
   let now = start;
   const slept: number[] = [];
-  return { now: () => now, sleep: async (ms: number) => void (slept.push(ms), (now += ms)), slept };
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      slept.push(ms);
+      now += ms;
+    },
+    slept,
+  };
 }
 
 const headers = (remaining: number, resetS: number) => ({

@@ -21,7 +21,9 @@ async function answer(app: ReturnType<typeof useApp>, req: FuzzRequest) {
     ...(req.body !== undefined ? { body: req.body } : {}),
   });
   const headers: Record<string, string> = {};
-  res.headers.forEach((v, k) => (headers[k] = v));
+  res.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   return { status: res.status, headers, body: await res.text() };
 }
 

@@ -25,7 +25,7 @@ describe('requests that reach no operation, and hostile ones', () => {
       '/servers/find?page=1e400',
       '/servers/find?limit=%ZZ',
       '/status/ping/%E0%A4%A',
-      '/status/ping/' + 'a'.repeat(5000),
+      `/status/ping/${'a'.repeat(5000)}`,
       '/metadata/versions?limit=-5',
       '/user/apikeys/..%2F..%2Fetc',
     ];

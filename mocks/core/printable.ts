@@ -8,6 +8,7 @@
 
 // C0 and C1 controls, DEL, line/paragraph separators, bidi marks, embeddings and isolates;
 // and markup: < > &.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069<>&]/g;
 
 /** The longest client text repeated whole; a longer one is cut, saying how long it was. */

@@ -139,14 +139,14 @@ export class KeyedColumn<T> {
   private readonly idOfKey: Int32Array;
 
   /**
-   * `keys`: how many keys there are; `valueOf`: the value of a key; `unique`: this key's
+   * `keys`: how many keys there are; `valueAt`: the value of a key; `unique`: this key's
    * value equals no other key's (it skips comparing: a list serialised to compare costs
    * more than everything else a row does).
    */
   constructor(
     rows: number,
     keys: number,
-    private readonly valueOf: (key: number) => T,
+    private readonly valueAt: (key: number) => T,
     private readonly unique: (key: number) => boolean = () => false,
   ) {
     this.interner = new Interner(rows, keys);
@@ -156,7 +156,7 @@ export class KeyedColumn<T> {
   set(row: number, key: number): void {
     let id = this.idOfKey[key] as number;
     if (id < 0) {
-      const value = this.valueOf(key);
+      const value = this.valueAt(key);
       this.idOfKey[key] = id = this.unique(key) ? this.interner.add(value) : this.interner.id(value);
     }
     this.interner.ids[row] = id;

@@ -60,9 +60,12 @@ describe('loadDataset', () => {
   it('checks favicon, players_online <= players_limit and last_ping', () => {
     expect(broken(1, (s) => delete s.favicon)).toMatch(/favicon/);
     expect(broken(1, (s) => (s.favicon = 'http://example.com/x.png'))).toMatch(/favicon/);
-    expect(broken(2, (s) => ((s.players_online = 50), (s.players_limit = 20)))).toMatch(
-      /players_online \(50\).*players_limit \(20\)/,
-    );
+    expect(
+      broken(2, (s) => {
+        s.players_online = 50;
+        s.players_limit = 20;
+      }),
+    ).toMatch(/players_online \(50\).*players_limit \(20\)/);
     expect(broken(3, (s) => (s.last_ping = 'yesterday'))).toMatch(/last_ping must be an ISO 8601/);
     expect(broken(3, (s) => (s.last_ping = '2024-13-45T99:00:00Z'))).toMatch(/last_ping/);
   });

@@ -372,8 +372,8 @@ export function generateDataset(opts: GenerateOptions): Dataset {
     (f: (m: Motd) => string) =>
     (key: number): string | null =>
       key === noMotd ? null : key === defaultMotd ? 'A Minecraft Server' : f(motds[key]!);
-  const col = <T>(keys: number, valueOf: (key: number) => T, unique?: (key: number) => boolean) =>
-    new KeyedColumn<T>(count, keys, valueOf, unique);
+  const col = <T>(keys: number, valueAt: (key: number) => T, unique?: (key: number) => boolean) =>
+    new KeyedColumn<T>(count, keys, valueAt, unique);
   const c = {
     version: col(w.versionOf.length, (k) => w.versionOf[k]!),
     offline_mode: col(2, (k) => k),

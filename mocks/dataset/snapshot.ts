@@ -148,9 +148,9 @@ export function writeSnapshot(dir: string, key: SnapshotKey, ds: Dataset, orders
     offset += data.byteLength;
   }
   const body = Buffer.alloc((offset + 7) & ~7);
-  arrays.forEach(({ data }, k) =>
-    body.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), (sections[k] as Section).offset),
-  );
+  arrays.forEach(({ data }, k) => {
+    body.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), (sections[k] as Section).offset);
+  });
   const header: Header = { format: FORMAT, key, size: ds.size, nowSec, tables, sections, crc: crc32(body) };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const lead = Buffer.alloc(12);

@@ -80,7 +80,7 @@ function orderBy(primary: Numbers, descending: boolean, byAddress: Uint32Array, 
   const clean = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const v = primary[i] as number;
-    clean[i] = v === v ? v : nan;
+    clean[i] = Number.isNaN(v) ? nan : v;
   }
   const { distinct, rank } = rankOf(clean);
   const d = distinct.length;
@@ -328,7 +328,9 @@ export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(
   const ranked = versions.values.map((v, id) => ({ v, id })).sort((a, b) => compareVersions(a.v, b.v));
   const d = ranked.length;
   const rankOfId = new Uint32Array(d);
-  ranked.forEach((x, r) => (rankOfId[x.id] = r));
+  ranked.forEach((x, r) => {
+    rankOfId[x.id] = r;
+  });
   const vIds = versions.ids;
   const pl = ds.playersOnline;
   const lp = ds.lastPing;

@@ -14,7 +14,13 @@ import { startMock } from './server.ts';
 
 function printed(events: Progress[], isTTY = false): string {
   let text = '';
-  const out = { isTTY, write: (s: string) => ((text += s), true) } as unknown as NodeJS.WriteStream;
+  const out = {
+    isTTY,
+    write: (s: string) => {
+      text += s;
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
   const print = progressPrinter(out);
   for (const e of events) print(e);
   return text;

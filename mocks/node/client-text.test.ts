@@ -23,7 +23,7 @@ afterAll(async () => {
 async function raw(head: string, body = ''): Promise<RawResponse> {
   const conn = await rawConnection(port);
   try {
-    conn.write(Buffer.concat([Buffer.from(head.replace(/\n/g, '\r\n') + '\r\n', 'latin1'), Buffer.from(body)]));
+    conn.write(Buffer.concat([Buffer.from(`${head.replace(/\n/g, '\r\n')}\r\n`, 'latin1'), Buffer.from(body)]));
     return await conn.response();
   } finally {
     conn.destroy();

@@ -319,7 +319,12 @@ describe('8. requests Node would answer empty, or not at all', () => {
     const seen = (text: string) =>
       new Promise<void>((resolve) => {
         const check = () =>
-          got.includes(text) ? resolve() : socket.once('data', (d) => ((got += d.toString('latin1')), check()));
+          got.includes(text)
+            ? resolve()
+            : socket.once('data', (d) => {
+                got += d.toString('latin1');
+                check();
+              });
         check();
       });
     try {

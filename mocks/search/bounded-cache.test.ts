@@ -41,7 +41,10 @@ describe('BoundedCache: bounded by what it holds, keys included', () => {
   it('keeps a value on its second request only: a flood of keys asked once keeps few, and what others reuse stays', () => {
     const cache = new BoundedCache<Uint32Array>(64 * 1024, (v) => v.byteLength);
     let built = 0;
-    const build = () => (built++, new Uint32Array(8));
+    const build = () => {
+      built++;
+      return new Uint32Array(8);
+    };
     cache.getOrBuild('region=EU', build);
     expect(cache.get('region=EU')).toBeUndefined();
     cache.getOrBuild('region=EU', build);

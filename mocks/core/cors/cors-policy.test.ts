@@ -105,6 +105,7 @@ describe('a refused origin in the log', () => {
     const line = refusedOriginMessage('http://evil.test\nmock: GET /api/v0.1/user/apikeys 200\u001b[2J', [
       'http://localhost:*',
     ]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character must not reach the log
     expect(line).not.toMatch(/[\n\u001b]/);
     expect(line).toContain('refused origin http://evil.test\\u000amock: GET /api/v0.1/user/apikeys 200\\u001b[2J');
   });

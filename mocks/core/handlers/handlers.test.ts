@@ -58,7 +58,7 @@ const FILTERS: [string, (s: any) => boolean][] = [
   ['country=united*', (s) => /^united/i.test(s.country ?? '')],
   ['country=de', (s) => s.country_code === 'DE'],
   ['country_code=us', (s) => s.country_code === 'US'],
-  ['city=an', (s) => s.city !== null && s.city.toLowerCase().includes('an')],
+  ['city=an', (s) => s.city?.toLowerCase().includes('an')],
   ['motd=server', (s) => (s.motd_stripped ?? '').toLowerCase().includes('server')],
   ['motd=s*r*v', (s) => /s.*r.*v/is.test(s.motd_stripped ?? '')],
   ['org=hetzner', (s) => /hetzner/i.test(s.asn_name ?? '')],

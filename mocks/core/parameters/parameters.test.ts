@@ -17,7 +17,7 @@ describe('parameters and bodies', () => {
     ['favicon=maybe', /^Bad Request: query parameter 'favicon' must be boolean$/],
     ['country_code=USA', /^Bad Request: query parameter 'country_code' must be two letters, like "DE"; got "USA"$/],
     ['minUsers=1.5', /^Bad Request: query parameter 'minUsers' must be integer$/],
-    ['version=' + 'x'.repeat(65), /^Bad Request: query parameter 'version' must NOT have more than 64 characters$/],
+    [`version=${'x'.repeat(65)}`, /^Bad Request: query parameter 'version' must NOT have more than 64 characters$/],
   ])('/servers/find?%s is 400 naming the parameter and the rule', async (query, message) => {
     await expectError(await m.fetch(m.url(`/servers/find?${query}`)), 400, message);
   });

@@ -61,6 +61,7 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
     if (!params.ok) return Promise.resolve(fail(c, 400, params.message));
     c.set('params', params);
     if (!hasBody) return next();
+    // biome-ignore lint/suspicious/noConfusingVoidType: Hono's middleware answers a Response or nothing (void)
     return readBody(c).then<Response | void>((refused) => refused ?? next());
   };
 }
