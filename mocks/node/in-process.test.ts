@@ -4,7 +4,9 @@
 // the packed package: e2e/installed-package.pack.ts; under MSW: e2e/mock-in-msw.test.ts.)
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authHeaders, credential, PINNED_NOW } from '../testing/test-app.ts';
+import { inCodeFlags } from '../../cli/options-in-code.ts';
 import { createMock, type InProcessMock } from './in-process.ts';
+import { FLAGS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
 
 const SETTINGS = { seed: 4242, servers: 250, now: PINNED_NOW, cacheDir: null };
@@ -133,6 +135,10 @@ describe('createMock()', () => {
       "createMock: option 'latency' must be MS or MIN-MAX",
     );
     expect(() => createMock({ seeds: 1 } as never)).toThrow("createMock: unknown option 'seeds': did you mean seed?");
+    // It takes what its flag table declares inCode, by key, and nothing else (not --port: no socket).
+    expect(() => createMock({ port: 1 } as never)).toThrow(
+      `createMock: unknown option 'port' (options: ${[...inCodeFlags(FLAGS).keys()].join(', ')})`,
+    );
     expect(() => createMock({ cleanData: 'yes' } as never)).toThrow(
       'createMock: option \'cleanData\' must be true or false, got "yes"',
     );
