@@ -15,8 +15,8 @@ import { USAGE, givenTarget, parseOptions, reportFlags, type CliOptions } from '
 import { runSuite, type SuiteRun } from './run/suite.ts';
 
 async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: MockProgram }): Promise<SuiteRun> {
-  if (opts['start-mock']) running.mock = await startMockProgram();
-  const baseUrl = running.mock?.baseUrl ?? opts['base-url'];
+  if (opts.startMock) running.mock = await startMockProgram();
+  const baseUrl = running.mock?.baseUrl ?? opts.baseUrl;
   if (!baseUrl) throw new FlagError('no target: pass --base-url <url> (or set CONTRACT_BASE_URL), or --start-mock');
   return runSuite({
     baseUrl,
@@ -24,10 +24,10 @@ async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: Mo
     only: opts.only,
     provenance: opts.provenance,
     strict: opts.strict,
-    allowWrites: opts['allow-writes'],
+    allowWrites: opts.allowWrites,
     budget: opts.budget,
     // The mock --start-mock starts reports its limits without enforcing them: waiting on them would only slow the run.
-    pace: opts.pace === undefined ? !opts['start-mock'] : opts.pace === 'on',
+    pace: opts.pace === undefined ? !opts.startMock : opts.pace === 'on',
     dredd: opts.dredd !== 'off',
     seed: opts.seed,
     signal,

@@ -49,7 +49,7 @@ describe('.github/workflows/contract.yml', () => {
       ALLOW_WRITES: 'false',
     });
     expect(args).toEqual(['run', 'contract', '--', '--provenance', 'assumed', '--strict', '--start-mock']);
-    expect(parseOptions(args.slice(3), {})).toMatchObject({ 'start-mock': true, strict: true, provenance: 'assumed' });
+    expect(parseOptions(args.slice(3), {})).toMatchObject({ startMock: true, strict: true, provenance: 'assumed' });
   });
 
   test('started by hand against a deployment: its base URL, the chosen level, writes when asked', () => {
@@ -61,8 +61,8 @@ describe('.github/workflows/contract.yml', () => {
     });
     expect(args).toEqual(['run', 'contract', '--', '--provenance', 'interface', '--allow-writes']);
     expect(parseOptions(args.slice(3), { CONTRACT_BASE_URL: 'https://staging.example.com/api/v0.1' })).toMatchObject({
-      'base-url': 'https://staging.example.com/api/v0.1',
-      'allow-writes': true,
+      baseUrl: 'https://staging.example.com/api/v0.1',
+      allowWrites: true,
       strict: false,
     });
   });

@@ -21,8 +21,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from '../mocks/node/in-process.ts';
 import { REPO } from './helpers.ts';
+import { NOW_ISO } from '../testing/instants.ts';
 
-const NOW = '2026-06-01T12:00:00.000Z';
 const clone = mkdtempSync(join(tmpdir(), 'slm-clone-'));
 const running = new Set<number>();
 
@@ -183,11 +183,11 @@ describe('a start from the build', () => {
   };
 
   it('the defaults load neither js-yaml, nor ajv, nor faker, and answer what the sources generate, byte for byte', async () => {
-    const mock = await builtMock('--now', NOW);
+    const mock = await builtMock('--now', NOW_ISO);
     const origin = new URL(mock.baseUrl).origin;
     const fromBuild = await answers((path) => fetch(origin + path));
     await mock.stop();
-    const sources = createMock({ now: NOW, cacheDir: null, selfCheck: false });
+    const sources = createMock({ now: NOW_ISO, cacheDir: null, selfCheck: false });
     const fromSources = await answers((path) => sources.fetch(`http://localhost${path}`));
     await sources.close();
     expect(fromBuild).toEqual(fromSources);

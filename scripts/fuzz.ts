@@ -177,8 +177,8 @@ async function main(): Promise<void> {
   const fixtures = loadFixtures();
   let server: Running | undefined;
   let baseUrl: string;
-  if (args['base-url']) {
-    baseUrl = args['base-url'].replace(/\/$/, '');
+  if (args.baseUrl) {
+    baseUrl = args.baseUrl.replace(/\/$/, '');
     if (!isLoopback(new URL(baseUrl))) {
       console.error(`fuzz: ${baseUrl} is not on this machine; the fuzzer only talks to loopback addresses`);
       process.exit(2);

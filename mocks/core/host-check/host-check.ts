@@ -8,7 +8,7 @@
 //  - `localhost` or a name under `.localhost` (browsers resolve those to loopback themselves),
 //  - the `--host` name, or one `--allowed-host` adds (`.example.test`: that domain and its
 //    subdomains; `*`: any host, the check off).
-// Every other host is refused with 403, naming the flag. See docs/decisions/0027.
+// Every other host is refused with 403, naming the flag. See docs/decisions/0030-what-a-hostile-client-meets.md.
 import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { printable } from '../printable.ts';
