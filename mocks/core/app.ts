@@ -27,7 +27,7 @@ import { compileOperations } from './operations.ts';
 import { parameters } from './parameters/parameters.ts';
 import { preferredAnswer, type LiveAnswer } from './prefer/prefer.ts';
 import { printable } from './printable.ts';
-import { rateLimit } from './rate-limit/rate-limit.ts';
+import { rateLimit, uncountedLimitHeaders } from './rate-limit/rate-limit.ts';
 import { ResponseChecker } from './self-check/self-check.ts';
 import type { MockState } from './state.ts';
 
@@ -156,9 +156,12 @@ export function createApp(parts: AppParts): MockApp {
 
   app.use('*', noSniff);
   if (!options.quiet) app.use('*', requestLog);
+  // A refused host is answered before anyone is identified or counted: as an anonymous caller, counted nowhere.
   app.use(
     '*',
-    hostCheck(options.allowedHosts, (c, detail) => fail(c, 403, detail)),
+    hostCheck(options.allowedHosts, (c, detail) =>
+      fail(c, 403, detail, uncountedLimitHeaders(state.rates, basePath, c.req.path, state.now())),
+    ),
   );
   app.use('*', corsMiddleware(options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));

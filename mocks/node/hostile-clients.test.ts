@@ -2,10 +2,11 @@
 // sends what such a client sends, over a real socket, and fails on the mock before the fix.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerJudge } from '../../spec/judge.ts';
 import { reasonPhrase } from '../../spec/messages.ts';
 import { rawConnection, type RawConnection, type RawResponse } from '../../testing/raw-http.ts';
 import { MAX_SESSIONS_PER_USER } from '../core/auth/credentials.ts';
-import { credential, testOptions } from '../testing/test-app.ts';
+import { credential, model, testOptions } from '../testing/test-app.ts';
 import { LINGER_MS } from './lingering-close.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { connectionCap, openFilesLimit, SOCKET_LIMITS } from './socket-limits.ts';
@@ -362,6 +363,18 @@ describe('9. the hosts the mock answers', () => {
         `${method} ${path} HTTP/1.1\r\nHost: evil.test:${portOf(mock)}\r\nContent-Length: 0\r\nCookie: ${VALID_SESSION}\r\n\r\n`,
       );
       expectErrorShape(res, 403, /does not answer the host 'evil\.test'.*DNS rebinding.*--allowed-host evil\.test/);
+    }
+  });
+
+  it("a refused host's 403 is one the spec allows, on every operation (the promised sentence first): judged by the spec", async () => {
+    const judge = AnswerJudge.of(model);
+    for (const op of model.operations) {
+      const path = `${API}${op.path.replace(/\{[^}]+\}/g, 'x')}`;
+      const res = await ask(
+        `${op.method} ${path} HTTP/1.1\r\nHost: evil.test\r\nCookie: ${VALID_SESSION}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      );
+      expect(res.status, op.operationId).toBe(403);
+      expect(judge.exchange({ request: { method: op.method, path }, response: res }), op.operationId).toEqual([]);
     }
   });
 
