@@ -1,6 +1,9 @@
 // What an adversarial pass over real sockets found, one describe per finding: each test
 // sends what such a client sends, over a real socket, and fails on the mock before the fix.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerJudge } from '../../spec/judge.ts';
 import { reasonPhrase } from '../../spec/messages.ts';
@@ -415,5 +418,43 @@ describe('9. the hosts the mock answers', () => {
       /2001 header lines; this server reads at most 2000/,
     );
     expect((await get(`${API}/servers/find?limit=1`, lines(1999))).status).toBe(200);
+  });
+});
+
+describe("10. the docs page is no one else's to frame or to script", () => {
+  it('no site can frame it (frame-ancestors, X-Frame-Options); nor any other answer', async () => {
+    for (const path of ['/__mock/docs', `${API}/servers/find?limit=1`, '/__mock/nope']) {
+      const res = await fetch(`${mock.origin}${path}`);
+      expect(res.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+
+  it('a fixture user with markup in the email, a spec with markup in its title: written as text, never as markup', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-docs-'));
+    const auth = JSON.parse(readFileSync(new URL('../../fixtures/auth.json', import.meta.url), 'utf8'));
+    const email = '"><img src=x onerror=alert(1)>@example.test';
+    auth.users[0].email = email;
+    writeFileSync(join(dir, 'auth.json'), JSON.stringify(auth));
+    const spec = readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8');
+    const title = /^ {2}title: (.+)$/m.exec(spec)![1]!;
+    writeFileSync(
+      join(dir, 'openapi.yaml'),
+      spec.replace(`  title: ${title}`, '  title: "A & B</title><script>x()</script>"'),
+    );
+    const docs = await startMock(
+      testOptions({ servers: 10, fixtures: join(dir, 'auth.json'), spec: join(dir, 'openapi.yaml') }),
+    );
+    try {
+      const html = await (await fetch(`${docs.origin}/__mock/docs`)).text();
+      expect(html).not.toContain('<img');
+      expect(html).not.toContain('<script>x()');
+      expect(html).toContain('Log in as &quot;&gt;&lt;img src=x onerror=alert(1)&gt;@example.test');
+      expect(html).toContain('<title>A &amp; B&lt;/title&gt;&lt;script&gt;x()&lt;/script&gt; (mock docs)</title>');
+      // The login button still logs in as that user: the script has the email as data.
+      expect(html).toContain(`const USER = ${JSON.stringify(email).replace(/</g, '\\u003c')};`);
+    } finally {
+      await docs.close();
+    }
   });
 });
