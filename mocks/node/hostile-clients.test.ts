@@ -428,6 +428,17 @@ describe("10. the docs page is no one else's to frame or to script", () => {
       expect(res.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'");
       expect(res.headers.get('x-frame-options'), path).toBe('DENY');
     }
+    // And the answers the Node adapter writes itself: a parser error, an Expect it does not meet, no Host.
+    for (const raw of [
+      'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n',
+      'GET / HTTP/1.1\r\n\r\n',
+    ]) {
+      const res = await ask(raw);
+      expect(res.status, raw).toBeGreaterThanOrEqual(400);
+      expect(res.headers['content-security-policy'], raw).toBe("frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options'], raw).toBe('nosniff');
+    }
   });
 
   it('a fixture user with markup in the email, a spec with markup in its title: written as text, never as markup', async () => {
