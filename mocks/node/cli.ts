@@ -6,10 +6,10 @@
 // 130: a second Ctrl-C.
 import { ownPackage } from '../../cli/own-package.ts';
 import { banner, progressPrinter } from './banner.ts';
-import { SignalPresses, watchParent } from './lifetime.ts';
+import { SignalPresses, STOP_GRACE_MS, watchParent } from './lifetime.ts';
 import { loadInputs } from './load.ts';
 import { helpText, OptionsError, parseOptions } from './options.ts';
-import { startMock, STOP_GRACE_MS, type RunningMock } from './server.ts';
+import { startMock, type RunningMock } from './server.ts';
 import { watchInputs } from './watch.ts';
 
 async function main(): Promise<void> {
