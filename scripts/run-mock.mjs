@@ -27,7 +27,7 @@ function contentOf(file) {
 
 const sha256 = (content) => createHash('sha256').update(content).digest('hex');
 
-/** Why dist/mock.mjs must be built, or undefined when it and every file it was built from are as the build recorded them. */
+/** Why dist/mock.mjs must be built, or undefined when it and every file it was built from are as recorded. */
 function staleness() {
   let record;
   try {

@@ -369,12 +369,13 @@ describe('9. the hosts the mock answers', () => {
     }
   });
 
-  it("a refused host's 403 is one the spec allows, on every operation (the promised sentence first): judged by the spec", async () => {
+  it("a refused host's 403 is one the spec allows on every operation (the promised sentence first)", async () => {
     const judge = AnswerJudge.of(model);
     for (const op of model.operations) {
       const path = `${API}${op.path.replace(/\{[^}]+\}/g, 'x')}`;
       const res = await ask(
-        `${op.method} ${path} HTTP/1.1\r\nHost: evil.test\r\nCookie: ${VALID_SESSION}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        `${op.method} ${path} HTTP/1.1\r\nHost: evil.test\r\nCookie: ${VALID_SESSION}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
       );
       expect(res.status, op.operationId).toBe(403);
       expect(judge.exchange({ request: { method: op.method, path }, response: res }), op.operationId).toEqual([]);
@@ -441,7 +442,7 @@ describe("10. the docs page is no one else's to frame or to script", () => {
     }
   });
 
-  it('a fixture user with markup in the email, a spec with markup in its title: written as text, never as markup', async () => {
+  it('markup in a fixture email or in the spec title is written as text, never as markup', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slm-docs-'));
     const auth = JSON.parse(readFileSync(new URL('../../fixtures/auth.json', import.meta.url), 'utf8'));
     const email = '"><img src=x onerror=alert(1)>@example.test';

@@ -118,7 +118,7 @@ describe('createMock()', () => {
     );
   });
 
-  it('close() ends a request whose body never finishes, after a grace: its fetch rejects, saying why; close resolves', async () => {
+  it('close() ends a request whose body never finishes after a grace: its fetch rejects, saying why', async () => {
     const own = createMock(SETTINGS);
     const session = authHeaders(credential('valid-session'));
     let sent = 0;

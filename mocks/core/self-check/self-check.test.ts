@@ -62,7 +62,7 @@ describe('self-check', () => {
     expect((await mock(false, drifted).request('/api/v0.1/metadata/regions')).status).toBe(200);
   });
 
-  it("holds an answer written before its operation was known (the host check's 403) to what that operation declares", async () => {
+  it("holds an answer written before routing (the host check's 403) to what the operation declares", async () => {
     const checker = new ResponseChecker(inputs.model);
     const keys = { method: 'GET', path: '/api/v0.1/user/apikeys' };
     const off = { success: false, message: "Forbidden: the mock does not answer the host 'evil.test'" };
