@@ -121,6 +121,36 @@ describe('createMock()', () => {
     );
   });
 
+  it('close() ends a request whose body never finishes after a grace: its fetch rejects, saying why', async () => {
+    const own = createMock(SETTINGS);
+    const session = authHeaders(credential('valid-session'));
+    let sent = 0;
+    let cancelled: unknown;
+    // A body whose first bytes come and whose rest never does (a stream the test never closes).
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 0) controller.enqueue(new TextEncoder().encode('{"name": "never fin'));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const answer = own.fetch('http://api.test/api/v0.1/user/apikeys', {
+      method: 'POST',
+      headers: { ...session, 'Content-Type': 'application/json' },
+      body: stalled,
+      duplex: 'half',
+    } as RequestInit);
+    const settled = answer.then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    await own.close(50);
+    expect(await settled).toMatch(/^createMock: close\(\) ended this request after 50 ms: its answer was not ready/);
+    // The mock let go of the body: the stream was cancelled, saying so.
+    expect(String(cancelled)).toMatch(/createMock: close\(\)/);
+  });
+
   it("refuses a bad option, naming it, with the server flag's own rule", () => {
     expect(() => createMock({ servers: -1 })).toThrow(
       "createMock: option 'servers' must be an integer from 0 to 5000000, got '-1'",

@@ -6,6 +6,7 @@
 import { optionsInCode } from '../../cli/options-in-code.ts';
 import type { MockApp } from '../core/app.ts';
 import type { CreateMockOptions } from './create-mock-options.gen.ts';
+import { STOP_GRACE_MS } from './lifetime.ts';
 import { buildMock } from './load.ts';
 import { FLAGS, type MockOptions } from './options.ts';
 
@@ -27,8 +28,13 @@ export interface InProcessMock {
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   /** Back to the seeded state, as `POST /__mock/reset`: fixture keys and sessions only, fresh rate-limit counters. */
   reset(): void;
-  /** Waits for the answers in flight; a later `fetch` rejects. */
-  close(): Promise<void>;
+  /**
+   * Stops taking requests (a later `fetch` rejects) and waits for the answers in flight,
+   * at most `graceMs` (2000, as the server's stop); a request still unanswered then (its
+   * body never finished arriving, `latency` held it) is ended: its body is let go and its
+   * `fetch` rejects, saying so. Resolves once every `fetch` has settled.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -75,6 +81,39 @@ async function withLength(answer: Response | Promise<Response>): Promise<Respons
   return new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
+/** A request the app is answering, and how close() ends it. */
+interface InFlight {
+  answer: Promise<Response>;
+  end(why: TypeError): void;
+}
+
+/**
+ * The app's answer to `request`, which `end` can cut short: its body reaches the app
+ * through a pipe that ending cuts (the app then reads a body cut off, as when a client's
+ * connection closes under the server's stop), and its answer rejects with `why`.
+ */
+function answer(app: MockApp['app'], request: Request): InFlight {
+  let reject!: (why: TypeError) => void;
+  const ended = new Promise<never>((_, r) => {
+    reject = r;
+  });
+  const cut = new AbortController();
+  const fed = request.body
+    ? new Request(request, {
+        body: request.body.pipeThrough(new TransformStream(), { signal: cut.signal }),
+        duplex: 'half',
+      } as RequestInit)
+    : request;
+  return {
+    answer: Promise.race([withLength(app.fetch(fed)), ended]),
+    end(why) {
+      // ECONNRESET: the app answers a body cut off as one whose connection closed (mocks/core/app.ts).
+      cut.abort(Object.assign(new Error(why.message), { code: 'ECONNRESET' }));
+      reject(why);
+    },
+  };
+}
+
 /**
  * A mock in this process, built now (the dataset generated or loaded: about as long as
  * the server takes to start). Throws on a bad option, naming it.
@@ -82,7 +121,8 @@ async function withLength(answer: Response | Promise<Response>): Promise<Respons
 export function createMock(options: CreateMockOptions = {}): InProcessMock {
   let mock: MockApp | undefined = buildMock(mockOptions(options));
   const basePath = mock.basePath;
-  const inFlight = new Set<Promise<Response>>();
+  const inFlight = new Set<InFlight>();
+  const settled = () => Promise.allSettled([...inFlight].map((f) => f.answer));
   return {
     basePath,
     fetch(input, init) {
@@ -93,17 +133,30 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
       } catch (err) {
         return Promise.reject(err as Error);
       }
-      const answer = withLength(mock.app.fetch(request));
-      inFlight.add(answer);
-      void answer.finally(() => inFlight.delete(answer)).catch(() => undefined);
-      return answer;
+      const flight = answer(mock.app, request);
+      inFlight.add(flight);
+      void flight.answer.finally(() => inFlight.delete(flight)).catch(() => undefined);
+      return flight.answer;
     },
     reset() {
       mock?.state.reset();
     },
-    async close() {
+    async close(graceMs = STOP_GRACE_MS) {
       mock = undefined;
-      await Promise.allSettled([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([settled(), graceOver]);
+      clearTimeout(timer);
+      for (const flight of inFlight)
+        flight.end(
+          new TypeError(
+            `createMock: close() ended this request after ${graceMs} ms: its answer was not ready ` +
+              '(its body had not all arrived, or latency held it)',
+          ),
+        );
+      await settled();
     },
   };
 }

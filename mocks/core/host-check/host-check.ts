@@ -92,7 +92,9 @@ export function hostCheck(
     return Promise.resolve(
       refuse(
         c,
-        `the mock does not answer the host '${name}': it answers loopback names, IP addresses and the hosts it is told (a page on another site could otherwise reach it through DNS rebinding); if you call it by that name, start it with --allowed-host ${name}`,
+        `The mock does not answer the host '${name}': it answers loopback names, IP addresses and the hosts ` +
+          'it is told (a page on another site could otherwise reach it through DNS rebinding); ' +
+          `if you call it by that name, start it with --allowed-host ${name}`,
       ),
     );
   };
