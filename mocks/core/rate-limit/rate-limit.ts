@@ -238,6 +238,7 @@ export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.retryAfter !== undefined) {
+      c.set('refusedBy', 'rate-limit');
       return Promise.resolve(
         answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), {
           'Retry-After': String(decision.retryAfter),
