@@ -46,6 +46,10 @@ export interface CreateMockOptions {
    */
   quiet?: boolean;
   /**
+   * Requests the journal keeps (GET /__mock/requests), the oldest dropped first; 0: none (`--journal`, default 1000).
+   */
+  journal?: number;
+  /**
    * Validate every answer against the spec; a drift answers 500 and is logged (`--self-check`, default off; on under
    * vitest or NODE_ENV=test).
    */

@@ -121,7 +121,7 @@ export function buildMock(
   inputs: MockInputs = loadInputs(options),
   warn?: (line: string) => void,
 ): MockApp {
-  const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
+  const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20, options.journal);
   // The address the mock listens on is a host it answers (a name, with `--host mock.local`).
   const allowedHosts = [...options.allowedHosts, options.host];
   return createApp({

@@ -6,6 +6,7 @@ import { optionsInterface, flagsMarkdown as tableMarkdown } from '../../cli/flag
 import { FlagError, type FlagTable, type FlagValues, helpLines, parseFlags } from '../../cli/flags.ts';
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
+import { JOURNAL_SIZE } from '../core/journal/journal.ts';
 import { parseAllowedHosts } from '../core/host-check/host-check.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
@@ -143,6 +144,16 @@ export const FLAGS = {
     help: 'no banner details and no request log',
     // A test wants no log of its own requests; false logs one line per request, as the server does.
     inCode: { default: true, note: 'false logs one line per request, as the server does' },
+  },
+  journal: {
+    type: 'integer',
+    env: 'MOCK_JOURNAL',
+    value: 'N',
+    default: JOURNAL_SIZE,
+    min: 0,
+    max: 100_000,
+    help: 'requests the journal keeps (GET /__mock/requests), the oldest dropped first; 0: none',
+    inCode: true,
   },
   'self-check': {
     type: 'boolean',

@@ -82,6 +82,6 @@ export function applyOverrides(
       await next();
       res = c.res;
     }
-    return o.fault ? fail(o.fault, c.env?.transport, res) : res;
+    return o.fault ? fail(o.fault, c.env, res) : res;
   };
 }

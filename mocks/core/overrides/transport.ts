@@ -11,14 +11,17 @@
 export const FAULTS = ['reset', 'truncate', 'no-answer'] as const;
 export type FaultKind = (typeof FAULTS)[number];
 
-/** What a runtime does for each fault; each returns what the app hands back to it. */
+/**
+ * What a runtime does for each fault, given the request's bindings (`c.env`, where the
+ * runtime keeps its connection); each returns what the app hands back to it.
+ */
 export interface Transport {
   /** Resets the connection (a TCP RST): no status, no body; fetch rejects. */
-  reset(): Response | Promise<Response>;
+  reset(env: unknown): Response | Promise<Response>;
   /** Sends `answer`'s status, headers and first half of its body, then cuts the connection. */
-  truncate(answer: Response): Response | Promise<Response>;
+  truncate(env: unknown, answer: Response): Response | Promise<Response>;
   /** Never answers: the connection stays open until the client gives up or the mock stops. */
-  hang(): Promise<Response>;
+  hang(env: unknown): Promise<Response>;
 }
 
 /** Where an answer written without a connection says which fault it stands for. */
@@ -27,13 +30,14 @@ export const FAULT_HEADER = 'X-Mock-Fault';
 /** The fault as the runtime does it, or, without one, an answer that names it. */
 export function fail(
   kind: FaultKind,
-  transport: Transport | undefined,
+  env: { transport?: Transport } | undefined,
   answer: Response,
 ): Response | Promise<Response> {
+  const transport = env?.transport;
   if (transport) {
-    if (kind === 'reset') return transport.reset();
-    if (kind === 'truncate') return transport.truncate(answer);
-    return transport.hang();
+    if (kind === 'reset') return transport.reset(env);
+    if (kind === 'truncate') return transport.truncate(env, answer);
+    return transport.hang(env);
   }
   const named = new Response(answer.body, answer);
   named.headers.set(FAULT_HEADER, kind);
