@@ -27,7 +27,8 @@ const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 export function agoMs(ago: Ago): number {
   if (typeof ago === 'number' && Number.isFinite(ago) && ago >= 0) return ago;
   const m = typeof ago === 'string' ? /^(\d+(?:\.\d+)?)([smhd])$/.exec(ago) : null;
-  if (!m) throw new Error(`pingedAgo must be milliseconds or a number with s, m, h or d ('5m'), got ${JSON.stringify(ago)}`);
+  if (!m)
+    throw new Error(`pingedAgo must be milliseconds or a number with s, m, h or d ('5m'), got ${JSON.stringify(ago)}`);
   return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
 }
 
