@@ -50,6 +50,19 @@ export const UNKNOWN_PARAMETER = 'unknown-parameter';
 /** The judge of a credential in a form no scheme of the spec reads. */
 export const MALFORMED_CREDENTIAL = 'malformed-credential';
 
+/**
+ * The parameter a name most likely meant: a near spelling (`limt`), another case (`MaxAge`),
+ * or one it starts with (`sortBy` for `sort`, `pageSize`... for `page`).
+ */
+export function nearMiss(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  return (
+    known.find((k) => k.toLowerCase() === lower) ??
+    didYouMean(name, known) ??
+    known.filter((k) => k.length >= 3 && lower.startsWith(k.toLowerCase())).sort((a, b) => b.length - a.length)[0]
+  );
+}
+
 /** Which operations take each query parameter, for "a parameter of another operation". */
 function queryOwners(model: SpecModel): Map<string, string[]> {
   const owners = new Map<string, string[]>();
@@ -76,7 +89,7 @@ export function mockFindings(model: SpecModel): FindingsOf {
       owners ??= queryOwners(model);
       const own = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
       for (const name of unknownQuery) {
-        const guess = didYouMean(name, own);
+        const guess = nearMiss(name, own);
         const elsewhere = owners.get(name);
         (out ??= []).push({
           judge: UNKNOWN_PARAMETER,

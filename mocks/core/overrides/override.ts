@@ -9,6 +9,7 @@
 import { didYouMean } from '../../../cli/flags.ts';
 import { operationFor, type Operation, type SpecModel } from '../../../spec/model.ts';
 import { createRng, type Rng } from '../../dataset/rng.ts';
+import { nearMiss } from '../journal/findings.ts';
 import { printable } from '../printable.ts';
 import type { ResponseChecker } from '../self-check/self-check.ts';
 import { FAULTS, type FaultKind } from './transport.ts';
@@ -198,7 +199,7 @@ export function parseOverride(raw: unknown, id: number, ctx: OverrideContext): O
           out.query = [];
           for (const [name, value] of Object.entries(query)) {
             if (!own.includes(name)) {
-              const guess = didYouMean(name, own);
+              const guess = nearMiss(name, own);
               problems.push(
                 `when.query: '${printable(name)}' is not a parameter of ${out.op.operationId}` +
                   (guess ? `: did you mean '${guess}'?` : ` (it takes ${own.join(', ') || 'none'})`),
