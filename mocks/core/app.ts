@@ -135,6 +135,8 @@ function handle(op: Operation, handler: Handler, state: MockState, answers: Answ
 function routedTo(op: Operation): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     c.set('op', op);
+    const entry = c.get('entry');
+    if (entry) entry.op = op;
     return next();
   };
 }

@@ -6,6 +6,7 @@ import type { FixtureUser } from '../../fixtures/load.ts';
 import type { Operation, SchemeKind } from '../../spec/model.ts';
 import { CORS_REFUSED } from './cors/cors-policy.ts';
 import type { Finding, Rule } from './journal/findings.ts';
+import type { Recorded } from './journal/journal.ts';
 import type { AppliedOverride } from './overrides/override-stage.ts';
 import type { Transport } from './overrides/transport.ts';
 
@@ -58,5 +59,7 @@ export type AppEnv = {
     override: AppliedOverride;
     /** What the mock found about the request besides a refusal (journal/findings.ts). */
     findings: Finding[];
+    /** The request's journal entry, for the stages whose work shows while it is pending (journal/record.ts). */
+    entry: Recorded;
   };
 };

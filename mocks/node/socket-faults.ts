@@ -4,14 +4,14 @@
 // half its body, then destroys the socket (the client reads a body cut short); `no-answer`
 // writes nothing and keeps the connection until the client gives up or the mock stops (its
 // stop ends every connection after the grace). Each then tells @hono/node-server that the
-// answer is sent (its `x-hono-already-sent` header), so it writes nothing more.
+// answer is sent (RESPONSE_ALREADY_SENT, a Response of the runtime's own class, which it
+// checks for that mark), so it writes nothing more.
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Transport } from '../core/overrides/transport.ts';
 
-/** The header @hono/node-server reads as "the app wrote the answer itself". */
-const ALREADY_SENT = { 'x-hono-already-sent': '1' };
-const sent = () => new Response(null, { headers: ALREADY_SENT });
+const sent = () => RESPONSE_ALREADY_SENT;
 
 interface NodeEnv {
   incoming: IncomingMessage;

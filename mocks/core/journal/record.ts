@@ -52,6 +52,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       journal.enabled && journaled(c.req.path)
         ? journal.add({ at: state.now(), method: c.req.method, url: c.req.url, headers: c.req.raw.headers })
         : undefined;
+    if (entry) c.set('entry', entry);
     await next();
     const ms = performance.now() - start;
     const op = c.get('op');

@@ -56,6 +56,12 @@ export function applyOverrides(
     if (o.delay !== undefined) applied.delay = o.delay;
     if (o.fault) applied.fault = o.fault;
     c.set('override', applied);
+    // A delayed or unanswered request shows in the journal, pending, with what took it.
+    const entry = c.get('entry');
+    if (entry) {
+      entry.override = applied;
+      if (o.fault) entry.fault = o.fault;
+    }
     if (o.delay) await new Promise((resolve) => setTimeout(resolve, o.delay));
     let res: Response;
     if (o.answer) {
@@ -79,8 +85,9 @@ export function applyOverrides(
       } else res = answers.reply(c, op, status, body, headers);
     } else if (o.fault === 'reset' || o.fault === 'no-answer') res = new Response(null);
     else {
-      await next();
-      res = c.res;
+      // The stages of an operation hand their Response back through the promise (app.ts's inOrder).
+      const answered: unknown = await next();
+      res = answered instanceof Response ? answered : c.res;
     }
     return o.fault ? fail(o.fault, c.env, res) : res;
   };
