@@ -126,7 +126,7 @@ function run(handler: Handler, state: MockState, c: Context<AppEnv>): HandlerRes
 function handle(op: Operation, handler: Handler, state: MockState, answers: Answers): MiddlewareHandler<AppEnv> {
   return (c) => {
     const result = run(handler, state, c);
-    if (result.status >= 400) c.set('refusedBy', 'operation');
+    if (result.status >= 400 && result.status < 500) c.set('refusedBy', 'operation');
     return Promise.resolve(answers.handled(c, op, result));
   };
 }

@@ -21,7 +21,10 @@ const summary = document.getElementById('summary');
 for (const op of ops) opSel.append(new Option(op, op));
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
 let shown = '';
+// Answers can come back out of order: only the newest request's answer is drawn.
+let asked = 0;
 async function refresh() {
+  const mine = ++asked;
   const q = new URLSearchParams({ limit: '200' });
   if (opSel.value) q.set('operationId', opSel.value);
   if (statusIn.value.trim()) q.set('status', statusIn.value.trim());
@@ -30,8 +33,9 @@ async function refresh() {
   try {
     const res = await fetch('/__mock/requests?' + q, { headers: { Accept: 'application/json' } });
     body = await res.json();
+    if (mine !== asked) return;
     if (!res.ok) { summary.textContent = body.message; return; }
-  } catch (e) { summary.textContent = 'the mock does not answer (' + e + ')'; return; }
+  } catch (e) { if (mine === asked) summary.textContent = 'the mock does not answer (' + e + ')'; return; }
   const key = JSON.stringify(body.requests.map((r) => [r.id, r.status, r.pending]));
   summary.textContent = body.requests.length + ' shown of the ' + body.journal.size + ' the journal keeps'
     + (body.journal.dropped ? ' (' + body.journal.dropped + ' older ones dropped)' : '');
@@ -74,6 +78,7 @@ setInterval(refresh, 1000);
 <head>
 <meta charset="utf-8">
 <title>Requests: server-listing-mock</title>
+<link rel="icon" href="data:,">
 <style>
 body { font: 14px system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2330; }
 header { background: #1d2330; color: #fff; padding: 12px 20px; display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }

@@ -69,7 +69,7 @@ export function applyOverrides(
       const body = o.answer.example
         ? consistentExample(op, status, o.answer.body, c.get('params')?.query)
         : (o.answer.body ?? errorBody(status, `answered by override ${o.id}`));
-      if (status >= 400) c.set('refusedBy', 'override');
+      if (status >= 400 && status < 500) c.set('refusedBy', 'override');
       if (offContract) {
         if (!said.has(o)) {
           said.add(o);
