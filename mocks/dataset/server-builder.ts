@@ -67,10 +67,15 @@ export function server(fields: ServerFields = {}): ServerFixture {
   };
 }
 
+/** One row as the mock serves it: filled by `server()`, its time fixed against `now` (ms). */
+export function storedServer(fields: ServerFields, now: number): StoredServer {
+  const { pingedAgo, ...row } = server(fields);
+  return (
+    pingedAgo === undefined ? row : { ...row, last_ping: new Date(now - agoMs(pingedAgo)).toISOString() }
+  ) as StoredServer;
+}
+
 /** The rows as the mock serves them: each filled by `server()`, its time fixed against `now` (ms). */
 export function rowsAt(fields: readonly ServerFields[], now: number): Record<string, unknown>[] {
-  return fields.map((f) => {
-    const { pingedAgo, ...row } = server(f);
-    return pingedAgo === undefined ? row : { ...row, last_ping: new Date(now - agoMs(pingedAgo)).toISOString() };
-  });
+  return fields.map((f) => storedServer(f, now) as unknown as Record<string, unknown>);
 }
