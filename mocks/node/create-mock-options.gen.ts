@@ -18,7 +18,7 @@ export interface CreateMockOptions {
   cleanData?: boolean;
   /**
    * Memory for serialised search rows and their index (8 bytes per server), in MiB; past it the oldest rows are dropped
-   * (0: none) (`--row-cache`, default 64).
+   * (0: none); in code, 8 by default: room for the rows of a few thousand servers (`--row-cache`, default 8).
    */
   rowCacheMiB?: number;
   /**

@@ -11,7 +11,7 @@ import { FLAGS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { NOW, NOW_ISO } from '../../testing/instants.ts';
 
-const SETTINGS = { seed: 4242, servers: 250, now: NOW_ISO, cacheDir: null };
+const SETTINGS = { seed: 4242, servers: 250, now: NOW_ISO, cacheDir: null, rowCacheMiB: 8 };
 /** What node:http adds to every answer on a socket, which an answer in process has no use for. */
 const TRANSPORT = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
 

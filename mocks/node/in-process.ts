@@ -271,7 +271,8 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
     const fixtures = loadFixtures(settings.fixtures, model);
     inputs = { model, fixtures, servers: rowsOf(given, settings), source: { kind: 'code' } };
   } else inputs = loadInputs(settings);
-  let mock: MockApp | undefined = buildMock(settings, inputs, warn);
+  // A mock per test file, or per test: it starts fast rather than routes fast.
+  let mock: MockApp | undefined = buildMock(settings, inputs, warn, true);
   const built = mock;
   for (const line of built.state.hiding?.lines(built.state.now()) ?? []) warn(`createMock: ${line}`);
   const { control, basePath, model } = built;
