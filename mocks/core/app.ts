@@ -23,13 +23,14 @@ import { limitBody } from './body-limit/body-limit.ts';
 import { corsMiddleware } from './cors/cors-policy.ts';
 import { createControl, type MockControl } from './control.ts';
 import { type FindingsOf, mockFindings } from './journal/findings.ts';
-import { recordRequests } from './journal/record.ts';
+import type { Reparse } from './journal/entry-view.ts';
+import { ownEntry, recordRequests } from './journal/record.ts';
 import { applyOverrides } from './overrides/override-stage.ts';
 import { hostCheck } from './host-check/host-check.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
 import type { AppEnv } from './env.ts';
 import type { Handler, Handlers } from './handlers/handlers.ts';
-import { compileOperations } from './operations.ts';
+import { type CompiledOperation, compileOperations } from './operations.ts';
 import { parameters } from './parameters/parameters.ts';
 import { preferredAnswer } from './prefer/prefer.ts';
 import { printable } from './printable.ts';
@@ -142,9 +143,37 @@ function handle(op: Operation, handler: Handler, state: MockState, answers: Answ
 function routedTo(op: Operation): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     c.set('op', op);
-    const entry = c.get('entry');
+    const entry = ownEntry(c);
     if (entry) entry.op = op;
     return next();
+  };
+}
+
+/** Reads an operation's parameters again from a URL it received, as its route and parameters stage did. */
+function reparser(compiled: CompiledOperation[], basePath: string): Reparse {
+  const byOp = new Map(compiled.map((c) => [c.op, c]));
+  return (op, url) => {
+    const c = byOp.get(op);
+    if (!c) return undefined;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const q = url.indexOf('?');
+    const segments = url
+      .slice(start, q === -1 ? undefined : q)
+      .slice(basePath.length)
+      .split('/');
+    const path: Record<string, string> = {};
+    op.path.split('/').forEach((t, i) => {
+      const name = /^\{(.+)\}$/.exec(t)?.[1];
+      if (name && segments[i] !== undefined) {
+        try {
+          path[name] = decodeURIComponent(segments[i]!);
+        } catch {
+          path[name] = segments[i]!;
+        }
+      }
+    });
+    const parsed = c.parseParams(q === -1 ? '' : url.slice(q + 1), path);
+    return parsed.ok ? { query: parsed.query, path: parsed.path } : undefined;
   };
 }
 
@@ -169,7 +198,8 @@ export function createApp(parts: AppParts): MockApp {
   // --quiet: they explain a failure the developer is looking at.
   const warn = parts.warn ?? ((line: string) => console.warn(line));
 
-  const control = createControl(() => state);
+  const compiledOps = compileOperations(model);
+  const control = createControl(() => state, reparser(compiledOps, basePath));
 
   app.use('*', everyAnswer);
   if (!options.quiet || state.journal.enabled)
@@ -236,7 +266,7 @@ export function createApp(parts: AppParts): MockApp {
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);
 
-  for (const compiled of compileOperations(model)) {
+  for (const compiled of compiledOps) {
     const { op, routePath } = compiled;
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);

@@ -4,7 +4,7 @@
 // same input, both refuse it with the same sentences.
 import type { MockState } from './state.ts';
 import type { OverrideInput } from './overrides/override.ts';
-import { credentialNames, type JournalEntry, parseFilter, select, viewOf } from './journal/entry-view.ts';
+import { credentialNames, type JournalEntry, parseFilter, type Reparse, select, viewOf } from './journal/entry-view.ts';
 
 /** An override as listed: what was given, its id, and how it has been used. */
 export type OverrideView = OverrideInput & {
@@ -38,7 +38,8 @@ export interface MockControl {
   reset(): void;
 }
 
-export function createControl(state: () => MockState): MockControl {
+/** `reparse`: an operation's parameters read again from a URL (the journal keeps the URL, not the parsed values). */
+export function createControl(state: () => MockState, reparse: Reparse): MockControl {
   let masker: { fixtures: unknown; mask: ReturnType<typeof credentialNames> } | undefined;
   const mask = () => {
     const s = state();
@@ -60,7 +61,7 @@ export function createControl(state: () => MockState): MockControl {
       const s = state();
       const parsed = parseFilter(filter, s.model);
       const m = mask();
-      return select(s.journal, parsed).map((r) => viewOf(r, s.model, m));
+      return select(s.journal, parsed).map((r) => viewOf(r, s.model, m, reparse));
     },
     clearRequests: () => state().journal.clear(),
     journal: () => ({ size: state().journal.capacity, dropped: state().journal.dropped }),

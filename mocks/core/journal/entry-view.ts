@@ -6,7 +6,7 @@
 // `GET /__mock/requests` read.
 import { didYouMean } from '../../../cli/flags.ts';
 import type { Fixtures } from '../../../fixtures/load.ts';
-import type { SpecModel } from '../../../spec/model.ts';
+import type { Operation, SpecModel } from '../../../spec/model.ts';
 import { cookieValue } from '../auth/auth.ts';
 import { printable } from '../printable.ts';
 import type { FaultKind } from '../overrides/transport.ts';
@@ -195,9 +195,28 @@ export function credentialNames(fixtures: Fixtures): Masker {
 /** The longest body text an entry shows. */
 const BODY_SHOWN = 4096;
 
-function maskedHeaders(headers: Headers, cookieName: string | undefined, mask: Masker): Record<string, string> {
+/** The headers by lower-case name (a repeated one joined as fetch joins it), from a Headers or node's raw list. */
+function byName(headers: Headers | readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!Array.isArray(headers)) {
+    (headers as Headers).forEach((value, name) => void out.set(name, value));
+    return out;
+  }
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name = headers[i]!.toLowerCase();
+    const had = out.get(name);
+    out.set(name, had === undefined ? headers[i + 1]! : `${had}${name === 'cookie' ? '; ' : ', '}${headers[i + 1]}`);
+  }
+  return out;
+}
+
+function maskedHeaders(
+  headers: Headers | readonly string[],
+  cookieName: string | undefined,
+  mask: Masker,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
+  byName(headers).forEach((value, name) => {
     if (name === 'authorization') {
       const m = /^(Bearer +)(\S+)( *)$/i.exec(value);
       out[name] = m ? `${m[1]}${mask(m[2]!, 'bearer')}` : `<${value.length} characters, masked>`;
@@ -243,8 +262,14 @@ function queryOf(url: string): Record<string, string | string[]> {
   return out;
 }
 
+/** An operation's parameters as the mock reads them from a URL it received (undefined: they did not parse). */
+export type Reparse = (
+  op: Operation,
+  url: string,
+) => { query: Record<string, unknown>; path: Record<string, unknown> } | undefined;
+
 /** An entry as JSON, credentials masked. */
-export function viewOf(r: Recorded, model: SpecModel, mask: Masker): JournalEntry {
+export function viewOf(r: Recorded, model: SpecModel, mask: Masker, reparse: Reparse): JournalEntry {
   const headers = maskedHeaders(r.headers, model.cookieName, mask);
   let body: unknown;
   if (r.body !== undefined) body = r.body;
@@ -256,14 +281,14 @@ export function viewOf(r: Recorded, model: SpecModel, mask: Masker): JournalEntr
         r.bodyText.length > BODY_SHOWN ? `${r.bodyText.slice(0, BODY_SHOWN)}…(${r.bodyText.length} chars)` : r.bodyText;
     }
   }
-  const p = r.principal;
   let auth: JournalEntry['auth'];
-  if (p) {
-    const shown = p.kind === 'bearer' ? headers.authorization?.replace(/^Bearer +/i, '') : undefined;
+  if (r.user && r.scheme && r.kind) {
+    const shown = r.kind === 'bearer' ? headers.authorization?.replace(/^Bearer +/i, '') : undefined;
     const credential =
-      shown ?? (p.kind === 'cookie' && model.cookieName ? /<[^>]+>/.exec(headers.cookie ?? '')?.[0] : undefined);
-    auth = { user: p.user.id, scheme: p.scheme, kind: p.kind, credential: credential ?? '<masked>' };
+      shown ?? (r.kind === 'cookie' && model.cookieName ? /<[^>]+>/.exec(headers.cookie ?? '')?.[0] : undefined);
+    auth = { user: r.user, scheme: r.scheme, kind: r.kind, credential: credential ?? '<masked>' };
   }
+  const params = r.op && r.status !== undefined && r.refusedBy !== 'refused-values' ? reparse(r.op, r.url) : undefined;
   return {
     id: r.id,
     at: new Date(r.at).toISOString(),
@@ -276,7 +301,7 @@ export function viewOf(r: Recorded, model: SpecModel, mask: Masker): JournalEntr
       ...(body !== undefined ? { body } : {}),
     },
     ...(r.op ? { operationId: r.op.operationId } : {}),
-    ...(r.params ? { params: r.params } : {}),
+    ...(params ? { params } : {}),
     ...(auth ? { auth } : {}),
     status: r.status ?? null,
     ...(r.fault ? { fault: r.fault } : {}),

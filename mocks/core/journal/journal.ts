@@ -6,8 +6,7 @@
 // stages worked out anyway (the operation, the parsed parameters and body, the caller); it
 // is turned into JSON, with every credential masked, only when someone asks (entry-view.ts),
 // so keeping it costs the hot path one object per request.
-import type { Operation } from '../../../spec/model.ts';
-import type { Principal } from '../env.ts';
+import type { Operation, SchemeKind } from '../../../spec/model.ts';
 import type { AppliedOverride } from '../overrides/override-stage.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, Rule } from './findings.ts';
@@ -22,30 +21,41 @@ export interface HiddenNote {
   why: string;
 }
 
-/** One request as the stages left it; `entry-view.ts` renders it. */
-export interface Recorded {
-  id: number;
+/**
+ * One request as the stages left it; `entry-view.ts` renders it. A slot of the ring, reused:
+ * it holds what the request brought (its URL, its headers as the runtime read them) and
+ * names and numbers, never an object made for the request alone, so a full ring keeps the
+ * garbage collector's young generation as it was (the parsed parameters are read again from
+ * the URL when an entry is shown).
+ */
+export class Recorded {
+  id = 0;
   /** The mock's clock when it arrived (ms). */
-  at: number;
+  at = 0;
   /** Time to the answer, ms; undefined while it is pending. */
-  ms?: number;
-  method: string;
+  ms: number | undefined = undefined;
+  method = '';
   /** The URL as the app saw it (its path and query as sent). */
-  url: string;
-  headers: Headers;
-  bodyText?: string;
-  op?: Operation;
-  params?: { query: Record<string, unknown>; path: Record<string, unknown> };
-  body?: unknown;
-  principal?: Principal;
-  status?: number;
-  fault?: FaultKind;
-  refusedBy?: Rule;
-  why?: string;
-  override?: AppliedOverride;
-  findings?: Finding[];
-  hidden?: HiddenNote;
+  url = '';
+  /** The headers: node's raw list (name, value, name, value...) on a socket, else the Request's. */
+  headers: Headers | readonly string[] = NO_HEADERS;
+  bodyText: string | undefined = undefined;
+  op: Operation | undefined = undefined;
+  body: unknown = undefined;
+  /** Who it acted for: the user's id, the scheme and its kind. */
+  user: string | undefined = undefined;
+  scheme: string | undefined = undefined;
+  kind: SchemeKind | undefined = undefined;
+  status: number | undefined = undefined;
+  fault: FaultKind | undefined = undefined;
+  refusedBy: Rule | undefined = undefined;
+  why: string | undefined = undefined;
+  override: AppliedOverride | undefined = undefined;
+  findings: Finding[] | undefined = undefined;
+  hidden: HiddenNote | undefined = undefined;
 }
+
+const NO_HEADERS: readonly string[] = [];
 
 /** The default number of requests kept. */
 export const JOURNAL_SIZE = 1000;
@@ -65,20 +75,31 @@ export class Journal {
     return this.capacity > 0;
   }
 
-  /** Records a request (its id is set here); the oldest goes when the ring is full. */
-  add(entry: Omit<Recorded, 'id'>): Recorded {
-    const recorded = entry as Recorded;
-    recorded.id = ++this.count;
-    if (this.capacity > 0) this.ring[this.count % this.capacity] = recorded;
-    return recorded;
+  /**
+   * Records a request in the oldest slot and returns it, its id set. A stage that fills it
+   * later checks the id first: a request pending longer than the ring is long finds its slot
+   * taken by a newer one, and leaves it.
+   */
+  add(at: number, method: string, url: string, headers: Headers | readonly string[]): Recorded {
+    const id = ++this.count;
+    const slot = id % this.capacity;
+    const old = this.capacity > 0 ? this.ring[slot] : undefined;
+    const entry = old ? Object.assign(old, BLANK) : new Recorded();
+    if (this.capacity > 0) this.ring[slot] = entry;
+    entry.id = id;
+    entry.at = at;
+    entry.method = method;
+    entry.url = url;
+    entry.headers = headers;
+    return entry;
   }
 
   /** Every request kept, newest first. */
   *newestFirst(): Generator<Recorded> {
-    const kept = Math.min(this.count, this.capacity);
+    const kept = Math.min(this.count - this.clearedAt, this.capacity);
     for (let i = 0; i < kept; i++) {
       const entry = this.ring[(this.count - i) % this.capacity];
-      if (entry) yield entry;
+      if (entry && entry.id > this.clearedAt) yield entry;
     }
   }
 
@@ -89,7 +110,9 @@ export class Journal {
 
   /** Forgets every request; ids go on counting, so a page that polls by id never sees one twice. */
   clear(): void {
-    this.ring = new Array(this.capacity);
     this.clearedAt = this.count;
   }
 }
+
+/** A slot's fields as a new one has them. */
+const BLANK = { ...new Recorded() };

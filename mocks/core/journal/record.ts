@@ -5,7 +5,7 @@
 // A finding is said on stderr once per kind (the judge, the operation and what it found),
 // so a test suite that sends `sortBy` a thousand times is told once, and the journal keeps
 // every one.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { CORS_REFUSED } from '../cors/cors-policy.ts';
 import type { AppEnv } from '../env.ts';
 import { loggable } from '../printable.ts';
@@ -48,28 +48,35 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
   return async (c, next) => {
     const start = performance.now();
     const journal = state.journal;
-    const entry =
-      journal.enabled && journaled(c.req.path)
-        ? journal.add({ at: state.now(), method: c.req.method, url: c.req.url, headers: c.req.raw.headers })
-        : undefined;
-    if (entry) c.set('entry', entry);
+    let entry: Recorded | undefined;
+    if (journal.enabled && journaled(c.req.path)) {
+      // On a socket, node's own list of the headers as they came (kept as it is: no copy).
+      const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
+      entry = journal.add(state.now(), c.req.method, c.req.url, raw ?? c.req.raw.headers);
+      c.set('entry', entry);
+      c.set('entryId', entry.id);
+    }
+    const id = entry?.id;
     await next();
     const ms = performance.now() - start;
     const op = c.get('op');
     const override = c.get('override');
     const fault = override?.fault;
-    if (entry) {
+    // Still this request's slot (one pending longer than the ring is long finds it taken).
+    if (entry && entry.id === id) {
       entry.ms = ms;
       if (fault !== 'reset' && fault !== 'no-answer') entry.status = c.res.status;
       if (fault) entry.fault = fault;
       if (op) {
         entry.op = op;
-        const params = c.get('params');
-        if (params) entry.params = params;
         const body = c.get('body');
         if (body !== undefined) entry.body = body;
         const principal = c.get('principal');
-        if (principal) entry.principal = principal;
+        if (principal) {
+          entry.user = principal.user.id;
+          entry.scheme = principal.scheme;
+          entry.kind = principal.kind;
+        }
         const hidden = state.hiding?.note(op, queryOf(entry.url), entry.at);
         if (hidden) entry.hidden = hidden;
       }
@@ -103,6 +110,12 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       );
     }
   };
+}
+
+/** This request's journal entry, while its slot is still its own (for a stage whose work shows while it is pending). */
+export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
+  const entry = c.get('entry');
+  return entry && entry.id === c.get('entryId') ? entry : undefined;
 }
 
 /** A URL's path and query, as sent. */
