@@ -38,11 +38,10 @@ for (let r = 0; r < runs; r++)
     seen[i].first.push(first);
     seen[i].warm.push(warm);
   });
-entries.forEach((entry, i) =>
+for (const [i, entry] of entries.entries())
   console.log(
     `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms (medians of ${runs})`,
-  ),
-);
+  );
 if (entries.length === 2) {
   const ratio = seen[0].first.map((a, k) => a / seen[1].first[k]);
   console.log(`first A/B pairwise median: ${median(ratio).toFixed(2)}`);
