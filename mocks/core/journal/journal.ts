@@ -53,6 +53,24 @@ export class Recorded {
   override: AppliedOverride | undefined = undefined;
   findings: Finding[] | undefined = undefined;
   hidden: HiddenNote | undefined = undefined;
+
+  /** Back to a new slot's fields (what `add` does not set). */
+  clear(): void {
+    this.ms = undefined;
+    this.bodyText = undefined;
+    this.op = undefined;
+    this.body = undefined;
+    this.user = undefined;
+    this.scheme = undefined;
+    this.kind = undefined;
+    this.status = undefined;
+    this.fault = undefined;
+    this.refusedBy = undefined;
+    this.why = undefined;
+    this.override = undefined;
+    this.findings = undefined;
+    this.hidden = undefined;
+  }
 }
 
 const NO_HEADERS: readonly string[] = [];
@@ -83,9 +101,12 @@ export class Journal {
   add(at: number, method: string, url: string, headers: Headers | readonly string[]): Recorded {
     const id = ++this.count;
     const slot = id % this.capacity;
-    const old = this.capacity > 0 ? this.ring[slot] : undefined;
-    const entry = old ? Object.assign(old, BLANK) : new Recorded();
-    if (this.capacity > 0) this.ring[slot] = entry;
+    let entry = this.capacity > 0 ? this.ring[slot] : undefined;
+    if (entry) entry.clear();
+    else {
+      entry = new Recorded();
+      if (this.capacity > 0) this.ring[slot] = entry;
+    }
     entry.id = id;
     entry.at = at;
     entry.method = method;
@@ -113,6 +134,3 @@ export class Journal {
     this.clearedAt = this.count;
   }
 }
-
-/** A slot's fields as a new one has them. */
-const BLANK = { ...new Recorded() };
