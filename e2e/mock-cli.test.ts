@@ -179,9 +179,11 @@ describe('npm run mock', () => {
     rows[0]!.last_ping = new Date(Date.now() - 40 * 86_400_000).toISOString();
     writeFileSync(db, JSON.stringify({ servers: rows }));
     const { baseUrl, errors } = await startCli(['--quiet', '--data', db]);
-    await expect.poll(errors).toContain(
-      `mock: ${db}: 1 of 3 servers were last seen more than 30 days before the mock's clock: findServers leaves them out unless the request gives maxAge (its default is 30)`,
-    );
+    await expect
+      .poll(errors)
+      .toContain(
+        `mock: ${db}: 1 of 3 servers were last seen more than 30 days before the mock's clock: findServers leaves them out unless the request gives maxAge (its default is 30)`,
+      );
     await fetch(`${baseUrl}/servers/find?noFilter=true`);
     const journal = await (await fetch(`${new URL(baseUrl).origin}/__mock/requests`)).json();
     expect(journal.requests[0].hidden).toMatchObject({ parameter: 'maxAge', rows: 1 });

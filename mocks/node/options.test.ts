@@ -226,10 +226,11 @@ describe("createMock's options: the flags the table declares inCode", () => {
     );
   });
 
-  it("start from the flags' defaults, but in process no request log", () => {
+  it("start from the flags' defaults, but in process no request log and a row cache for a test's few servers", () => {
     const { help, version, ...inCode } = optionsInCode(FLAGS, {}, 'createMock');
-    expect(inCode).toEqual({ ...DEFAULT_OPTIONS, quiet: true });
+    expect(inCode).toEqual({ ...DEFAULT_OPTIONS, quiet: true, rowCacheMiB: 8 });
     expect(DEFAULT_OPTIONS.quiet).toBe(false);
+    expect(DEFAULT_OPTIONS.rowCacheMiB).toBe(64);
   });
 });
 
