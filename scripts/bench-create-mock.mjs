@@ -7,12 +7,16 @@
 // DOM environment has (Node loads undici on first use: its cost, not the mock's).
 //   node scripts/bench-create-mock.mjs [--runs N] [--fetch-loaded] ENTRY_A [ENTRY_B]
 import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const runs = runsAt === -1 ? 15 : Number(args[runsAt + 1]);
 const fetchLoaded = args.includes('--fetch-loaded');
-const entries = args.filter((a, i) => !a.startsWith('--') && (runsAt === -1 || i !== runsAt + 1));
+const entries = args
+  .filter((a, i) => !a.startsWith('--') && (runsAt === -1 || i !== runsAt + 1))
+  .map((entry) => pathToFileURL(resolve(entry)).href);
 
 const child = `
 if (${fetchLoaded}) new Response(new Request('http://x.test/').url);
