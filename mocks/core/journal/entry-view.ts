@@ -12,7 +12,7 @@ import { printable } from '../printable.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, Rule } from './findings.ts';
 import type { HiddenNote, Journal, Recorded } from './journal.ts';
-import { target } from './record.ts';
+import { target, urlOf } from './record.ts';
 
 /** One request of the journal, as `mock.requests()` and `GET /__mock/requests` give it. */
 export interface JournalEntry {
@@ -164,7 +164,7 @@ function keeps(f: RequestFilter, r: Recorded): boolean {
     if (r.status === undefined) return false;
     if (typeof f.status === 'number' ? r.status !== f.status : String(r.status)[0] !== f.status[0]) return false;
   }
-  if (f.path !== undefined && !target(r.url).includes(f.path)) return false;
+  if (f.path !== undefined && !target(urlOf(r)).includes(f.path)) return false;
   if (f.findings !== undefined && Boolean(r.findings?.length) !== f.findings) return false;
   return true;
 }
@@ -195,13 +195,10 @@ export function credentialNames(fixtures: Fixtures): Masker {
 /** The longest body text an entry shows. */
 const BODY_SHOWN = 4096;
 
-/** The headers by lower-case name (a repeated one joined as fetch joins it), from a Headers or node's raw list. */
-function byName(headers: Headers | readonly string[]): Map<string, string> {
+/** The headers an entry holds by lower-case name (a repeated one joined as fetch joins it). */
+function byName(r: Recorded): Map<string, string> {
   const out = new Map<string, string>();
-  if (!Array.isArray(headers)) {
-    (headers as Headers).forEach((value, name) => void out.set(name, value));
-    return out;
-  }
+  const headers = r.request.split('\n').slice(1);
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!.toLowerCase();
     const had = out.get(name);
@@ -210,13 +207,9 @@ function byName(headers: Headers | readonly string[]): Map<string, string> {
   return out;
 }
 
-function maskedHeaders(
-  headers: Headers | readonly string[],
-  cookieName: string | undefined,
-  mask: Masker,
-): Record<string, string> {
+function maskedHeaders(r: Recorded, cookieName: string | undefined, mask: Masker): Record<string, string> {
   const out: Record<string, string> = {};
-  byName(headers).forEach((value, name) => {
+  byName(r).forEach((value, name) => {
     if (name === 'authorization') {
       const m = /^(Bearer +)(\S+)( *)$/i.exec(value);
       out[name] = m ? `${m[1]}${mask(m[2]!, 'bearer')}` : `<${value.length} characters, masked>`;
@@ -244,7 +237,7 @@ const REPEATED = ['authorization', 'cookie', 'content-type', 'prefer', 'origin']
 function curlOf(r: Recorded, headers: Record<string, string>): string {
   const parts = ['curl'];
   if (r.method !== 'GET') parts.push('-X', r.method);
-  parts.push(shellQuote(r.url));
+  parts.push(shellQuote(urlOf(r)));
   for (const name of REPEATED)
     if (headers[name] !== undefined) parts.push('-H', shellQuote(`${name}: ${headers[name]}`));
   if (r.bodyText) parts.push('--data-raw', shellQuote(r.bodyText.slice(0, BODY_SHOWN)));
@@ -270,7 +263,8 @@ export type Reparse = (
 
 /** An entry as JSON, credentials masked. */
 export function viewOf(r: Recorded, model: SpecModel, mask: Masker, reparse: Reparse): JournalEntry {
-  const headers = maskedHeaders(r.headers, model.cookieName, mask);
+  const headers = maskedHeaders(r, model.cookieName, mask);
+  const url = urlOf(r);
   let body: unknown;
   if (r.body !== undefined) body = r.body;
   else if (r.bodyText) {
@@ -288,16 +282,16 @@ export function viewOf(r: Recorded, model: SpecModel, mask: Masker, reparse: Rep
       shown ?? (r.kind === 'cookie' && model.cookieName ? /<[^>]+>/.exec(headers.cookie ?? '')?.[0] : undefined);
     auth = { user: r.user, scheme: r.scheme, kind: r.kind, credential: credential ?? '<masked>' };
   }
-  const params = r.op && r.status !== undefined && r.refusedBy !== 'refused-values' ? reparse(r.op, r.url) : undefined;
+  const params = r.op && r.status !== undefined && r.refusedBy !== 'refused-values' ? reparse(r.op, url) : undefined;
   return {
     id: r.id,
     at: new Date(r.at).toISOString(),
-    ...(r.ms !== undefined ? { ms: Math.round(r.ms * 10) / 10 } : { pending: true as const }),
+    ...(r.ms >= 0 ? { ms: Math.round(r.ms * 10) / 10 } : { pending: true as const }),
     request: {
       method: r.method,
-      target: target(r.url),
+      target: target(url),
       headers,
-      query: queryOf(r.url),
+      query: queryOf(url),
       ...(body !== undefined ? { body } : {}),
     },
     ...(r.op ? { operationId: r.op.operationId } : {}),

@@ -8,19 +8,19 @@ import { Journal } from './journal.ts';
 describe('Journal', () => {
   it('keeps the newest `capacity` requests, newest first, and counts the ones dropped', () => {
     const journal = new Journal(3);
-    for (let i = 0; i < 10; i++) journal.add(i, 'GET', `http://a/${i}`, new Headers());
+    for (let i = 0; i < 10; i++) journal.add(i, 'GET', `http://a/${i}`);
     expect([...journal.newestFirst()].map((r) => r.id)).toEqual([10, 9, 8]);
     expect(journal.dropped).toBe(7);
     journal.clear();
     expect([...journal.newestFirst()]).toEqual([]);
-    journal.add(0, 'GET', 'http://a/x', new Headers());
+    journal.add(0, 'GET', 'http://a/x');
     expect([...journal.newestFirst()].map((r) => r.id)).toEqual([11]);
     expect(journal.dropped).toBe(0);
   });
 
   it('keeps nothing with a capacity of 0', () => {
     const journal = new Journal(0);
-    journal.add(0, 'GET', 'http://a/', new Headers());
+    journal.add(0, 'GET', 'http://a/');
     expect([...journal.newestFirst()]).toEqual([]);
   });
 });

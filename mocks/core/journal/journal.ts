@@ -23,22 +23,20 @@ export interface HiddenNote {
 
 /**
  * One request as the stages left it; `entry-view.ts` renders it. A slot of the ring, reused:
- * it holds what the request brought (its URL, its headers as the runtime read them) and
- * names and numbers, never an object made for the request alone, so a full ring keeps the
- * garbage collector's young generation as it was (the parsed parameters are read again from
- * the URL when an entry is shown).
+ * it holds one string made for the request (its URL and headers, one per line) and names
+ * and numbers, so a full ring moves one small object per request out of the garbage
+ * collector's young generation (the parsed parameters are read again from the URL when an
+ * entry is shown).
  */
 export class Recorded {
   id = 0;
   /** The mock's clock when it arrived (ms). */
   at = 0;
-  /** Time to the answer, ms; undefined while it is pending. */
-  ms: number | undefined = undefined;
+  /** Time to the answer, ms; -1 while it is pending (a number always: no box per request). */
+  ms = -1;
   method = '';
-  /** The URL as the app saw it (its path and query as sent). */
-  url = '';
-  /** The headers: node's raw list (name, value, name, value...) on a socket, else the Request's. */
-  headers: Headers | readonly string[] = NO_HEADERS;
+  /** The URL as the app saw it, then each header's name and value, one per line (see `sent`). */
+  request = '';
   bodyText: string | undefined = undefined;
   op: Operation | undefined = undefined;
   body: unknown = undefined;
@@ -56,7 +54,7 @@ export class Recorded {
 
   /** Back to a new slot's fields (what `add` does not set). */
   clear(): void {
-    this.ms = undefined;
+    this.ms = -1;
     this.bodyText = undefined;
     this.op = undefined;
     this.body = undefined;
@@ -73,7 +71,17 @@ export class Recorded {
   }
 }
 
-const NO_HEADERS: readonly string[] = [];
+/**
+ * A request's URL and headers as one string, a line each (URL, name, value, name, value...):
+ * neither can hold a line break (the HTTP parser refuses one), and one flat string is all a
+ * slot keeps of it. `raw` is node's own list of the headers, on a socket.
+ */
+export function sent(url: string, raw: readonly string[] | undefined, headers: () => Headers): string {
+  if (raw) return [url, ...raw].join('\n');
+  const lines = [url];
+  headers().forEach((value, name) => void lines.push(name, value));
+  return lines.join('\n');
+}
 
 /** The default number of requests kept. */
 export const JOURNAL_SIZE = 1000;
@@ -98,7 +106,7 @@ export class Journal {
    * later checks the id first: a request pending longer than the ring is long finds its slot
    * taken by a newer one, and leaves it.
    */
-  add(at: number, method: string, url: string, headers: Headers | readonly string[]): Recorded {
+  add(at: number, method: string, request: string): Recorded {
     const id = ++this.count;
     const slot = id % this.capacity;
     let entry = this.capacity > 0 ? this.ring[slot] : undefined;
@@ -110,8 +118,7 @@ export class Journal {
     entry.id = id;
     entry.at = at;
     entry.method = method;
-    entry.url = url;
-    entry.headers = headers;
+    entry.request = request;
     return entry;
   }
 

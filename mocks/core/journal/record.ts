@@ -11,7 +11,7 @@ import type { AppEnv } from '../env.ts';
 import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { FindingsOf } from './findings.ts';
-import type { Recorded } from './journal.ts';
+import { type Recorded, sent } from './journal.ts';
 
 /** The most kinds of finding remembered as said; past it, no more are said (and that is said once). */
 const MAX_SAID = 1000;
@@ -39,7 +39,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       warn(
         said.size > MAX_SAID
           ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here (GET /__mock/requests?findings=true lists them)`
-          : `mock: ${loggable(entry.method)} ${loggable(target(entry.url))}: ${f.why}${f.hint ? `: ${f.hint}` : ''}` +
+          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}${f.hint ? `: ${f.hint}` : ''}` +
               ' (said once; GET /__mock/requests?findings=true lists every such request)',
       );
     }
@@ -52,7 +52,11 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     if (journal.enabled && journaled(c.req.path)) {
       // On a socket, node's own list of the headers as they came (kept as it is: no copy).
       const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-      entry = journal.add(state.now(), c.req.method, c.req.url, raw ?? c.req.raw.headers);
+      entry = journal.add(
+        state.now(),
+        c.req.method,
+        sent(c.req.url, raw, () => c.req.raw.headers),
+      );
       c.set('entry', entry);
       c.set('entryId', entry.id);
     }
@@ -77,7 +81,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
           entry.scheme = principal.scheme;
           entry.kind = principal.kind;
         }
-        const hidden = state.hiding?.note(op, queryOf(entry.url), entry.at);
+        const hidden = state.hiding?.note(op, queryOf(c.req.url), entry.at);
         if (hidden) entry.hidden = hidden;
       }
       const bodyText = c.get('bodyText');
@@ -116,6 +120,12 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
 export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
   const entry = c.get('entry');
   return entry && entry.id === c.get('entryId') ? entry : undefined;
+}
+
+/** The URL a journal entry holds. */
+export function urlOf(entry: Recorded): string {
+  const end = entry.request.indexOf('\n');
+  return end === -1 ? entry.request : entry.request.slice(0, end);
 }
 
 /** A URL's path and query, as sent. */
