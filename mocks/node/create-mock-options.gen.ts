@@ -4,7 +4,7 @@
  * The mock's settings that mean something without a socket: the server's flags of the same names (see
  * `server-listing-mock --help`).
  */
-export interface CreateMockOptions {
+export interface CreateMockFlags {
   /** Dataset seed; the same seed gives the same servers (`--seed`, default 1337). */
   seed?: number;
   /**

@@ -16,7 +16,7 @@ import type { Transport } from '../core/overrides/transport.ts';
 import { checkRows } from '../dataset/data-file.ts';
 import { rowsAt, server, type ServerFields } from '../dataset/server-builder.ts';
 import { CookieJar } from './cookie-jar.ts';
-import type { CreateMockOptions as FlagOptions } from './create-mock-options.gen.ts';
+import type { CreateMockFlags } from './create-mock-options.gen.ts';
 import { STOP_GRACE_MS } from './lifetime.ts';
 import { buildMock, loadInputs } from './load.ts';
 import { FLAGS, type MockOptions } from './options.ts';
@@ -43,7 +43,7 @@ export const users = FIXTURE_USERS;
  * interface, with a doc comment each, is written from the flag table by `npm run docs:flags`),
  * and `servers` given as rows.
  */
-export type CreateMockOptions = Omit<FlagOptions, 'servers'> & {
+export type CreateMockOptions = Omit<CreateMockFlags, 'servers'> & {
   /**
    * How many servers to generate (`--servers`, default 1000); or the servers themselves, each
    * a `server()` or its fields (every field not given is filled with a value the spec allows,

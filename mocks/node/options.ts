@@ -250,7 +250,7 @@ export function createMockOptionsSource(typeOf: (key: string) => string): string
     header:
       'Written by `npm run docs:flags` from the flags createMock takes (`inCode` in mocks/node/options.ts):\n' +
       'change that table, not this file.',
-    name: 'CreateMockOptions',
+    name: 'CreateMockFlags',
     doc:
       "The mock's settings that mean something without a socket: the server's flags of the same names " +
       '(see `server-listing-mock --help`).',
