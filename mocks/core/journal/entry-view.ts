@@ -198,6 +198,10 @@ const BODY_SHOWN = 4096;
 /** The headers an entry holds by lower-case name (a repeated one joined as fetch joins it). */
 function byName(r: Recorded): Map<string, string> {
   const out = new Map<string, string>();
+  if (r.headers) {
+    r.headers.forEach((value, name) => void out.set(name, value));
+    return out;
+  }
   const headers = r.request.split('\n').slice(1);
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!.toLowerCase();

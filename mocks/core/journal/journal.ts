@@ -37,6 +37,8 @@ export class Recorded {
   method = '';
   /** The URL as the app saw it, then each header's name and value, one per line (see `sent`). */
   request = '';
+  /** The headers, when the runtime gave no raw list of them (in process): the Request's own. */
+  headers: Headers | undefined = undefined;
   bodyText: string | undefined = undefined;
   op: Operation | undefined = undefined;
   body: unknown = undefined;
@@ -68,19 +70,18 @@ export class Recorded {
     this.override = undefined;
     this.findings = undefined;
     this.hidden = undefined;
+    this.headers = undefined;
   }
 }
 
 /**
  * A request's URL and headers as one string, a line each (URL, name, value, name, value...):
  * neither can hold a line break (the HTTP parser refuses one), and one flat string is all a
- * slot keeps of it. `raw` is node's own list of the headers, on a socket.
+ * slot keeps of them. `raw` is node's own list of the headers, on a socket; without one (in
+ * process) the string is the URL, and the slot keeps the Request's headers beside it.
  */
-export function sent(url: string, raw: readonly string[] | undefined, headers: () => Headers): string {
-  if (raw) return [url, ...raw].join('\n');
-  const lines = [url];
-  headers().forEach((value, name) => void lines.push(name, value));
-  return lines.join('\n');
+export function sent(url: string, raw: readonly string[] | undefined): string {
+  return raw ? [url, ...raw].join('\n') : url;
 }
 
 /** The default number of requests kept. */

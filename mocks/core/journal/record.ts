@@ -50,13 +50,10 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     const journal = state.journal;
     let entry: Recorded | undefined;
     if (journal.enabled && journaled(c.req.path)) {
-      // On a socket, node's own list of the headers as they came (kept as it is: no copy).
+      // On a socket, node's own list of the headers as they came, joined into the one string a slot keeps.
       const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-      entry = journal.add(
-        state.now(),
-        c.req.method,
-        sent(c.req.url, raw, () => c.req.raw.headers),
-      );
+      entry = journal.add(state.now(), c.req.method, sent(c.req.url, raw));
+      if (!raw) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
       c.set('entryId', entry.id);
     }
