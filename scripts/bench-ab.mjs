@@ -1,6 +1,8 @@
 // Throughput of mock builds (or flags) side by side, for a change's cost on a noisy machine:
-// every variant up at once, the plain and the filtered query of the benchmark against each
-// in turn, each round starting with another variant (no variant always first), the load
+// the plain and the filtered query of the benchmark against each variant in turn, each round
+// starting with another variant (no variant always first), each measurement on a process
+// started for it (a long-lived one keeps whatever core it landed on, and on a shared machine
+// one variant's process alone can sit beside another's load for the whole run), the load
 // generator (autocannon, 50 connections) in a process of its own; medians and pairwise ratios.
 //   node scripts/bench-ab.mjs [--pairs N] [--seconds S] 'name=path/to/mock.mjs [flags]' ...
 //   node scripts/bench-ab.mjs 'on=dist/mock.mjs' 'off=dist/mock.mjs --journal 0' 'base=../baseline/dist/mock.mjs'
@@ -56,18 +58,22 @@ const load = (url, seconds) =>
     ),
   );
 
-const ports = variants.map((_, i) => 4600 + i);
-const children = await Promise.all(variants.map((v, i) => start(v, ports[i])));
+const PORT = 4600;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+let child;
 try {
   for (const [query, path] of Object.entries(QUERIES)) {
     const seen = variants.map(() => []);
     for (let p = 0; p < PAIRS; p++)
       for (let k = 0; k < variants.length; k++) {
         const i = (k + p) % variants.length;
-        const url = `http://127.0.0.1:${ports[i]}${path}`;
+        child = await start(variants[i], PORT);
+        const url = `http://127.0.0.1:${PORT}${path}`;
         await load(url, 1);
         seen[i].push(await load(url, SECONDS));
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.on('exit', resolve));
+        child = undefined;
       }
     const ratio = (a, b) => median(seen[a].map((x, k) => x / seen[b][k])).toFixed(3);
     console.log(
@@ -78,5 +84,5 @@ try {
     console.log(`  raw: ${JSON.stringify(seen.map((r) => r.map(Math.round)))}`);
   }
 } finally {
-  for (const c of children) c.kill('SIGTERM');
+  child?.kill('SIGTERM');
 }
