@@ -6,7 +6,7 @@
 //
 // This module is the one place that fills findings, from what the mock sees without the
 // suite's judges; when the request-side judges of spec/judges/ land, they replace it
-// (decision 0036): the journal, the test helper and the once-per-kind warning only read
+// (decision 0041): the journal, the test helper and the once-per-kind warning only read
 // the list.
 import { didYouMean } from '../../../cli/flags.ts';
 import type { Operation, SpecModel } from '../../../spec/model.ts';

@@ -5,7 +5,7 @@
 // the transport; once, N times or until reset; or at a rate, with a seed, for
 // resilience runs. A given body is held to what the spec declares for that status and
 // refused with the reason, unless the override says it is off the contract on purpose
-// (`offContract`), which every place the answer shows then says (decision 0036).
+// (`offContract`), which every place the answer shows then says (decision 0041).
 import { didYouMean } from '../../../cli/flags.ts';
 import { operationFor, type Operation, type SpecModel } from '../../../spec/model.ts';
 import { createRng, type Rng } from '../../dataset/rng.ts';
