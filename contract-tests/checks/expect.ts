@@ -3,7 +3,8 @@
 // suite's way (the status the check set out to provoke, each problem once, the level
 // the check rests on, the evidence failures of one cause share). Checks return these
 // results; the runner records them.
-import { mediaType, type AnswerJudge } from '../../spec/judge.ts';
+import { mediaType } from '../../spec/judges/exchange.ts';
+import type { Schemas } from '../../spec/judges/schemas.ts';
 import { reasonPhrase } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
@@ -12,13 +13,14 @@ import type { CredentialSet } from '../kit/credentials.ts';
 import { describeResponse } from '../kit/mask.ts';
 import type { CheckResult, Evidence, Status } from '../kit/recorder.ts';
 import type { Scope } from '../kit/scope.ts';
+import type { RunJudging } from '../run/judging.ts';
 import { show } from '../kit/repro.ts';
 import { signature, type HttpResponse } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
 
 /** What turning an exchange into a result needs of the run. */
 export interface Judging {
-  judge: AnswerJudge;
+  judging: RunJudging;
   credentials: CredentialSet;
   scope: Scope;
 }
@@ -65,7 +67,7 @@ export function compactProblems(problems: string[]): string[] {
  * body's shape (the spec's example message is about one parameter, not this check's), or
  * the schema's name.
  */
-export function expectedText(op: Operation, status: number, judge?: AnswerJudge): string {
+export function expectedText(op: Operation, status: number, judge?: Schemas): string {
   const declared = op.responses.get(status);
   if (declared && status >= 400) {
     const example = declared.examples.get('default') as { message?: unknown } | undefined;
@@ -141,7 +143,7 @@ export function skip(
 
 /** The answer must be the spec's response for `status`: the status, JSON, the body's schema, and what `extra` adds. */
 export function expectAnswer(run: Judging, e: Expectation): CheckResult {
-  const { judge } = run;
+  const judge = run.judging.ctx.schemas;
   const target = e.against ?? e.op;
   const evidence: Evidence = { expectedStatus: e.status };
   if (e.exchange.skipped)
@@ -177,56 +179,6 @@ export function expectAnswer(run: Judging, e: Expectation): CheckResult {
     if (own.length && e.finding) evidence.finding = e.finding;
   }
   const expected = e.expected ?? expectedText(target, e.status, judge);
-  return outcome(run, {
-    op: e.op,
-    check: e.check,
-    level,
-    status: problems.length ? 'fail' : 'pass',
-    exchange: e.exchange,
-    expected,
-    message: compactProblems(problems).join('; '),
-    evidence,
-  });
-}
-
-/**
- * The answer must be the spec's error body with `status`, for requests whose answer no
- * operation declares (an unknown path, a wrong method).
- */
-export function expectError(
-  run: Judging,
-  e: Omit<Expectation, 'op' | 'against' | 'schema' | 'expected'> & { op: Subject },
-): CheckResult {
-  const { judge } = run;
-  const evidence: Evidence = { expectedStatus: e.status };
-  if (e.exchange.skipped)
-    return outcome(run, {
-      op: e.op,
-      check: e.check,
-      level: e.level,
-      status: 'skip',
-      message: e.exchange.skipped,
-      evidence,
-    });
-  const level = weakest(e.level, judge.errorBodyLevel());
-  const problems: string[] = [];
-  const res = e.exchange.response;
-  if (!res) problems.push(`no answer: ${e.exchange.error ?? 'request failed'}`);
-  else {
-    if (res.status !== e.status) problems.push(`status ${res.status}, expected ${e.status}`);
-    const answer = { status: res.status, headers: res.headers, body: res.text, json: res.json };
-    const notJson = judge.notJson(answer);
-    if (notJson) {
-      problems.push(`${notJson} (the error body)`);
-      evidence.wrongType = mediaType(res.headers['content-type']) || '(none)';
-    } else {
-      const body = judge.errorBody(answer);
-      problems.push(...body.problems);
-      if (body.schemaErrors.length) evidence.schemaErrors = body.schemaErrors;
-    }
-    if (e.extra) problems.push(...e.extra(res));
-  }
-  const expected = `${e.status} application/json {"success": false, "message": "..."}`;
   return outcome(run, {
     op: e.op,
     check: e.check,

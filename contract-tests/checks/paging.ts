@@ -7,7 +7,7 @@ import type { CheckResult } from '../kit/recorder.ts';
 import { expectAnswer, subjectOf } from './expect.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['scope', 'judge', 'credentials', 'http'] as const;
+const NEEDS = ['scope', 'judging', 'credentials', 'http'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 interface Page {

@@ -3,7 +3,7 @@
 // 404 is missing; a media type that is everywhere is one cause (reports/causes.ts); a
 // declared status no answer showed is listed by the coverage family.
 import { operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
-import { mediaType } from '../../spec/judge.ts';
+import { mediaType } from '../../spec/judges/exchange.ts';
 import type { HttpResponse } from '../transport/http.ts';
 
 /** Where results about requests that match no operation of the spec (an unknown path) are filed. */

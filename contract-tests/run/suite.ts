@@ -1,6 +1,6 @@
 // The suite's run, in process and in phases: the pre-flight (can the target be tested,
 // is it the mock), the replay of each operation's documented success (Dredd), the depth
-// families of checks/families.ts in table order, their watches' verdicts, the cleanup
+// families of checks/families.ts in table order, every answer's verdicts by the judges, the cleanup
 // of everything the run created, and the outcome the reports render. `runSuite` takes a
 // `fetch`, so a test can run it against a Hono app's `app.fetch` with no socket (the
 // replay phase is then off unless asked for: Dredd has an HTTP client of its own).
@@ -125,7 +125,7 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
   return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
 }
 
-/** The replay, the depth families and their watches; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
+/** The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
 async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
   const { run, recorder } = kit;
   const failures: CheckResult[] = [];
@@ -145,7 +145,7 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
         message: `internal error in the contract suite: ${err.stack ?? err.message}`,
       });
     });
-    for (const w of kit.watches) recorder.add(w.verdicts());
+    recorder.add(run.judging.tallies((id) => run.spec.byId.has(id) && run.scope.selected({ operationId: id })));
   } finally {
     // Cleanup is never refused: not for want of budget, not because the run was stopped.
     const left = await run.keys.removeAll().catch(() => run.keys.open());
@@ -233,7 +233,6 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     signal: options.signal,
     runId: randomBytes(4).toString('hex'),
     seed: options.seed ?? DEFAULT_SEED,
-    families: options.families ?? FAMILIES,
   });
   const replay = await phases(kit, options, specPath);
   const facts: RunFacts = {

@@ -18,7 +18,7 @@ import { meaningProvenance } from './levels.ts';
 import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
 import { countOf, identityOf, rowCountOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
 
-const NEEDS = ['scope', 'judge', 'credentials', 'reads', 'sample'] as const;
+const NEEDS = ['scope', 'judging', 'credentials', 'reads', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 /** One parameter's meaning, to check against the run's target. */
@@ -75,7 +75,7 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   const rule = ROW_RULES[m.rule] as RowRule;
   const level = meaningProvenance(op, param, m);
   if (!run.scope.wants(level)) return [];
-  const probes = rule.probes(m, seen, param).filter((p) => run.judge.accepts(param.schema, p.value));
+  const probes = rule.probes(m, seen, param).filter((p) => run.judging.ctx.schemas.accepts(param.schema, p.value));
   if (!probes.length) {
     return skip(run.scope, {
       op,
@@ -191,7 +191,7 @@ async function checkLikeLeftOut(
   asked: { value: string; check?: string },
 ): Promise<CheckResult[]> {
   const level = weakest(op.provenance, param.provenance, op.rows?.provenance);
-  if (!run.scope.wants(level) || !run.judge.accepts(param.schema, asked.value)) return [];
+  if (!run.scope.wants(level) || !run.judging.ctx.schemas.accepts(param.schema, asked.value)) return [];
   const label = `${param.name}=${asked.value}`;
   const { exchange, problems } = await stableCompare(run.reads, {
     op,

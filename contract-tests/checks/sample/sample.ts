@@ -13,7 +13,7 @@ import { PINGED_SERVERS, pingOperations } from './ping.ts';
 import type { Sampler } from './sampler.ts';
 import { sampleVerdicts } from './verdicts.ts';
 
-const NEEDS = ['spec', 'scope', 'judge', 'reads', 'sample'] as const;
+const NEEDS = ['spec', 'scope', 'judging', 'reads', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 /** Whether any of the sample's checks is within the run's --provenance (else its requests would be wasted). */

@@ -4,8 +4,8 @@
 // comes in; what each query showed (its totals, the rows it reached, rows out of order
 // or breaking a filter) is kept for the verdicts (verdicts.ts). The rows seen feed the
 // meaning probes and the pings.
-import type { AnswerJudge } from '../../../spec/judge.ts';
-import { schemaErrorKeys } from '../../../spec/judge.ts';
+import type { Schemas } from '../../../spec/judges/schemas.ts';
+import { schemaErrorKeys } from '../../../spec/judges/schemas.ts';
 import type { Operation, Parameter, SortOrder } from '../../../spec/model.ts';
 import type { Provenance } from '../../../spec/provenance.ts';
 import { describeErrors } from '../../../spec/validator.ts';
@@ -71,7 +71,7 @@ export class Sampler {
 
   constructor(
     readonly op: Operation,
-    private readonly parts: { reads: CachedReads; judge: AnswerJudge; budgetLeft: () => number },
+    private readonly parts: { reads: CachedReads; judge: Schemas; budgetLeft: () => number },
   ) {
     const byRule = (rule: string) => op.parameters.find((p) => p.meaning?.rule === rule);
     this.limitParam = byRule('limitsRows');

@@ -11,7 +11,7 @@ import { meaningProvenance } from '../meaning/levels.ts';
 import { totalOf } from '../meaning/combinations.ts';
 import type { Given } from '../run-kit.ts';
 
-type Run = Given<'scope' | 'judge' | 'reads'>;
+type Run = Given<'scope' | 'judging' | 'reads'>;
 import type { PagedQuery, Sampler } from './sampler.ts';
 
 /** Problems listed per check; the rest are counted. */
@@ -23,7 +23,7 @@ const list = (xs: string[]) =>
 function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
   const { op } = s;
   // Every row is validated against the whole schema the run's level keeps: the check is as firm as its softest part.
-  const level = weakest(op.provenance, op.rows?.provenance, run.judge.bodyLevel(op, op.successStatus));
+  const level = weakest(op.provenance, op.rows?.provenance, run.judging.ctx.schemas.bodyLevel(op, op.successStatus));
   if (!run.scope.wants(level)) return [];
   const share = s.distinct.size ? ((100 * s.invalid.size) / s.distinct.size).toFixed(1) : '0';
   const listed = [...s.invalid.values()].slice(0, LISTED);
