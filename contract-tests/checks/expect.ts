@@ -81,11 +81,6 @@ export function expectedText(op: Operation, status: number, judge?: Schemas): st
   return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
 }
 
-/** What a failure about an operation's parameter or field is about (evidence `subject`): failures that share it are one cause. */
-export function subjectOf(op: Pick<Operation, 'operationId'>, name: string): string {
-  return `${op.operationId} ${name}`;
-}
-
 export interface Outcome {
   op: Subject;
   check: string;

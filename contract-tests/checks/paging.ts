@@ -4,7 +4,7 @@
 import type { Operation } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { expectAnswer, subjectOf } from './expect.ts';
+import { expectAnswer } from './expect.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
 const NEEDS = ['scope', 'judging', 'credentials', 'http'] as const;
@@ -41,7 +41,7 @@ async function paging(op: Operation, run: Run): Promise<CheckResult[]> {
         level: displayedProv,
         exchange: first,
         status: op.successStatus,
-        subject: subjectOf(op, 'displayed'),
+        subject: 'displayed',
         extra: () =>
           Array.isArray(results) && page?.displayed !== results.length
             ? [`displayed is ${JSON.stringify(page?.displayed)} but ${rows}.length is ${results.length}`]
@@ -57,7 +57,7 @@ async function paging(op: Operation, run: Run): Promise<CheckResult[]> {
         level: limitProv,
         exchange: first,
         status: op.successStatus,
-        subject: subjectOf(op, limitParam.name),
+        subject: limitParam.name,
         expected: `${op.successStatus}, at most ${SMALL_LIMIT} ${rows}`,
         extra: () =>
           Array.isArray(results) && results.length > SMALL_LIMIT
@@ -84,7 +84,7 @@ async function paging(op: Operation, run: Run): Promise<CheckResult[]> {
         level: pageProv,
         exchange,
         status: op.successStatus,
-        subject: subjectOf(op, pageParam.name),
+        subject: pageParam.name,
         expected: `${op.successStatus} with no ${rows} and displayed 0`,
         extra: (res) => {
           const body = res.json as (Page & Record<string, unknown>) | undefined;

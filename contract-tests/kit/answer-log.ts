@@ -13,7 +13,7 @@ export const NO_OPERATION = '(no operation)';
 export type Subject = Pick<Operation, 'operationId'>;
 
 /** The operation a request belongs to (by its path alone for a wrong method), or NO_OPERATION. */
-export function subjectOf(model: SpecModel, method: string, relativePath: string): Operation | Subject {
+export function filedUnder(model: SpecModel, method: string, relativePath: string): Operation | Subject {
   return (
     operationFor(model, method, relativePath) ??
     model.operations.map((o) => operationFor(model, o.method, relativePath)).find(Boolean) ?? {

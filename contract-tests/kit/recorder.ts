@@ -39,6 +39,8 @@ export interface Evidence {
 
 export interface CheckResult {
   operationId: string;
+  /** The group it belongs to, what its check name starts with (`auth`, `default`, `schema`, `Dredd`). */
+  family?: string;
   /** The method of the operation (or of the request, for one no operation matches). */
   method?: string;
   /** The operation's path as the spec writes it (`/status/ping/{address}`). */

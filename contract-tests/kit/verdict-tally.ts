@@ -107,7 +107,7 @@ export class VerdictTally {
     const out: CheckResult[] = [];
     const plural = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;
     for (const t of all) {
-      const base = { ...t.place, check: `${t.judge}: ${t.promise}`, provenance: t.level };
+      const base = { ...t.place, family: t.judge, check: `${t.judge}: ${t.promise}`, provenance: t.level };
       if (!t.failed) {
         if (!failing.has(`${t.place.operationId}\u0000${t.judge}`))
           out.push({ ...base, status: 'pass', message: `${plural(t.judged)} judged` });

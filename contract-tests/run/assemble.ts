@@ -10,7 +10,7 @@ import { Budget } from '../transport/budget.ts';
 import type { Fetch } from '../transport/http.ts';
 import { Pacer } from '../transport/pacing.ts';
 import { Transport } from '../transport/transport.ts';
-import { AnswerLog, subjectOf } from '../kit/answer-log.ts';
+import { AnswerLog, filedUnder } from '../kit/answer-log.ts';
 import { CredentialSet, type Credentials } from '../kit/credentials.ts';
 import { KeyLedger } from '../kit/key-ledger.ts';
 import { keyLifecycle } from '../kit/key-lifecycle.ts';
@@ -64,7 +64,7 @@ export function assembleKit(p: KitParts): Kit {
     }),
     signal: p.signal,
     observe: (request, response) => {
-      const subject = subjectOf(p.model, request.method, http.relative(request.url));
+      const subject = filedUnder(p.model, request.method, http.relative(request.url));
       answers.note(subject, response);
       judging.observe(subject, request, response);
       keys?.observe(subject, request, response);

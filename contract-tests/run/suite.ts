@@ -90,8 +90,10 @@ async function depthPhase(kit: Kit, operations: readonly Operation[], families: 
   for (const family of families) {
     if (run.http.stopped()) return;
     const given = handOut(run, family.needs);
-    if (family.once) recorder.add(await family.once(given));
-    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, given));
+    // A result is filed under its family unless it names another group of checks itself (`default:` of `meaning`).
+    const filed = (results: CheckResult[]) => results.map((r) => (r.family ? r : { family: family.name, ...r }));
+    if (family.once) recorder.add(filed(await family.once(given)));
+    for (const op of operations) if (family.perOperation) recorder.add(filed(await family.perOperation(op, given)));
   }
 }
 
@@ -133,12 +135,13 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
   try {
     if (options.dredd ?? !options.fetch) {
       replay = await replayPhase(run, specPath);
-      recorder.add(replay.results);
+      recorder.add(replay.results.map((r) => ({ family: 'Dredd', ...r })));
     }
     const selected = run.spec.operations.filter((o) => run.scope.selected(o));
     await depthPhase(kit, selected, options.families ?? FAMILIES).catch((err: Error) => {
       failures.push({
         operationId: 'suite',
+        family: 'suite',
         check: 'suite: the depth checks ran to completion',
         provenance: 'interface',
         status: 'fail',
@@ -152,6 +155,7 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
     if (left.length) {
       failures.push({
         operationId: 'cleanup',
+        family: 'cleanup',
         check: 'cleanup: everything the suite created is removed',
         provenance: 'interface',
         status: 'fail',
@@ -163,6 +167,7 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
   if (stopped)
     failures.push({
       operationId: 'suite',
+      family: 'suite',
       check: 'suite: the run finished',
       provenance: 'interface',
       status: 'fail',

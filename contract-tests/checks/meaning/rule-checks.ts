@@ -10,7 +10,7 @@ import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { Scope } from '../../kit/scope.ts';
 import type { HttpResponse } from '../../transport/http.ts';
-import { expectAnswer, skip, subjectOf } from '../expect.ts';
+import { expectAnswer, skip } from '../expect.ts';
 import { family, type GivenFor } from '../run-kit.ts';
 import { scopeOf, totalOf } from './combinations.ts';
 import { shapeProblems, stableCompare } from './compare.ts';
@@ -95,7 +95,7 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
         exchange,
         status: op.successStatus,
         schema: false,
-        subject: subjectOf(op, param.name),
+        subject: param.name,
         expected: `${op.successStatus}, every row with ${rule.says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
         extra: (res) =>
           res.status === op.successStatus
@@ -130,7 +130,7 @@ async function checkRevealsHidden({ run, op, param, meaning }: MeaningProbe): Pr
   });
   const check = `meaning: ${param.name}=true shows the hidden rows: '${hidden}' is gone and ${total} grows by it`;
   // A count that does not add up is about the count (the sample's paging may show it too); a hidden field still there, about the parameter.
-  const subject = subjectOf(op, problems.some((p) => p.startsWith(`${total} is `)) ? total : param.name);
+  const subject = problems.some((p) => p.startsWith(`${total} is `)) ? total : param.name;
   return [
     expectAnswer(run, {
       op,
@@ -179,7 +179,7 @@ async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promi
       exchange,
       status: op.successStatus,
       schema: false,
-      subject: subjectOf(op, param.name),
+      subject: param.name,
       extra: () => problems,
     }),
   ];
@@ -210,7 +210,7 @@ async function checkLikeLeftOut(
       exchange,
       status: op.successStatus,
       schema: false,
-      subject: subjectOf(op, param.name),
+      subject: param.name,
       finding,
       extra: () => problems,
       expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,

@@ -5,7 +5,7 @@
 import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { ShownRequest } from '../../kit/repro.ts';
-import { skip, subjectOf } from '../expect.ts';
+import { skip } from '../expect.ts';
 import { combinationName } from '../meaning/combinations.ts';
 import { meaningProvenance } from '../meaning/levels.ts';
 import { totalOf } from '../meaning/combinations.ts';
@@ -47,7 +47,7 @@ function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
       ...base,
       check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`,
       status: s.pageProblems.length ? 'fail' : 'pass',
-      ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: subjectOf(op, s.limitParam.name) } } : {}),
+      ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: s.limitParam.name } } : {}),
       message: s.pageProblems.length
         ? `${s.pageProblems.length} problem(s): ${s.pageProblems.slice(0, LISTED).join(' | ')}`
         : undefined,
@@ -98,7 +98,7 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
       unreachedRequest ??= q.firstRequest;
     }
   }
-  const base = { operationId: op.operationId, provenance: level, evidence: { subject: subjectOf(op, page.total) } };
+  const base = { operationId: op.operationId, provenance: level, evidence: { subject: page.total } };
   const same = `sample: ${page.total} is the same on every page of a query`;
   const reach = `sample: ${page.total} equals the rows reachable by paging`;
   return [
@@ -141,7 +141,7 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
   const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
   const base = { operationId: s.op.operationId, check, provenance };
-  const subject = subjectOf(s.op, s.sortParam?.name ?? 'sort');
+  const subject = s.sortParam?.name ?? 'sort';
   if (q.orderProblems.length)
     return [
       {
