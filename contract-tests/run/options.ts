@@ -129,6 +129,7 @@ export function normaliseBaseUrl(raw: string): string {
 export const USAGE = [
   'Usage: server-listing-contract --base-url <url> [options]',
   '   (in a clone: npm run contract -- --base-url <url> [options])',
+  '       server-listing-contract diff --base <file|git ref>: what changed in the spec (diff --help)',
   '',
   'Replays the spec (spec/openapi.yaml) against an implementation: a pre-flight makes sure',
   "the target answers at that base URL and asks whether it is this project's mock",
