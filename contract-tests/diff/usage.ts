@@ -59,7 +59,6 @@ const plural = (n: number, word: string) => `${n} recorded ${word}${n === 1 ? ''
 
 /** The change with its usage, and its severity lowered when it breaks clients no recorded request is. */
 export function weigh(change: Change, profiles: readonly UsageProfile[]): Change {
-  const recorded = profiles.reduce((n, p) => n + p.requests, 0);
   if (!change.touches.length) {
     return {
       ...change,
@@ -85,7 +84,7 @@ export function weigh(change: Change, profiles: readonly UsageProfile[]): Change
   }
   const verb = change.breaks === 'none' ? 'meets' : change.breaks === 'implementations' ? 'meets' : 'breaks';
   if (words.length) return { ...change, usage: { requests, summary: `${verb} ${words.join(', ')}` } };
-  const summary = `no recorded consumer uses it (${plural(recorded, 'request')} of ${profiles.map((p) => `\`${p.consumer}\``).join(', ')})`;
+  const summary = `no recorded consumer uses it (${profiles.map((p) => `${plural(p.requests, 'request')} of \`${p.consumer}\``).join(', ')})`;
   if (change.severity !== 'breaking') return { ...change, usage: { requests, summary } };
   return {
     ...change,
