@@ -5,7 +5,9 @@
 // Exit 0: every check passed; 1: a check failed (or was skipped, with --strict), or the
 // run was stopped; 2: nothing was checked (unreachable target, wrong base URL, refused
 // to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
+import { readFileSync } from 'node:fs';
 import { FlagError } from '../cli/flags.ts';
+import { readUsageProfile, type UsageProfile } from '../spec/usage-profile.ts';
 import { ownPackage } from '../cli/own-package.ts';
 import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
 import { clearReports, reportPaths, writeAtomically, writeReports } from './reports/files.ts';
@@ -17,6 +19,8 @@ import { runDiff } from './diff/command.ts';
 import { runSuite, type SuiteRun } from './run/suite.ts';
 
 async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: MockProgram }): Promise<SuiteRun> {
+  if (opts['require-usage'] && !opts.usage.length) throw new FlagError('--require-usage needs --usage <file>');
+  const usage = opts.usage.length ? readProfiles(opts.usage) : undefined;
   if (opts['start-mock']) running.mock = await startMockProgram();
   const baseUrl = running.mock?.baseUrl ?? opts['base-url'];
   if (!baseUrl) throw new FlagError('no target: pass --base-url <url> (or set CONTRACT_BASE_URL), or --start-mock');
@@ -33,6 +37,19 @@ async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: Mo
     dredd: opts.dredd !== 'off',
     seed: opts.seed,
     signal,
+    ...(usage ? { usage, requireUsage: opts['require-usage'] } : {}),
+  });
+}
+
+/** `--usage` files, read and checked; one that is not a usage profile refuses the run (exit 2). */
+function readProfiles(files: readonly string[]): UsageProfile[] {
+  return files.map((file) => {
+    try {
+      return readUsageProfile(readFileSync(file, 'utf8'), `--usage ${file}`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new FlagError(code ? `--usage ${file}: cannot read it (${code})` : (err as Error).message);
+    }
   });
 }
 

@@ -78,6 +78,15 @@ export const FLAGS = {
     env: 'CONTRACT_SEED',
     help: 'the seed of the generated requests: the same seed sends the same ones (pass another to explore further)',
   },
+  usage: {
+    type: 'list',
+    value: '<file>',
+    help: 'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the run checked against the target, and which it never did',
+  },
+  'require-usage': {
+    type: 'boolean',
+    help: 'with --usage: an operation or parameter a profile uses that the run never checked fails the run',
+  },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
