@@ -253,6 +253,10 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     dredd: Boolean(replay),
     pace,
   };
+  // Writes off without --allow-writes: their skips were asked for, and fail a --strict run only when writes were.
+  if (!scope.writes.allowed)
+    for (const r of kit.recorder.all() as CheckResult[])
+      if (r.status === 'skip' && model.byId.get(r.operationId)?.isWrite) r.declined = true;
   // --usage: what consumers use against what the run sent (run/usage-coverage.ts), as results and a closing line.
   const coverage = options.usage?.length
     ? usageCoverage(options.usage, kit.traffic.toJSON(), model, options.requireUsage ?? false)
