@@ -546,7 +546,7 @@ describe('what the changes say', () => {
       where: 'query parameter country',
       touches: [{ operationId: 'findServers', parameter: 'country' }],
     });
-    expect(change!.message).toMatch(/answered as if it had not .*nameOrCode\(country, country_code\)/);
+    expect(change!.message).toMatch(/gets rows unfiltered by it .*it was nameOrCode\(country, country_code\)/);
   });
 
   test('a level is the softest x-provenance along the change: an observed field of an interface operation is observed', () => {

@@ -8,9 +8,8 @@ import type { View } from './view.ts';
 const keysOf = (v: unknown): string[] => (v && typeof v === 'object' ? Object.keys(v) : []);
 
 function added(group: Group, ctx: Context): Change[] {
-  const route = String(group.at[1]);
   return group.differences.map((d) => {
-    const where = route;
+    const where = 'the operation';
     if (d.type === 'CREATE') {
       return ctx.change('endpoint-added', { at: group.at, where, message: `${d.value.operationId} added` });
     }

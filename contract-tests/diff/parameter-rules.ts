@@ -41,7 +41,7 @@ function addedOrRemoved(group: Group, ctx: Context): Change[] {
       at: group.at,
       where,
       message: filters
-        ? `removed: a client that sends it is answered as if it had not (unknown query parameters are ignored), so ${describe(meaning)} no longer applies`
+        ? `removed: a client that still sends it gets rows unfiltered by it (unknown query parameters are ignored; it was ${describe(meaning)})`
         : 'removed',
       touches: [touch],
     }),

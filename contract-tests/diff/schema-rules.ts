@@ -22,6 +22,8 @@ export interface SchemaPlace {
 const UPPER = new Set(['maximum', 'maxLength', 'maxItems', 'maxProperties', 'exclusiveMaximum']);
 const LOWER = new Set(['minimum', 'minLength', 'minItems', 'minProperties', 'exclusiveMinimum']);
 const ANNOTATIONS = new Set(['readOnly', 'writeOnly', 'deprecated']);
+/** Keywords that only mean something for one type. */
+const TYPED = new Set([...UPPER, ...LOWER, 'format', 'pattern', 'enum', 'multipleOf', 'uniqueItems']);
 /** Keys whose change replaces what the schema is rather than bounding it. */
 const STRUCTURE = new Set(['items', 'anyOf', 'oneOf', 'not', 'recursive', 'properties']);
 
@@ -64,7 +66,19 @@ function spotOf(path: readonly (string | number)[]): Spot {
 
 /** Every change in one schema (a group at the schema's root). */
 export function schemaChanges(group: Group, ctx: Context, place: SchemaPlace): Change[] {
-  return group.differences.flatMap((d) => oneChange(d, group, ctx, place));
+  // A value whose type changed is another value: its old type's bounds, format and pattern going with it are part of that one change.
+  const retyped = new Set(
+    group.differences
+      .map((d) => spotOf(d.path))
+      .filter((s) => s.rest.length === 1 && s.rest[0] === 'type')
+      .map((s) => s.property),
+  );
+  return group.differences
+    .filter((d) => {
+      const s = spotOf(d.path);
+      return !retyped.has(s.property) || !TYPED.has(String(s.rest[0]));
+    })
+    .flatMap((d) => oneChange(d, group, ctx, place));
 }
 
 function oneChange(d: Difference, group: Group, ctx: Context, place: SchemaPlace): Change[] {

@@ -90,7 +90,7 @@ export function weigh(change: Change, profiles: readonly UsageProfile[]): Change
     ...change,
     severity: 'warning',
     usage: { requests, summary },
-    why: `breaking for ${change.breaks === 'both' ? 'clients and implementations' : 'clients'}, but no recorded consumer uses it: a warning`,
+    why: 'so a warning, not breaking',
   };
 }
 
