@@ -577,6 +577,19 @@ describe('what the changes say', () => {
     expect(removed[0]!.touches[0]).toMatchObject({ parameter: 'region', value: 'AN' });
   });
 
+  test('a retyped value is one change: the bounds of its old type go with it', () => {
+    const head = edited(
+      (d) => (d.components.schemas.ServerCore.properties.port = { type: 'string', 'x-provenance': 'observed' }),
+    );
+    const changes = diffDocuments(SPEC, head);
+    expect(changes.map((c) => `${c.operationId} ${c.rule}`)).toEqual([
+      'findServers response-property-type-changed',
+      'pingServer response-property-type-changed',
+      'pingServerHostPort response-property-type-changed',
+    ]);
+    expect(changes[0]!.message).toBe('type "integer" -> "string"');
+  });
+
   test('changes come worst first', () => {
     const head = edited((d) => {
       op(d, '/metadata/regions').deprecated = true;
