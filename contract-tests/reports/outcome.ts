@@ -87,7 +87,7 @@ export function outcomeOf(input: OutcomeInput): RunOutcome {
 
 /** A skip that fails the run under `--strict`. */
 export function failsStrictly(r: CheckResult, strict: boolean): boolean {
-  return strict && r.status === 'skip' && !r.unavoidable;
+  return strict && r.status === 'skip' && !r.unavoidable && !r.declined;
 }
 
 export interface Tally {

@@ -3,6 +3,7 @@
 // families' watches; the judge at the run's level; the credentials; the search sample.
 import { AnswerJudge } from '../../spec/judge.ts';
 import type { SpecModel } from '../../spec/model.ts';
+import { UsageAccumulator, usageNoteOf } from '../../spec/usage-profile.ts';
 import { handOut, type AnswerWatch, type Family, type RunKit } from '../checks/families.ts';
 import { CachedReads } from '../checks/cached-reads.ts';
 import { searchedOperation } from '../checks/sample/sample.ts';
@@ -46,12 +47,15 @@ export interface Kit {
   run: RunKit;
   recorder: Recorder;
   watches: AnswerWatch[];
+  /** What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts). */
+  traffic: UsageAccumulator;
 }
 
 export function assembleKit(p: KitParts): Kit {
   const answers = new AnswerLog();
   const recorder = new Recorder();
   const watches: AnswerWatch[] = [];
+  const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
   const credentials = new CredentialSet(p.model, p.credentials);
   let keys: KeyLedger | undefined;
   const http = new Transport({
@@ -70,6 +74,8 @@ export function assembleKit(p: KitParts): Kit {
       answers.note(subject, response);
       keys?.observe(subject, request, response);
       for (const w of watches) w.note(subject, request, response);
+      const sent = usageNoteOf(p.model, { ...request, url: http.relative(request.url) }, response.status);
+      if (sent) traffic.note(sent);
     },
   });
   keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
@@ -92,5 +98,5 @@ export function assembleKit(p: KitParts): Kit {
     seed: p.seed,
   };
   for (const f of p.families) if (f.watch) watches.push(f.watch(handOut(run, f.needs)));
-  return { run, recorder, watches };
+  return { run, recorder, watches, traffic };
 }
