@@ -180,7 +180,7 @@ describe('.github/workflows/spec-diff.yml', () => {
     expect(parseFlags(DIFF_FLAGS, args.slice(5), {}).values).toMatchObject({
       base: 'origin/main',
       format: 'markdown',
-      'fail-on': 'breaking',
+      failOn: 'breaking',
     });
     expect(code).toBe(1);
     expect(readFileSync(summary, 'utf8')).toBe(markdown);
