@@ -1,5 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { didYouMean, FlagError, helpLines, parseFlags, programFlags, type FlagTable, type ProgramIo } from './flags.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  didYouMean,
+  FlagError,
+  type FlagValues,
+  helpLines,
+  keyOf,
+  parseFlags,
+  programFlags,
+  type FlagTable,
+  type ProgramIo,
+} from './flags.ts';
 
 const TABLE = {
   port: { type: 'integer', env: 'X_PORT', value: 'N', default: 4010, min: 0, max: 65535, help: 'port' },
@@ -34,7 +44,7 @@ describe('parseFlags', () => {
     const { values, from } = parseFlags(TABLE, [], {});
     expect(values).toEqual({
       port: 4010,
-      'base-url': undefined,
+      baseUrl: undefined,
       quiet: false,
       only: [],
       pace: 'on',
@@ -52,13 +62,13 @@ describe('parseFlags', () => {
     });
     expect(values).toMatchObject({
       port: 81,
-      'base-url': 'http://x',
+      baseUrl: 'http://x',
       quiet: true,
       only: ['a', 'b', 'c'],
       latency: { ms: 5 },
       help: true,
     });
-    expect(from).toMatchObject({ port: 'flag', 'base-url': 'env', quiet: 'env' });
+    expect(from).toMatchObject({ port: 'flag', baseUrl: 'env', quiet: 'env' });
     expect(parseFlags(TABLE, [], { X_QUIET: 'off', X_PORT: '' }).values).toMatchObject({ quiet: false, port: 4010 });
   });
 
@@ -77,6 +87,36 @@ describe('parseFlags', () => {
     expect(fails(['--base-url', '--quiet'])).toBe('--base-url needs a value (--base-url URL)');
     expect(fails(['--quiet=1'])).toBe('--quiet takes no value (see --help)');
     expect(fails(['stray'])).toBe("unexpected argument 'stray': every setting is a flag (see --help)");
+  });
+});
+
+describe('keys', () => {
+  const KEYED = {
+    'row-cache': { type: 'integer', key: 'rowCacheMiB', default: 64, min: 0, max: 9, help: 'rows' },
+    'clean-data': { type: 'boolean', help: 'clean' },
+    'x-2-y': { type: 'string', help: 'odd' },
+    pace: { type: 'string', choices: ['on', 'off'], help: 'wait' },
+  } as const satisfies FlagTable;
+
+  it('reads each value by its declared key, else by the flag in camelCase, and says where it came from by key', () => {
+    const { values, from } = parseFlags(KEYED, ['--row-cache', '3', '--clean-data', '--x-2-y', 'z'], {});
+    expect(values).toEqual({ rowCacheMiB: 3, cleanData: true, x2Y: 'z' });
+    expect(from).toEqual({ rowCacheMiB: 'flag', cleanData: 'flag', x2Y: 'flag', pace: 'default' });
+    expect(Object.entries(KEYED).map(([name, spec]) => keyOf(name, spec))).toEqual([
+      'rowCacheMiB',
+      'cleanData',
+      'x2Y',
+      'pace',
+    ]);
+  });
+
+  it('types the values from the table: by key, a choice as its union, optional when it may have no value', () => {
+    expectTypeOf<FlagValues<typeof KEYED>>().toEqualTypeOf<{
+      rowCacheMiB: number;
+      cleanData: boolean;
+      x2Y?: string;
+      pace?: 'on' | 'off';
+    }>();
   });
 });
 

@@ -1,14 +1,34 @@
 // One way every program of this repository reads its command line: a table of flags
-// (type, environment variable, default, help) that drives parsing, `--help` and the
-// README tables, so a flag is declared exactly once. Parsing is node:util's parseArgs;
-// this module adds what each program used to write for itself: values read from the
-// environment when no flag is given, typed and range-checked values, messages that
-// name where a bad value came from (`--port` or `MOCK_PORT`), and "did you mean" for
-// a mistyped flag. Every misuse is a FlagError, which a program answers with exit 2.
+// that declares each flag once (type, environment variable, default, help, the key a
+// program reads its value by, and whether the program's function in code takes it) and
+// drives parsing, the typed values (derived from the table by TypeScript), `--help`, the
+// README tables and the options of a function in code (the mock's createMock). Parsing is
+// node:util's parseArgs; this module adds what each program used to write for itself:
+// values read from the environment when no flag is given, typed and range-checked values,
+// messages that name where a bad value came from (`--port`, `MOCK_PORT` or `option
+// 'port'`), and "did you mean" for a mistyped flag or option. Every misuse of the command
+// line is a FlagError, which a program answers with exit 2 (decision 0034).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A misuse of the command line (unknown flag, bad value): the program exits 2. */
 export class FlagError extends Error {}
+
+/**
+ * How a function in code takes a flag as an option, by the flag's key (the mock's
+ * createMock takes most of its flags). The value is checked by the flag's own rule, so a
+ * bad one gets the flag's message, naming the option.
+ */
+export interface InCode {
+  /**
+   * How a value given in code becomes the flag's text. A custom flag needs one: its
+   * parameter's type is the option's type in code (`(v: number | { min: number; max: number })`).
+   */
+  write?: (value: never) => string;
+  /** The default in code, where it is not the flag's. */
+  default?: unknown;
+  /** What the option's doc comment adds to the flag's help for a caller in code. */
+  note?: string;
+}
 
 interface Common {
   /** Environment variable read when the flag is not given (an empty value counts as not set). */
@@ -20,6 +40,14 @@ interface Common {
   help: string;
   /** A one-letter alias (`-h`). */
   short?: string;
+  /**
+   * The key a program reads the value by, and a function in code takes it by. Without
+   * one, the flag's name in camelCase (`--clean-data`: `cleanData`), as click names a
+   * parameter after its option.
+   */
+  key?: string;
+  /** The program's function in code takes this flag as an option too (`true`: as it is). */
+  inCode?: true | InCode;
 }
 
 export type FlagSpec =
@@ -33,6 +61,12 @@ export type FlagSpec =
 
 export type FlagTable = Record<string, FlagSpec>;
 
+/** `clean-data` -> `cleanData`. */
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+
+/** The key a flag's value is read by: its declared `key`, else its name in camelCase. */
+export type KeyOf<N, S> = S extends { key: infer K extends string } ? K : N extends string ? Camel<N> : never;
+
 type ValueOf<S extends FlagSpec> = S extends { type: 'boolean' }
   ? boolean
   : S extends { type: 'integer' }
@@ -41,20 +75,45 @@ type ValueOf<S extends FlagSpec> = S extends { type: 'boolean' }
       ? string[]
       : S extends { type: 'custom'; parse: (raw: string) => infer V }
         ? V
-        : string;
+        : S extends { choices: readonly (infer C)[] }
+          ? C
+          : string;
 
-/** Booleans are never undefined (false when not given); so is a flag with a default. */
-export type FlagValues<T extends FlagTable> = {
-  -readonly [K in keyof T]: T[K] extends { type: 'boolean' } | { type: 'list' } | { default: NonNullable<unknown> }
-    ? ValueOf<T[K]>
-    : ValueOf<T[K]> | undefined;
+/** A flag that always has a value: a boolean (false when not given), a list (empty), or one with a default. */
+type Always<S> = S extends { type: 'boolean' } | { type: 'list' } | { default: NonNullable<unknown> } ? true : false;
+
+/** One object type out of an intersection, as an editor shows it. */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The values a table gives, by key: a flag that may have no value is optional. */
+export type FlagValues<T extends FlagTable> = Flat<
+  { -readonly [N in keyof T as Always<T[N]> extends true ? KeyOf<N, T[N]> : never]: ValueOf<T[N]> } & {
+    -readonly [N in keyof T as Always<T[N]> extends true ? never : KeyOf<N, T[N]>]?: ValueOf<T[N]>;
+  }
+>;
+
+/** An option's type in code: its writer's parameter, else the flag's own value. */
+type InCodeValue<S extends FlagSpec> = S extends { inCode: { write: (value: infer V) => string } }
+  ? V
+  : S extends { type: 'custom' }
+    ? never
+    : ValueOf<S>;
+
+/** The options a function in code takes: every flag declared `inCode`, by key, each optional. */
+export type OptionsInCode<T extends FlagTable> = {
+  -readonly [N in keyof T as T[N] extends { inCode: true | InCode } ? KeyOf<N, T[N]> : never]?: InCodeValue<T[N]>;
 };
 
 export interface Parsed<T extends FlagTable> {
   values: FlagValues<T>;
-  /** Where each value came from. */
-  from: { [K in keyof T]: 'flag' | 'env' | 'default' };
+  /** Where each value came from, by key. */
+  from: { [K in keyof FlagValues<T>]-?: 'flag' | 'env' | 'default' };
   positionals: string[];
+}
+
+/** The key a flag's value is read by (see KeyOf). */
+export function keyOf(name: string, spec: FlagSpec): string {
+  return spec.key ?? name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 const FALSE_WORDS = ['0', 'false', 'no', 'off'];
@@ -104,7 +163,8 @@ export function helpLines(table: FlagTable, width = 26): string[] {
   return Object.entries(table).map(([name, spec]) => {
     const fallback = shownDefault(spec);
     const flag = `${spec.short ? `-${spec.short}, ` : ''}${flagUsage(name, spec)}`;
-    return `  ${flag.padEnd(width)} ${spec.help}${fallback !== undefined && fallback !== 'off' ? ` (default ${fallback})` : ''}${spec.env ? ` [${spec.env}]` : ''}`;
+    const shown = fallback !== undefined && fallback !== 'off' ? ` (default ${fallback})` : '';
+    return `  ${flag.padEnd(width)} ${spec.help}${shown}${spec.env ? ` [${spec.env}]` : ''}`;
   });
 }
 
@@ -147,31 +207,34 @@ export function parseFlags<const T extends FlagTable>(
   const values: Record<string, unknown> = {};
   const from: Record<string, 'flag' | 'env' | 'default'> = {};
   for (const [name, spec] of Object.entries(table)) {
+    const key = keyOf(name, spec);
     const given = raw.values[name];
     const fromEnv = spec.env ? env[spec.env] : undefined;
     if (given !== undefined) {
-      from[name] = 'flag';
-      values[name] = read(spec, given as string | boolean | string[], `--${name}`);
+      from[key] = 'flag';
+      values[key] = read(spec, given as string | boolean | string[], `--${name}`);
     } else if (fromEnv !== undefined && fromEnv !== '') {
-      from[name] = 'env';
-      values[name] =
+      from[key] = 'env';
+      values[key] =
         spec.type === 'boolean'
           ? !FALSE_WORDS.includes(fromEnv.trim().toLowerCase())
           : read(spec, spec.type === 'list' ? [fromEnv] : fromEnv, spec.env!);
     } else {
-      from[name] = 'default';
-      values[name] =
-        spec.type === 'boolean'
-          ? (spec.default ?? false)
-          : spec.type === 'list'
-            ? [...(spec.default ?? [])]
-            : spec.default;
+      from[key] = 'default';
+      values[key] = defaultOf(spec);
     }
   }
   return { values: values as FlagValues<T>, from: from as Parsed<T>['from'], positionals: raw.positionals };
 }
 
-function read(spec: FlagSpec, given: string | boolean | string[], label: string): unknown {
+/** The value a flag has when neither it nor its variable is given. */
+export function defaultOf(spec: FlagSpec): unknown {
+  if (spec.type === 'boolean') return spec.default ?? false;
+  return spec.type === 'list' ? [...(spec.default ?? [])] : spec.default;
+}
+
+/** One value by its flag's rule; a bad one throws FlagError, named by `label` (`--port`, `MOCK_PORT`). */
+export function read(spec: FlagSpec, given: string | boolean | string[], label: string): unknown {
   switch (spec.type) {
     case 'boolean':
       return given;

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from '../mocks/dataset/data-file.ts';
 import { generateServers } from '../mocks/dataset/generator.ts';
+import { NOW_ISO } from '../testing/instants.ts';
 
 const run = promisify(execFile);
 const SCRIPT = new URL('../scripts/export-fixtures.ts', import.meta.url).pathname;
@@ -14,7 +15,6 @@ const SCRIPT = new URL('../scripts/export-fixtures.ts', import.meta.url).pathnam
 describe('export-fixtures', () => {
   it('writes the generated servers of a seed as a db.json that --data loads back unchanged', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'slm-export-')), 'db.json');
-    const now = '2026-06-01T12:00:00.000Z';
     const { stdout } = await run(process.execPath, [
       '--import',
       'tsx',
@@ -24,13 +24,13 @@ describe('export-fixtures', () => {
       '--servers',
       '25',
       '--now',
-      now,
+      NOW_ISO,
       '--out',
       out,
     ]);
-    expect(stdout).toContain(`wrote 25 servers (seed 9, now ${now}) to ${out}`);
+    expect(stdout).toContain(`wrote 25 servers (seed 9, now ${NOW_ISO}) to ${out}`);
     expect(JSON.parse(readFileSync(out, 'utf8')).servers).toHaveLength(25);
-    expect(loadDataset(out)).toEqual(generateServers({ seed: 9, count: 25, now: new Date(now) }));
+    expect(loadDataset(out)).toEqual(generateServers({ seed: 9, count: 25, now: new Date(NOW_ISO) }));
   });
 
   it('refuses a bad flag with the reason and exit 2', async () => {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOW_ISO } from '../testing/instants.ts';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const OURS = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
@@ -26,7 +27,6 @@ const root = mkdtempSync(join(tmpdir(), 'installed-package-'));
 const work = join(root, 'work');
 const installed = join(root, 'node_modules/server-listing-mock');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
-const NOW = '2026-06-01T12:00:00Z';
 let tarball = '';
 let installLog = '';
 
@@ -230,7 +230,7 @@ describe('the package, installed from its tarball', () => {
   });
 
   it("a script's createMock() gets the same bytes as the installed server for the same requests", async () => {
-    const mock = await startBin(['--seed', '7', '--servers', '200', '--now', NOW]);
+    const mock = await startBin(['--seed', '7', '--servers', '200', '--now', NOW_ISO]);
     try {
       const origin = new URL(mock.baseUrl).origin;
       const requests: [string, RequestInit?][] = [
@@ -251,7 +251,7 @@ describe('the package, installed from its tarball', () => {
         join(work, 'in-process.mjs'),
         `
 import { createMock } from 'server-listing-mock';
-const mock = createMock({ seed: 7, servers: 200, now: '${NOW}' });
+const mock = createMock({ seed: 7, servers: 200, now: '${NOW_ISO}' });
 const answers = [];
 for (const [path, init] of ${JSON.stringify(requests)}) {
   const res = await mock.fetch(new Request('${origin}' + path, init));

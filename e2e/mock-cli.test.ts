@@ -173,6 +173,18 @@ describe('npm run mock', () => {
       .toMatch(/mock: watching .*openapi\.yaml, .*auth\.json; an edit reloads them on this port/);
   });
 
+  it('--watch: an edit the moment the mock listens, before it says it watches, is not missed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-watch-'));
+    const db = join(dir, 'db.json');
+    const rows = generateServers({ seed: 3, count: 5, now: new Date() });
+    writeFileSync(db, JSON.stringify({ servers: rows }));
+    const { baseUrl, output } = await startCli(['--quiet', '--watch', '--data', db]);
+    writeFileSync(db, JSON.stringify({ servers: rows.slice(0, 2) }));
+    await expect.poll(output, { timeout: 15_000 }).toMatch(/mock: reloaded after a change to .*db\.json: 2 servers/);
+    const found = await (await fetch(`${baseUrl}/servers/find?noFilter=true&maxAge=3650`)).json();
+    expect(found.total).toBe(2);
+  });
+
   it('--help prints the usage and every flag, and exits 0', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);

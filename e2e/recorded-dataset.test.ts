@@ -9,6 +9,7 @@ import { BREAKS_SPEC, DatasetRecorder } from '../contract-tests/proxy/dataset-re
 import { loadDataset } from '../mocks/dataset/data-file.ts';
 import { loadSpec } from '../spec/load.ts';
 import { loadModel } from '../spec/model.ts';
+import { NOW } from '../testing/instants.ts';
 
 const model = loadModel();
 const doc = loadSpec();
@@ -22,24 +23,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a recorded file with rows the upstream got wrong', () => {
   it('marks each such row with what the loader would refuse; the mock serves the rest and names the marked ones', () => {
-    const T = Date.parse('2026-05-01T12:00:00.000Z');
     const recorder = new DatasetRecorder(model, 'http://up.test/api/v0.1');
     recorder.note(model.byId.get('findServers')!, {
       path: '/api/v0.1/servers/find',
       status: 200,
-      answeredAt: T,
+      answeredAt: NOW,
       json: {
         displayed: 3,
         total: 3,
         results: [
-          row({ address: 'good.example', port: 25565, last_ping: new Date(T - 60_000).toISOString() }),
+          row({ address: 'good.example', port: 25565, last_ping: new Date(NOW - 60_000).toISOString() }),
           row({ address: 'when.example', port: 25565, last_ping: 'sometime last week' }),
           row({
             address: 'full.example',
             port: 25565,
             players_online: 120,
             players_limit: 100,
-            last_ping: new Date(T).toISOString(),
+            last_ping: new Date(NOW).toISOString(),
           }),
         ],
       },
@@ -54,7 +54,7 @@ describe('a recorded file with rows the upstream got wrong', () => {
     const file = join(dir, 'recorded.json');
     writeFileSync(file, text);
     const warned: string[] = [];
-    const served = loadDataset(file, doc, { now: T, warn: (l) => warned.push(l) });
+    const served = loadDataset(file, doc, { now: NOW, warn: (l) => warned.push(l) });
     expect(served.map((s) => s.address)).toEqual(['good.example']);
     expect(warned[0]).toContain('2 of 3 servers left out, marked by the recorder as breaking the spec');
     expect(warned.join('\n')).toMatch(/when\.example:25565\): last_ping must be an ISO 8601 date-time/);

@@ -122,7 +122,7 @@ const CONFIG = {
   startups: quick ? 3 : 5,
   genSizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
   mixedQueries: 1000,
-  scaleSizes: args['scale-sizes'] ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]),
+  scaleSizes: args.scaleSizes ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]),
   scaleColdStarts: quick ? 1 : 2,
   scaleCachedStarts: quick ? 2 : 3,
   /** Start-ups of `npm run mock` per size of the scale table, cold and cached each. */
@@ -813,7 +813,7 @@ async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow
         row.rps[id] = r.reqPerSec;
         log(`scale ${n}: ${id} ${r.reqPerSec.toFixed(0)} req/s, statuses ${JSON.stringify(r.statusCodes)}`);
       }
-      if (!args['skip-contract']) row.contract = await timeContract(srv.base);
+      if (!args.skipContract) row.contract = await timeContract(srv.base);
     } finally {
       await srv.stop();
     }
@@ -1009,12 +1009,12 @@ async function main(): Promise<void> {
   //    background load on a shared machine hits all three alike.
   const running: Partial<Record<ServerKind, Running>> = {};
   const profileDir = `reports/profiles/${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  if (args['cpu-prof'])
+  if (args.cpuProf)
     report.notes.push(`the mock ran under --cpu-prof (${profileDir}): its figures are slowed by the profiler.`);
   try {
     for (const kind of kinds) {
       log(`starting ${kind}`);
-      const nodeFlags = kind === 'mock' && args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+      const nodeFlags = kind === 'mock' && args.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
       const srv = await startServer({
         kind,
         mockEntry: MOCK_ENTRY,
@@ -1048,7 +1048,7 @@ async function main(): Promise<void> {
   } finally {
     for (const srv of Object.values(running)) await srv.stop();
   }
-  if (args['cpu-prof'] && existsSync(profileDir)) {
+  if (args.cpuProf && existsSync(profileDir)) {
     // The main thread's profile is the big one (tsx's loader thread writes a small second one).
     const file = readdirSync(profileDir)
       .map((f) => `${profileDir}/${f}`)
@@ -1095,7 +1095,7 @@ async function main(): Promise<void> {
   }
 
   // 5. The contract suite against a fresh mock.
-  if (haveMock && !args['skip-contract']) {
+  if (haveMock && !args.skipContract) {
     const mock = await startServer({ kind: 'mock', mockEntry: MOCK_ENTRY, mockFlags: noSnapshots() });
     try {
       log('timing the contract suite');
@@ -1106,7 +1106,7 @@ async function main(): Promise<void> {
   }
 
   // 6. The scale table, and paging through a big listing.
-  if (haveMock && !args['skip-scale']) {
+  if (haveMock && !args.skipScale) {
     const supportsCache = noSnapshots().length > 0;
     if (!supportsCache)
       report.notes.push(

@@ -7,8 +7,9 @@
 // - mocks/dataset/built.ts: the generator's fingerprint (checking a snapshot needs no faker)
 //   and dist/datasets/, the default dataset (seed 1337, 1000 servers) generated and sorted
 //   here, as a snapshot (mocks/dataset/snapshot.ts) the mock reads instead of generating;
-// - dist/mock.inputs.json: every file the bundle was built from, so `npm run mock`
-//   (scripts/run-mock.mjs) rebuilds exactly when one of them is newer than the bundle.
+// - dist/mock.inputs.json: every file the bundle was built from with the sha256 of its
+//   content, and the bundle's own, so `npm run mock` (scripts/run-mock.mjs) rebuilds
+//   exactly when one of them is not what it was built from, whatever the file times say.
 // The package's library entry (scripts/build-package.ts) gets the same built modules.
 //
 //   npm run build                     (npm run mock and npm pack run it too)
@@ -16,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
@@ -132,29 +133,84 @@ function writeDefaultDataset(dir: string): void {
   );
 }
 
-/** Builds dist/mock.mjs (or into `outDir`), its datasets and its list of inputs. */
+/** What dist/mock.inputs.json holds: the bundle and each file it was built from, by the sha256 of their content. */
+export interface BuildRecord {
+  bundle: { file: string; sha256: string };
+  inputs: { path: string; sha256: string }[];
+}
+
+const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
+
+/** What the build reads besides the bundled sources: the spec, this script, the dependencies' versions. */
+const READ_BESIDES = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'];
+
+/** The sha256 of each of these files (by path in the repository) that is there. */
+function hashFiles(paths: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of paths) {
+    const file = join(ROOT, p);
+    if (existsSync(file)) out.set(p, sha256(readFileSync(file)));
+  }
+  return out;
+}
+
+/** The inputs an earlier build in `outDir` recorded, to hash before this one reads them. */
+function recordedInputs(outDir: string): string[] {
+  try {
+    const record = JSON.parse(readFileSync(join(outDir, INPUTS_FILE), 'utf8')) as Partial<BuildRecord>;
+    return Array.isArray(record.inputs) ? record.inputs.map((i) => i.path).filter((p) => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** An esbuild plugin that hashes each source as esbuild reads it: the record holds what was bundled. */
+function hashWhatIsBundled(hashes: Map<string, string>): Plugin {
+  return {
+    name: 'hash-inputs',
+    setup(b) {
+      b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        if (args.namespace !== 'file' || args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        const contents = readFileSync(args.path);
+        hashes.set(relative(ROOT, args.path).split(sep).join('/'), sha256(contents));
+        return { contents, loader: args.path.endsWith('ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+/** Builds dist/mock.mjs (or into `outDir`), its datasets and the record of what it was built from. */
 export async function buildMock(outDir: string = DIST): Promise<void> {
-  // Inputs are read from here on: one saved during the build is newer than this, so the next start rebuilds.
-  const startedAt = Date.now();
+  // Each input as the build begins (the last build's list, and what it reads besides): one saved
+  // while the build runs then differs from its record, so the next start builds again.
+  const before = hashFiles(new Set([...recordedInputs(outDir), ...READ_BESIDES]));
   mkdirSync(outDir, { recursive: true });
   const modules = builtModules();
   writeDefaultDataset(join(outDir, DATASETS));
+  const bundled = new Map<string, string>();
+  const options = bundleOptions(modules);
+  const outfile = join(outDir, 'mock.mjs');
   const result = await build({
     entryPoints: [join(ROOT, 'mocks/node/cli.ts')],
-    outfile: join(outDir, 'mock.mjs'),
-    ...bundleOptions(modules),
+    outfile,
+    ...options,
+    plugins: [...options.plugins, hashWhatIsBundled(bundled)],
     metafile: true,
     absWorkingDir: ROOT,
   });
-  // Everything a rebuild would read: the bundled sources, the spec, this script, the dependencies' versions.
-  const bundled = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)));
-  const others = ['spec/openapi.yaml', 'scripts/build-mock.ts', 'package.json', 'package-lock.json'].filter((p) =>
-    existsSync(join(ROOT, p)),
-  );
-  writeFileSync(
-    join(outDir, INPUTS_FILE),
-    `${JSON.stringify({ bundle: 'mock.mjs', startedAt, inputs: [...new Set([...bundled, ...others])].sort() }, null, 1)}\n`,
-  );
+  // Everything a rebuild would read: the bundled sources (the built modules' stubs too), and what it reads besides.
+  const paths = [
+    ...Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)).split(sep).join('/')),
+    ...READ_BESIDES.filter((p) => existsSync(join(ROOT, p))),
+  ];
+  const record: BuildRecord = {
+    bundle: { file: 'mock.mjs', sha256: sha256(readFileSync(outfile)) },
+    inputs: [...new Set(paths)].sort().map((path) => ({
+      path,
+      sha256: before.get(path) ?? bundled.get(path) ?? sha256(readFileSync(join(ROOT, path))),
+    })),
+  };
+  writeFileSync(join(outDir, INPUTS_FILE), `${JSON.stringify(record, null, 1)}\n`);
 }
 
 const FLAGS = {

@@ -1,8 +1,8 @@
 // `npm run spec:check`: the document is valid OpenAPI 3.0.3 (by a well-kept parser)
-// and passes this project's own checks (spec/checks.ts). Spectral and the generated-
+// and passes this project's linter of it (spec/lint.ts). Spectral and the generated-
 // types check run beside it in the npm script.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { checkAll } from '../spec/checks.ts';
+import { lintSpec } from '../spec/lint.ts';
 import { loadSpec, SPEC_PATH } from '../spec/load.ts';
 
 const doc = loadSpec();
@@ -17,7 +17,7 @@ try {
   console.error(`spec: not a valid OpenAPI document: ${(err as Error).message}`);
   failed = true;
 }
-const problems = checkAll(doc);
+const problems = lintSpec(doc);
 for (const p of problems) console.error(`spec: ${p}`);
 if (failed || problems.length) {
   console.error(`spec: ${problems.length + (failed ? 1 : 0)} problem(s) in ${SPEC_PATH}`);

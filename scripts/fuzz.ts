@@ -177,8 +177,11 @@ function send(base: URL, agent: Agent, req: FuzzRequest): Promise<Answer | Error
     };
     // node:http frames no body of its own on DELETE or OPTIONS: without a length the body
     // would be read as the next request on the connection.
-    const headers =
-      req.body === undefined ? req.headers : { ...req.headers, 'Content-Length': String(Buffer.byteLength(req.body)) };
+    const headers = {
+      ...req.headers,
+      ...(req.host === undefined ? {} : { Host: req.host }),
+      ...(req.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(req.body)) }),
+    };
     const r = request(
       { host: base.hostname, port: base.port, path: req.path, method: req.method, headers, agent },
       (res) => {
@@ -214,8 +217,8 @@ async function main(): Promise<void> {
   const fixtures = loadFixtures();
   let server: Running | undefined;
   let baseUrl: string;
-  if (args['base-url']) {
-    baseUrl = args['base-url'].replace(/\/$/, '');
+  if (args.baseUrl) {
+    baseUrl = args.baseUrl.replace(/\/$/, '');
     if (!isLoopback(new URL(baseUrl))) {
       console.error(`fuzz: ${baseUrl} is not on this machine; the fuzzer only talks to loopback addresses`);
       process.exit(2);

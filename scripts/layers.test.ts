@@ -59,6 +59,32 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
     ]);
   });
 
+  it("keeps test support (testing/, a layer's testing/) out of production code: only tests and tools use it", () => {
+    const root = tree({
+      'mocks/core/app.ts': "import { useApp } from '../testing/test-app.ts';\n",
+      'mocks/node/clock.ts': "import { NOW } from '../../testing/instants.ts';\n",
+      'contract-tests/run/suite.ts': "const t = await import('../../testing/instants.ts');\n",
+      'spec/model.ts': "import { rawConnection } from '../testing/raw-http.ts';\n",
+      // Tests, test support itself, the scripts (tools) and e2e may.
+      'mocks/core/app.test.ts': "import { useApp } from '../testing/test-app.ts';\n",
+      'mocks/testing/test-app.ts': "import { NOW } from '../../testing/instants.ts';\n",
+      'contract-tests/run/suite.test.ts': "import { NOW } from '../../testing/instants.ts';\n",
+      'scripts/fuzz.ts': "import { rawConnection } from '../testing/raw-http.ts';\n",
+      'e2e/mock.browser.ts': "import { launchChromium } from '../testing/chromium.ts';\n",
+      'e2e/helpers.ts': "import { NOW } from '../testing/instants.ts';\n",
+    });
+    const rule = 'production code never imports test support (testing/, <layer>/testing/)';
+    expect(layerViolations(root).map((v) => v.message)).toEqual([
+      `spec/model.ts:1 imports testing/raw-http.ts: ${rule}`,
+      `mocks/core/app.ts:1 imports mocks/testing/test-app.ts: ${rule}`,
+      // mocks/testing/ is also a room of the mock that no other room leans on.
+      'mocks/core/app.ts:1 imports mocks/testing/test-app.ts: mocks/core may import only from mocks/dataset, ' +
+        'mocks/search, mocks/docs-page, mocks/core',
+      `mocks/node/clock.ts:1 imports testing/instants.ts: ${rule}`,
+      `contract-tests/run/suite.ts:1 imports testing/instants.ts: ${rule}`,
+    ]);
+  });
+
   it('keeps the rooms of the mock one way: dataset <- search <- core <- node, sources only', () => {
     const root = tree({
       'mocks/core/app.ts':

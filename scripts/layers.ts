@@ -2,9 +2,11 @@
 // A module may import only from its own layer and the ones to its left, so the mock
 // and the contract suite never lean on each other (the suite judges a server it does
 // not share code with) and the spec never depends on what reads it. Under them all,
-// `testing/` holds test tooling any layer's tests may use (the Chromium launcher), and
-// `cli/` the command-line flag parser every program uses; neither imports anything of
-// the project, so they can carry no code from one layer to another. Imports are read
+// `testing/` holds test support any layer's tests may use (the Chromium launcher, the
+// tests' fixed instants), and `cli/` the command-line flags every program declares; neither
+// imports anything of the project, so they can carry no code from one layer to another.
+// Test support (`testing/`, and a layer's own `testing/` folder, as mocks/testing/) is for
+// tests and tools only: production code never imports it. Imports are read
 // with TypeScript's own pre-processor (static, re-exports and dynamic `import()`),
 // plus `new URL('<module>.ts', import.meta.url)` references, which load code too.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -38,6 +40,30 @@ export const MOCK_ROOMS: Record<string, readonly string[]> = {
   node: ['dataset', 'search', 'docs-page', 'core', 'node'],
   testing: ['dataset', 'search', 'docs-page', 'core', 'node', 'testing'],
 };
+
+/** Test support: `testing/`, or a layer's own `testing/` folder (`mocks/testing/test-app.ts`). */
+export function isTestSupport(path: string): boolean {
+  const [top, second] = path.split('/');
+  return top === 'testing' || (second === 'testing' && top !== undefined && top in LAYERS);
+}
+
+/** A test: beside its module (`*.test.ts`, a browser or pack test, an older `*.e2e.ts`), or in e2e/. */
+function isTest(path: string): boolean {
+  return path.startsWith('e2e/') || /\.(test|browser|pack|e2e)\.ts$/.test(path);
+}
+
+/**
+ * Production code: what the programs and the package run, every module of the layers
+ * below the scripts that is neither a test nor test support. The scripts are tools (the
+ * fuzzer sends raw HTTP with testing/raw-http.ts) and may use test support.
+ */
+const PRODUCTION = ['spec', 'fixtures', 'cli', 'mocks', 'contract-tests'];
+
+const TEST_SUPPORT_RULE = 'production code never imports test support (testing/, <layer>/testing/)';
+
+function isProduction(path: string): boolean {
+  return PRODUCTION.includes(path.split('/')[0]!) && !isTest(path) && !isTestSupport(path);
+}
 
 export interface Violation {
   from: string;
@@ -98,6 +124,14 @@ export function layerViolations(root: string): Violation[] {
             to,
             line,
             message: `${from}:${line} imports ${to}: ${layer} may import only from ${allowed.join(', ')}`,
+          });
+        }
+        if (isProduction(from) && isTestSupport(to)) {
+          violations.push({
+            from,
+            to,
+            line,
+            message: `${from}:${line} imports ${to}: ${TEST_SUPPORT_RULE}`,
           });
         }
         const room = mockRoom(from);

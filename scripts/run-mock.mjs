@@ -1,33 +1,49 @@
 // `npm run mock`: the mock from dist/mock.mjs, built first (scripts/build-mock.ts) only when
-// it is missing or a file it was built from is newer than it (dist/mock.inputs.json lists
-// them: the bundled sources, the spec, the build script, package.json and its lock). Plain
-// JavaScript on purpose: checking costs a few file stats, where a TypeScript loader and
-// esbuild on every start cost a second. The mock then runs in this very process (its
-// flags are this script's arguments; node's flags are on the npm script's command line).
+// it is missing or is not what its inputs would build: dist/mock.inputs.json records the
+// sha256 of the bundle and of every file it was built from (the bundled sources, the spec,
+// the build script, package.json and its lock), and each is compared by its content, never
+// by its time (`cp -p`, `rsync -a`, `tar x` or a clock behind keep an edited file's time
+// old). Plain JavaScript on purpose: checking reads and hashes under a megabyte (a few ms),
+// where a TypeScript loader and esbuild on every start cost a second. The mock then runs in
+// this very process (its flags are this script's arguments; node's flags are on the npm
+// script's command line).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
 
-/** Why dist/mock.mjs must be built, or undefined when no file it was built from changed since the build began reading them. */
-function staleness() {
-  const built = statSync(join(DIST, 'mock.mjs'), { throwIfNoEntry: false });
-  let list;
+/** A file's content, or undefined when it is not there. */
+function contentOf(file) {
   try {
-    list = JSON.parse(readFileSync(join(DIST, 'mock.inputs.json'), 'utf8'));
+    return readFileSync(file);
   } catch {
-    list = undefined;
+    return undefined;
   }
-  if (!built || !Array.isArray(list?.inputs)) return 'it is not built yet';
-  // The build's start, not the bundle's time: a file saved while the build ran may not be in it.
-  const since = typeof list.startedAt === 'number' ? list.startedAt : built.mtimeMs;
-  for (const input of list.inputs) {
-    const file = statSync(join(ROOT, input), { throwIfNoEntry: false });
-    if (!file) return `${input} is gone`;
-    if (file.mtimeMs > since) return `${input} changed`;
+}
+
+const sha256 = (content) => createHash('sha256').update(content).digest('hex');
+
+/** Why dist/mock.mjs must be built, or undefined when it and every file it was built from are as recorded. */
+function staleness() {
+  let record;
+  try {
+    record = JSON.parse(readFileSync(join(DIST, 'mock.inputs.json'), 'utf8'));
+  } catch {
+    return 'it is not built yet';
+  }
+  const bundle = contentOf(join(DIST, 'mock.mjs'));
+  if (!bundle) return 'it is not built yet';
+  if (typeof record?.bundle?.sha256 !== 'string' || !Array.isArray(record.inputs))
+    return 'its record of what it was built from is from an older build';
+  if (sha256(bundle) !== record.bundle.sha256) return 'dist/mock.mjs is not the bundle that was built';
+  for (const input of record.inputs) {
+    const content = contentOf(join(ROOT, String(input?.path)));
+    if (!content) return `${input?.path} is gone`;
+    if (sha256(content) !== input.sha256) return `${input.path} changed`;
   }
   return undefined;
 }

@@ -89,8 +89,8 @@ const MINUTES = args.minutes;
 const CONNECTIONS = args.connections;
 const SERVERS = args.servers;
 const SEED = args.seed;
-const SAMPLE_MS = args['sample-seconds'] * 1000;
-const CHURN_PER_SECOND = args['churn-per-second'];
+const SAMPLE_MS = args.sampleSeconds * 1000;
+const CHURN_PER_SECOND = args.churnPerSecond;
 const TOLERANCE_PCT = args.tolerance;
 const FLOOD = args.flood;
 /** With a flood, other clients' median latency beside it may be at most this many times their median alone. */

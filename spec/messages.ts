@@ -34,8 +34,25 @@ export interface ErrorBody {
   message: string;
 }
 
-/** `{success: false, message}` with the status's reason first, as the spec promises. */
+/**
+ * Where the interface fixes a status's message, it is that text: 401's whole message, and
+ * 403's first sentence (the spec's Forbidden pattern lets a sentence follow it).
+ */
+const FIXED: Record<number, { text: string; more: boolean }> = {
+  401: { text: UNAUTHORIZED_MESSAGE, more: false },
+  403: { text: FORBIDDEN_MESSAGE, more: true },
+};
+
+/**
+ * `{success: false, message}` as the spec promises it: the interface's fixed text for its
+ * status (403's `detail` a sentence after it), else the status's reason, then the detail.
+ */
 export function errorBody(status: number, detail?: string): ErrorBody {
+  const fixed = FIXED[status];
+  if (fixed) {
+    const more = fixed.more && detail ? `. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}` : '';
+    return { success: false, message: `${fixed.text}${more}` };
+  }
   const reason = reasonPhrase(status);
   return { success: false, message: detail ? `${reason}: ${detail}` : reason };
 }

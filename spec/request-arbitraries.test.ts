@@ -52,6 +52,16 @@ describe('requestArbitrary', () => {
     expect(reqs.some((r) => /sls_session=%($|;)/.test(r.headers.Cookie ?? ''))).toBe(true);
   });
 
+  it('names a host of its own in some requests: other sites, loopback names, addresses', () => {
+    const hosts = new Set(reqs.flatMap((r) => (r.host === undefined ? [] : [r.host])));
+    expect(hosts.has('evil.test')).toBe(true);
+    expect(hosts.has('localhost:5173')).toBe(true);
+    expect(reqs.filter((r) => r.host === undefined).length).toBeGreaterThan(reqs.length * 0.9);
+    expect(curlLine('http://127.0.0.1:4010', { method: 'GET', path: '/x', headers: {}, host: 'evil.test' })).toBe(
+      `curl -i -X GET 'http://127.0.0.1:4010/x' -H 'Host: evil.test'`,
+    );
+  });
+
   it('is the same from the same seed', () => {
     expect(sample(model, 9, 50)).toEqual(sample(model, 9, 50));
   });
@@ -60,6 +70,7 @@ describe('requestArbitrary', () => {
     for (const r of reqs) {
       expect(r.path).toMatch(/^\/[\x21-\x7e]*$/);
       for (const v of Object.values(r.headers)) expect(v).toMatch(/^[\t\x20-\x7e\x80-\xff]*$/);
+      if (r.host !== undefined) expect(new URL(`http://${r.host}/`).host).toBeTruthy();
       if (r.method === 'GET' || r.method === 'HEAD') expect(r.body).toBeUndefined();
     }
   });

@@ -17,6 +17,13 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * The `Host` the request names, when not the origin's it is sent to: a name of another
+   * site (what a page sends through DNS rebinding), a loopback name, an address. A sender
+   * sets the header (fetch cannot: send it with node:http) or, with `app.request()`, puts
+   * it in the URL.
+   */
+  host?: string;
 }
 
 /** A credential to present: the security scheme it belongs to and its value. */
@@ -449,6 +456,25 @@ export interface ArbitraryOptions {
   credentials: FuzzCredential[];
 }
 
+/** Hosts a request may name: other sites' (refused by a server that checks its Host), loopback names, addresses. */
+const HOSTS = [
+  'evil.test',
+  'evil.test:4010',
+  'EVIL.TEST.',
+  'localhost.evil.test',
+  '127.0.0.1.nip.io',
+  'localhost:5173',
+  'app.localhost',
+  '127.0.0.2:4010',
+  '[::1]:4010',
+];
+
+/** One request in twenty names a host of its own. */
+const hostArbitrary = fc.oneof(
+  { weight: 19, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constantFrom(...HOSTS) },
+);
+
 /** Requests to the operations of the spec, valid and invalid, and stray ones beside them. */
 export function requestArbitrary(model: SpecModel, { credentials }: ArbitraryOptions): fc.Arbitrary<FuzzRequest> {
   const doc = model.doc;
@@ -465,8 +491,11 @@ export function requestArbitrary(model: SpecModel, { credentials }: ArbitraryOpt
         auth,
         extra: fc.option(extraHeaders(op), { freq: 3 }),
         body: bodyFor(doc, op, maxBody),
+        host: hostArbitrary,
       })
-      .map(({ method, path, auth: a, extra, body }) => assemble(method, path, { ...a, ...(extra ?? {}) }, body)),
+      .map(({ method, path, auth: a, extra, body, host }) =>
+        assemble(method, path, { ...a, ...(extra ?? {}) }, body, host),
+      ),
   );
   const strayPath = fc.oneof(
     fc.constantFrom(
@@ -495,8 +524,11 @@ export function requestArbitrary(model: SpecModel, { credentials }: ArbitraryOpt
       auth,
       extra: fc.option(extraHeaders(undefined), { freq: 3 }),
       body: bodyFor(doc, undefined, maxBody),
+      host: hostArbitrary,
     })
-    .map(({ method, path, auth: a, extra, body }) => assemble(method, path, { ...a, ...(extra ?? {}) }, body));
+    .map(({ method, path, auth: a, extra, body, host }) =>
+      assemble(method, path, { ...a, ...(extra ?? {}) }, body, host),
+    );
   return fc.oneof({ weight: 17, arbitrary: fc.oneof(...operationRequests) }, { weight: 3, arbitrary: stray });
 }
 
@@ -505,16 +537,19 @@ function assemble(
   path: string,
   headers: Record<string, string>,
   body: { body?: string; headers: Record<string, string> },
+  host: string | undefined,
 ): FuzzRequest {
+  const named = host === undefined ? {} : { host };
   // fetch refuses a body on GET and HEAD.
-  if (method === 'GET' || method === 'HEAD' || body.body === undefined) return { method, path, headers };
-  return { method, path, headers: { ...headers, ...body.headers }, body: body.body };
+  if (method === 'GET' || method === 'HEAD' || body.body === undefined) return { method, path, headers, ...named };
+  return { method, path, headers: { ...headers, ...body.headers }, body: body.body, ...named };
 }
 
 /** A shell-quoted curl line that sends `req` to `origin`. */
 export function curlLine(origin: string, req: FuzzRequest, bodyFile?: string): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const parts = ['curl -i', req.method === 'HEAD' ? '--head' : `-X ${req.method}`, q(origin + req.path)];
+  if (req.host !== undefined) parts.push(`-H ${q(`Host: ${req.host}`)}`);
   for (const [k, v] of Object.entries(req.headers)) parts.push(`-H ${q(`${k}: ${v}`)}`);
   if (req.body !== undefined) parts.push(bodyFile ? `--data-binary @${q(bodyFile)}` : `--data-raw ${q(req.body)}`);
   return parts.join(' ');

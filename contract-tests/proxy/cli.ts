@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
       host: opts.host,
       provenance: opts.provenance,
       record: Boolean(opts.record),
-      maxBodyBytes: opts['max-body'],
+      maxBodyBytes: opts.maxBody,
       log: (line) => console.log(line),
     });
   } catch (err) {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../spec/load.ts';
 import { loadModel } from '../../spec/model.ts';
 import { ageOfText, BREAKS_SPEC, DatasetRecorder } from './dataset-recorder.ts';
+import { NOW } from '../../testing/instants.ts';
 
 const model = loadModel();
 const op = (id: string) => model.byId.get(id)!;
@@ -16,7 +17,6 @@ const row = (patch: Record<string, unknown> = {}) => ({
   ...(Object.values<any>(example)[0].value.results[0] as Record<string, unknown>),
   ...patch,
 });
-const T = Date.parse('2026-05-01T12:00:00.000Z');
 const read = (r: DatasetRecorder, secrets: string[] = []) =>
   JSON.parse(r.recording(new Set(secrets)).text) as {
     recordedAt: string;
@@ -31,13 +31,13 @@ describe('DatasetRecorder', () => {
       address: 'a.example',
       port: 25565,
       players_online: 3,
-      last_ping: new Date(T - 3_600_000).toISOString(),
+      last_ping: new Date(NOW - 3_600_000).toISOString(),
     });
     r.note(op('findServers'), {
       path: '/api/v0.1/servers/find?limit=1',
       status: 200,
       json: { displayed: 1, total: 1, results: [a] },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     // Seen again ten minutes later, pinged two minutes before that answer, with more players.
     r.note(op('findServers'), {
@@ -46,9 +46,9 @@ describe('DatasetRecorder', () => {
       json: {
         displayed: 1,
         total: 1,
-        results: [{ ...a, address: 'A.example', players_online: 7, last_ping: new Date(T + 480_000).toISOString() }],
+        results: [{ ...a, address: 'A.example', players_online: 7, last_ping: new Date(NOW + 480_000).toISOString() }],
       },
-      answeredAt: T + 600_000,
+      answeredAt: NOW + 600_000,
     });
     r.note(op('findServers'), {
       path: '/api/v0.1/servers/find?limit=1',
@@ -56,15 +56,15 @@ describe('DatasetRecorder', () => {
       json: {
         displayed: 1,
         total: 1,
-        results: [row({ address: 'b.example', port: 25566, last_ping: new Date(T - 86_400_000).toISOString() })],
+        results: [row({ address: 'b.example', port: 25566, last_ping: new Date(NOW - 86_400_000).toISOString() })],
       },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     const file = read(r);
-    expect(file.recordedAt).toBe(new Date(T + 600_000).toISOString());
+    expect(file.recordedAt).toBe(new Date(NOW + 600_000).toISOString());
     expect(file.servers.map((s) => `${s.address}:${s.port} ${s.players_online} ${s.last_ping}`)).toEqual([
-      `A.example:25565 7 ${new Date(T + 480_000).toISOString()}`,
-      `b.example:25566 ${file.servers[1]!.players_online} ${new Date(T - 86_400_000).toISOString()}`,
+      `A.example:25565 7 ${new Date(NOW + 480_000).toISOString()}`,
+      `b.example:25566 ${file.servers[1]!.players_online} ${new Date(NOW - 86_400_000).toISOString()}`,
     ]);
     expect(file.servers.every((s) => s.favicon === null && !(BREAKS_SPEC in s))).toBe(true);
     expect(file.requests.map((q) => q.path)).toEqual([
@@ -81,13 +81,13 @@ describe('DatasetRecorder', () => {
       port: 25565,
       players: [{ uuid: 'NO-ID', name: 'x' }],
       plugins: ['a'],
-      last_ping: new Date(T).toISOString(),
+      last_ping: new Date(NOW).toISOString(),
     });
     r.note(op('findServers'), {
       path: '/api/v0.1/servers/find',
       status: 200,
       json: { displayed: 1, total: 1, results: [searched] },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     const favicon = 'data:image/png;base64,iVBORw0KGgo=';
     const { players: _p, plugins: _q, motd_stripped: _m, ...core } = searched;
@@ -95,7 +95,7 @@ describe('DatasetRecorder', () => {
       path: '/api/v0.1/status/ping/c.example',
       status: 200,
       json: { status: 'online', refresh: false, server: { ...core, favicon } },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     r.note(op('pingServerHostPort'), {
       path: '/api/v0.1/status/ping/d.example/25570',
@@ -105,7 +105,7 @@ describe('DatasetRecorder', () => {
         refresh: false,
         server: { ...core, address: 'd.example', port: 25570, motd: '§aHello §lWorld', favicon: null },
       },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     const [c, d] = read(r).servers;
     expect(c).toMatchObject({ address: 'c.example', favicon, players: [{ uuid: 'NO-ID', name: 'x' }], plugins: ['a'] });
@@ -140,18 +140,18 @@ describe('DatasetRecorder', () => {
           row({ address: 'g.example', port: 3, motd: 'key sls_live_abcdefghijklmnop' }),
         ],
       },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     r.note(op('listApiKeys'), {
       path: '/api/v0.1/user/apikeys',
       status: 200,
       json: { keys: [{ id: 'k1', name: 'mine' }] },
-      answeredAt: T,
+      answeredAt: NOW,
     });
     const recording = r.recording(new Set(['sls_live_abcdefghijklmnop']));
     const file = JSON.parse(recording.text) as { servers: Record<string, any>[] };
     expect(recording).toMatchObject({ servers: 2, marked: 1, approximate: 1, withCredential: 1, requests: 1 });
-    expect(file.servers[0]).toMatchObject({ address: 'e.example', last_ping: new Date(T - 7_200_000).toISOString() });
+    expect(file.servers[0]).toMatchObject({ address: 'e.example', last_ping: new Date(NOW - 7_200_000).toISOString() });
     expect(file.servers[1]![BREAKS_SPEC]).toEqual(['players_online (99) must not be above players_limit (10)']);
     expect('port_text' in file.servers[1]!).toBe(false);
     expect(recording.text).not.toMatch(/sls_live_|apikeys/);

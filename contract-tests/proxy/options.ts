@@ -1,17 +1,22 @@
-// The proxy's command line: one flag table (cli/flags.ts reads it, as every program of
-// the repository does) drives parsing, the environment fallbacks and `--help`.
+// The proxy's command line: each flag declared once, in FLAGS (cli/flags.ts reads it, as
+// every program of the repository does), which drives parsing, the environment fallbacks,
+// `--help` and the typed options (ProxyCliOptions, each read by its key: `--max-body` is
+// `maxBody`). How a flag is added: decision 0034.
 import { FlagError, helpLines, parseFlags, type FlagTable, type FlagValues } from '../../cli/flags.ts';
-import { LEVELS, type Provenance } from '../../spec/provenance.ts';
+import { LEVELS } from '../../spec/provenance.ts';
 import { DEFAULT_MAX_BODY } from './proxy.ts';
 
 export const DEFAULT_PORT = 4020;
 
+const EXAMPLE_UPSTREAM = 'https://staging.example.com/api/v0.1';
+
 export const FLAGS = {
   upstream: {
-    type: 'string',
+    type: 'custom',
     env: 'PROXY_UPSTREAM',
     value: '<url>',
-    help: "the API's base URL, /api/v0.1 included (as the suite's --base-url), e.g. https://staging.example.com/api/v0.1",
+    parse: parseUpstream,
+    help: `the API's base URL, /api/v0.1 included (as the suite's --base-url), e.g. ${EXAMPLE_UPSTREAM}`,
   },
   port: {
     type: 'integer',
@@ -28,7 +33,9 @@ export const FLAGS = {
     value: '<level>',
     choices: LEVELS,
     default: 'assumed',
-    help: 'interface | observed | assumed: judge only what the spec marks this level or harder; a violation at it fails the exit code',
+    help:
+      'interface | observed | assumed: judge only what the spec marks this level or harder; ' +
+      'a violation at it fails the exit code',
   },
   record: {
     type: 'string',
@@ -53,29 +60,29 @@ export const FLAGS = {
   version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
 
-export type ProxyCliOptions = FlagValues<typeof FLAGS> & { provenance: Provenance; upstream: string };
+/** The upstream, without a trailing slash; it must be an http(s) URL without credentials. */
+function parseUpstream(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`'${raw}' is not a URL (expected e.g. ${EXAMPLE_UPSTREAM})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`must be http(s), got '${raw}'`);
+  if (url.username || url.password)
+    throw new Error('must not carry credentials: the proxy forwards the ones each request brings');
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** The options, an upstream always among them (but for --help and --version). */
+export type ProxyCliOptions = FlagValues<typeof FLAGS> & { upstream: string };
 
 /** Reads the command line; a misuse throws FlagError (exit 2). */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ProxyCliOptions {
   const values = parseFlags(FLAGS, argv, env).values;
-  if (values.help || values.version) return values as ProxyCliOptions;
-  if (!values.upstream)
-    throw new FlagError(
-      "no upstream: pass --upstream <url> (the API's base URL, e.g. https://staging.example.com/api/v0.1)",
-    );
-  let url: URL;
-  try {
-    url = new URL(values.upstream);
-  } catch {
-    throw new FlagError(
-      `--upstream '${values.upstream}' is not a URL (expected e.g. https://staging.example.com/api/v0.1)`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new FlagError(`--upstream must be http(s), got '${values.upstream}'`);
-  if (url.username || url.password)
-    throw new FlagError('--upstream must not carry credentials: the proxy forwards the ones each request brings');
-  return { ...values, upstream: url.toString().replace(/\/+$/, '') } as ProxyCliOptions;
+  const { upstream } = values;
+  if (upstream !== undefined || values.help || values.version) return { ...values, upstream: upstream ?? '' };
+  throw new FlagError(`no upstream: pass --upstream <url> (the API's base URL, e.g. ${EXAMPLE_UPSTREAM})`);
 }
 
 export const USAGE = [

@@ -108,7 +108,7 @@ export function refusedOutcome(
 
 /** A skip that fails the run under `--strict`. */
 export function failsStrictly(r: CheckResult, strict: boolean): boolean {
-  return strict && r.status === 'skip' && !r.unavoidable;
+  return strict && r.status === 'skip' && !r.unavoidable && !r.declined;
 }
 
 export interface Tally {

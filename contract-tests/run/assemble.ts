@@ -2,6 +2,7 @@
 // stop signal) with every answer shown to the answer log, the key ledger and the
 // registry's judges at the run's level, shown every answer; the credentials; the search sample.
 import type { SpecModel } from '../../spec/model.ts';
+import { UsageAccumulator, usageNoteOf } from '../../spec/usage-profile.ts';
 import type { RunKit } from '../checks/families.ts';
 import { CachedReads } from '../checks/cached-reads.ts';
 import { searchedOperation } from '../checks/sample/sample.ts';
@@ -44,11 +45,14 @@ export interface Kit {
   /** Everything the run holds: the engine hands each family only the parts it declared (`handOut`). */
   run: RunKit;
   recorder: Recorder;
+  /** What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts). */
+  traffic: UsageAccumulator;
 }
 
 export function assembleKit(p: KitParts): Kit {
   const answers = new AnswerLog();
   const recorder = new Recorder();
+  const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
   const credentials = new CredentialSet(p.model, p.credentials);
   let keys: KeyLedger | undefined;
   const judging = new RunJudging(p.model, p.scope.level, credentials);
@@ -68,6 +72,8 @@ export function assembleKit(p: KitParts): Kit {
       answers.note(subject, response);
       judging.observe(subject, request, response);
       keys?.observe(subject, request, response);
+      const sent = usageNoteOf(p.model, { ...request, url: http.relative(request.url) }, response.status);
+      if (sent) traffic.note(sent);
     },
   });
   keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
@@ -90,5 +96,5 @@ export function assembleKit(p: KitParts): Kit {
     runId: p.runId,
     seed: p.seed,
   };
-  return { run, recorder };
+  return { run, recorder, traffic };
 }

@@ -10,13 +10,13 @@ describe('the command line', () => {
       CONTRACT_BASE_URL: 'http://x',
     });
     expect(o).toMatchObject({
-      'base-url': 'http://x',
+      baseUrl: 'http://x',
       only: ['findServers', 'listApiKeys'],
       provenance: 'interface',
-      'allow-writes': false,
+      allowWrites: false,
       dredd: 'on',
     });
-    expect(parseOptions([], { CONTRACT_ALLOW_WRITES: '1' })['allow-writes']).toBe(true);
+    expect(parseOptions([], { CONTRACT_ALLOW_WRITES: '1' }).allowWrites).toBe(true);
     expect(parseOptions([], {}).budget).toBe(400);
     expect(parseOptions([], {}).seed).toBe(1);
     expect(parseOptions(['--seed', '42'], { CONTRACT_SEED: '7' }).seed).toBe(42);

@@ -1,7 +1,9 @@
-// The suite's command line: one flag table (cli/flags.ts reads it, as every program of
-// the repository does) drives parsing, the environment fallbacks and `--help`.
+// The suite's command line: each flag declared once, in FLAGS (cli/flags.ts reads it, as
+// every program of the repository does), which drives parsing, the environment fallbacks,
+// `--help` and the typed options (CliOptions, each read by its key: `--base-url` is
+// `baseUrl`). How a flag is added: decision 0034.
 import { FlagError, helpLines, parseFlags, type FlagTable, type FlagValues } from '../../cli/flags.ts';
-import { LEVELS, type Provenance } from '../../spec/provenance.ts';
+import { LEVELS } from '../../spec/provenance.ts';
 
 /** The generated requests' seed when none is given: a gate sends the same requests on every run. */
 export const DEFAULT_SEED = 1;
@@ -29,12 +31,16 @@ export const FLAGS = {
     value: '<level>',
     choices: LEVELS,
     default: 'assumed',
-    help: "interface | observed | assumed: check only what the spec marks this level or harder; 'interface' = the hard promises alone",
+    help:
+      'interface | observed | assumed: check only what the spec marks this level or harder; ' +
+      "'interface' = the hard promises alone",
   },
   'allow-writes': {
     type: 'boolean',
     env: 'CONTRACT_ALLOW_WRITES',
-    help: 'create and revoke API keys on a target that is not the mock (always on for the mock); everything created is removed again',
+    help:
+      'create and revoke API keys on a target that is not the mock (always on for the mock); ' +
+      'everything created is removed again',
   },
   budget: {
     type: 'integer',
@@ -42,21 +48,28 @@ export const FLAGS = {
     default: DEFAULT_BUDGET,
     min: 0,
     max: 1_000_000,
-    help: "requests the suite may send beyond Dredd's own: how deep it samples; checks past the budget are skipped, named",
+    help:
+      "requests the suite may send beyond Dredd's own: how deep it samples; " +
+      'checks past the budget are skipped, named',
   },
   pace: {
     type: 'string',
     value: 'on|off',
     choices: ['on', 'off'],
     shown: 'on; off with --start-mock',
-    help: 'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; off: wait only on a 429 (for a target that reports limits it does not enforce)',
+    help:
+      'on: wait when the target says X-RateLimit-Remaining: 0, until its X-RateLimit-Reset; ' +
+      'off: wait only on a 429 (for a target that reports limits it does not enforce)',
   },
   dredd: {
     type: 'string',
     value: 'on|off',
     choices: ['on', 'off'],
     default: 'on',
-    help: "on: replay each operation's documented success with Dredd first (from the package: needs dredd installed beside it, an optional peer dependency); off: skip that phase, every other check unchanged",
+    help:
+      "on: replay each operation's documented success with Dredd first " +
+      '(from the package: needs dredd installed beside it, an optional peer dependency); ' +
+      'off: skip that phase, every other check unchanged',
   },
   strict: {
     type: 'boolean',
@@ -66,7 +79,9 @@ export const FLAGS = {
     type: 'string',
     value: '<dir>',
     shown: './reports',
-    help: 'where the reports go: contract-report.json, contract-junit.xml, contract-report.html, contract-summary.md, contract-dredd.log',
+    help:
+      'where the reports go: contract-report.json, contract-junit.xml, contract-report.html, ' +
+      'contract-summary.md, contract-dredd.log',
   },
   junit: { type: 'string', value: '<path>', shown: '<reports>/contract-junit.xml', help: 'the JUnit XML elsewhere' },
   seed: {
@@ -78,16 +93,25 @@ export const FLAGS = {
     env: 'CONTRACT_SEED',
     help: 'the seed of the generated requests: the same seed sends the same ones (pass another to explore further)',
   },
+  usage: {
+    type: 'list',
+    value: '<file>',
+    help: 'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the run checked against the target, and which it never did',
+  },
+  'require-usage': {
+    type: 'boolean',
+    help: 'with --usage: an operation or parameter a profile uses that the run never checked fails the run',
+  },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
 } as const satisfies FlagTable;
 
-export type CliOptions = FlagValues<typeof FLAGS> & { provenance: Provenance };
+export type CliOptions = FlagValues<typeof FLAGS>;
 
 /** Reads the command line; a misuse throws FlagError (exit 2). */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  return parseFlags(FLAGS, argv, env).values as CliOptions;
+  return parseFlags(FLAGS, argv, env).values;
 }
 
 /**
@@ -129,6 +153,7 @@ export function normaliseBaseUrl(raw: string): string {
 export const USAGE = [
   'Usage: server-listing-contract --base-url <url> [options]',
   '   (in a clone: npm run contract -- --base-url <url> [options])',
+  '       server-listing-contract diff --base <file|git ref>: what changed in the spec (diff --help)',
   '',
   'Replays the spec (spec/openapi.yaml) against an implementation: a pre-flight makes sure',
   "the target answers at that base URL and asks whether it is this project's mock",

@@ -22,6 +22,8 @@ import { DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
+import type { UsageProfile } from '../../spec/usage-profile.ts';
+import { usageCoverage } from './usage-coverage.ts';
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -47,6 +49,10 @@ export interface SuiteOptions {
   seed?: number;
   /** The families to run (default all, checks/families.ts). */
   families?: readonly Family[];
+  /** Usage profiles (`--usage`): the report lists which of their operations and parameters the run checked. */
+  usage?: readonly UsageProfile[];
+  /** `--require-usage`: one the run never checked fails it. */
+  requireUsage?: boolean;
 }
 
 export interface SuiteRun {
@@ -251,5 +257,16 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     dredd: Boolean(replay),
     pace,
   };
-  return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
+  // Writes off without --allow-writes: their skips were asked for, and fail a --strict run only when writes were.
+  if (!scope.writes.allowed)
+    for (const r of kit.recorder.all() as CheckResult[])
+      if (r.status === 'skip' && model.byId.get(r.operationId)?.isWrite) r.declined = true;
+  // --usage: what consumers use against what the run sent (run/usage-coverage.ts), as results and a closing line.
+  const coverage = options.usage?.length
+    ? usageCoverage(options.usage, kit.traffic.toJSON(), model, options.requireUsage ?? false)
+    : undefined;
+  if (coverage) kit.recorder.add(coverage.results);
+  const outcome = outcomeOf(kit, facts, replay, started);
+  if (coverage) outcome.figures.push(...coverage.figures);
+  return { outcome, ...(replay ? { dreddLog: replay.log } : {}) };
 }

@@ -10,6 +10,18 @@ import type { ResponseChecker } from './self-check/self-check.ts';
 
 export type Headers = Record<string, string | string[]>;
 
+/**
+ * What every answer says besides its content, the app's and those the Node adapter writes
+ * itself (mocks/node/protocol-errors.ts): a browser must not guess HTML or script in a
+ * JSON body that repeats client text (`nosniff`), and no site may frame a page of the
+ * mock (the docs page, whose buttons log in), by today's rule and by the older one.
+ */
+export const EVERY_ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+};
+
 /** What a handler answers (handlers/). */
 export interface HandlerResult {
   status: number;
@@ -37,7 +49,7 @@ export function sendJson(c: Context, status: number, body: unknown, headers?: He
 
 export function createAnswers(checker: ResponseChecker | undefined): Answers {
   const reply: Answers['reply'] = (c, op, status, body, headers) => {
-    const drift = checker?.check(op, status, body);
+    const drift = checker?.check(op, status, body, { method: c.req.method, path: c.req.path });
     if (drift) {
       console.error(`MOCK DRIFT: ${printable(c.req.method)} ${printable(c.req.path)} -> ${status}: ${drift}`);
       return sendJson(c, 500, errorBody(500, `mock answer drifted from the spec: ${drift}`));

@@ -18,7 +18,8 @@ const SEED = 20_261_123;
 const credentials = fixtures.credentials.map((c) => ({ scheme: c.type, value: c.value }));
 
 async function answer(app: ReturnType<typeof useApp>, req: FuzzRequest) {
-  const res = await app.fetch(ORIGIN + req.path, {
+  // The Host a request names is its URL's host under app.request(), as the Node adapter makes it.
+  const res = await app.fetch((req.host === undefined ? ORIGIN : `http://${req.host}`) + req.path, {
     method: req.method,
     headers: req.headers,
     ...(req.body !== undefined ? { body: req.body } : {}),

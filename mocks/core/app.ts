@@ -2,7 +2,7 @@
 // call `app.request()` without a socket and the same app runs on any runtime; the Node
 // adapter (mocks/node/) binds it to a socket. The pipeline, in order, one stage per
 // folder here:
-//   nosniff -> request log -> host-check/ -> cors/ -> latency -> auth/ (who is calling)
+//   every answer's headers -> request log -> host-check/ -> cors/ -> latency -> auth/ (who is calling)
 //   -> rate-limit/ -> body-limit/ -> route (404 / 405)
 //   -> per operation: auth/ (401 / 403) -> parameters/ (400 / 415)
 //      -> auth/ again once a body is in (401) -> prefer/ -> handlers/
@@ -15,7 +15,7 @@ import { errorBody } from '../../spec/messages.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
 import { mountApiIndex } from '../docs-page/api-index.ts';
 import { DOCS_PATH, mountDocs } from '../docs-page/docs-page.ts';
-import { createAnswers, sendJson, type Answers, type HandlerResult } from './answers.ts';
+import { createAnswers, EVERY_ANSWER_HEADERS, sendJson, type Answers, type HandlerResult } from './answers.ts';
 import { Authenticator, authorize, identifyCaller, schemeReaders, stillAuthorized } from './auth/auth.ts';
 import { limitBody } from './body-limit/body-limit.ts';
 import { CORS_REFUSED, corsMiddleware } from './cors/cors-policy.ts';
@@ -27,7 +27,7 @@ import { compileOperations } from './operations.ts';
 import { parameters } from './parameters/parameters.ts';
 import { preferredAnswer, type LiveAnswer } from './prefer/prefer.ts';
 import { printable } from './printable.ts';
-import { rateLimit } from './rate-limit/rate-limit.ts';
+import { rateLimit, uncountedLimitHeaders } from './rate-limit/rate-limit.ts';
 import { ResponseChecker } from './self-check/self-check.ts';
 import type { MockState } from './state.ts';
 
@@ -89,13 +89,10 @@ function requestPath(c: Context): string {
   return printable(new URL(c.req.url).pathname);
 }
 
-/**
- * Every answer says what it is and nothing else: a browser must not guess HTML or script
- * in a JSON body that repeats client text (`X-Content-Type-Options`). The Node adapter
- * says the same on the answers it writes itself (mocks/node/protocol-errors.ts).
- */
-const noSniff: MiddlewareHandler<AppEnv> = (c, next) => {
-  c.header('X-Content-Type-Options', 'nosniff');
+/** Every answer says what it is and that no site may frame it (EVERY_ANSWER_HEADERS). */
+const everyAnswerHeaders = Object.entries(EVERY_ANSWER_HEADERS);
+const everyAnswer: MiddlewareHandler<AppEnv> = (c, next) => {
+  for (const [name, value] of everyAnswerHeaders) c.header(name, value);
   return next();
 };
 
@@ -154,11 +151,14 @@ export function createApp(parts: AppParts): MockApp {
   // --quiet: they explain a failure the developer is looking at.
   const warn = parts.warn ?? ((line: string) => console.warn(line));
 
-  app.use('*', noSniff);
+  app.use('*', everyAnswer);
   if (!options.quiet) app.use('*', requestLog);
+  // A refused host is answered before anyone is identified or counted: as an anonymous caller, counted nowhere.
   app.use(
     '*',
-    hostCheck(options.allowedHosts, (c, detail) => fail(c, 403, detail)),
+    hostCheck(options.allowedHosts, (c, detail) =>
+      fail(c, 403, detail, uncountedLimitHeaders(state.rates, basePath, c.req.path, state.now())),
+    ),
   );
   app.use('*', corsMiddleware(options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));

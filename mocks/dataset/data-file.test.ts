@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDataset } from './data-file.ts';
 import { generateServers } from './generator.ts';
 import type { StoredServer } from './server-row.ts';
-
-const NOW = new Date('2025-01-15T12:00:00.000Z');
+import { NOW } from '../../testing/instants.ts';
 
 describe('loadDataset', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sls-dataset-'));
@@ -16,10 +15,11 @@ describe('loadDataset', () => {
     writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
     return file;
   };
-  const sample = (): StoredServer[] => JSON.parse(JSON.stringify(generateServers({ seed: 7, count: 6, now: NOW })));
+  const sample = (): StoredServer[] =>
+    JSON.parse(JSON.stringify(generateServers({ seed: 7, count: 6, now: new Date(NOW) })));
 
   it('loads what the generator writes, unchanged', () => {
-    const servers = generateServers({ seed: 7, count: 300, now: NOW });
+    const servers = generateServers({ seed: 7, count: 300, now: new Date(NOW) });
     expect(JSON.stringify(loadDataset(write({ servers })))).toBe(JSON.stringify(servers));
   });
 

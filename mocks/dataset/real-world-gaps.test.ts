@@ -5,11 +5,11 @@ import { generateServers } from './generator.ts';
 import { GAP_RATES, gapRatesMarkdown } from './real-world-gaps.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
 import { json, useApp, type TestApp } from '../testing/test-app.ts';
+import { NOW } from '../../testing/instants.ts';
 
-const NOW = new Date('2025-01-15T12:00:00.000Z');
 const COUNT = 20_000;
-const real = generateServers({ seed: 7, count: COUNT, now: NOW });
-const clean = generateServers({ seed: 7, count: COUNT, now: NOW, clean: true });
+const real = generateServers({ seed: 7, count: COUNT, now: new Date(NOW) });
+const clean = generateServers({ seed: 7, count: COUNT, now: new Date(NOW), clean: true });
 
 /** Which rows each gap can apply to, and whether a row has it: read from the rows, not from the generator. */
 const OBSERVED: Record<
@@ -79,9 +79,9 @@ describe('real-world rows', () => {
   });
 
   it('is seeded: the same seed gives the same gaps, another seed other ones', () => {
-    const again = generateServers({ seed: 7, count: 2000, now: NOW });
-    expect(JSON.stringify(again)).toBe(JSON.stringify(generateServers({ seed: 7, count: 2000, now: NOW })));
-    const other = generateServers({ seed: 8, count: 2000, now: NOW });
+    const again = generateServers({ seed: 7, count: 2000, now: new Date(NOW) });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(generateServers({ seed: 7, count: 2000, now: new Date(NOW) })));
+    const other = generateServers({ seed: 8, count: 2000, now: new Date(NOW) });
     const gapsOf = (rows: StoredServer[]) =>
       rows.map((r) => `${r.country === null}${r.motd === null}${r.asn_name === null}`).join();
     expect(gapsOf(other)).not.toBe(gapsOf(again));

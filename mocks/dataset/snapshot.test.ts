@@ -10,8 +10,8 @@ import { buildIndex } from '../search/search-index.ts';
 import { sortOrders, SORT_KEYS } from './sort-orders.ts';
 import { findQuery, searchJson } from '../search/search.ts';
 import { KEEP_SNAPSHOTS, readSnapshot, snapshotFile, writeSnapshot, type SnapshotKey } from './snapshot.ts';
+import { NOW } from '../../testing/instants.ts';
 
-const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const key = (over: Partial<SnapshotKey> = {}): SnapshotKey => ({
   generator: generatorFingerprint(),
   seed: 5,

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Env, Hono } from 'hono';
+import { html, raw } from 'hono/html';
 import type * as JsYaml from 'js-yaml';
 import type { Fixtures } from '../../fixtures/load.ts';
 import { jsYaml } from '../../spec/load.ts';
@@ -109,9 +110,14 @@ function servedSpec(model: SpecModel, fixtures: Fixtures, origin: string): Recor
   return doc;
 }
 
-/** JSON for an inline <script>: `<` escaped so no value can close the script element. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+/** JSON for an inline <script>, as markup: `<` escaped so no value can close the script element. */
+const scriptJson = (value: unknown) => raw(JSON.stringify(value).replace(/</g, '\\u003c'));
 
+/**
+ * The page. Written with Hono's `html` tag: every value put in it is escaped as text
+ * (a fixture user's email, the spec's title), and only what is marked `raw` (the
+ * script's JSON, escaped for a script) is markup.
+ */
 function page(model: SpecModel, fixtures: Fixtures): string {
   const credentials = fixtures.credentials.map((c) => ({
     name: c.name,
@@ -122,8 +128,8 @@ function page(model: SpecModel, fixtures: Fixtures): string {
   }));
   const users = fixtures.users.map((u) => u.email);
   const title = `${String(model.doc.info.title ?? 'API')} (mock docs)`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title.replace(/[<&]/g, '')}</title>
+  return String(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <link rel="icon" type="image/png" href="${DOCS_PATH}/favicon-32x32.png">
 <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
 <style>
@@ -222,7 +228,7 @@ document.getElementById('mock-login').onclick = async () => {
   using.textContent = res.ok ? 'logged in as ' + body.user.email + ' (session cookie)' : body.message;
 };
 </script>
-</body></html>`;
+</body></html>`);
 }
 
 /** The origin the browser used to reach the mock (the Host it sent), for links back to it. */

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMock, type InProcessMock } from './in-process.ts';
+import { NOW_ISO } from '../../testing/instants.ts';
 
-const NOW = '2026-06-01T12:00:00.000Z';
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 const PINNED: [seed: number, servers: number, answers: [path: string, sha256: string][]][] = [
@@ -64,7 +64,7 @@ describe.each(PINNED)('seed %i, %i servers: the answers the build before issue 2
   let mock: InProcessMock | undefined;
   afterAll(() => mock?.close());
   it.each(answers)('%s', async (path, digest) => {
-    mock ??= createMock({ seed, servers, now: NOW, cacheDir: null });
+    mock ??= createMock({ seed, servers, now: NOW_ISO, cacheDir: null });
     const res = await mock.fetch(`http://localhost/api/v0.1/${path}`);
     expect(sha(await res.text())).toBe(digest);
   });

@@ -6,11 +6,11 @@
 // 130: a second Ctrl-C.
 import { ownPackage } from '../../cli/own-package.ts';
 import { banner, progressPrinter } from './banner.ts';
-import { SignalPresses, watchParent } from './lifetime.ts';
+import { SignalPresses, STOP_GRACE_MS, watchParent } from './lifetime.ts';
 import { loadInputs } from './load.ts';
 import { helpText, OptionsError, parseOptions } from './options.ts';
-import { startMock, STOP_GRACE_MS, type RunningMock } from './server.ts';
-import { watchInputs } from './watch.ts';
+import { startMock, type RunningMock } from './server.ts';
+import { seeInputs, watchInputs } from './watch.ts';
 
 async function main(): Promise<void> {
   // A reader that went away (the terminal closed, the process that piped our output
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     return;
   }
   const started = performance.now();
+  // The inputs as they are before loading: an edit from here on, even before the watch begins, reloads.
+  const loaded = options.watch ? seeInputs(options) : undefined;
   let inputs: ReturnType<typeof loadInputs>;
   try {
     inputs = loadInputs(options, undefined, options.quiet ? undefined : progressPrinter(process.stderr));
@@ -58,8 +60,8 @@ async function main(): Promise<void> {
   const ms = Math.round(performance.now() - started);
   console.log(options.quiet ? `Mock listening on ${running.baseUrl}` : banner(running, options, ms));
 
-  const stopWatching = options.watch
-    ? await watchInputs(running, options, { info: (l) => console.log(l), error: (l) => console.error(l) })
+  const stopWatching = loaded
+    ? await watchInputs(running, options, { info: (l) => console.log(l), error: (l) => console.error(l) }, loaded)
     : undefined;
 
   // Stop accepting, let requests in flight finish (at most STOP_GRACE_MS), then exit.

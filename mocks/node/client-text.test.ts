@@ -131,7 +131,7 @@ describe('client text in answers: escaped or cut, never raw', () => {
 
   it('a refused Origin, in the 403 of a dev route', async () => {
     const message = await messageOf(post('/__mock/reset', '', 'Origin: http://evil.test/<b>\n'), 403);
-    expect(message).toContain('origin http://evil.test/\\u003cb\\u003e is not allowed');
+    expect(message).toContain('Origin http://evil.test/\\u003cb\\u003e is not allowed');
   });
 });
 

@@ -1,11 +1,16 @@
 // What an adversarial pass over real sockets found, one describe per finding: each test
 // sends what such a client sends, over a real socket, and fails on the mock before the fix.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lowerCased } from '../../spec/judges/exchange.ts';
+import { findingsOf, JUDGES, JudgeContext } from '../../spec/judges/registry.ts';
 import { reasonPhrase } from '../../spec/messages.ts';
 import { rawConnection, type RawConnection, type RawResponse } from '../../testing/raw-http.ts';
 import { MAX_SESSIONS_PER_USER } from '../core/auth/credentials.ts';
-import { credential, testOptions } from '../testing/test-app.ts';
+import { credential, model, testOptions } from '../testing/test-app.ts';
 import { LINGER_MS } from './lingering-close.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { connectionCap, openFilesLimit, SOCKET_LIMITS } from './socket-limits.ts';
@@ -365,6 +370,28 @@ describe('9. the hosts the mock answers', () => {
     }
   });
 
+  it("a refused host's 403 is one the spec allows on every operation (the promised sentence first)", async () => {
+    // The host check answers before any rule of the API: only the answer's shape is the spec's.
+    const shape = JUDGES.filter((j) => ['server-error', 'json', 'error-body', 'schema', 'headers'].includes(j.name));
+    const ctx = JudgeContext.of(model);
+    for (const op of model.operations) {
+      const path = `${API}${op.path.replace(/\{[^}]+\}/g, 'x')}`;
+      const res = await ask(
+        `${op.method} ${path} HTTP/1.1\r\nHost: evil.test\r\nCookie: ${VALID_SESSION}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      );
+      expect(res.status, op.operationId).toBe(403);
+      const answer = {
+        status: res.status,
+        headers: lowerCased(res.headers),
+        text: res.body,
+        json: JSON.parse(res.body),
+      };
+      const ex = { request: { method: op.method, target: path, headers: {} }, answer, at: Date.now() };
+      expect(findingsOf(ex, ctx, shape), op.operationId).toEqual([]);
+    }
+  });
+
   it.each(['127.0.0.1', 'localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.2', '10.1.2.3', '[::1]', '[2001:db8::1]'])(
     'Host: %s is answered',
     async (host) => {
@@ -402,5 +429,54 @@ describe('9. the hosts the mock answers', () => {
       /2001 header lines; this server reads at most 2000/,
     );
     expect((await get(`${API}/servers/find?limit=1`, lines(1999))).status).toBe(200);
+  });
+});
+
+describe("10. the docs page is no one else's to frame or to script", () => {
+  it('no site can frame it (frame-ancestors, X-Frame-Options); nor any other answer', async () => {
+    for (const path of ['/__mock/docs', `${API}/servers/find?limit=1`, '/__mock/nope']) {
+      const res = await fetch(`${mock.origin}${path}`);
+      expect(res.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+    // And the answers the Node adapter writes itself: a parser error, an Expect it does not meet, no Host.
+    for (const raw of [
+      'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n',
+      'GET / HTTP/1.1\r\n\r\n',
+    ]) {
+      const res = await ask(raw);
+      expect(res.status, raw).toBeGreaterThanOrEqual(400);
+      expect(res.headers['content-security-policy'], raw).toBe("frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options'], raw).toBe('nosniff');
+    }
+  });
+
+  it('markup in a fixture email or in the spec title is written as text, never as markup', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slm-docs-'));
+    const auth = JSON.parse(readFileSync(new URL('../../fixtures/auth.json', import.meta.url), 'utf8'));
+    const email = '"><img src=x onerror=alert(1)>@example.test';
+    auth.users[0].email = email;
+    writeFileSync(join(dir, 'auth.json'), JSON.stringify(auth));
+    const spec = readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8');
+    const title = /^ {2}title: (.+)$/m.exec(spec)![1]!;
+    writeFileSync(
+      join(dir, 'openapi.yaml'),
+      spec.replace(`  title: ${title}`, '  title: "A & B</title><script>x()</script>"'),
+    );
+    const docs = await startMock(
+      testOptions({ servers: 10, fixtures: join(dir, 'auth.json'), spec: join(dir, 'openapi.yaml') }),
+    );
+    try {
+      const html = await (await fetch(`${docs.origin}/__mock/docs`)).text();
+      expect(html).not.toContain('<img');
+      expect(html).not.toContain('<script>x()');
+      expect(html).toContain('Log in as &quot;&gt;&lt;img src=x onerror=alert(1)&gt;@example.test');
+      expect(html).toContain('<title>A &amp; B&lt;/title&gt;&lt;script&gt;x()&lt;/script&gt; (mock docs)</title>');
+      // The login button still logs in as that user: the script has the email as data.
+      expect(html).toContain(`const USER = ${JSON.stringify(email).replace(/</g, '\\u003c')};`);
+    } finally {
+      await docs.close();
+    }
   });
 });

@@ -3,18 +3,21 @@
 // close() do what they say; a bad option is refused, named. (The same, installed from
 // the packed package: e2e/installed-package.pack.ts; under MSW: e2e/mock-in-msw.test.ts.)
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authHeaders, credential, PINNED_NOW } from '../testing/test-app.ts';
+import { authHeaders, credential } from '../testing/test-app.ts';
+import { inCodeFlags } from '../../cli/options-in-code.ts';
 import { createMock, type InProcessMock } from './in-process.ts';
+import { FLAGS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
+import { NOW, NOW_ISO } from '../../testing/instants.ts';
 
-const SETTINGS = { seed: 4242, servers: 250, now: PINNED_NOW, cacheDir: null };
+const SETTINGS = { seed: 4242, servers: 250, now: NOW_ISO, cacheDir: null };
 /** What node:http adds to every answer on a socket, which an answer in process has no use for. */
 const TRANSPORT = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
 
 let server: RunningMock;
 let mock: InProcessMock;
 beforeAll(async () => {
-  server = await startMock({ port: 0, host: '127.0.0.1', ...SETTINGS, now: Date.parse(PINNED_NOW), quiet: true });
+  server = await startMock({ port: 0, host: '127.0.0.1', ...SETTINGS, now: NOW, quiet: true });
   mock = createMock(SETTINGS);
 });
 afterAll(async () => {
@@ -118,6 +121,36 @@ describe('createMock()', () => {
     );
   });
 
+  it('close() ends a request whose body never finishes after a grace: its fetch rejects, saying why', async () => {
+    const own = createMock(SETTINGS);
+    const session = authHeaders(credential('valid-session'));
+    let sent = 0;
+    let cancelled: unknown;
+    // A body whose first bytes come and whose rest never does (a stream the test never closes).
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 0) controller.enqueue(new TextEncoder().encode('{"name": "never fin'));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const answer = own.fetch('http://api.test/api/v0.1/user/apikeys', {
+      method: 'POST',
+      headers: { ...session, 'Content-Type': 'application/json' },
+      body: stalled,
+      duplex: 'half',
+    } as RequestInit);
+    const settled = answer.then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    await own.close(50);
+    expect(await settled).toMatch(/^createMock: close\(\) ended this request after 50 ms: its answer was not ready/);
+    // The mock let go of the body: the stream was cancelled, saying so.
+    expect(String(cancelled)).toMatch(/createMock: close\(\)/);
+  });
+
   it("refuses a bad option, naming it, with the server flag's own rule", () => {
     expect(() => createMock({ servers: -1 })).toThrow(
       "createMock: option 'servers' must be an integer from 0 to 5000000, got '-1'",
@@ -133,6 +166,10 @@ describe('createMock()', () => {
       "createMock: option 'latency' must be MS or MIN-MAX",
     );
     expect(() => createMock({ seeds: 1 } as never)).toThrow("createMock: unknown option 'seeds': did you mean seed?");
+    // It takes what its flag table declares inCode, by key, and nothing else (not --port: no socket).
+    expect(() => createMock({ port: 1 } as never)).toThrow(
+      `createMock: unknown option 'port' (options: ${[...inCodeFlags(FLAGS).keys()].join(', ')})`,
+    );
     expect(() => createMock({ cleanData: 'yes' } as never)).toThrow(
       'createMock: option \'cleanData\' must be true or false, got "yes"',
     );

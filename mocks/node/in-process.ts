@@ -3,42 +3,16 @@
 // same seed, data, fixture credentials, auth, errors and headers), answering a
 // web-standard Request with a Response, without a socket. This module is the package's
 // library entry: `import { createMock } from 'server-listing-mock'`.
-import { didYouMean, FlagError } from '../../cli/flags.ts';
+import { optionsInCode } from '../../cli/options-in-code.ts';
 import type { MockApp } from '../core/app.ts';
+import type { CreateMockOptions } from './create-mock-options.gen.ts';
+import { STOP_GRACE_MS } from './lifetime.ts';
 import { buildMock } from './load.ts';
-import { parseOptions, type MockOptions } from './options.ts';
+import { FLAGS, type MockOptions } from './options.ts';
 
-/** The mock's settings that mean something without a socket: the server's flags of the same names (see `server-listing-mock --help`). */
-export interface CreateMockOptions {
-  /** Dataset seed (`--seed`, default 1337): the same seed gives the same servers. */
-  seed?: number;
-  /** How many servers to generate (`--servers`, default 1000). */
-  servers?: number;
-  /** Pin the clock (`--now`): with the same seed, every answer is byte-identical. Default: the real clock. */
-  now?: string | number | Date;
-  /** Complete rows, without the real-world nulls and odd values (`--clean-data`). */
-  cleanData?: boolean;
-  /** Serve this `{"servers": [...]}` file instead of generated servers (`--data`). */
-  data?: string;
-  /** Fixture credentials file (`--fixtures`, default the package's fixtures/auth.json). */
-  fixtures?: string;
-  /** Another copy of the OpenAPI document (`--spec`). */
-  spec?: string;
-  /** Delay every answer by this many ms, or a random time within [min, max] (`--latency`). */
-  latency?: number | { min: number; max: number };
-  /** Refuse over the rate limits with 429 (`--rate-limit`); otherwise the headers only count. */
-  rateLimit?: boolean;
-  /** Allowed CORS origins (`--cors-origin`); `*` matches any run of characters but `/`. */
-  corsOrigins?: string[];
-  /** Validate every answer against the spec (`--self-check`; default on under vitest or NODE_ENV=test). */
-  selfCheck?: boolean;
-  /** Memory for serialised search rows, in MiB (`--row-cache`, default 64). */
-  rowCacheMiB?: number;
-  /** Where big generated datasets are kept (`--cache-dir`); null: never. */
-  cacheDir?: string | null;
-  /** No request log (default true in process; false logs one line per request, as the server does). */
-  quiet?: boolean;
-}
+// The options' interface, with a doc comment each, is written from the flag table (FLAGS's
+// `inCode` flags) by `npm run docs:flags`; mocks/node/options.test.ts fails while it is stale.
+export type { CreateMockOptions } from './create-mock-options.gen.ts';
 
 /** A mock in this process. */
 export interface InProcessMock {
@@ -54,74 +28,25 @@ export interface InProcessMock {
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   /** Back to the seeded state, as `POST /__mock/reset`: fixture keys and sessions only, fresh rate-limit counters. */
   reset(): void;
-  /** Waits for the answers in flight; a later `fetch` rejects. */
-  close(): Promise<void>;
+  /**
+   * Stops taking requests (a later `fetch` rejects) and waits for the answers in flight,
+   * at most `graceMs` (2000, as the server's stop); a request still unanswered then (its
+   * body never finished arriving, `latency` held it) is ended: its body is let go and its
+   * `fetch` rejects, saying so. Resolves once every `fetch` has settled.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
-/** Each option that is a flag with a value, and how the flag writes it: read by the flags' own table (ranges, formats, messages). */
-const VALUED: {
-  [K in keyof CreateMockOptions]?: [flag: string, write: (v: NonNullable<CreateMockOptions[K]>) => string];
-} = {
-  seed: ['seed', String],
-  servers: ['servers', String],
-  now: [
-    'now',
-    (v) =>
-      v instanceof Date || typeof v === 'number'
-        ? Number.isNaN(new Date(v).getTime())
-          ? String(v)
-          : new Date(v).toISOString()
-        : v,
-  ],
-  data: ['data', String],
-  fixtures: ['fixtures', String],
-  spec: ['spec', String],
-  latency: ['latency', (v) => (typeof v === 'object' && v !== null ? `${v.min}-${v.max}` : String(v))],
-  corsOrigins: ['cors-origin', (v) => (Array.isArray(v) ? v.join(',') : String(v))],
-  rowCacheMiB: ['row-cache', String],
-  cacheDir: ['cache-dir', (v) => v],
-};
-const BOOLEAN = ['cleanData', 'rateLimit', 'selfCheck', 'quiet'] as const;
-const KNOWN = [...Object.keys(VALUED), ...BOOLEAN];
-
-/** The server's options for these: the same defaults, and the same checks as the flags (a bad value throws, naming the option). */
+/**
+ * The server's options for these: the same defaults, and the same checks as the flags (a
+ * bad value throws, naming the option).
+ */
 function mockOptions(options: CreateMockOptions = {}): MockOptions {
-  const argv: string[] = [];
-  for (const [key, value] of Object.entries(options)) {
-    if (!KNOWN.includes(key)) {
-      const guess = didYouMean(key, KNOWN);
-      throw new TypeError(
-        `createMock: unknown option '${key}'${guess ? `: did you mean ${guess}?` : ''} (options: ${KNOWN.join(', ')})`,
-      );
-    }
-    const valued = VALUED[key as keyof typeof VALUED] as [string, (v: unknown) => string] | undefined;
-    // `--flag=value`: a value that starts with '-' is still the flag's.
-    if (valued && value === null && key === 'cacheDir') argv.push('--cache-dir=off');
-    else if (valued && value !== undefined) argv.push(`--${valued[0]}=${valued[1](value)}`);
-    else if (!valued && value !== undefined && typeof value !== 'boolean')
-      throw new TypeError(`createMock: option '${key}' must be true or false, got ${JSON.stringify(value)}`);
-  }
-  let parsed: MockOptions;
-  try {
-    // No environment: the MOCK_* variables configure the server, not a mock a test builds.
-    const { help, version, ...options } = parseOptions(argv, {});
-    parsed = options;
-  } catch (err) {
-    if (!(err instanceof FlagError)) throw err;
-    const flag = /^--([a-z-]+)/.exec(err.message)?.[1];
-    const key = Object.entries(VALUED).find(([, v]) => v?.[0] === flag)?.[0];
-    throw new TypeError(`createMock: option '${key ?? flag}' ${err.message.replace(/^--[a-z-]+ /, '')}`);
-  }
-  return {
-    ...parsed,
-    quiet: options.quiet ?? true,
-    cleanData: options.cleanData ?? false,
-    rateLimit: options.rateLimit ?? false,
-    selfCheck: options.selfCheck ?? parsed.selfCheck,
-    // No socket, so no page can reach it by a rebound name: it answers whatever host the
-    // app under test calls (the real API's, under MSW), as the host check is about sockets.
-    allowedHosts: ['*'],
-  };
+  // No environment: the MOCK_* variables configure the server, not a mock a test builds.
+  const { help, version, ...parsed } = optionsInCode(FLAGS, options as Record<string, unknown>, 'createMock');
+  // No socket, so no page can reach it by a rebound name: it answers whatever host the
+  // app under test calls (the real API's, under MSW), as the host check is about sockets.
+  return { ...parsed, allowedHosts: ['*'] };
 }
 
 /**
@@ -156,6 +81,39 @@ async function withLength(answer: Response | Promise<Response>): Promise<Respons
   return new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
+/** A request the app is answering, and how close() ends it. */
+interface InFlight {
+  answer: Promise<Response>;
+  end(why: TypeError): void;
+}
+
+/**
+ * The app's answer to `request`, which `end` can cut short: its body reaches the app
+ * through a pipe that ending cuts (the app then reads a body cut off, as when a client's
+ * connection closes under the server's stop), and its answer rejects with `why`.
+ */
+function answer(app: MockApp['app'], request: Request): InFlight {
+  let reject!: (why: TypeError) => void;
+  const ended = new Promise<never>((_, r) => {
+    reject = r;
+  });
+  const cut = new AbortController();
+  const fed = request.body
+    ? new Request(request, {
+        body: request.body.pipeThrough(new TransformStream(), { signal: cut.signal }),
+        duplex: 'half',
+      } as RequestInit)
+    : request;
+  return {
+    answer: Promise.race([withLength(app.fetch(fed)), ended]),
+    end(why) {
+      // ECONNRESET: the app answers a body cut off as one whose connection closed (mocks/core/app.ts).
+      cut.abort(Object.assign(new Error(why.message), { code: 'ECONNRESET' }));
+      reject(why);
+    },
+  };
+}
+
 /**
  * A mock in this process, built now (the dataset generated or loaded: about as long as
  * the server takes to start). Throws on a bad option, naming it.
@@ -163,7 +121,8 @@ async function withLength(answer: Response | Promise<Response>): Promise<Respons
 export function createMock(options: CreateMockOptions = {}): InProcessMock {
   let mock: MockApp | undefined = buildMock(mockOptions(options));
   const basePath = mock.basePath;
-  const inFlight = new Set<Promise<Response>>();
+  const inFlight = new Set<InFlight>();
+  const settled = () => Promise.allSettled([...inFlight].map((f) => f.answer));
   return {
     basePath,
     fetch(input, init) {
@@ -174,17 +133,30 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
       } catch (err) {
         return Promise.reject(err as Error);
       }
-      const answer = withLength(mock.app.fetch(request));
-      inFlight.add(answer);
-      void answer.finally(() => inFlight.delete(answer)).catch(() => undefined);
-      return answer;
+      const flight = answer(mock.app, request);
+      inFlight.add(flight);
+      void flight.answer.finally(() => inFlight.delete(flight)).catch(() => undefined);
+      return flight.answer;
     },
     reset() {
       mock?.state.reset();
     },
-    async close() {
+    async close(graceMs = STOP_GRACE_MS) {
       mock = undefined;
-      await Promise.allSettled([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([settled(), graceOver]);
+      clearTimeout(timer);
+      for (const flight of inFlight)
+        flight.end(
+          new TypeError(
+            `createMock: close() ended this request after ${graceMs} ms: its answer was not ready ` +
+              '(its body had not all arrived, or latency held it)',
+          ),
+        );
+      await settled();
     },
   };
 }

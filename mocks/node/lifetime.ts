@@ -4,6 +4,9 @@
 // `npx server-listing-mock` (which signals npx, whose shell dies and leaves node behind)
 // or a test runner that crashed leaves no mock on the port.
 
+/** How long a stop (the server's, or `createMock().close()`) waits for requests in flight before it ends them. */
+export const STOP_GRACE_MS = 2000;
+
 /**
  * The same Ctrl-C can arrive twice: the terminal signals the whole foreground group,
  * and npm (`npm run mock`), which is in it, forwards its copy to its child within

@@ -10,6 +10,7 @@ import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 import { testOptions } from '../testing/test-app.ts';
 import { buildMock, loadInputs } from './load.ts';
 import type { MockOptions } from './options.ts';
+import { NOW } from '../../testing/instants.ts';
 
 const ORIGIN = 'http://127.0.0.1:4010';
 
@@ -23,7 +24,7 @@ async function bodies(options: MockOptions, paths: string[]): Promise<Buffer[]> 
 
 describe('a mock built from its options', () => {
   it('gives byte-identical answers for the same seed and --now, and different ones for another seed', async () => {
-    const options = testOptions({ seed: 42, servers: 200, now: Date.parse('2026-03-01T00:00:00Z') });
+    const options = testOptions({ seed: 42, servers: 200, now: NOW });
     const paths = [
       '/servers/find?limit=20',
       '/servers/find?sort=users&favicon=true&relativeTime=true&limit=50',
@@ -63,7 +64,7 @@ describe('the snapshot cache of big generated datasets', () => {
 
   it('writes one on the first start, loads it on the next with the same flags, and serves the same bytes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slm-cache-'));
-    const options = testOptions({ servers, seed: 9, now: Date.parse('2026-03-01T00:00:00Z'), cacheDir: dir });
+    const options = testOptions({ servers, seed: 9, now: NOW, cacheDir: dir });
     const page = ['/servers/find?version=1.20*&sort=address&minUsers=3&page=4'];
     const first = loadInputs(options);
     expect(first.source).toMatchObject({
@@ -82,7 +83,7 @@ describe('the snapshot cache of big generated datasets', () => {
     );
 
     // Another clock is the same snapshot (ages are stored, not times); another seed is another one.
-    expect(loadInputs({ ...options, now: Date.parse('2026-04-01T00:00:00Z') }).source).toMatchObject({
+    expect(loadInputs({ ...options, now: NOW + 30 * 86_400_000 }).source).toMatchObject({
       snapshot: { hit: true },
     });
     expect(loadInputs({ ...options, seed: 10 }).source).toMatchObject({ snapshot: { hit: false } });

@@ -1,10 +1,22 @@
 // The mock's options: the flag table in mocks/README.md is rendered from the same
 // definitions as `--help` and the parser, never written by hand.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, flagsMarkdown, helpText, OptionsError, parseOptions } from './options.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { FlagError, type FlagSpec, type OptionsInCode } from '../../cli/flags.ts';
+import { inCodeFlags, optionsInCode } from '../../cli/options-in-code.ts';
+import type { CreateMockOptions } from './create-mock-options.gen.ts';
+import {
+  createMockOptionsSource,
+  DEFAULT_OPTIONS,
+  FLAGS,
+  flagsMarkdown,
+  helpText,
+  OptionsError,
+  parseOptions,
+} from './options.ts';
 
 const README = new URL('../README.md', import.meta.url);
+const OPTIONS_MODULE = new URL('./create-mock-options.gen.ts', import.meta.url);
 
 describe('the flag table', () => {
   it('in mocks/README.md is the one the flag definitions render (else: run npm run docs:flags)', () => {
@@ -144,3 +156,89 @@ describe('--allowed-host and --max-connections', () => {
     expect(() => parseOptions(['--max-connections', '0'], {})).toThrow(/--max-connections/);
   });
 });
+
+describe("createMock's options: the flags the table declares inCode", () => {
+  it('are declared, each with its doc comment, in create-mock-options.gen.ts as the table renders them', () => {
+    const written = readFileSync(OPTIONS_MODULE, 'utf8');
+    // The types are the compiler's (scripts/flags-table.ts); the type test below holds them to the table.
+    const types = new Map([...written.matchAll(/^ {2}(\w+)\?: (.+);$/gm)].map((m) => [m[1]!, m[2]!]));
+    const rendered = createMockOptionsSource((key) => types.get(key) ?? '(missing)');
+    expect(written, "createMock's options are stale: run npm run docs:flags").toBe(rendered);
+    expectTypeOf<CreateMockOptions>().toEqualTypeOf<OptionsInCode<typeof FLAGS>>();
+  });
+
+  // A value in code given as the text a flag reads (a wrong type included, as from JavaScript).
+  const texts = (spec: FlagSpec) => [
+    ...(spec.type === 'integer' ? [String(spec.min), String(spec.max), String(spec.max + 1), '-1', '1.5'] : []),
+    ...['0', '5-1', '2026-01-01T00:00:00Z', 'soon', 'http://a.test', 'http://a.test/', 'off', 'db.json'],
+  ];
+
+  it("are checked in code by the flag's own rule: the same value, or the same message naming the option", () => {
+    const flags = [...inCodeFlags(FLAGS)];
+    expect(flags.length).toBeGreaterThan(10);
+    for (const [key, { name, spec }] of flags) {
+      if (spec.type === 'boolean') {
+        expect(optionsInCode(FLAGS, { [key]: true }, 'createMock')).toMatchObject({ [key]: true });
+        expect(parseOptions([`--${name}`], {})).toMatchObject({ [key]: true });
+        expect(() => optionsInCode(FLAGS, { [key]: 'yes' }, 'createMock')).toThrow(
+          `createMock: option '${key}' must be true or false, got "yes"`,
+        );
+        continue;
+      }
+      for (const text of texts(spec)) {
+        const asFlag = verdict(() => (parseOptions([`--${name}=${text}`], {}) as Record<string, unknown>)[key]);
+        const inCode = verdict(
+          () => (optionsInCode(FLAGS, { [key]: text }, 'createMock') as Record<string, unknown>)[key],
+        );
+        const expected =
+          'message' in asFlag
+            ? { message: `createMock: ${asFlag.message.replace(`--${name} `, `option '${key}' `)}` }
+            : asFlag;
+        expect(inCode, `${key}: ${text}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("mean, given as their type in code, what the flag's text means: each flag with a writer", () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const samples: [key: string, inCode: unknown, flag: string][] = [
+      ['now', new Date(at), `--now=${at}`],
+      ['now', Date.parse(at), `--now=${at}`],
+      ['latency', { min: 5, max: 9 }, '--latency=5-9'],
+      ['latency', 7, '--latency=7'],
+      ['corsOrigins', ['http://a.test', 'http://b.test:*'], '--cors-origin=http://a.test,http://b.test:*'],
+      ['cacheDir', null, '--cache-dir=off'],
+    ];
+    for (const [key, value, flag] of samples) {
+      const inCode = (optionsInCode(FLAGS, { [key]: value }, 'createMock') as Record<string, unknown>)[key];
+      expect(inCode, `${key}: ${JSON.stringify(value)}`).toEqual(
+        (parseOptions([flag], {}) as Record<string, unknown>)[key],
+      );
+    }
+    for (const [key, { inCode }] of inCodeFlags(FLAGS))
+      if (inCode.write)
+        expect(
+          samples.map(([k]) => k),
+          `a sample of ${key} in code`,
+        ).toContain(key);
+    expect(() => optionsInCode(FLAGS, { now: new Date(Number.NaN) }, 'createMock')).toThrow(
+      "createMock: option 'now' must be an ISO 8601 time, got 'Invalid Date'",
+    );
+  });
+
+  it("start from the flags' defaults, but in process no request log", () => {
+    const { help, version, ...inCode } = optionsInCode(FLAGS, {}, 'createMock');
+    expect(inCode).toEqual({ ...DEFAULT_OPTIONS, quiet: true });
+    expect(DEFAULT_OPTIONS.quiet).toBe(false);
+  });
+});
+
+/** What reading a value came to: the value, or the message of the error it threw. */
+function verdict(read: () => unknown): { value: unknown } | { message: string } {
+  try {
+    return { value: read() };
+  } catch (err) {
+    if (!(err instanceof FlagError) && !(err instanceof TypeError)) throw err;
+    return { message: (err as Error).message };
+  }
+}

@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorBody } from '../../spec/messages.ts';
+import { EVERY_ANSWER_HEADERS } from '../core/answers.ts';
 import { printable } from '../core/printable.ts';
 
 /** A parser error as Node hands it to 'clientError'. */
@@ -84,8 +85,7 @@ export function closingResponse(status: number, detail: string, headers: Record<
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Content-Type: application/json\r\n' +
-    'X-Content-Type-Options: nosniff\r\n' +
-    Object.entries(headers)
+    Object.entries({ ...EVERY_ANSWER_HEADERS, ...headers })
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('') +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -124,7 +124,7 @@ export function requestErrorResponse(err: unknown): Response {
     : 'the mock failed to answer; see its log';
   return new Response(JSON.stringify(errorBody(status, detail)), {
     status,
-    headers: { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' },
+    headers: { 'Content-Type': 'application/json', ...EVERY_ANSWER_HEADERS },
   });
 }
 
@@ -147,7 +147,7 @@ export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): bo
   const body = JSON.stringify(errorBody(400, 'an HTTP/1.1 request needs a Host header'));
   res.writeHead(400, {
     'Content-Type': 'application/json',
-    'X-Content-Type-Options': 'nosniff',
+    ...EVERY_ANSWER_HEADERS,
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',
   });
@@ -184,6 +184,7 @@ export function refuseMalformedHead(req: IncomingMessage, res: ServerResponse): 
   const body = JSON.stringify(errorBody(refusal.status, refusal.detail));
   res.writeHead(refusal.status, {
     'Content-Type': 'application/json',
+    ...EVERY_ANSWER_HEADERS,
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',
   });
@@ -209,6 +210,7 @@ export function answerExpectAndConnect(server: Server): void {
     );
     res.writeHead(417, {
       'Content-Type': 'application/json',
+      ...EVERY_ANSWER_HEADERS,
       'Content-Length': Buffer.byteLength(body),
       Connection: 'close',
     });

@@ -20,10 +20,8 @@ import {
   refuseMissingHost,
   requestErrorResponse,
 } from './protocol-errors.ts';
+import { STOP_GRACE_MS } from './lifetime.ts';
 import { connectionCap, refuseOverCap, SOCKET_LIMITS, type SocketLimits } from './socket-limits.ts';
-
-/** How long a stop waits for requests in flight before it closes their connections. */
-export const STOP_GRACE_MS = 2000;
 
 export interface RunningMock {
   /** The first URL a browser can open (loopback first for a wildcard bind). */

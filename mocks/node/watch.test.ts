@@ -1,8 +1,17 @@
 // --watch, in process over a real socket: the spec, the --data file and the fixtures
 // reload on the same port; a broken edit keeps the last good version answering.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { generateServers } from '../dataset/generator.ts';
 import { fixtures, testOptions } from '../testing/test-app.ts';
@@ -72,5 +81,97 @@ it('reloads the spec, --data and the fixtures on the same port; a broken edit ke
   } finally {
     await stop();
     await running.close();
+  }
+}, 60_000);
+
+/** A mock watching a spec, fixtures and a --data file in three folders, as a clone's spec/, fixtures/ and data are. */
+async function watching(data: (dir: string) => string) {
+  const dir = mkdtempSync(join(tmpdir(), 'slm-watch-'));
+  for (const sub of ['spec', 'fixtures', 'data']) mkdirSync(join(dir, sub));
+  const spec = join(dir, 'spec/openapi.yaml');
+  const auth = join(dir, 'fixtures/auth.json');
+  copyFileSync(new URL('../../spec/openapi.yaml', import.meta.url), spec);
+  copyFileSync(new URL('../../fixtures/auth.json', import.meta.url), auth);
+  const db = data(join(dir, 'data'));
+  const options = testOptions({ watch: true, spec, fixtures: auth, data: db });
+  const running = await startMock(options);
+  const info: string[] = [];
+  const errors: string[] = [];
+  const stop = await watchInputs(running, options, { info: (l) => info.push(l), error: (l) => errors.push(l) });
+  const total = async () =>
+    (await (await fetch(`${running.baseUrl}/servers/find?noFilter=true&maxAge=3650`)).json()).total;
+  return {
+    dir,
+    db,
+    total,
+    errors: () => errors.join('\n'),
+    close: async () => {
+      await stop();
+      await running.close();
+    },
+  };
+}
+
+const rows = generateServers({ seed: 3, count: 9, now: new Date() });
+const servers = (n: number) => JSON.stringify({ servers: rows.slice(0, n) });
+
+it('the --data file gone and back (removed, a mv over it, its folder removed): said, reloaded, watched', async () => {
+  const m = await watching((dir) => {
+    writeFileSync(join(dir, 'db.json'), servers(5));
+    return join(dir, 'db.json');
+  });
+  try {
+    expect(await m.total()).toBe(5);
+    // Removed: said on stderr; the last data keeps answering.
+    rmSync(m.db);
+    await expect.poll(m.errors, { timeout: 15_000 }).toMatch(/mock: .*db\.json is gone; still serving/);
+    expect(await m.total()).toBe(5);
+    // Back: said, and reloaded.
+    writeFileSync(m.db, servers(6));
+    await expect.poll(m.errors, { timeout: 15_000 }).toMatch(/mock: .*db\.json is back/);
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(6);
+    // A mv over it (an editor's atomic save), then gone for a moment and back: each reloads.
+    writeFileSync(`${m.db}.tmp`, servers(7));
+    renameSync(`${m.db}.tmp`, m.db);
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(7);
+    rmSync(m.db);
+    writeFileSync(m.db, servers(8));
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(8);
+    // And an edit in place still reloads: the file is still watched.
+    writeFileSync(m.db, servers(3));
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(3);
+    // Its whole directory removed, then made again with the file: gone, back, reloaded.
+    const gone = () => m.errors().split('db.json is gone').length - 1;
+    rmSync(dirname(m.db), { recursive: true });
+    await expect.poll(gone, { timeout: 15_000 }).toBe(2);
+    mkdirSync(dirname(m.db));
+    writeFileSync(m.db, servers(4));
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(4);
+  } finally {
+    await m.close();
+  }
+}, 90_000);
+
+it('a --data symlink pointed elsewhere reloads from its new target, and so does an edit of that target', async () => {
+  const m = await watching((dir) => {
+    writeFileSync(join(dir, 'a.json'), servers(4));
+    writeFileSync(join(dir, 'b.json'), servers(6));
+    symlinkSync(join(dir, 'a.json'), join(dir, 'db.json'));
+    return join(dir, 'db.json');
+  });
+  try {
+    expect(await m.total()).toBe(4);
+    // Repointed as `ln -sfn` does it: a new link renamed over the old one.
+    symlinkSync(join(m.dir, 'data/b.json'), `${m.db}.new`);
+    renameSync(`${m.db}.new`, m.db);
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(6);
+    writeFileSync(join(m.dir, 'data/b.json'), servers(2));
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(2);
+    // The old target is no longer what is served: its edits change nothing.
+    writeFileSync(join(m.dir, 'data/a.json'), servers(9));
+    writeFileSync(join(m.dir, 'data/b.json'), servers(5));
+    await expect.poll(m.total, { timeout: 15_000 }).toBe(5);
+  } finally {
+    await m.close();
   }
 }, 60_000);

@@ -8,8 +8,8 @@ import { generateServers } from '../dataset/generator.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
 import { FILTERS, filtersOf, SHAPE_RULES, type Filter } from './filters.ts';
 import { buildIndex, findQuery, runQuery } from './search.ts';
+import { NOW } from '../../testing/instants.ts';
 
-const NOW = Date.parse('2026-03-01T00:00:00.000Z');
 const DAY = 86_400_000;
 const rows = generateServers({ seed: 11, count: 600, now: new Date(NOW) });
 const ix = buildIndex(rows);

@@ -6,7 +6,7 @@
 // (rowFilter). So a parameter the spec adds with a rule this table knows is applied
 // with no code change, on any field of a row (the index builds a column for a field it
 // did not keep as one). The contract suite checks the same rules with real requests
-// (contract-tests/lib/row-rules.ts): text matching ignores case, and a row whose field
+// (contract-tests/checks/meaning/row-rules.ts): text matching ignores case, and a row whose field
 // is null passes no filter on it.
 import type { Meaning, Operation } from '../../spec/model.ts';
 import type { Rule } from '../../spec/meaning.ts';

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUE_ENTRY_BYTES, RowCache } from './row-cache.ts';
 import { search, findQuery } from './search.ts';
-import { authHeaders, credential, json, PINNED_NOW, useApp } from '../testing/test-app.ts';
+import { authHeaders, credential, json, useApp } from '../testing/test-app.ts';
+import { NOW } from '../../testing/instants.ts';
 
 const row = (n: number, fill = 'x') => Buffer.from(fill.repeat(n));
 /** A cache whose slab is exactly `slab` bytes and whose queue holds `entries` rows. */
@@ -86,7 +87,6 @@ describe('the search answers within --row-cache', () => {
   const paid = authHeaders(credential('valid-key'));
 
   it('paging through every row, with and without favicons, stays within the budget and answers exactly', async () => {
-    const now = Date.parse(PINNED_NOW);
     for (const favicon of [false, true]) {
       for (let page = 1; page <= 4; page++) {
         const query = `noFilter=true&maxAge=3650&limit=500&page=${page}&favicon=${favicon}`;
@@ -96,7 +96,7 @@ describe('the search answers within --row-cache', () => {
         expect(body).toEqual(
           JSON.parse(
             JSON.stringify(
-              search(m.mock.state.index, findQuery({ noFilter: true, maxAge: 3650, limit: 500, page, favicon }), now),
+              search(m.mock.state.index, findQuery({ noFilter: true, maxAge: 3650, limit: 500, page, favicon }), NOW),
             ),
           ),
         );

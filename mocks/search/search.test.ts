@@ -15,8 +15,8 @@ import {
   type FindQuery,
 } from './search.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
+import { NOW } from '../../testing/instants.ts';
 
-const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;

@@ -6,10 +6,10 @@ import { expect } from 'vitest';
 import type { MockApp } from '../core/app.ts';
 import { buildMock } from '../node/load.ts';
 import { DEFAULT_OPTIONS, type MockOptions } from '../node/options.ts';
+import { NOW } from '../../testing/instants.ts';
 
 export const model = loadModel();
 export const fixtures = loadFixtures();
-export const PINNED_NOW = '2026-06-01T12:00:00.000Z';
 /** The origin of the URLs handed to `app.request()`: a loopback mock on its default port. */
 export const ORIGIN = 'http://127.0.0.1:4010';
 
@@ -30,7 +30,7 @@ export function testOptions(overrides: Partial<MockOptions> = {}): MockOptions {
     ...DEFAULT_OPTIONS,
     port: 0,
     servers: 300,
-    now: Date.parse(PINNED_NOW),
+    now: NOW,
     selfCheck: true,
     quiet: true,
     cacheDir: null,

@@ -7,7 +7,8 @@ import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../../spec/messages.
 import type { Operation, SecurityRequirement } from '../../../spec/model.ts';
 import { Authenticator, cookieValue, schemeReaders, type Principal } from './auth.ts';
 import { KeyStore, SessionStore } from './credentials.ts';
-import { authHeaders, credential, fixtures, json, model, PINNED_NOW, useApp } from '../../testing/test-app.ts';
+import { authHeaders, credential, fixtures, json, model, useApp } from '../../testing/test-app.ts';
+import { NOW } from '../../../testing/instants.ts';
 
 const m = useApp();
 const UNAUTHORIZED = { success: false, message: UNAUTHORIZED_MESSAGE };
@@ -219,7 +220,6 @@ describe('authorize: security requirements as a table', () => {
 });
 
 describe("identify: reading credentials the way the spec's schemes say", () => {
-  const now = Date.parse(PINNED_NOW);
   const ofKind = (kind: string) => fixtures.credentials.filter((c) => model.schemes.get(c.type)?.kind === kind);
   const stores = {
     keys: new KeyStore(ofKind('bearer')),
@@ -244,7 +244,7 @@ describe("identify: reading credentials the way the spec's schemes say", () => {
     ['an expired session', { Cookie: `${cookie}=${credential('expired-session').value}` }, []],
     ['key and session', { Authorization: `Bearer ${key}`, Cookie: `${cookie}=${session}` }, ['apiKey', 'session']],
   ] as const)('%s', (_name, headers, schemes) => {
-    expect([...auth.identify(new Headers(headers), now).keys()]).toEqual(schemes);
+    expect([...auth.identify(new Headers(headers), NOW).keys()]).toEqual(schemes);
   });
 
   it('cookieValue finds a cookie by its exact name and decodes it', () => {

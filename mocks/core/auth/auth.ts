@@ -5,7 +5,7 @@
 // lack the operation's permission or use a scheme it does not allow are 403.
 import type { MiddlewareHandler } from 'hono';
 import type { FixtureUser } from '../../../fixtures/load.ts';
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../../spec/messages.ts';
+import { errorBody } from '../../../spec/messages.ts';
 import type { Operation, SchemeKind, SpecModel } from '../../../spec/model.ts';
 import type { Answers } from '../answers.ts';
 import type { AppEnv, Principal } from '../env.ts';
@@ -171,7 +171,7 @@ export function stillAuthorized(
   return (c, next) => {
     const principal = c.get('principal');
     if (!principal || auth.stillValid(principal, c.req.raw.headers, clock())) return next();
-    return Promise.resolve(answers.reply(c, op, 401, { success: false, message: UNAUTHORIZED_MESSAGE }));
+    return Promise.resolve(answers.reply(c, op, 401, errorBody(401)));
   };
 }
 
@@ -180,8 +180,8 @@ export function authorize(op: Operation, auth: Authenticator, answers: Answers):
   return (c, next) => {
     const decision = auth.authorize(op, c.get('identity'));
     if (!decision.ok) {
-      const message = decision.status === 401 ? UNAUTHORIZED_MESSAGE : `${FORBIDDEN_MESSAGE}. ${decision.why}`;
-      return Promise.resolve(answers.reply(c, op, decision.status, { success: false, message }));
+      const body = decision.status === 401 ? errorBody(401) : errorBody(403, decision.why);
+      return Promise.resolve(answers.reply(c, op, decision.status, body));
     }
     c.set('principal', decision.principal);
     return next();

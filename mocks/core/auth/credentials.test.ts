@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FixtureCredential } from '../../../fixtures/load.ts';
 import { KeyStore, MAX_SESSIONS_PER_USER, SessionStore } from './credentials.ts';
+import { NOW } from '../../../testing/instants.ts';
 
-const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const DAY = 86_400_000;
 const key = (over: Partial<FixtureCredential>): FixtureCredential => ({
   name: 'k',

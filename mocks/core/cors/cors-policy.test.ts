@@ -84,7 +84,9 @@ describe('a refused origin', () => {
       expect(res.headers.get('set-cookie')).toBeNull();
       expect(await json(res)).toEqual({
         success: false,
-        message: `Forbidden: origin ${page} is not allowed by --cors-origin; start the mock with --cors-origin +${page} to allow it`,
+        message:
+          `Forbidden: You don't have permission to access this resource. Origin ${page} is not allowed by ` +
+          `--cors-origin; start the mock with --cors-origin +${page} to allow it`,
       });
     }
     expect(create).not.toHaveBeenCalled();

@@ -10,7 +10,7 @@
 // Browsers that block third-party cookies (as headless Chromium does) still keep a
 // `Partitioned` one. So a cross-site page over plain http can keep the cookie only
 // when the mock is on a loopback host; no attribute (and, in Chromium 156, not even
-// --unsafely-treat-insecure-origin-as-secure) changes that. See docs/decisions/0009.
+// --unsafely-treat-insecure-origin-as-secure) changes that. See docs/decisions/0009-login-cookie-by-site.md.
 import { createRequire } from 'node:module';
 import type * as Tldts from 'tldts';
 

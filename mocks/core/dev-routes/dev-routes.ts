@@ -77,7 +77,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       return fail(
         c,
         403,
-        `origin ${printable(refused)} is not allowed by --cors-origin; start the mock with --cors-origin +${printable(refused)} to allow it`,
+        `Origin ${printable(refused)} is not allowed by --cors-origin; ` +
+          `start the mock with --cors-origin +${printable(refused)} to allow it`,
       );
     }
     await next();

@@ -4,10 +4,10 @@
 // once through the API), so the test does not lean on the mock's own filter code.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UNAUTHORIZED_MESSAGE } from '../../../spec/messages.ts';
-import { authHeaders, credential, json, PINNED_NOW, useApp } from '../../testing/test-app.ts';
+import { authHeaders, credential, json, useApp } from '../../testing/test-app.ts';
+import { NOW } from '../../../testing/instants.ts';
 
 const m = useApp({ servers: 400 });
-const NOW = Date.parse(PINNED_NOW);
 const DAY = 86_400_000;
 const paid = authHeaders(credential('valid-key')); // Alice pays: pages of up to 500 rows
 let all: any[] = [];

@@ -6,8 +6,8 @@ import { generateServers } from '../../dataset/generator.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { buildIndex } from '../../search/search.ts';
 import type { StoredServer } from '../../dataset/server-row.ts';
+import { NOW } from '../../../testing/instants.ts';
 
-const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const DAY = 86_400_000;
 /** The spec's x-window-days on the countries lookup. */
 const WINDOW = loadModel().limits.countryWindowMs;

@@ -7,8 +7,8 @@ import { generateServers } from '../../dataset/generator.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
 import { buildIndex } from '../../search/search.ts';
 import type { StoredServer } from '../../dataset/server-row.ts';
+import { NOW } from '../../../testing/instants.ts';
 
-const NOW = Date.parse('2025-01-15T12:00:00.000Z');
 const MIN = 60_000;
 const { limits } = loadModel();
 const validatePing = new SchemaValidator(loadSpec()).compileRef('#/components/schemas/PingResponse');

@@ -8,7 +8,7 @@
 //  - `localhost` or a name under `.localhost` (browsers resolve those to loopback themselves),
 //  - the `--host` name, or one `--allowed-host` adds (`.example.test`: that domain and its
 //    subdomains; `*`: any host, the check off).
-// Every other host is refused with 403, naming the flag. See docs/decisions/0027.
+// Every other host is refused with 403, naming the flag. See docs/decisions/0030-what-a-hostile-client-meets.md.
 import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { printable } from '../printable.ts';
@@ -92,7 +92,9 @@ export function hostCheck(
     return Promise.resolve(
       refuse(
         c,
-        `the mock does not answer the host '${name}': it answers loopback names, IP addresses and the hosts it is told (a page on another site could otherwise reach it through DNS rebinding); if you call it by that name, start it with --allowed-host ${name}`,
+        `The mock does not answer the host '${name}': it answers loopback names, IP addresses and the hosts ` +
+          'it is told (a page on another site could otherwise reach it through DNS rebinding); ' +
+          `if you call it by that name, start it with --allowed-host ${name}`,
       ),
     );
   };

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../spec/model.ts';
 import { authHeaders, credential, json, useApp } from '../../testing/test-app.ts';
 import { DEFAULT_MAX_BUCKETS, RateLimiter } from './rate-limit.ts';
+import { NOW } from '../../../testing/instants.ts';
 
 const rules = loadModel().limits.rateLimits;
 const m = useApp();
-const T0 = Date.parse('2026-06-01T12:00:00.000Z'); // a minute boundary
 
-function hits(limiter: RateLimiter, n: number, key: string, tier: string, path = '/servers/find', at = T0) {
+function hits(limiter: RateLimiter, n: number, key: string, tier: string, path = '/servers/find', at = NOW) {
   return Array.from({ length: n }, () => limiter.hit(key, tier, path, at));
 }
 
@@ -20,17 +20,17 @@ describe('RateLimiter', () => {
     ['apiKey', 100],
   ])("gives the %s tier %i requests a minute, then a retry-after to the window's end", (tier, limit) => {
     const limiter = new RateLimiter(rules);
-    const ok = hits(limiter, limit, 'k', tier, '/servers/find', T0 + 15_000);
+    const ok = hits(limiter, limit, 'k', tier, '/servers/find', NOW + 15_000);
     expect(ok.every((d) => d.retryAfter === undefined)).toBe(true);
     expect(ok.map((d) => d.remaining).slice(-2)).toEqual([1, 0]);
-    const over = limiter.hit('k', tier, '/servers/find', T0 + 15_000);
-    expect(over).toEqual({ limit, remaining: 0, reset: (T0 + 60_000) / 1000, retryAfter: 45 });
+    const over = limiter.hit('k', tier, '/servers/find', NOW + 15_000);
+    expect(over).toEqual({ limit, remaining: 0, reset: (NOW + 60_000) / 1000, retryAfter: 45 });
   });
 
   it('starts a fresh window at the next minute', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 21, 'k', 'anonymous');
-    expect(limiter.hit('k', 'anonymous', '/servers/find', T0 + 60_000)).toMatchObject({
+    expect(limiter.hit('k', 'anonymous', '/servers/find', NOW + 60_000)).toMatchObject({
       remaining: 19,
       retryAfter: undefined,
     });
@@ -39,31 +39,31 @@ describe('RateLimiter', () => {
   it('counts the hour too: past 600 anonymous requests, even a new minute is refused', () => {
     const limiter = new RateLimiter(rules);
     for (let minute = 0; minute < 30; minute++)
-      hits(limiter, 20, 'k', 'anonymous', '/servers/find', T0 + minute * 60_000);
-    const next = limiter.hit('k', 'anonymous', '/servers/find', T0 + 30 * 60_000);
+      hits(limiter, 20, 'k', 'anonymous', '/servers/find', NOW + minute * 60_000);
+    const next = limiter.hit('k', 'anonymous', '/servers/find', NOW + 30 * 60_000);
     expect(next.retryAfter).toBe(30 * 60);
   });
 
   it('keeps a bucket per key, and /metadata/ its own one-per-second bucket', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 21, 'a', 'anonymous');
-    expect(limiter.hit('b', 'anonymous', '/servers/find', T0).retryAfter).toBeUndefined();
-    expect(limiter.hit('a', 'anonymous', '/metadata/regions', T0)).toEqual({
+    expect(limiter.hit('b', 'anonymous', '/servers/find', NOW).retryAfter).toBeUndefined();
+    expect(limiter.hit('a', 'anonymous', '/metadata/regions', NOW)).toEqual({
       limit: 1,
       remaining: 0,
-      reset: T0 / 1000 + 1,
+      reset: NOW / 1000 + 1,
       retryAfter: undefined,
     });
-    expect(limiter.hit('a', 'apiKey', '/metadata/versions', T0 + 500).retryAfter).toBe(1);
-    expect(limiter.hit('a', 'anonymous', '/metadata/versions', T0 + 1000).retryAfter).toBeUndefined();
+    expect(limiter.hit('a', 'apiKey', '/metadata/versions', NOW + 500).retryAfter).toBe(1);
+    expect(limiter.hit('a', 'anonymous', '/metadata/versions', NOW + 1000).retryAfter).toBeUndefined();
   });
 
   it('applies the tier of the credential in hand to the counters the account shares', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 60, 'user:alice', 'session');
     // The 61st request of the account: over the session limit, within the key limit.
-    expect(limiter.hit('user:alice', 'session', '/servers/find', T0).retryAfter).toBe(60);
-    expect(limiter.hit('user:alice', 'apiKey', '/servers/find', T0)).toMatchObject({
+    expect(limiter.hit('user:alice', 'session', '/servers/find', NOW).retryAfter).toBe(60);
+    expect(limiter.hit('user:alice', 'apiKey', '/servers/find', NOW)).toMatchObject({
       limit: 100,
       remaining: 38,
       retryAfter: undefined,
@@ -73,22 +73,22 @@ describe('RateLimiter', () => {
   it('forgets a caller once every window of theirs is over', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 5, 'a', 'anonymous');
-    limiter.hit('a', 'anonymous', '/metadata/regions', T0);
+    limiter.hit('a', 'anonymous', '/metadata/regions', NOW);
     expect(limiter.size).toBe(2);
     // A day later (the longest window) only the new caller is left.
-    limiter.hit('b', 'anonymous', '/servers/find', T0 + 86_400_000);
-    limiter.hit('b', 'anonymous', '/metadata/regions', T0 + 86_400_000);
+    limiter.hit('b', 'anonymous', '/servers/find', NOW + 86_400_000);
+    limiter.hit('b', 'anonymous', '/metadata/regions', NOW + 86_400_000);
     expect(limiter.size).toBe(2);
-    expect(limiter.hit('a', 'anonymous', '/servers/find', T0 + 86_400_000).remaining).toBe(19);
+    expect(limiter.hit('a', 'anonymous', '/servers/find', NOW + 86_400_000).remaining).toBe(19);
   });
 
   it('keeps a caller who is still within a window, even when later callers come and go', () => {
     const limiter = new RateLimiter(rules);
     hits(limiter, 600, 'steady', 'anonymous');
     for (let minute = 1; minute <= 58; minute++)
-      limiter.hit(`passer-${minute}`, 'anonymous', '/servers/find', T0 + minute * 60_000);
+      limiter.hit(`passer-${minute}`, 'anonymous', '/servers/find', NOW + minute * 60_000);
     // A fresh minute, but the hour's 600 are spent: still refused until the hour is over.
-    expect(limiter.hit('steady', 'anonymous', '/servers/find', T0 + 59 * 60_000)).toMatchObject({
+    expect(limiter.hit('steady', 'anonymous', '/servers/find', NOW + 59 * 60_000)).toMatchObject({
       remaining: 19,
       retryAfter: 60,
     });
@@ -96,16 +96,16 @@ describe('RateLimiter', () => {
 
   it('tracks at most maxBuckets callers per rule: the one seen least recently gives way', () => {
     const limiter = new RateLimiter(rules, 100);
-    for (let i = 0; i < 10_000; i++) limiter.hit(`ip:${i}`, 'anonymous', '/servers/find', T0 + i);
+    for (let i = 0; i < 10_000; i++) limiter.hit(`ip:${i}`, 'anonymous', '/servers/find', NOW + i);
     expect(limiter.size).toBe(100);
     // The latest callers are still counted, the earliest started afresh.
-    expect(limiter.hit('ip:9999', 'anonymous', '/servers/find', T0 + 10_000).remaining).toBe(18);
-    expect(limiter.hit('ip:0', 'anonymous', '/servers/find', T0 + 10_000).remaining).toBe(19);
+    expect(limiter.hit('ip:9999', 'anonymous', '/servers/find', NOW + 10_000).remaining).toBe(18);
+    expect(limiter.hit('ip:0', 'anonymous', '/servers/find', NOW + 10_000).remaining).toBe(19);
     expect(DEFAULT_MAX_BUCKETS).toBeGreaterThanOrEqual(1000);
   });
 
   it('treats an unknown tier as anonymous', () => {
-    expect(new RateLimiter(rules).hit('k', 'carrier-pigeon', '/servers/find', T0).limit).toBe(20);
+    expect(new RateLimiter(rules).hit('k', 'carrier-pigeon', '/servers/find', NOW).limit).toBe(20);
   });
 });
 
@@ -127,8 +127,8 @@ describe('rate-limit headers', () => {
       expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
       // Unix seconds, within the next minute of the pinned clock.
       const reset = Number(res.headers.get('x-ratelimit-reset'));
-      expect(reset).toBeGreaterThan(Date.parse('2026-06-01T12:00:00Z') / 1000);
-      expect(reset).toBeLessThanOrEqual(Date.parse('2026-06-01T12:01:00Z') / 1000);
+      expect(reset).toBeGreaterThan(NOW / 1000);
+      expect(reset).toBeLessThanOrEqual((NOW + 60_000) / 1000);
     }
   });
 });

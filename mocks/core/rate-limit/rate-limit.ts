@@ -184,6 +184,33 @@ export interface RateLimitSettings {
   answers: Answers;
 }
 
+/** The request's path under the API (`/servers/find`), or undefined for a path outside it. */
+function apiPath(full: string, basePath: string): string | undefined {
+  if (!full.startsWith(basePath) || (full.length > basePath.length && full[basePath.length] !== '/')) return undefined;
+  return full.slice(basePath.length);
+}
+
+/**
+ * The `X-RateLimit-*` headers of an API answer given before its caller is known, counted
+ * against nothing (the host check's 403): the anonymous limit, quoted whole, as when
+ * nothing is counted. None outside the API.
+ */
+export function uncountedLimitHeaders(
+  limiter: RateLimiter,
+  basePath: string,
+  fullPath: string,
+  now: number,
+): Record<string, string> {
+  const path = apiPath(fullPath, basePath);
+  if (path === undefined) return {};
+  const quote = limiter.quote('anonymous', path, now);
+  return {
+    'X-RateLimit-Limit': String(quote.limit),
+    'X-RateLimit-Remaining': String(quote.remaining),
+    'X-RateLimit-Reset': String(quote.reset),
+  };
+}
+
 /**
  * For a request to the API: enforcing, counts it against its caller (the account
  * identifyCaller found, else the client's address), says how much is left in
@@ -194,9 +221,8 @@ export interface RateLimitSettings {
 export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv> {
   const { limiter, basePath, trustProxy, enforce, answers } = settings;
   return (c, next) => {
-    const full = c.req.path;
-    if (!full.startsWith(basePath) || (full.length > basePath.length && full[basePath.length] !== '/')) return next();
-    const path = full.slice(basePath.length);
+    const path = apiPath(c.req.path, basePath);
+    if (path === undefined) return next();
     const principal = c.get('identity').values().next().value;
     const tier = principal?.scheme ?? 'anonymous';
     if (!enforce) {

@@ -6,6 +6,7 @@ import { createApp } from '../app.ts';
 import { loadInputs } from '../../node/load.ts';
 import { createHandlers, type Handler, type Handlers } from '../handlers/handlers.ts';
 import { MockState } from '../state.ts';
+import { ResponseChecker } from './self-check.ts';
 import { testOptions } from '../../testing/test-app.ts';
 
 afterEach(() => {
@@ -59,6 +60,24 @@ describe('self-check', () => {
     expect(res.status).toBe(200);
     const drifted = { listRegions: (() => ({ status: 200, body: { drifted: true } })) as Handler };
     expect((await mock(false, drifted).request('/api/v0.1/metadata/regions')).status).toBe(200);
+  });
+
+  it("holds an answer written before routing (the host check's 403) to what the operation declares", async () => {
+    const checker = new ResponseChecker(inputs.model);
+    const keys = { method: 'GET', path: '/api/v0.1/user/apikeys' };
+    const off = { success: false, message: "Forbidden: the mock does not answer the host 'evil.test'" };
+    expect(checker.check(undefined, 403, off, keys)).toMatch(
+      /body\.message must match pattern "\^Forbidden: You don't/,
+    );
+    // Where the operation declares no 403 (or there is no operation), the error body is the rule.
+    expect(checker.check(undefined, 403, off, { method: 'GET', path: '/api/v0.1/servers/find' })).toBeUndefined();
+    expect(checker.check(undefined, 403, off, { method: 'POST', path: '/__mock/reset' })).toBeUndefined();
+    // What the mock answers a refused host, self-checked: the promised sentence first.
+    const res = await mock(true).request('http://evil.test/api/v0.1/user/apikeys');
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { message: string };
+    expect(checker.check(undefined, 403, body, keys)).toBeUndefined();
+    expect(body.message).toMatch(/^Forbidden: You don't have permission to access this resource\. The mock does not/);
   });
 
   it('refuses to build an app missing a handler for an operation of the spec', () => {

@@ -4,6 +4,7 @@
 // `schema` and `error-body` judges do; which statuses the mock may
 // answer without declaring them is the mock's own rule.
 import type { Operation, SpecModel } from '../../../spec/model.ts';
+import { operationOf } from '../../../spec/judges/route.ts';
 import { Schemas } from '../../../spec/judges/schemas.ts';
 
 // Statuses any request may get (404 unknown path, 405, 413, 429): the spec's error body.
@@ -12,18 +13,32 @@ const ANY_REQUEST = [400, 404, 405, 413, 429];
 export class ResponseChecker {
   private readonly judge: Schemas;
 
-  constructor(model: SpecModel) {
+  constructor(private readonly model: SpecModel) {
     this.judge = new Schemas(model);
   }
 
-  /** A description of how the answer breaks the spec, or undefined when it keeps it. */
-  check(op: Operation | undefined, status: number, body: unknown): string | undefined {
+  /**
+   * A description of how the answer's body breaks the spec, or undefined when it keeps it.
+   * An answer written before its operation was known (`op` undefined: the host check, the
+   * parameters, a 405) is held to what the operation the request names (`request`)
+   * declares for its status, when it declares it (a 403 on a protected operation: the
+   * promised sentence), else to the error body.
+   */
+  check(
+    op: Operation | undefined,
+    status: number,
+    body: unknown,
+    request?: { method: string; path: string },
+  ): string | undefined {
     const declared = op?.responses.get(status);
     if (op && !declared && !ANY_REQUEST.includes(status)) {
       return `${op.operationId} does not declare a ${status} response`;
     }
+    const target = op ?? (request ? operationOf(this.model, request.method, request.path) : undefined);
     const answer = { status, headers: {}, body: '', json: body };
-    const verdict = declared ? this.judge.body(op!, status, answer) : this.judge.errorBody(answer);
+    const verdict = target?.responses.has(status)
+      ? this.judge.body(target, status, answer)
+      : this.judge.errorBody(answer);
     return verdict.problems.join('; ') || undefined;
   }
 }

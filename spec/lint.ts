@@ -1,8 +1,10 @@
-// Checks a schema validator cannot make on the document itself: that every example
-// is valid, every part says where it comes from, every parameter has an example, the
-// 401/403 bodies are exactly the promised ones and the limits the prose states agree
-// with their `x-` values. Each returns a list of problems (empty when all is well) so
-// the CLI can print them and the tests can assert them.
+// The spec's linter: rules on the document itself that a schema validator cannot hold it
+// to: every example is valid, every part says where it comes from, every parameter has an
+// example, the 401/403 bodies are exactly the promised ones, the limits the prose states
+// agree with their `x-` values, every filter has a meaning and every link a target. Each
+// rule returns a list of problems (empty when all is well) so `npm run spec:check` can
+// print them and the tests can assert them. (A check, in this repository, is the contract
+// suite's judgement of a server; this judges the document.)
 import { deref, type OpenApiDoc } from './load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
 import { buildModel, examplesOf as namedExamples, objectProperties, SpecError, type SpecModel } from './model.ts';
@@ -35,7 +37,7 @@ function modelOf(doc: OpenApiDoc): SpecModel | string {
 }
 
 /** Every response, request body, parameter and header example validates against its schema. */
-export function checkExamples(doc: OpenApiDoc): string[] {
+export function lintExamples(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const validator = new SchemaValidator(doc);
@@ -79,7 +81,7 @@ export function checkExamples(doc: OpenApiDoc): string[] {
 }
 
 /** Every parameter has an example (Dredd refuses one without). */
-export function checkParameterExamples(doc: OpenApiDoc): string[] {
+export function lintParameterExamples(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const problems: string[] = [];
@@ -121,7 +123,7 @@ function schemaProvenance(doc: OpenApiDoc, where: string, schema: any, problems:
 }
 
 /** Every operation, parameter, schema property and response header carries a valid x-provenance. */
-export function checkProvenance(doc: OpenApiDoc): string[] {
+export function lintProvenance(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const problems: string[] = [];
@@ -170,7 +172,7 @@ function messagesOf(doc: OpenApiDoc, response: unknown): unknown[] {
 }
 
 /** Protected operations declare 401 and 403 whose examples are exactly the promised bodies. */
-export function checkAuthResponses(doc: OpenApiDoc): string[] {
+export function lintAuthResponses(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const problems: string[] = [];
@@ -203,7 +205,7 @@ export function checkAuthResponses(doc: OpenApiDoc): string[] {
  * Limits live in `x-` extensions, which the code reads; the prose and the examples that
  * repeat a limit for people must say the same number, so neither can drift alone.
  */
-export function checkLimits(doc: OpenApiDoc): string[] {
+export function lintLimits(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const { limits } = model;
@@ -252,7 +254,7 @@ export function checkLimits(doc: OpenApiDoc): string[] {
  * (`x-meaning`), so the contract suite can check it; a filter without one would go
  * unchecked. (A malformed meaning already fails reading the model.)
  */
-export function checkMeanings(doc: OpenApiDoc): string[] {
+export function lintMeanings(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const problems: string[] = [];
@@ -286,7 +288,7 @@ const EXPRESSION =
  * gives only parameters that operation has and every path parameter it needs, takes
  * body values from places the response's schema has, and says where it comes from.
  */
-export function checkLinks(doc: OpenApiDoc): string[] {
+export function lintLinks(doc: OpenApiDoc): string[] {
   const model = modelOf(doc);
   if (typeof model === 'string') return [model];
   const problems: string[] = [];
@@ -322,14 +324,15 @@ export function checkLinks(doc: OpenApiDoc): string[] {
   return problems;
 }
 
-export function checkAll(doc: OpenApiDoc): string[] {
+/** Every rule's problems with the document, in the rules' order. */
+export function lintSpec(doc: OpenApiDoc): string[] {
   return [
-    ...checkExamples(doc),
-    ...checkParameterExamples(doc),
-    ...checkProvenance(doc),
-    ...checkAuthResponses(doc),
-    ...checkLimits(doc),
-    ...checkMeanings(doc),
-    ...checkLinks(doc),
+    ...lintExamples(doc),
+    ...lintParameterExamples(doc),
+    ...lintProvenance(doc),
+    ...lintAuthResponses(doc),
+    ...lintLimits(doc),
+    ...lintMeanings(doc),
+    ...lintLinks(doc),
   ];
 }

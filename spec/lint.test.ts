@@ -1,20 +1,20 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import {
-  checkAll,
-  checkAuthResponses,
-  checkExamples,
-  checkLimits,
-  checkLinks,
-  checkMeanings,
-  checkParameterExamples,
-  checkProvenance,
-} from './checks.ts';
+  lintSpec,
+  lintAuthResponses,
+  lintExamples,
+  lintLimits,
+  lintLinks,
+  lintMeanings,
+  lintParameterExamples,
+  lintProvenance,
+} from './lint.ts';
 import { loadSpec, SPEC_PATH } from './load.ts';
 import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from './messages.ts';
 
-// Each check must pass on the real document and fail on a copy broken on purpose,
-// so a check that silently stopped checking would be caught here.
+// Each rule of the spec's linter must pass on the real document and fail on a copy broken
+// on purpose, so a rule that silently stopped holding would be caught here.
 const fresh = () => loadSpec();
 
 describe('spec/openapi.yaml', () => {
@@ -23,20 +23,20 @@ describe('spec/openapi.yaml', () => {
     expect((api as { openapi: string }).openapi).toBe('3.0.3');
   });
 
-  it('passes every check', () => {
-    expect(checkAll(fresh())).toEqual([]);
+  it('passes every rule of the linter', () => {
+    expect(lintSpec(fresh())).toEqual([]);
   });
 });
 
-describe('checkExamples', () => {
+describe('lintExamples', () => {
   it('finds no invalid example in the spec', () => {
-    expect(checkExamples(fresh())).toEqual([]);
+    expect(lintExamples(fresh())).toEqual([]);
   });
   it('reports an example of the wrong type', () => {
     const doc = fresh();
     doc.paths['/servers/find']!.get.responses['200'].content['application/json'].examples.page.value.results[0].port =
       '25565';
-    expect(checkExamples(doc)).toEqual([
+    expect(lintExamples(doc)).toEqual([
       expect.stringMatching(
         /GET \/servers\/find response 200 .*examples\.page is invalid: value\.results\.0\.port must be integer/,
       ),
@@ -45,29 +45,29 @@ describe('checkExamples', () => {
   it('reports a response without any example', () => {
     const doc = fresh();
     delete doc.components.responses!.TooManyRequests.content['application/json'].example;
-    expect(checkExamples(doc)).toContain('GET /servers/find response 429 application/json has no example');
+    expect(lintExamples(doc)).toContain('GET /servers/find response 429 application/json has no example');
   });
   it('reports a parameter example outside its bounds', () => {
     const doc = fresh();
     doc.components.parameters!.limit.example = 501;
-    expect(checkExamples(doc).join('\n')).toMatch(/parameter 'limit' example is invalid: value must be <= 500/);
+    expect(lintExamples(doc).join('\n')).toMatch(/parameter 'limit' example is invalid: value must be <= 500/);
   });
 });
 
-describe('checkParameterExamples', () => {
+describe('lintParameterExamples', () => {
   it('finds every parameter with an example', () => {
-    expect(checkParameterExamples(fresh())).toEqual([]);
+    expect(lintParameterExamples(fresh())).toEqual([]);
   });
   it('reports a parameter without one', () => {
     const doc = fresh();
     delete doc.components.parameters!.sort.example;
-    expect(checkParameterExamples(doc)).toEqual(["GET /servers/find parameter 'sort' has no example"]);
+    expect(lintParameterExamples(doc)).toEqual(["GET /servers/find parameter 'sort' has no example"]);
   });
 });
 
-describe('checkProvenance', () => {
+describe('lintProvenance', () => {
   it('finds provenance everywhere', () => {
-    expect(checkProvenance(fresh())).toEqual([]);
+    expect(lintProvenance(fresh())).toEqual([]);
   });
   it('reports a property, a parameter and an operation without it, and a bad value', () => {
     const doc = fresh();
@@ -75,7 +75,7 @@ describe('checkProvenance', () => {
     delete doc.components.parameters!.city['x-provenance'];
     delete doc.paths['/metadata/regions']!.get['x-provenance'];
     doc.components.schemas.Player.properties.name['x-provenance'] = 'guessed';
-    expect(checkProvenance(doc).sort()).toEqual([
+    expect(lintProvenance(doc).sort()).toEqual([
       'GET /metadata/regions has no x-provenance',
       "GET /servers/find parameter 'city' has no x-provenance",
       "schema Player.name has x-provenance 'guessed', not one of interface, observed, assumed",
@@ -89,16 +89,16 @@ describe('checkProvenance', () => {
       description: 'inline',
       schema: { type: 'string' },
     };
-    expect(checkProvenance(doc).sort()).toEqual([
+    expect(lintProvenance(doc).sort()).toEqual([
       'GET /metadata/regions response 200 header X-Extra has no x-provenance',
       'header X-RateLimit-Reset has no x-provenance',
     ]);
   });
 });
 
-describe('checkAuthResponses', () => {
+describe('lintAuthResponses', () => {
   it('finds the exact 401 and 403 bodies on every protected operation', () => {
-    expect(checkAuthResponses(fresh())).toEqual([]);
+    expect(lintAuthResponses(fresh())).toEqual([]);
     const examples = fresh().components.responses!;
     expect(examples.Unauthorized.content['application/json'].example).toEqual({
       success: false,
@@ -113,7 +113,7 @@ describe('checkAuthResponses', () => {
     const doc = fresh();
     doc.components.responses!.Unauthorized.content['application/json'].example.message = 'Unauthorized';
     delete doc.paths['/user/apikeys/{id}']!.delete.responses['403'];
-    const problems = checkAuthResponses(doc);
+    const problems = lintAuthResponses(doc);
     expect(problems).toContain('DELETE /user/apikeys/{id} is protected but declares no 403');
     expect(problems).toContain(
       `GET /user/apikeys 401 example message is "Unauthorized", expected "${UNAUTHORIZED_MESSAGE}"`,
@@ -121,15 +121,15 @@ describe('checkAuthResponses', () => {
   });
 });
 
-describe('checkLimits', () => {
+describe('lintLimits', () => {
   it('finds the prose and examples agreeing with the x- limits', () => {
-    expect(checkLimits(fresh())).toEqual([]);
+    expect(lintLimits(fresh())).toEqual([]);
   });
   it('reports prose that states another number than the extension', () => {
     const doc = fresh();
     doc.paths['/user/apikeys']!.post['x-max-keys-per-user'] = 30;
     doc['x-max-body-bytes'] = 8192;
-    const problems = checkLimits(doc);
+    const problems = lintLimits(doc);
     expect(problems).toContain(
       'createApiKey 409 description does not mention the limit 30: "The user already has the maximum number of keys (25); revoke one first."',
     );
@@ -138,39 +138,39 @@ describe('checkLimits', () => {
   it("reports a page cap above the parameter's own maximum", () => {
     const doc = fresh();
     doc.components.parameters!.limit['x-max-by-plan'].paid = 1000;
-    expect(checkLimits(doc).join('\n')).toMatch(/x-max-by-plan allows more than the schema's maximum 500/);
+    expect(lintLimits(doc).join('\n')).toMatch(/x-max-by-plan allows more than the schema's maximum 500/);
   });
   it('reports a limit the model cannot read instead of throwing', () => {
     const doc = fresh();
     delete doc['x-rate-limits'];
-    expect(checkAll(doc)).toContain('the document has no x-rate-limits');
+    expect(lintSpec(doc)).toContain('the document has no x-rate-limits');
   });
 });
 
-describe('checkMeanings', () => {
+describe('lintMeanings', () => {
   it('finds every row-answering parameter with a meaning', () => {
-    expect(checkMeanings(fresh())).toEqual([]);
+    expect(lintMeanings(fresh())).toEqual([]);
   });
   it('reports a filter that does not say what it does', () => {
     const doc = fresh();
     delete doc.components.parameters!.city['x-meaning'];
-    expect(checkMeanings(doc)).toEqual([
+    expect(lintMeanings(doc)).toEqual([
       "GET /servers/find parameter 'city' has no x-meaning: say what it does to the 'results' rows",
     ]);
   });
 });
 
-describe('checkLinks', () => {
+describe('lintLinks', () => {
   const links = (doc: ReturnType<typeof fresh>) => doc.paths['/user/apikeys']!.post.responses['201'].links;
   it('finds the links from a new key to its revocation and the list valid', () => {
     expect(Object.keys(links(fresh()))).toEqual(['revokeTheNewKey', 'listTheKeys']);
-    expect(checkLinks(fresh())).toEqual([]);
+    expect(lintLinks(fresh())).toEqual([]);
   });
   it('reports a link to no operation, a parameter the target lacks, a pointer into nothing and a missing path parameter', () => {
     const doc = fresh();
     links(doc).listTheKeys.operationId = 'listKeys';
     links(doc).revokeTheNewKey.parameters = { key: '$response.body#/key/id', ...{} };
-    expect(checkLinks(doc)).toEqual([
+    expect(lintLinks(doc)).toEqual([
       "POST /user/apikeys response 201 link 'revokeTheNewKey' sets parameter 'key', which revokeApiKey does not have",
       "POST /user/apikeys response 201 link 'revokeTheNewKey' does not give revokeApiKey's path parameter 'id'",
       "POST /user/apikeys response 201 link 'listTheKeys' names operationId 'listKeys', which no operation has",
@@ -178,7 +178,7 @@ describe('checkLinks', () => {
     const other = fresh();
     links(other).revokeTheNewKey.parameters.id = '$response.body#/key/uuid';
     delete links(other).revokeTheNewKey['x-provenance'];
-    expect(checkLinks(other)).toEqual([
+    expect(lintLinks(other)).toEqual([
       "POST /user/apikeys response 201 link 'revokeTheNewKey' has no x-provenance",
       "POST /user/apikeys response 201 link 'revokeTheNewKey' parameter 'id': the 201 body has nothing at /key/uuid",
     ]);
