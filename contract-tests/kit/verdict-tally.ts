@@ -21,6 +21,8 @@ export interface Example {
   actual: string;
   /** What the answer was: status and media type. */
   answer: { status: number; type: string };
+  /** A 5xx answer's crash signature: whatever a judge found in it, it is that crash's. */
+  crash?: string;
 }
 
 interface Tally {
@@ -62,7 +64,6 @@ export function evidenceOf(findings: readonly Finding[]): Evidence {
 
 export class VerdictTally {
   private readonly tallies = new Map<string, Tally>();
-  private readonly answers = new Map<string, number>();
 
   private tally(place: Place, judge: string, promise: string, level: Provenance): Tally {
     const key = `${place.operationId}\u0000${judge}\u0000${level}`;
@@ -77,7 +78,6 @@ export class VerdictTally {
    * Returns the findings that were such a first, for a caller that logs each once.
    */
   add(place: Place, verdicts: readonly Verdict[], example: () => Example): Finding[] {
-    this.answers.set(place.operationId, (this.answers.get(place.operationId) ?? 0) + 1);
     const firsts: Finding[] = [];
     let shown: Example | undefined;
     for (const { judge, level: passLevel, findings } of verdicts) {
@@ -115,7 +115,9 @@ export class VerdictTally {
       }
       const { findings, example } = t.first!;
       const evidence: Evidence = { ...evidenceOf(findings), answer: example.answer };
-      if (evidence.missingHeaders) evidence.missingHeaders.every = t.failed === this.answers.get(t.place.operationId);
+      // Missing from every answer the judge held to them: a family of headers the target never sends.
+      if (evidence.missingHeaders) evidence.missingHeaders.every = t.failed === t.judged;
+      if (example.crash) evidence.crash ??= example.crash;
       if (t.requests.length > 1) evidence.requests = t.requests;
       const counted = `${t.failed} of ${plural(t.judged)} judged${t.failed > 1 ? ' break it; the first is shown' : ''}`;
       out.push({

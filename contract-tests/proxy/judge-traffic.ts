@@ -11,6 +11,7 @@
 import type { Exchange } from '../../spec/judges/exchange.ts';
 import { judgeExchange, JudgeContext, type Verdict } from '../../spec/judges/registry.ts';
 import { mediaType } from '../../spec/judges/exchange.ts';
+import { crashSignature } from '../../spec/judges/server-error.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
@@ -68,11 +69,9 @@ export class TrafficJudge {
     const example = () => {
       shown ??= showRequest(ex, request, this.model.cookieName);
       const answer = { status: ex.answer.status, headers: ex.answer.headers, text: ex.answer.text };
-      return {
-        ...shown,
-        actual: redact(describeResponse(answer)),
-        answer: { status: ex.answer.status, type: mediaType(ex.answer.headers['content-type']) },
-      };
+      const status = { status: ex.answer.status, type: mediaType(ex.answer.headers['content-type']) };
+      const crash = ex.answer.status >= 500 ? { crash: crashSignature(ex.answer) } : {};
+      return { ...shown, actual: redact(describeResponse(answer)), answer: status, ...crash };
     };
     for (const f of this.tally.add(place, verdicts, example)) {
       this.log(

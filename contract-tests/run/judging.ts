@@ -12,6 +12,7 @@
 import { answerTime, type Exchange as Judged, type Known, lowerCased, mediaType } from '../../spec/judges/exchange.ts';
 import type { Finding } from '../../spec/judges/judge.ts';
 import { JudgeContext, judgeExchange } from '../../spec/judges/registry.ts';
+import { crashSignature } from '../../spec/judges/server-error.ts';
 import { owedStatuses } from '../../spec/judges/owed-status.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
@@ -92,7 +93,7 @@ export class RunJudging {
       operationId: c.op.operationId,
       check: c.check,
       provenance: c.level,
-      ...this.place(c.op, exchange.request),
+      ...this.place(exchange.request),
     };
     if (exchange.skipped) return { ...base, status: 'skip', message: exchange.skipped };
     const res = exchange.response;
@@ -114,6 +115,8 @@ export class RunJudging {
     const owed = owedStatuses(ex, this.ctx)[0];
     const evidence: Evidence = {
       ...evidenceOf(findings),
+      // Whatever a judge found in a 5xx answer, it is that crash's.
+      ...(res.status >= 500 && findings.length ? { crash: crashSignature(res) } : {}),
       answer: { status: res.status, type: mediaType(res.headers['content-type']) },
       ...(owed ? { expectedStatus: owed.status } : {}),
     };
@@ -131,9 +134,14 @@ export class RunJudging {
     };
   }
 
-  /** Where a result is filed, as fields: the method and the route as the spec writes it. */
-  private place(op: Operation | Subject, request: HttpRequest): { method: string; route?: string } {
-    return 'path' in op ? { method: op.method, route: op.path } : { method: request.method.toUpperCase() };
+  /** Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the mock routes it). */
+  private place(request: HttpRequest): { method: string; route?: string } {
+    const url = new URL(request.url);
+    const route = this.ctx.read({
+      request: { method: request.method, target: url.pathname + url.search, headers: {} },
+    }).route;
+    const template = route.kind === 'operation' ? route.op.path : 'template' in route ? route.template : undefined;
+    return { method: request.method.toUpperCase(), ...(template ? { route: template } : {}) };
   }
 
   /**
@@ -147,10 +155,11 @@ export class RunJudging {
       if (operationId !== NO_OPERATION && !wants(operationId)) continue;
       const ex = judgedExchange(o.request, o.response);
       const verdicts = judgeExchange(ex, this.ctx).filter((v) => !o.claimed.has(v.judge.name));
-      tally.add({ operationId, ...this.place(o.subject, o.request) }, verdicts, () => ({
+      tally.add({ operationId, ...this.place(o.request) }, verdicts, () => ({
         ...show(o.request),
         actual: describeResponse(o.response),
         answer: { status: o.response.status, type: mediaType(o.response.headers['content-type']) },
+        ...(o.response.status >= 500 ? { crash: crashSignature(o.response) } : {}),
       }));
     }
     return tally.results();

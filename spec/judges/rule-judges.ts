@@ -36,14 +36,16 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       // Another rule that applies may decide first (the spec does not order them): the first rule files the failure.
       if (ALWAYS_ALLOWED.has(status) || all.some((o) => o.status === status) || all[0] !== owed) return [];
       if (mayRefuseCredentials(ex, ctx, status)) return [];
+      // Every refused value a target takes is one defect, whichever parameter or operation it was.
+      const accepted = status < 300 && rule === 'refused-values';
       return [
         {
           judge: rule,
           level: owed.level,
           why: `status ${status}, expected ${owed.status}: ${owed.because}`,
           expected: `${owed.status}`,
-          defect:
-            status < 300 && rule === 'refused-values' ? REFUSED_ACCEPTED : statusDefect(rule, status, owed.status),
+          defect: accepted ? REFUSED_ACCEPTED : statusDefect(rule, status, owed.status),
+          ...(accepted ? { acrossSubjects: true } : {}),
           evidence: { expectedStatus: owed.status },
         },
       ];
@@ -134,14 +136,14 @@ export const refusedValues = ruleJudge(
   'refused-values',
   'a value the spec refuses gets 400, its message naming what it refuses',
   (ex, ctx, owed) => {
-    // A body that is no JSON is `json`'s finding: there is no message to read.
-    if (ex.answer.json === undefined) return [];
-    const message = (ex.answer.json as { message?: unknown }).message;
+    // A body that is no JSON, or no error body, is `json`'s or `schema`'s finding: there is no message to read.
+    const message = (ex.answer.json as { message?: unknown } | undefined)?.message;
+    if (typeof message !== 'string') return [];
     const { refused, repeated } = ctx.read(ex);
     // Several refused values may be met one at a time, and a parameter sent twice read either way:
     // naming one of them names what was wrong.
     const named = [...refused.map((r) => r.name), ...repeated];
-    if (typeof message === 'string' && named.some((name) => message.includes(name))) return [];
+    if (named.some((name) => message.includes(name))) return [];
     const unnamed = refused;
     return [
       {

@@ -202,20 +202,20 @@ async function checkLikeLeftOut(
   const check = asked.check ?? `meaning: ${param.name} is ignored: ${label} answers like ${param.name} left out`;
   // A boolean's false that does not answer like "left out" is one finding, whichever parameter: the target reads the value's presence.
   const finding = param.schema.type === 'boolean' && asked.value === 'false' ? FALSE_NOT_NEUTRAL : undefined;
-  return [
-    expectAnswer(run, {
-      op,
-      check,
-      level,
-      exchange,
-      status: op.successStatus,
-      schema: false,
-      subject: param.name,
-      finding,
-      extra: () => problems,
-      expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,
-    }),
-  ];
+  const result = expectAnswer(run, {
+    op,
+    check,
+    level,
+    exchange,
+    status: op.successStatus,
+    schema: false,
+    subject: param.name,
+    finding,
+    extra: () => problems,
+    expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,
+  });
+  // A parameter set to its default is a check of its own group, `default:`.
+  return [asked.check ? { family: 'default', ...result } : result];
 }
 
 /** The finding of every `default:` check of a boolean set to false that answers otherwise than left out. */
