@@ -49,7 +49,7 @@ async function createdKey(
   const secretCheck = "keys: a created key's secret never appears in the list";
   out.push(
     run.judging.case(
-      { op, check: secretCheck, level: op.provenance, about: [...STATUS_JUDGES, 'secrets', 'listed'], known },
+      { op, check: secretCheck, level: op.provenance, about: [...STATUS_JUDGES, 'schema', 'secrets', 'listed'], known },
       listed,
     ),
   );
