@@ -18,13 +18,17 @@ export const SPELT_OTHERWISE =
 export const spelling: Comparison<[odd: Exchange, plain: Exchange]> = {
   name: 'spelling',
   promise: 'a request spelt otherwise is answered alike',
-  compare: (_ctx, odd, plain) => {
+  compare: (ctx, odd, plain) => {
     if (odd.answer.status === plain.answer.status) return [];
+    const base = ctx.model.basePath;
+    const asked = plain.request.target.startsWith(`${base}/`)
+      ? plain.request.target.slice(base.length)
+      : plain.request.target;
     return [
       {
         judge: 'spelling',
         level: 'assumed',
-        why: `status ${odd.answer.status}, but ${plain.answer.status} for the same request spelt plainly (${plain.request.target})`,
+        why: `status ${odd.answer.status}, but ${plain.answer.status} for the same request spelt plainly (${asked})`,
         expected: `${plain.answer.status}, as spelt plainly`,
         defect: SPELT_OTHERWISE,
         acrossSubjects: true,
