@@ -125,7 +125,7 @@ export class VerdictTally {
         status: 'fail',
         request: example.request,
         repro: example.repro,
-        ...(findings[0]?.expected ? { expected: findings[0].expected } : {}),
+        expected: findings[0]?.expected ?? t.promise,
         actual: example.actual,
         message: `${findings.map((f) => f.why).join('; ')} (${counted})`,
         findings,

@@ -11,7 +11,7 @@
 //   is that case's, not counted again here.
 import { answerTime, type Exchange as Judged, type Known, lowerCased, mediaType } from '../../spec/judges/exchange.ts';
 import type { Finding } from '../../spec/judges/judge.ts';
-import { JudgeContext, judgeExchange } from '../../spec/judges/registry.ts';
+import { JudgeContext, judgeExchange, type Verdict } from '../../spec/judges/registry.ts';
 import { crashSignature } from '../../spec/judges/server-error.ts';
 import { owedStatuses } from '../../spec/judges/owed-status.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
@@ -37,6 +37,11 @@ export interface Case {
   known?: Known;
   /** What is expected, for people, when the judges' words are not enough. */
   expected?: string;
+}
+
+/** What the judges of a case promise, for people: what a case without an owed status expects. */
+function promises(verdicts: readonly Verdict[]): string {
+  return verdicts.map((v) => v.judge.promise).join('; ');
 }
 
 /** The request and answer of the suite's transport as the judges read them. */
@@ -126,7 +131,7 @@ export class RunJudging {
       ...base,
       status: failed ? 'fail' : 'pass',
       ...shown,
-      expected: c.expected ?? (owed ? `${owed.status} (${owed.because})` : undefined),
+      expected: c.expected ?? (owed ? `${owed.status} (${owed.because})` : (findings[0]?.expected ?? promises(verdicts))),
       actual: describeResponse(res),
       ...(failed ? { message: findings.map((f) => f.why).join('; '), findings } : {}),
       ...ms,
