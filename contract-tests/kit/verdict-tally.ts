@@ -3,7 +3,7 @@
 // as people read it and as a shell repeats it). The suite counts every answer of its run
 // here, the validation proxy every answer of live traffic; both report the same results.
 import type { Finding } from '../../spec/judges/judge.ts';
-import type { Verdict } from '../../spec/judges/registry.ts';
+import { JUDGE_NAMES, type Verdict } from '../../spec/judges/registry.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { CheckResult, Evidence } from './recorder.ts';
 
@@ -102,7 +102,9 @@ export class VerdictTally {
 
   /** One result per operation, judge and level: a judge failing at some level on an operation is not listed as passing there. */
   results(): CheckResult[] {
-    const all = [...this.tallies.values()].sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
+    // In the registry's order, then hardest level first: the same on every run, whatever answer came first.
+    const order = (t: Tally) => JUDGE_NAMES.indexOf(t.judge) * LEVELS.length + LEVELS.indexOf(t.level);
+    const all = [...this.tallies.values()].sort((a, b) => order(a) - order(b));
     const failing = new Set(all.filter((t) => t.failed).map((t) => `${t.place.operationId}\u0000${t.judge}`));
     const out: CheckResult[] = [];
     const plural = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;

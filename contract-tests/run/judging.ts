@@ -131,7 +131,8 @@ export class RunJudging {
       ...base,
       status: failed ? 'fail' : 'pass',
       ...shown,
-      expected: c.expected ?? (owed ? `${owed.status} (${owed.because})` : (findings[0]?.expected ?? promises(verdicts))),
+      expected:
+        c.expected ?? (owed ? `${owed.status} (${owed.because})` : (findings[0]?.expected ?? promises(verdicts))),
       actual: describeResponse(res),
       ...(failed ? { message: findings.map((f) => f.why).join('; '), findings } : {}),
       ...ms,
