@@ -84,6 +84,15 @@ export function searchOperation(op: Operation): SearchOperation {
 /** A given value (a parameter left out or empty is no value: real clients send `motd=`). */
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
+/** The range already planned on this field, if any. */
+function sameField(ranges: readonly PlannedRange[], r: Range): Range | undefined {
+  for (const x of ranges) if (x.range.field === r.field && x.range.time === r.time) return x.range;
+  return undefined;
+}
+
+/** Is the switch `name` on in `q`? (Plain functions on the query path: no closure per query.) */
+const on = (q: Record<string, unknown>, name: string | undefined): boolean => name !== undefined && isOn(q[name]);
+
 /** What query `q` (coerced by its schemas) asks of `s`'s rows; `now` for the age rules. */
 export function planQuery(s: SearchOperation, q: Record<string, unknown>, now: number): QueryPlan {
   const values: QueryPlan['values'] = [];
@@ -100,13 +109,11 @@ export function planQuery(s: SearchOperation, q: Record<string, unknown>, now: n
     if (!ask || !('range' in ask)) continue;
     // Two bounds on one field (minUsers and maxUsers) are one range.
     const r: Range = ask.range;
-    const had = ranges?.find((x) => x.range.field === r.field && x.range.time === r.time);
+    const had = ranges && sameField(ranges, r);
     if (had) {
-      had.range.lo = Math.max(had.range.lo, r.lo);
-      had.range.hi = Math.min(had.range.hi, r.hi);
-      continue;
-    }
-    (ranges ??= []).push({ range: r, order: s.orderOfField.get(r.field) });
+      had.lo = Math.max(had.lo, r.lo);
+      had.hi = Math.min(had.hi, r.hi);
+    } else (ranges ??= []).push({ range: r, order: s.orderOfField.get(r.field) });
   }
   const { shape } = s;
   const named = shape.sort === undefined ? undefined : q[shape.sort];
@@ -116,15 +123,14 @@ export function planQuery(s: SearchOperation, q: Record<string, unknown>, now: n
   const pageAsked = shape.page === undefined ? undefined : q[shape.page];
   const page = typeof pageAsked === 'number' && Number.isFinite(pageAsked) ? Math.max(1, Math.floor(pageAsked)) : 1;
   const offset = (page - 1) * limit;
-  const on = (name: string | undefined) => name !== undefined && isOn(q[name]);
   return {
     values,
     ranges: ranges ?? [],
     order,
     offset,
     end: offset + limit,
-    revealsHidden: on(shape.revealsHidden),
-    addsField: on(shape.addsField),
-    relativeTime: on(shape.relativeTime),
+    revealsHidden: on(q, shape.revealsHidden),
+    addsField: on(q, shape.addsField),
+    relativeTime: on(q, shape.relativeTime),
   };
 }

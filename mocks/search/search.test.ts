@@ -362,33 +362,6 @@ describe('search: sorting and paging', () => {
     expect(byName.results.map((r) => `${r.address}:${r.port}`)).toEqual(addrs(data));
   });
 
-  it('compareVersions is natural and total', () => {
-    const sorted = [
-      '1.9',
-      '1.20.4',
-      '1.8.8',
-      '1.20',
-      'Paper 1.21.1',
-      'paper 1.9',
-      '1.20-1.20.4',
-      '1.21',
-      'Velocity 3.3.0',
-    ].sort(compareVersions);
-    expect(sorted).toEqual([
-      '1.8.8',
-      '1.9',
-      '1.20',
-      '1.20-1.20.4',
-      '1.20.4',
-      '1.21',
-      'paper 1.9',
-      'Paper 1.21.1',
-      'Velocity 3.3.0',
-    ]);
-    expect(compareVersions('1.20.4', '1.20.4')).toBe(0);
-    expect(Math.sign(compareVersions('Paper 1.20', 'paper 1.20'))).toBe(-1);
-  });
-
   it('pages: 1-based, displayed === results.length, total over all pages, past the end empty', () => {
     const many = Array.from({ length: 23 }, (_, i) => mk({ address: `10.0.${Math.floor(i / 10)}.${i}`, ago: i * MIN }));
     const all = addrs(many, { limit: 100 });

@@ -113,6 +113,10 @@ interface Matched {
   page: ArrayLike<number>;
 }
 
+/** The [start, end) positions of a range's run in order `o` (every position without a range). */
+const within = (r: OrderRange | undefined, o: Uint32Array): [number, number] =>
+  r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length];
+
 /** A plan taken through the index: its row sets and runs, counted, and its page. */
 function matchRows(ix: ServerIndex, p: QueryPlan): Matched {
   const sets: RowSet[] = [];
@@ -134,13 +138,11 @@ function matchRows(ix: ServerIndex, p: QueryPlan): Matched {
     // binary searches in its order, with and without the hidden rows.
     const r = ranges[0];
     const by = r?.order ?? p.order;
-    const within = (o: Uint32Array): [number, number] =>
-      r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length];
-    const [a, b] = within(revealsHidden ? orderOf(ix, by) : visibleOrder(ix, by));
+    const [a, b] = within(r, revealsHidden ? orderOf(ix, by) : visibleOrder(ix, by));
     const total = b - a;
     let filtered: number | undefined;
     if (!revealsHidden) {
-      const [ha, hb] = within(hiddenOrder(ix, by));
+      const [ha, hb] = within(r, hiddenOrder(ix, by));
       filtered = hb - ha;
     }
     if (by.key === p.order.key)
@@ -166,7 +168,7 @@ function matchRows(ix: ServerIndex, p: QueryPlan): Matched {
   const runs: Run[] = [];
   for (const r of ranges) {
     const [from, to] = runOf(r.values, orderOf(ix, r.order), r.lo, r.hi, r.descending);
-    runs.push({ ...r, from, to });
+    runs.push({ order: r.order, descending: r.descending, values: r.values, lo: r.lo, hi: r.hi, from, to });
   }
   // The value sets, built (or found) once per query: a set asked for once is not kept (bounded-cache.ts).
   let bits: Bits[] | undefined;
