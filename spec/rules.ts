@@ -297,16 +297,25 @@ export function passes(ask: Ask, row: Row, tolerant = false): boolean {
 }
 
 /**
- * Does `row` satisfy the parameter of meaning `m` at `value`, as a judge reads it (an
+ * Does a row satisfy the parameter of meaning `m` at `value`, as a judge reads it (an
  * age's day boundary with its slack)? A filter: the row passes what the value asks (a
  * value that asks nothing holds for every row). A switch that marks rows: the row
- * carries the mark. Any other rule says nothing of a row: true.
+ * carries the mark. Any other rule says nothing of a row: true. The test is made once
+ * for many rows.
  */
-export function holds(m: Meaning, row: Row, value: unknown, now: number): boolean {
+export function rowTest(m: Meaning, value: unknown, now: number): (row: Row) => boolean {
   const d = descriptorOf(m);
-  if (d.role === 'shape') return d.marks ? d.marks.holds(m, row) : true;
+  if (d.role === 'shape') {
+    const marks = d.marks;
+    return marks ? (row) => marks.holds(m, row) : () => true;
+  }
   const ask = d.ask(m, value, now);
-  return ask === undefined || passes(ask, row, true);
+  return ask === undefined ? () => true : (row) => passes(ask, row, true);
+}
+
+/** rowTest for one row. */
+export function holds(m: Meaning, row: Row, value: unknown, now: number): boolean {
+  return rowTest(m, value, now)(row);
 }
 
 /** What every row must have for `m` at `value`, for people: `players_online >= 37`. */
@@ -322,7 +331,16 @@ export function says(m: Meaning, value: string): string {
  * as the spec writes it; undefined for every other parameter (a sort's enum is exact).
  */
 export function anyCaseWords(p: Parameter): ReadonlyMap<string, string> | undefined {
-  if (!p.meaning || RULE_DESCRIPTORS[p.meaning.rule].letterCase !== 'any') return undefined;
+  let words = anyCase.get(p);
+  if (words === undefined) anyCase.set(p, (words = readWords(p)));
+  return words ?? undefined;
+}
+
+/** Each parameter's any-case words, read once (a proxy asks on every exchange). */
+const anyCase = new WeakMap<Parameter, ReadonlyMap<string, string> | null>();
+
+function readWords(p: Parameter): ReadonlyMap<string, string> | null {
+  if (!p.meaning || RULE_DESCRIPTORS[p.meaning.rule].letterCase !== 'any') return null;
   const s = p.schema;
   const listed: unknown[] = Array.isArray(s.enum)
     ? s.enum
@@ -330,7 +348,7 @@ export function anyCaseWords(p: Parameter): ReadonlyMap<string, string> | undefi
       ? s.anyOf.flatMap((x: Record<string, any>) => x.enum ?? [])
       : [];
   const words = listed.filter((v): v is string => typeof v === 'string');
-  return words.length ? new Map(words.map((w) => [w.toLowerCase(), w])) : undefined;
+  return words.length ? new Map(words.map((w) => [w.toLowerCase(), w])) : null;
 }
 
 /** A parameter's value as the spec reads it: an any-case word as the spec writes it, anything else as sent. */
