@@ -1,13 +1,13 @@
 // The rules of `x-meaning` that say which rows a value lets through, as the suite
 // provokes them: for each, the values worth probing with (taken from rows the suite has
 // seen, so a probe is known to match at least that row). Whether a row satisfies a
-// value, and the words for it, are the rule's descriptor's (spec/rules.ts `holds`,
+// value, and the words for it, are the rule's descriptor's (spec/rules.ts `rowTest`,
 // `says`), as the mock and the proxy read them: a row whose field is null satisfies
 // nothing (a row with no country cannot be in `country=Germany`).
 import type { Operation, Parameter } from '../../../spec/model.ts';
 import {
-  holds,
   isRowRule,
+  rowTest,
   says,
   type MeaningOf,
   type RowMeaning,
@@ -264,8 +264,8 @@ export function rowsBreaking(op: Operation, query: Query, rows: readonly Row[], 
     const value = query[p.name];
     if (value === undefined || !p.meaning || !isRowRule(p.meaning)) continue;
     const m = p.meaning;
-    for (const row of rows)
-      if (!holds(m, row, value, now)) out.push({ parameter: p.name, value, row, says: says(m, value) });
+    const test = rowTest(m, value, now);
+    for (const row of rows) if (!test(row)) out.push({ parameter: p.name, value, row, says: says(m, value) });
   }
   return out;
 }
