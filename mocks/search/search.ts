@@ -113,6 +113,29 @@ interface Matched {
   page: ArrayLike<number>;
 }
 
+/** Into `acc`: the rows at [offset, end) of `order` among those in every set and run (a walk that meets the page's rows). */
+function walk(
+  order: Uint32Array,
+  sets: readonly Bits[],
+  runs: readonly Run[],
+  offset: number,
+  end: number,
+  acc: number[],
+): void {
+  let found = 0;
+  next: for (let k = 0; k < order.length && found < end; k++) {
+    const i = order[k] as number;
+    for (let j = 0; j < sets.length; j++) if (!hasBit(sets[j]!, i)) continue next;
+    for (let j = 0; j < runs.length; j++) {
+      const r = runs[j]!;
+      const v = r.values[i] as number;
+      if (!(v >= r.lo && v <= r.hi)) continue next;
+    }
+    if (found >= offset) acc.push(i);
+    found++;
+  }
+}
+
 /** The [start, end) positions of a range's run in order `o` (every position without a range). */
 const within = (r: OrderRange | undefined, o: Uint32Array): [number, number] =>
   r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length];
@@ -191,19 +214,7 @@ function matchRows(ix: ServerIndex, p: QueryPlan): Matched {
     for (let j = offset; j < Math.min(end, total); j++) acc.push(all[picked[j] as number] as number);
     return { total, filtered, page: acc };
   }
-  const walked = setsOf();
-  let found = 0;
-  walk: for (let k = 0; k < order.length && found < end; k++) {
-    const i = order[k] as number;
-    for (let j = 0; j < walked.length; j++) if (!hasBit(walked[j]!, i)) continue walk;
-    for (let j = 0; j < runs.length; j++) {
-      const r = runs[j]!;
-      const v = r.values[i] as number;
-      if (!(v >= r.lo && v <= r.hi)) continue walk;
-    }
-    if (found >= offset) acc.push(i);
-    found++;
-  }
+  walk(order, setsOf(), runs, offset, end, acc);
   return { total, filtered, page: acc };
 }
 
