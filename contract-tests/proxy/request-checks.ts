@@ -29,7 +29,7 @@ export function requestSide(model: SpecModel, judge: AnswerJudge, j: Judged, op:
   for (const p of op.parameters) {
     const value = sentValue(j, op, p, model.basePath);
     if (value === undefined || (value === '' && p.raw.allowEmptyValue)) continue;
-    if (!allowed(judge, p.schema, value)) {
+    if (!allowed(judge, p, value)) {
       refused.push(`${p.name}=${value}`);
       level = weakest(level, op.provenance, p.provenance);
     }

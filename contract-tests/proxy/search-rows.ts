@@ -11,8 +11,9 @@ import type { Provenance } from '../../spec/provenance.ts';
 import { identityOf, rowCountOf, rowsOf, type Row } from '../checks/meaning/answer-rows.ts';
 import { meaningProvenance } from '../checks/meaning/levels.ts';
 import { orderProblem } from '../checks/meaning/orders.ts';
-import { isRowRule, ROW_RULES, rowsBreaking, type MeaningOf } from '../checks/meaning/row-rules.ts';
+import { rowsBreaking } from '../checks/meaning/row-rules.ts';
 import { fieldsOf } from '../../spec/meaning.ts';
+import { holds, isOn, isRowRule, specWord } from '../../spec/rules.ts';
 
 export type RowCheck = 'filters' | 'order';
 
@@ -25,28 +26,20 @@ export interface RowProblem {
 }
 
 /**
- * Whether the spec allows a parameter's value as it travels ("20" is an integer). An
- * enum of words is matched in any case: the spec says so of each (`eu` is `EU`).
+ * Whether the spec allows a parameter's value as it travels ("20" is an integer). A word
+ * of a parameter whose rule compares text in any case is read as the spec writes it
+ * (`eu` is `EU`: spec/rules.ts `specWord`, as the mock reads it); a sort's is exact.
  */
-export function allowed(judge: AnswerJudge, schema: Record<string, any>, value: string): boolean {
-  if (judge.accepts(schema, value)) return true;
-  const words = Array.isArray(schema.enum)
-    ? schema.enum
-    : Array.isArray(schema.anyOf)
-      ? schema.anyOf.flatMap((s: Record<string, any>) => s.enum ?? [])
-      : [];
-  return words.some((w: unknown) => typeof w === 'string' && w.toLowerCase() === value.toLowerCase());
+export function allowed(judge: AnswerJudge, p: Parameter, value: string): boolean {
+  return judge.accepts(p.schema, specWord(p, value));
 }
 
 /** The one value a parameter was sent with, when it is one its schema allows. */
 function sentValue(judge: AnswerJudge, p: Parameter, query: URLSearchParams): string | undefined {
   const values = query.getAll(p.name);
   if (values.length !== 1 || values[0] === '') return undefined;
-  return allowed(judge, p.schema, values[0]!) ? values[0] : undefined;
+  return allowed(judge, p, values[0]!) ? values[0] : undefined;
 }
-
-/** A boolean parameter's value as a server reads it. */
-const isTrue = (v: string) => v.toLowerCase() === 'true';
 
 function some(rows: Row[], op: Operation): string {
   const ids = rows.slice(0, 3).map((r) => identityOf(op, r));
@@ -93,7 +86,7 @@ export function rowProblems(
       continue;
     }
     if (m.rule === 'revealsHidden') {
-      const on = isTrue(value);
+      const on = isOn(value);
       if (on && m.hidden in counts) problem('filters', `with ${p.name}=${value} the answer still has '${m.hidden}'`);
       if (!on && !(m.hidden in counts))
         problem('filters', `with ${p.name}=${value} the answer lacks '${m.hidden}', as if ${p.name} were on`);
@@ -101,20 +94,18 @@ export function rowProblems(
     }
     if (!isRowRule(m)) continue;
     // A boolean sent as false, and a flag at its `off` value, mean "left out": nothing to hold, but nothing added either.
-    const off = p.schema.type === 'boolean' ? !isTrue(value) : m.rule === 'flag' ? value === m.off : false;
+    const off = p.schema.type === 'boolean' ? !isOn(value) : m.rule === 'flag' ? value === m.off : false;
     if (off) {
       // What the parameter does when on (its rule's `holds` for `true`) must not show.
       if (m.rule === 'addsField') {
-        const added = rows.filter((r) => ROW_RULES.addsField.holds(m as MeaningOf<'addsField'>, r, 'true', now));
+        const added = rows.filter((r) => holds(m, r, 'true', now));
         if (added.length)
           problem(
             'filters',
             `${added.length} of ${rows.length} rows carry '${m.field}' though ${p.name}=${value}, e.g. ${some(added, op)}`,
           );
       } else if (m.rule === 'relativeTime') {
-        const relative = rows.filter((r) =>
-          ROW_RULES.relativeTime.holds(m as MeaningOf<'relativeTime'>, r, 'true', now),
-        );
+        const relative = rows.filter((r) => holds(m, r, 'true', now));
         if (relative.length)
           problem(
             'filters',
