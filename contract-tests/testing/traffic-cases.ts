@@ -96,7 +96,7 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     seen: {
       operation: 'findServers',
       judge: 'filters',
-      why: /rows break org=hetzner \(every row must have asn_name containing 'hetzner'/,
+      why: /rows break it \(org=hetzner: every row must have asn_name containing 'hetzner'/,
       level: 'observed',
     },
   },

@@ -23,6 +23,7 @@ import {
   routing,
   success,
 } from './rule-judges.ts';
+import { counts, filters, order, page, switches } from './row-judges.ts';
 import { schema } from './schema.ts';
 import { serverError } from './server-error.ts';
 import { trueWhen } from './true-when.ts';
@@ -52,6 +53,11 @@ export const JUDGES: readonly Judge[] = [
   secrets,
   about,
   trueWhen,
+  counts,
+  filters,
+  order,
+  page,
+  switches,
 ];
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);

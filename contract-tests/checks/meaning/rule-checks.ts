@@ -5,6 +5,7 @@
 // nothing proves nothing). Besides: every parameter set to its default (a boolean to
 // false) must answer as if it were left out.
 import { fieldsOf, type Rule } from '../../../spec/meaning.ts';
+import { says } from '../../../spec/rules.ts';
 import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
 import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
@@ -96,7 +97,7 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
         status: op.successStatus,
         schema: false,
         subject: param.name,
-        expected: `${op.successStatus}, every row with ${rule.says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
+        expected: `${op.successStatus}, every row with ${says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
         extra: (res) =>
           res.status === op.successStatus
             ? rowProblems(op, { param, value: probe.value, witness: probe.witness?.row }, res)

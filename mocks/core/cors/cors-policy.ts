@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { printable } from '../printable.ts';
-import { wildcardMatcher } from '../../search/wildcard.ts';
+import { wildcardMatcher } from '../../../spec/wildcard.ts';
 
 /**
  * A `*` matches any run of characters except `/`, case-insensitively; a lone `*` matches

@@ -1,11 +1,13 @@
-// `*` wildcards in linear time. The text filters (`version`, `country`, `city`, `motd`,
-// `org`, the metadata lookups) and the CORS origin list all take a pattern where `*`
-// stands for any run of characters. A regex built from such a pattern backtracks: each
-// `*` multiplies the work, so `motd=*****zq` froze the whole server for seconds. Here
-// the pattern is split at its stars and the literal pieces are found left to right
-// with `indexOf`, each at its leftmost place after the previous one. The leftmost
-// place is always safe (it leaves the most room for the pieces after it), so nothing
-// is ever retried: one pass over the value per piece, however many stars there are.
+// `*` wildcards in linear time, the one matcher of the project: the text rules of
+// `x-meaning` (spec/rules.ts: `version`, `country`, `city`, `motd`, `org`, the metadata
+// lookups), as the mock filters and the contract suite judges them, and the mock's CORS
+// origin list all take a pattern where `*` stands for any run of characters. A regex
+// built from such a pattern backtracks: each `*` multiplies the work, so
+// `motd=*****zq` froze the whole server for seconds. Here the pattern is split at its
+// stars and the literal pieces are found left to right with `indexOf`, each at its
+// leftmost place after the previous one. The leftmost place is always safe (it leaves
+// the most room for the pieces after it), so nothing is ever retried: one pass over the
+// value per piece, however many stars there are.
 
 export interface WildcardOptions {
   /** The pattern must cover the whole value; otherwise it may match any substring. */
