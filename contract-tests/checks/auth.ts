@@ -12,7 +12,7 @@ import { weakest, type Provenance } from '../../spec/provenance.ts';
 import type { CredentialVariant } from '../kit/credentials.ts';
 import type { CreatedKey } from '../kit/key-ledger.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { successPath } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 

@@ -8,7 +8,7 @@ import { weakest, type Provenance } from '../../spec/provenance.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { keyCap } from './key-cap.ts';
 import { pathWith } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';

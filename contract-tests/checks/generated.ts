@@ -15,7 +15,7 @@ import type { Provenance } from '../../spec/provenance.ts';
 import { judgedExchange } from '../run/judging.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { pingsOneServer } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 

@@ -12,7 +12,7 @@ import type { CreatedKey } from '../kit/key-ledger.ts';
 import type { KeyLifecycle } from '../kit/key-lifecycle.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
 const NEEDS = ['scope', 'judging', 'credentials', 'http', 'keys'] as const;

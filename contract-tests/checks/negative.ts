@@ -10,7 +10,7 @@ import type { Operation } from '../../spec/model.ts';
 import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { queryString } from './meaning/answer-rows.ts';
 import { pathWith } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';

@@ -5,7 +5,7 @@
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { pingsOneServer, successPath } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 

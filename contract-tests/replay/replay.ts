@@ -6,7 +6,9 @@
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import { expectedText, skip } from '../checks/expect.ts';
+import { skip } from '../checks/skip.ts';
+import { reasonPhrase } from '../../spec/messages.ts';
+import type { Schemas } from '../../spec/judges/schemas.ts';
 import { pingPath, pingsOneServer, successParameters } from '../checks/request-paths.ts';
 import type { Given } from '../checks/run-kit.ts';
 
@@ -251,4 +253,24 @@ export async function replayPhase(run: ReplayRun, specPath: string): Promise<Rep
     });
   }
   return { results, log: dredd.log, requests: replay.requests };
+}
+
+/**
+ * What a status of an operation should look like, for people: the exact error body where
+ * the spec fixes its message (401, 403: another message fails the schema), else the error
+ * body's shape (the spec's example message is about one parameter, not this check's), or
+ * the schema's name.
+ */
+export function expectedText(op: Operation, status: number, judge?: Schemas): string {
+  const declared = op.responses.get(status);
+  if (declared && status >= 400) {
+    const example = declared.examples.get('default') as { message?: unknown } | undefined;
+    const another = { ...example, message: `${String(example?.message)} (another message)` };
+    const pinned = example && judge?.body(op, status, { status, headers: {}, body: '', json: another }).problems.length;
+    return pinned
+      ? `${status} ${JSON.stringify(example)}`
+      : `${status} application/json {"success": false, "message": "${reasonPhrase(status)}: …"}`;
+  }
+  const ref = (declared?.schema as { $ref?: string } | undefined)?.$ref?.split('/').pop();
+  return `${status} application/json${ref ? ` matching ${ref}` : ''}`;
 }

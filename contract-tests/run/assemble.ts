@@ -79,9 +79,7 @@ export function assembleKit(p: KitParts): Kit {
   keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
   const reads = new CachedReads(http, credentials);
   const searched = searchedOperation(p.model.operations);
-  const sample = searched
-    ? new Sampler(searched, { reads, judge: judging.ctx.schemas, budgetLeft: () => http.budget.left() })
-    : undefined;
+  const sample = searched ? new Sampler(searched, { reads, judging, budgetLeft: () => http.budget.left() }) : undefined;
   const run: RunKit = {
     spec: p.model,
     scope: p.scope,

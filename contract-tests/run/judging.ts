@@ -108,14 +108,8 @@ export class RunJudging {
       const message = `no answer: ${exchange.error ?? 'request failed'}`;
       return { ...base, status: 'fail', ...shown, actual: message, message, ...ms };
     }
-    const observed = this.byResponse.get(res);
-    for (const j of c.about) observed?.claimed.add(j);
+    const { ex, verdicts } = this.judged(exchange.request, res, c.about, c.known);
     const credential = this.credentials.carriedBy(exchange.request.headers);
-    // The run knows its own credentials: the key of the forbidden user, the valid ones.
-    const standing: Known['credential'] = credential === 'forbidden' ? 'forbidden' : credential ? 'valid' : undefined;
-    const known: Known | undefined = standing && !c.known?.credential ? { ...c.known, credential: standing } : c.known;
-    const ex = judgedExchange(exchange.request, res, known);
-    const verdicts = judgeExchange(ex, this.ctx).filter((v) => c.about.includes(v.judge.name));
     const findings = [...verdicts.flatMap((v) => v.findings), ...more.filter((f) => this.ctx.wants(f.level))];
     const owed = owedStatuses(ex, this.ctx)[0];
     const evidence: Evidence = {
@@ -138,6 +132,26 @@ export class RunJudging {
       ...ms,
       evidence,
     };
+  }
+
+  /**
+   * The verdicts of the judges `about` names on an answer, which they claim (the run's
+   * verdicts on every answer leave them out there). The run knows its own credentials: a
+   * request carrying one is known to carry a valid one, or the forbidden user's.
+   */
+  judged(
+    request: HttpRequest,
+    response: HttpResponse,
+    about: readonly string[],
+    given?: Known,
+  ): { ex: Judged; verdicts: Verdict[] } {
+    const observed = this.byResponse.get(response);
+    for (const j of about) observed?.claimed.add(j);
+    const credential = this.credentials.carriedBy(request.headers);
+    const standing: Known['credential'] = credential === 'forbidden' ? 'forbidden' : credential ? 'valid' : undefined;
+    const known: Known | undefined = standing && !given?.credential ? { ...given, credential: standing } : given;
+    const ex = judgedExchange(request, response, known);
+    return { ex, verdicts: judgeExchange(ex, this.ctx).filter((v) => about.includes(v.judge.name)) };
   }
 
   /** Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the mock routes it). */

@@ -49,7 +49,12 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
   },
   'limit-ignored': {
     request: { method: 'GET', path: '/servers/find?limit=3' },
-    seen: { operation: 'findServers', judge: 'page', why: /^\d+ rows, more than limit=3/, level: 'observed' },
+    seen: {
+      operation: 'findServers',
+      judge: 'page',
+      why: /^results\.length is \d+, more than limit=3/,
+      level: 'observed',
+    },
   },
   'secret-in-list': {
     request: { method: 'GET', path: '/user/apikeys', credential: 'valid-key' },

@@ -39,8 +39,6 @@ export interface Known {
   atKeyCap?: boolean;
   /** A row that satisfies the query: the answer must hold it (when `total` says every match fits the page). */
   witness?: Row;
-  /** How many rows match the query, over all pages, as the target said on an earlier page. */
-  total?: number;
   /** The page asked for lies past the last one: it must be empty. */
   pastEnd?: boolean;
   /** Secrets the sender holds (a key it created): no answer but the one that made them may carry them. */

@@ -30,6 +30,8 @@ export interface Evidence {
   missingHeaders?: string[];
   /** The status the spec says the request should have had. */
   expectedStatus?: number;
+  /** The indexes of the rows (of the operation's rows property) an error was found in. */
+  rows?: number[];
 }
 
 export interface Finding {

@@ -8,6 +8,7 @@
 import type { Operation, Parameter } from '../model.ts';
 import { holds, isOn, isRowRule } from '../rules.ts';
 import { fieldsOf } from '../meaning.ts';
+import { FALSE_NOT_NEUTRAL } from './comparisons.ts';
 import type { Exchange } from './exchange.ts';
 import { type Finding, judge, type JudgeContext } from './judge.ts';
 import {
@@ -20,6 +21,7 @@ import {
   rowsBreaking,
   rowsOf,
   someRows,
+  totalOf,
 } from './rows.ts';
 
 /** The rows of a success that has them, with its operation. */
@@ -90,7 +92,7 @@ export const filters = judge({
     if (witness) {
       const about = sent[0]?.param;
       const shown = `${identityOf(op, witness)}${about ? ` (${fieldsShown(witness, about)})` : ''}`;
-      const total = ex.known?.total;
+      const total = totalOf(op, ex.answer.json);
       const missing = !rows.some((r) => identityOf(op, r) === identityOf(op, witness));
       // Only when every matching row is on this page can a missing witness be told from paging.
       const why =
@@ -187,7 +189,7 @@ export const page = judge({
       out.push({
         judge: 'page',
         level: meaningLevel(op, limit.param, limit.param.meaning!),
-        why: `${count} rows, more than ${limit.param.name}=${limit.value}: ${limit.param.name} is ignored`,
+        why: `${op.rows!.property}.length is ${count}, more than ${limit.param.name}=${limit.value}: ${limit.param.name} is ignored`,
         expected: `at most ${limit.value} rows`,
         defect: `more rows than ${limit.param.name} asks for`,
         subject: { parameter: limit.param.name },
@@ -230,7 +232,14 @@ export const switches = judge({
       const m = param.meaning!;
       const level = meaningLevel(op, param, m);
       const finding = (why: string, defect: string) =>
-        out.push({ judge: 'switches', level, why, defect, subject: { parameter: param.name } });
+        out.push({
+          judge: 'switches',
+          level,
+          why,
+          defect,
+          subject: { parameter: param.name },
+          ...(defect === FALSE_NOT_NEUTRAL ? { acrossSubjects: true } : {}),
+        });
       const off = isOff(param, value);
       if (m.rule === 'revealsHidden') {
         if (!off && m.hidden in body)
@@ -241,7 +250,7 @@ export const switches = judge({
         if (off && !(m.hidden in body))
           finding(
             `with ${param.name}=${value} the answer lacks '${m.hidden}', as if ${param.name} were on`,
-            'a switch sent off reads as on',
+            FALSE_NOT_NEUTRAL,
           );
         continue;
       }
@@ -253,7 +262,7 @@ export const switches = judge({
         m.rule === 'addsField'
           ? `${marked.length} of ${rows.length} rows carry '${m.field}' though ${param.name}=${value}, e.g. ${someRows(op, marked)}`
           : `${marked.length} of ${rows.length} rows give ${m.field} as relative text though ${param.name}=${value}, e.g. ${JSON.stringify(marked[0]![m.field])}`;
-      finding(what, 'a switch sent off reads as on');
+      finding(what, FALSE_NOT_NEUTRAL);
     }
     return out;
   },

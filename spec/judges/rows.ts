@@ -37,6 +37,12 @@ export function countOf(body: unknown, name: string): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
+/** The count of all matching rows (the `page` rule's `total`), if the operation pages. */
+export function totalOf(op: Operation, body: unknown): number | undefined {
+  const page = op.parameters.find((p) => p.meaning?.rule === 'page')?.meaning;
+  return page?.rule === 'page' ? countOf(body, page.total) : undefined;
+}
+
 /** The fields a row is told apart by: those its operation's sort breaks ties by (`address`, `port`), which the spec makes unique. */
 export function identityFields(op: Operation): string[] {
   for (const p of op.parameters) if (p.meaning?.rule === 'sort') return p.meaning.tieBreak;

@@ -28,13 +28,25 @@ export const schema = judge({
     const op = ctx.operation(ex)!;
     const verdict = ctx.schemas.body(op, ex.answer.status, { ...ex.answer, body: ex.answer.text });
     if (!verdict.problems.length) return [];
+    // Which rows broke it, for a reader that counts invalid rows (the suite's sample).
+    const property = op.rows?.property;
+    const rows = property
+      ? [
+          ...new Set(
+            ctx.schemas
+              .bodyErrors(op, ex.answer.status, ex.answer.json)
+              .flatMap((e) => new RegExp(`^/${property}/(\\d+)(?:/|$)`).exec(e.instancePath)?.[1] ?? [])
+              .map(Number),
+          ),
+        ]
+      : [];
     return [
       {
         judge: 'schema',
         level: level(ex, ctx),
         why: `${op.operationId} ${ex.answer.status}: ${verdict.problems.join('; ')}`,
         defect: `schema: ${verdict.schemaErrors[0] ?? 'the body'}`,
-        evidence: { schemaErrors: verdict.schemaErrors },
+        evidence: { schemaErrors: verdict.schemaErrors, ...(rows.length ? { rows } : {}) },
       },
     ];
   },

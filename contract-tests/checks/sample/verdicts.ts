@@ -2,13 +2,12 @@
 // the spec's schema; every page answers with at most `limit` rows; `total` is the same
 // on every page of a query and equals the rows paging reaches; each order holds within
 // and across pages; combined filters hold on every row.
+import { meaningLevel, totalOf } from '../../../spec/judges/rows.ts';
 import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { ShownRequest } from '../../kit/repro.ts';
-import { skip } from '../expect.ts';
+import { skip } from '../skip.ts';
 import { combinationName } from '../meaning/combinations.ts';
-import { meaningProvenance } from '../meaning/levels.ts';
-import { totalOf } from '../meaning/combinations.ts';
 import type { Given } from '../run-kit.ts';
 
 type Run = Given<'scope' | 'judging' | 'reads'>;
@@ -59,7 +58,7 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   const { op } = s;
   const page = s.pageParam?.meaning;
   if (!s.pageParam || page?.rule !== 'page') return [];
-  const level = meaningProvenance(op, s.pageParam, page);
+  const level = meaningLevel(op, s.pageParam, page);
   if (!run.scope.wants(level)) return [];
   const moving: string[] = [];
   const unreached: string[] = [];
@@ -140,7 +139,7 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const tieBreak = s.tieBreak();
   const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
   const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
-  const base = { operationId: s.op.operationId, check, provenance };
+  const base = { operationId: s.op.operationId, family: 'sort', check, provenance };
   const subject = s.sortParam?.name ?? 'sort';
   if (q.orderProblems.length)
     return [
@@ -170,7 +169,7 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
 }
 
 function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
-  const provenance = weakest(...q.predicates!.map((p) => meaningProvenance(s.op, p.param, p.meaning)));
+  const provenance = weakest(...q.predicates!.map((p) => meaningLevel(s.op, p.param, p.meaning)));
   if (!run.scope.wants(provenance)) return [];
   const check = combinationName(q.predicates!);
   const problems = [...q.predicateProblems];
@@ -182,6 +181,7 @@ function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] 
   return [
     {
       operationId: s.op.operationId,
+      family: 'meaning',
       check,
       provenance,
       status: problems.length ? 'fail' : 'pass',
