@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
-import { parsePrefer } from '../mocks/core/prefer/prefer.ts';
+import { steeredBy } from '../mocks/core/steering.ts';
 import { errorBody } from '../spec/judges/error-body.ts';
 import { type Exchange, lowerCased } from '../spec/judges/exchange.ts';
 import { json } from '../spec/judges/json.ts';
@@ -124,7 +124,7 @@ interface Answer {
 
 /** A request and its answer as the judges read them; a `Prefer: code=` the mock honours is a status asked for. */
 function judged(
-  req: { method: string; path: string; headers: Record<string, string>; body?: string },
+  req: { method: string; path: string; headers: Record<string, string>; body?: string; host?: string },
   res: Answer,
 ): Exchange {
   let parsed: unknown;
@@ -134,9 +134,7 @@ function judged(
     parsed = undefined;
   }
   const headers = lowerCased(req.headers);
-  // A Prefer steers the mock's answer: the status it asks for, or 400 for one it cannot honour.
-  const steered =
-    headers.prefer === undefined ? undefined : { steered: true, askedStatus: parsePrefer(headers.prefer)?.code };
+  const steered = steeredBy(headers, req.host);
   return {
     request: { method: req.method, target: req.path, headers, ...(req.body !== undefined ? { body: req.body } : {}) },
     answer: { status: res.status, headers: lowerCased(res.headers), text: res.body, json: parsed },

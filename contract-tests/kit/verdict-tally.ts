@@ -57,7 +57,7 @@ export function evidenceOf(findings: readonly Finding[]): Evidence {
     e.defect = first.defect;
     if (first.acrossSubjects) e.finding = first.defect;
     const about = first.subject?.parameter ?? first.subject?.field;
-    if (about && !first.acrossSubjects) e.subject = about;
+    if (about) e.subject = about;
   }
   return e;
 }

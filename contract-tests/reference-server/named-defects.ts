@@ -77,7 +77,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^sample: every row of every sampled page matches the spec's schema/,
-      why: /&page=[2-9]\d*\): results\[\d+\]\.players_online must be integer/,
+      why: /&page=[2-9]\d*\): findServers 200: body\.results\.\d+\.players_online must be integer/,
       level: 'observed',
     },
   ],
@@ -107,7 +107,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^meaning: org matches a part of asn_name/,
-      why: /\d+ of \d+ rows break it, e\.g\. .*asn_name/,
+      why: /\d+ of \d+ rows break it \(org=.*\), e\.g\. .*asn_name/,
       level: 'observed',
     },
   ],
@@ -399,7 +399,7 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'wrong-status': /^answers 200 where the spec says 201: POST \/user\/apikeys/,
   'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
   'false-as-true':
-    /^a boolean parameter set to false does not answer like the parameter left out .*\(3 of the \d+ `default:` checks: (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
+    /^a boolean parameter set to false does not answer like the parameter left out .*\((3 of the \d+ `default:` checks|\d+ checks): (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
   'wrong-default-sort': /^findServers: sort: \d+ out of order/,
   'ignored-filter': /^findServers: org: \d+ of \d+ rows break it/,
   'motd-raw': /^findServers: motd: no row at all/,

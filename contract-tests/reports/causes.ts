@@ -195,12 +195,12 @@ function fingerprints(
         const finding = failures[0]!.evidence!.finding;
         const families = [...new Set(failures.map(familyOf))];
         const names = subjects(failures);
+        // One family: how many of its checks; across families: how many checks, and what they were about.
+        // One family: how many of its checks; across families: how many checks, and what they were about.
         const of =
           families.length === 1
             ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})`
-            : names.length
-              ? ` (${some(names)})`
-              : '';
+            : ` (${plural(failures.length, 'check')}${names.length ? `: ${some(names)}` : ''})`;
         return { title: `${finding}${of}` };
       },
     },

@@ -134,6 +134,14 @@ export class RunJudging {
     };
   }
 
+  /** Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison asked again). */
+  claim(exchanges: readonly Exchange[], about: readonly string[]): void {
+    for (const e of exchanges) {
+      const observed = e.response && this.byResponse.get(e.response);
+      for (const j of about) observed?.claimed.add(j);
+    }
+  }
+
   /**
    * The verdicts of the judges `about` names on an answer, which they claim (the run's
    * verdicts on every answer leave them out there). The run knows its own credentials: a

@@ -6,7 +6,7 @@
 // Seeded: a failure is the same on every run, and fast-check shrinks it to a small case.
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { parsePrefer } from './prefer/prefer.ts';
+import { steeredBy } from './steering.ts';
 import { lowerCased } from '../../spec/judges/exchange.ts';
 import { findingsOf, JudgeContext } from '../../spec/judges/registry.ts';
 import { curlLine, requestArbitrary, type FuzzRequest } from '../../spec/request-arbitraries.ts';
@@ -46,9 +46,7 @@ describe('generated requests', () => {
     await fc.assert(
       fc.asyncProperty(requestArbitrary(model, { credentials }), async (req) => {
         const headers = lowerCased(req.headers);
-        // A Prefer steers the mock's answer: the status it asks for, or 400 for one it cannot honour.
-        const prefer =
-          headers.prefer === undefined ? undefined : { steered: true, askedStatus: parsePrefer(headers.prefer)?.code };
+        const prefer = steeredBy(headers, req.host);
         const request = {
           method: req.method,
           target: req.path,

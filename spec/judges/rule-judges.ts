@@ -115,7 +115,7 @@ export const publicIgnoresCredentials = judge({
   level: (ex, ctx) => ctx.operation(ex)!.provenance,
   judge: (ex, ctx) => {
     const { status } = ex.answer;
-    if (status !== 401 && status !== 403) return [];
+    if ((status !== 401 && status !== 403) || ex.known?.steered) return [];
     const op = ctx.operation(ex)!;
     return [
       {
@@ -152,7 +152,6 @@ export const refusedValues = ruleJudge(
         why: `body.message ${JSON.stringify(message)} does not name ${unnamed.map((r) => `'${r.name}'`).join(', ')}`,
         expected: `a message naming ${unnamed.map((r) => `'${r.name}' (${shortValue(r.value)})`).join(', ')}`,
         defect: 'error messages do not name the parameter or property they refuse',
-        subject: { parameter: unnamed[0]!.name },
         acrossSubjects: true,
       },
     ];

@@ -74,6 +74,7 @@ export class Schemas {
   private readonly compiled = new Map<string, Compiled>();
   private readonly headerValidators = new WeakMap<object, ValidateFunction>();
   private readonly requestValidators = new WeakMap<Operation, ValidateFunction>();
+  private readonly valueValidators = new WeakMap<object, ValidateFunction>();
 
   /** `level`: the softest promise an answer is held to (`assumed`, the default: all of them). */
   constructor(
@@ -193,6 +194,17 @@ export class Schemas {
       return e.instancePath.split('/')[1] || params.additionalProperty || params.missingProperty || 'body';
     });
     return [...new Set(names)];
+  }
+
+  /** Whether a schema allows a JSON value as it is (a field of a row). */
+  holds(schema: Record<string, any>, value: unknown): boolean {
+    let validate = this.valueValidators.get(schema);
+    if (!validate)
+      this.valueValidators.set(
+        schema,
+        (validate = this.validator.compile({ type: 'object', properties: { v: schema } })),
+      );
+    return Boolean(validate({ v: value }));
   }
 
   /** Whether a schema allows a value as it travels in a URL or a header ("20" for an integer). */

@@ -26,16 +26,18 @@ export interface Comparing {
 export async function stableCompare(
   reads: CachedReads,
   c: Comparing,
-): Promise<{ exchange: Exchange; findings: Finding[] }> {
+): Promise<{ exchange: Exchange; findings: Finding[]; asked: Exchange[] }> {
   let [ea, eb] = [await reads.get(c.op, c.without), await reads.get(c.op, c.with)];
+  const asked = [ea, eb];
   let findings = ea.response && eb.response ? c.compare(ea.response.json, eb.response.json) : [];
   if (findings.length) {
     [ea, eb] = [await reads.get(c.op, c.without, { fresh: true }), await reads.get(c.op, c.with, { fresh: true })];
+    asked.push(ea, eb);
     findings = ea.response && eb.response ? c.compare(ea.response.json, eb.response.json) : findings;
   }
   if (!ea.response && eb.response) {
     const why = `the request without ${describeQuery(c.with)} got no answer: ${ea.skipped ?? ea.error}`;
     findings.push({ judge: 'comparison', level: c.op.provenance, why, defect: 'an answer to compare with is missing' });
   }
-  return { exchange: eb, findings };
+  return { exchange: eb, findings, asked };
 }

@@ -73,6 +73,9 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   return out;
 }
 
+/** What a comparison's case is about besides the comparison: the status owed, the page, the switches. */
+const COMPARED = [...STATUS_JUDGES, 'page', 'switches'];
+
 /** A case of one exchange with a comparison's findings: the status it is owed, and what the comparison found. */
 function compared(
   run: Run,
@@ -85,20 +88,21 @@ function compared(
   exchange: Exchange,
   findings: Finding[],
 ): CheckResult {
-  return run.judging.case({ ...c, about: [...STATUS_JUDGES, 'page', 'switches'] }, exchange, findings);
+  return run.judging.case({ ...c, about: COMPARED }, exchange, findings);
 }
 
 async function checkRevealsHidden({ run, op, param, meaning }: MeaningProbe): Promise<CheckResult[]> {
   if (meaning.rule !== 'revealsHidden') return [];
   const level = meaningLevel(op, param, meaning);
   if (!run.scope.wants(level)) return [];
-  const { exchange, findings } = await stableCompare(run.reads, {
+  const { exchange, findings, asked } = await stableCompare(run.reads, {
     op,
     without: {},
     with: { [param.name]: 'true' },
     compare: (without, withIt) => revealsHidden.compare(run.judging.ctx, { op, param }, without, withIt),
   });
   const check = `meaning: ${param.name}=true shows the hidden rows: '${meaning.hidden}' is gone and ${meaning.total} grows by it`;
+  run.judging.claim(asked, COMPARED);
   return [compared(run, { op, check, level }, exchange, findings)];
 }
 
@@ -110,36 +114,38 @@ async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promi
   const rows = rowCountOf(op, all.response?.json) ?? 0;
   const minimum = typeof param.schema.minimum === 'number' ? param.schema.minimum : 1;
   const value = String(Math.max(minimum, Math.floor(rows / 2)));
-  const { exchange, findings } = await stableCompare(run.reads, {
+  const { exchange, findings, asked } = await stableCompare(run.reads, {
     op,
     without: {},
     with: { [param.name]: value },
     compare: (without, limited) => countsKept.compare(run.judging.ctx, { op, param, value }, without, limited),
   });
   const counts = meaning.counts.length ? ` and leaves ${meaning.counts.join(', ')} alone` : '';
+  run.judging.claim(asked, COMPARED);
   return [compared(run, { op, check: `meaning: ${param.name} cuts the rows${counts}`, level }, exchange, findings)];
 }
 
 /** `param=value` answers like the parameter left out: the `ignored` rule, and every default. */
 async function checkLikeLeftOut(
   { run, op, param }: MeaningProbe,
-  asked: { value: string; check?: string },
+  given: { value: string; check?: string },
 ): Promise<CheckResult[]> {
   const level = weakest(op.provenance, param.provenance, op.rows?.provenance);
-  if (!run.scope.wants(level) || !run.judging.ctx.schemas.accepts(param.schema, asked.value)) return [];
-  const { value } = asked;
-  const { exchange, findings } = await stableCompare(run.reads, {
+  if (!run.scope.wants(level) || !run.judging.ctx.schemas.accepts(param.schema, given.value)) return [];
+  const { value } = given;
+  const { exchange, findings, asked } = await stableCompare(run.reads, {
     op,
     without: {},
     with: { [param.name]: value },
     compare: (without, withIt) => leftOut.compare(run.judging.ctx, { op, param, value }, without, withIt),
   });
   const check =
-    asked.check ?? `meaning: ${param.name} is ignored: ${param.name}=${value} answers like ${param.name} left out`;
+    given.check ?? `meaning: ${param.name} is ignored: ${param.name}=${value} answers like ${param.name} left out`;
   const expected = `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`;
+  run.judging.claim(asked, COMPARED);
   const result = compared(run, { op, check, level, expected }, exchange, findings);
   // A parameter set to its default is a check of its own group, `default:`.
-  return [asked.check ? { family: 'default', ...result } : result];
+  return [given.check ? { family: 'default', ...result } : result];
 }
 
 /** Paging and sorting are checked by the sample, which pages through every order (checks/sample/). */
