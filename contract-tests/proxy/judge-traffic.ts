@@ -73,10 +73,14 @@ export class TrafficJudge {
       const crash = ex.answer.status >= 500 ? { crash: crashSignature(ex.answer) } : {};
       return { ...shown, actual: redact(describeResponse(answer)), answer: status, ...crash };
     };
+    // One line per operation, judge and level: the first answer that broke it, all it found there.
+    const lines = new Map<string, string[]>();
     for (const f of this.tally.add(place, verdicts, example)) {
-      this.log(
-        `VIOLATION [${f.level}] ${place.operationId}  ${f.judge}: ${redact(f.why)}; request: ${shown!.request}; repro: ${shown!.repro}`,
-      );
+      const key = `[${f.level}] ${place.operationId}  ${f.judge}`;
+      lines.set(key, [...(lines.get(key) ?? []), redact(f.why)]);
+    }
+    for (const [key, whys] of lines) {
+      this.log(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown!.request}; repro: ${shown!.repro}`);
     }
     return verdicts.filter((v) => !VOLATILE.has(v.judge.name));
   }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model.ts';
 import type { Exchange } from './exchange.ts';
 import { findingsOf, JudgeContext, judgeExchange } from './registry.ts';
-import { exchange, JSON_TYPE, LIMIT_HEADERS } from './testing.ts';
+import { exchange, JSON_TYPE, LIMIT_HEADERS } from '../testing/exchanges.ts';
 
 const model = loadModel();
 const ctx = JudgeContext.of(model);

@@ -6,7 +6,7 @@ import { UNAUTHORIZED_MESSAGE } from '../messages.ts';
 import { loadModel } from '../model.ts';
 import type { Exchange } from './exchange.ts';
 import { findingsOf, JudgeContext } from './registry.ts';
-import { exchange } from './testing.ts';
+import { exchange } from '../testing/exchanges.ts';
 
 const ctx = JudgeContext.of(loadModel());
 const of = (ex: Exchange, judge: string) => findingsOf(ex, ctx).filter((f) => f.judge === judge);
@@ -79,7 +79,7 @@ describe('refused-values', () => {
     );
     expect(unnamed[0]).toMatchObject({
       defect: 'error messages do not name the parameter or property they refuse',
-      subject: { parameter: 'limit' },
+      acrossSubjects: true,
     });
     const accepted = of(exchange('GET /api/v0.1/servers/find?limit=501', 200, {}), 'refused-values');
     expect(accepted[0]).toMatchObject({ defect: 'the target accepts values the spec refuses', level: 'interface' });

@@ -1,5 +1,5 @@
 // Exchanges for the judges' tests: a request line and an answer, in a few words.
-import type { Exchange, Known } from './exchange.ts';
+import type { Exchange, Known } from '../judges/exchange.ts';
 
 export const JSON_TYPE = { 'content-type': 'application/json' };
 export const LIMIT_HEADERS = {
