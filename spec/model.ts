@@ -102,6 +102,8 @@ export interface Operation {
   isWrite: boolean;
   /** The rows its success body holds (its one array property), if any. */
   rows?: Rows;
+  /** Per status, the counts of the body marked `x-count-of` (`displayed` counts `results`). */
+  countsOf?: Map<number, { count: string; of: string; level: Provenance }[]>;
   /** The operation object as written (for its `x-` extensions). */
   raw: Record<string, any>;
 }
@@ -236,6 +238,30 @@ function readRows(doc: OpenApiDoc, schema: unknown): Rows | undefined {
   return { property, provenance, fields, siblings };
 }
 
+/** The top-level counts of each declared body marked `x-count-of: <array property>`, with their level. */
+function readCounts(
+  doc: OpenApiDoc,
+  responses: Map<number, DeclaredResponse>,
+  opLevel: Provenance,
+): Map<number, { count: string; of: string; level: Provenance }[]> {
+  const out = new Map<number, { count: string; of: string; level: Provenance }[]>();
+  for (const [status, response] of responses) {
+    if (!response.schema) continue;
+    const body = deref<Record<string, any>>(doc, response.schema);
+    const props = objectProperties(doc, body);
+    const counts = [...props].flatMap(([count, prop]) => {
+      const of = deref<Record<string, any>>(doc, prop)['x-count-of'];
+      if (of === undefined) return [];
+      if (typeof of !== 'string' || !props.has(of)) {
+        throw new SpecError(`${count} has x-count-of ${JSON.stringify(of)}, which names no property beside it`);
+      }
+      return [{ count, of, level: weakest(opLevel, levelOf(body), fieldProvenance(doc, prop, levelOf(body))) }];
+    });
+    if (counts.length) out.set(status, counts);
+  }
+  return out;
+}
+
 function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, DeclaredResponse> {
   const out = new Map<number, DeclaredResponse>();
   for (const [status, ref] of Object.entries<any>(op.responses ?? {})) {
@@ -298,6 +324,7 @@ function readOperations(doc: OpenApiDoc): Operation[] {
       if (successStatus === undefined) throw new SpecError(`${op.operationId} declares no 2xx response`);
       const body = op.requestBody ? deref<Record<string, any>>(doc, op.requestBody) : undefined;
       const rows = readRows(doc, responses.get(successStatus)!.schema);
+      const countsOf = readCounts(doc, responses, levelOf(op));
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => readParameter(doc, p));
       for (const p of parameters) {
         if (p.raw['x-meaning'] === undefined) continue;
@@ -336,6 +363,7 @@ function readOperations(doc: OpenApiDoc): Operation[] {
         successStatus,
         isWrite: !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()),
         ...(rows ? { rows } : {}),
+        ...(countsOf.size ? { countsOf } : {}),
         raw: op,
       });
     }

@@ -3,7 +3,8 @@
 // carried written as the suite's variables (never their values).
 import { describeRequest, redact, redactKnown } from '../kit/mask.ts';
 import { curlLine, nameVariable } from '../kit/repro.ts';
-import { sessionOf, type Judged } from './exchange.ts';
+import { cookieValue } from '../../spec/judges/credentials.ts';
+import type { Exchange } from '../../spec/judges/exchange.ts';
 
 const KEY_STAND_IN = '__proxy_bearer_credential__';
 const SESSION_STAND_IN = '__proxy_session_credential__';
@@ -19,11 +20,11 @@ export function nameStandIns(sessionCookie: string | undefined): void {
 
 /** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
 export function showRequest(
-  j: Judged,
+  ex: Exchange,
   request: { upstreamUrl: string; body?: string },
   sessionCookie: string | undefined,
 ): { request: string; repro: string } {
-  const h = j.requestHeaders;
+  const h = ex.request.headers;
   const repro: Record<string, string> = {};
   const shownHeaders: Record<string, string> = {};
   for (const name of ['content-type', 'prefer', 'authorization', 'cookie'] as const) {
@@ -35,7 +36,7 @@ export function showRequest(
       shownHeaders.Authorization = value;
     } else if (name === 'cookie') {
       // Only the API's session cookie matters to the answer; other cookies are the browser's business.
-      const session = sessionOf(value, sessionCookie);
+      const session = cookieValue(value, sessionCookie);
       if (session !== undefined) {
         repro.Cookie = `${sessionCookie}=${SESSION_STAND_IN}`;
         shownHeaders.Cookie = `${sessionCookie}=${session}`;
@@ -49,15 +50,15 @@ export function showRequest(
   return {
     request: redact(
       describeRequest({
-        method: j.method,
-        url: j.url.pathname + j.url.search,
+        method: ex.request.method,
+        url: ex.request.target,
         headers: shownHeaders,
         ...(body ? { body } : {}),
       }),
     ),
     // The credentials are variables already: only a known secret elsewhere in it (a body) is masked.
     repro: redactKnown(
-      curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) }),
+      curlLine({ method: ex.request.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) }),
     ),
   };
 }

@@ -20,18 +20,25 @@ export interface HttpResponse {
 /** The fetch the run sends with: `(Request) => Promise<Response>`, as `globalThis.fetch` and Hono's `app.fetch` are. */
 export type Fetch = (request: Request) => Promise<Response>;
 
-export async function send(
-  fetch: Fetch,
-  req: HttpRequest,
-  options: { timeoutMs?: number } = {},
-): Promise<HttpResponse> {
+/** A request as it goes on the wire: JSON asked for, an object body encoded as JSON and said so. */
+export function onTheWire(req: HttpRequest): { headers: Record<string, string>; body: string | undefined } {
   const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
   let body: string | undefined;
   if (typeof req.body === 'string') body = req.body;
   else if (req.body !== undefined) {
     body = JSON.stringify(req.body);
-    headers['Content-Type'] ??= 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/json';
   }
+  return { headers, body };
+}
+
+export async function send(
+  fetch: Fetch,
+  req: HttpRequest,
+  options: { timeoutMs?: number } = {},
+): Promise<HttpResponse> {
+  const { headers, body } = onTheWire(req);
   const res = await fetch(
     new Request(req.url, {
       method: req.method,

@@ -4,16 +4,9 @@
 // value, and the words for it, are the rule's descriptor's (spec/rules.ts `rowTest`,
 // `says`), as the mock and the proxy read them: a row whose field is null satisfies
 // nothing (a row with no country cannot be in `country=Germany`).
-import type { Operation, Parameter } from '../../../spec/model.ts';
-import {
-  isRowRule,
-  rowTest,
-  says,
-  type MeaningOf,
-  type RowMeaning,
-  type RowRule as RowRuleName,
-} from '../../../spec/rules.ts';
-import type { Query, Row, SeenRow } from './answer-rows.ts';
+import type { Parameter } from '../../../spec/model.ts';
+import { isRowRule, type MeaningOf, type RowMeaning, type RowRule as RowRuleName } from '../../../spec/rules.ts';
+import type { Row, SeenRow } from './answer-rows.ts';
 import { acrossCodes } from './text-match.ts';
 
 export { isRowRule, type MeaningOf, type RowMeaning, type RowRuleName };
@@ -243,29 +236,3 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
     valueFor: () => 'true',
   },
 };
-
-/** A row an answer holds though a filter of the query it answered lets it not through. */
-export interface RowBreak {
-  parameter: string;
-  value: string;
-  row: Row;
-  /** What every row should have had, for people: `players_online >= 37`. */
-  says: string;
-}
-
-/**
- * One search exchange judged by the spec's `x-meaning` alone: every row answered against
- * every row rule of the query sent. For a check, the sample, or a validation proxy that
- * sees one request and its answer.
- */
-export function rowsBreaking(op: Operation, query: Query, rows: readonly Row[], now: number): RowBreak[] {
-  const out: RowBreak[] = [];
-  for (const p of op.parameters) {
-    const value = query[p.name];
-    if (value === undefined || !p.meaning || !isRowRule(p.meaning)) continue;
-    const m = p.meaning;
-    const test = rowTest(m, value, now);
-    for (const row of rows) if (!test(row)) out.push({ parameter: p.name, value, row, says: says(m, value) });
-  }
-  return out;
-}

@@ -5,10 +5,10 @@ import { describe, expect, test } from 'vitest';
 import { loadModel, type Parameter } from '../../../spec/model.ts';
 import { RULES } from '../../../spec/meaning.ts';
 import { combinations, scopeOf } from './combinations.ts';
-import { shapeOf } from './compare.ts';
+import { shapeOf } from '../../../spec/judges/comparisons.ts';
+import { orderProblem, rowsBreaking } from '../../../spec/judges/rows.ts';
 import { MEANINGS, neutralValue } from './rule-checks.ts';
-import { orderProblem } from './orders.ts';
-import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
+import { ROW_RULES, type RowMeaning, type RowRule } from './row-rules.ts';
 import type { Row, SeenRow } from './answer-rows.ts';
 import { acrossCodes } from './text-match.ts';
 import { holds } from '../../../spec/rules.ts';
@@ -223,12 +223,15 @@ describe('answers compared without their data', () => {
     const a = shapeOf(find, { total: 2, filtered: 1, results: [{ last_ping: '2026-01-01T00:00:00Z', city: null }] });
     const b = shapeOf(find, { total: 3, results: [{ last_ping: '2 hours ago', city: 'X', favicon: null }] });
     expect(a).toEqual({
-      keys: 'filtered, results, total',
-      fields: 'city:null, last_ping:timestamp',
-      counts: { total: 2, filtered: 1 },
+      keys: new Set(['total', 'filtered', 'results']),
+      fields: new Set(['last_ping:timestamp', 'city:null']),
+      counts: new Map([
+        ['total', 2],
+        ['filtered', 1],
+      ]),
       rows: 1,
     });
-    expect(b.fields).toBe('city:string, favicon:null, last_ping:string');
+    expect(b.fields).toEqual(new Set(['last_ping:string', 'city:string', 'favicon:null']));
   });
   test('a probe keeps the scope of the query its row came from, without the paging', () => {
     expect(scopeOf(find, { noFilter: 'true', maxAge: '3650', limit: '500', page: '2', sort: 'users' })).toEqual({

@@ -1,16 +1,11 @@
-// `hygiene:` a security check on every answer of the run, Dredd's included, whatever its
-// status: no stack trace, SQL text, server-side file path or framework internals. Each
-// is something an attacker learns from and a client never needs. The patterns are
-// specific enough not to fire on what real rows hold (a MOTD saying "select a mode from
-// the menu", a Minecraft command such as "/home"): they look for the shapes only
-// software writes. One verdict per operation, listing the answers that leak.
-import type { Provenance } from '../../spec/provenance.ts';
-import type { Subject } from '../kit/answer-log.ts';
-import { describeResponse } from '../kit/mask.ts';
-import { show, type ShownRequest } from '../kit/repro.ts';
-import type { CheckResult } from '../kit/recorder.ts';
-import { signature, type HttpRequest, type HttpResponse } from '../transport/http.ts';
-import { family } from './run-kit.ts';
+// `hygiene`: no answer, whatever its status, leaks a stack trace, SQL text, a server-side
+// file path or framework internals: each is something an attacker learns from and a client
+// never needs. The patterns are specific enough not to fire on what real rows hold (a MOTD
+// saying "select a mode from the menu", a Minecraft command such as "/home"): they look
+// for the shapes only software writes.
+import type { Provenance } from '../provenance.ts';
+import { judge } from './judge.ts';
+import { crashSignature } from './server-error.ts';
 
 /**
  * No leaks is this project's rule, not a promise of the interface document: the scan
@@ -109,77 +104,18 @@ export function findLeaks(text: string, json?: unknown): Leak[] {
   return out;
 }
 
-/** At most this many leaking answers are listed per operation; the rest are counted. */
-export const LISTED_PER_OPERATION = 10;
-
-export const HYGIENE_CHECK =
-  'hygiene: no answer leaks a stack trace, SQL text, a server file path or framework internals';
-
-interface Tally {
-  scanned: number;
-  leaking: (ShownRequest & { actual: string; leaks: Leak[]; crash?: string })[];
-  found: number;
-}
-
-/**
- * Counts, per operation, the answers scanned and those that leak, so every answer the
- * suite receives (Dredd's included) is judged and each operation gets one verdict.
- */
-export class HygieneWatch {
-  private readonly tallies = new Map<string, Tally>();
-
-  note(
-    subject: Subject,
-    request: HttpRequest,
-    response: Pick<HttpResponse, 'status' | 'headers' | 'text' | 'json'>,
-  ): void {
-    const t = this.tallies.get(subject.operationId) ?? { scanned: 0, leaking: [], found: 0 };
-    this.tallies.set(subject.operationId, t);
-    t.scanned++;
-    const leaks = findLeaks(response.text, response.json);
-    if (!leaks.length) return;
-    t.found++;
-    const crash = response.status >= 500 ? signature(response) : undefined;
-    if (t.leaking.length < LISTED_PER_OPERATION)
-      t.leaking.push({ ...show(request), actual: describeResponse(response), leaks, ...(crash ? { crash } : {}) });
-  }
-
-  verdicts(): CheckResult[] {
-    return [...this.tallies].map(([operationId, t]) => {
-      const base = { operationId, check: HYGIENE_CHECK, provenance: HYGIENE_LEVEL };
-      if (!t.found) return { ...base, status: 'pass', message: `${t.scanned} answers scanned` };
-      const [first, ...others] = t.leaking;
-      const leaks = (l: Leak[]) => l.map((x) => `${x.kind}: '${x.excerpt}'`).join('; ');
-      const more =
-        t.found > t.leaking.length ? ` (and ${t.found - t.leaking.length} more of its ${t.scanned} answers leak)` : '';
-      return {
-        ...base,
-        status: 'fail',
-        request: first!.request,
-        repro: first!.repro,
-        expected: 'an answer without stack traces, SQL text, server file paths or framework internals',
-        actual: first!.actual,
-        message: `${t.found} of ${t.scanned} answers leak: ${[leaks(first!.leaks), ...others.map((o) => `${o.request}: ${leaks(o.leaks)}`)].join(' | ')}${more}`,
-        // What the leak shares with the checks that met the same answers: the crash it came with, the requests.
-        evidence: {
-          requests: t.leaking.map((l) => l.request),
-          ...(t.leaking.find((l) => l.crash) ? { crash: t.leaking.find((l) => l.crash)!.crash } : {}),
-        },
-      };
-    });
-  }
-}
-
-export const hygieneFamily = family({
+export const hygiene = judge({
   name: 'hygiene',
-  needs: ['scope'],
-  watch: (run) => {
-    const watch = new HygieneWatch();
-    return {
-      note: (subject, request, response) => {
-        if (run.scope.wants(HYGIENE_LEVEL)) watch.note(subject, request, response);
-      },
-      verdicts: () => (run.scope.wants(HYGIENE_LEVEL) ? watch.verdicts() : []),
-    };
-  },
+  promise: 'no answer leaks a stack trace, SQL text, a server file path or framework internals',
+  applies: (ex, ctx) => ctx.read(ex).route.kind !== 'outside-api' && ctx.wants(HYGIENE_LEVEL),
+  level: () => HYGIENE_LEVEL,
+  judge: (ex) =>
+    findLeaks(ex.answer.text, ex.answer.json).map((leak) => ({
+      judge: 'hygiene',
+      level: HYGIENE_LEVEL,
+      why: `it leaks ${leak.kind}: '${leak.excerpt}'`,
+      defect: `answers leak ${leak.kind}`,
+      // A crash's leak is the crash's: it shares its cause.
+      ...(ex.answer.status >= 500 ? { evidence: { crash: crashSignature(ex.answer) } } : {}),
+    })),
 });

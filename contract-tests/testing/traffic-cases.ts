@@ -1,11 +1,11 @@
 // Requests a browser session could send, each showing one defect of the reference server
-// in a single exchange, and what the proxy must say about it. The proxy's tests send them
-// in process (judge-traffic.test.ts) and through a real proxy (e2e/proxy.test.ts); against
-// a correct server (and the mock) none of them may be a violation.
+// in a single exchange, and the judge that must name it. The proxy's tests send them in
+// process (proxy/judge-traffic.test.ts) and through a real proxy (e2e/proxy.test.ts);
+// against a correct server (and the mock) none of them may be a violation. Test support:
+// no production module imports it.
 import { loadFixtures } from '../../fixtures/load.ts';
 import type { Defect } from '../reference-server/defects.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { CHECKS } from './judge-traffic.ts';
 
 export interface TrafficCase {
   method: string;
@@ -18,7 +18,8 @@ export interface TrafficCase {
 
 export interface Seen {
   operation: string;
-  check: string;
+  /** The registry's judge that names it. */
+  judge: string;
   why: RegExp;
   level: Provenance;
 }
@@ -29,32 +30,37 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/user/apikeys' },
     seen: {
       operation: 'listApiKeys',
-      check: CHECKS.auth,
-      why: /status 200 to a request without credentials, expected 401/,
+      judge: 'auth',
+      why: /status 200, expected 401: it carries no credentials/,
       level: 'assumed',
     },
   },
   'wrong-401-message': {
     request: { method: 'GET', path: '/user/apikeys', credential: 'unknown-key' },
-    seen: { operation: 'listApiKeys', check: CHECKS.schema, why: /body\.message must be one of/, level: 'assumed' },
+    seen: { operation: 'listApiKeys', judge: 'schema', why: /body\.message must be one of/, level: 'assumed' },
   },
   'missing-field': {
     request: { method: 'GET', path: '/servers/find?limit=3' },
-    seen: { operation: 'findServers', check: CHECKS.schema, why: /must have property 'port'/, level: 'observed' },
+    seen: { operation: 'findServers', judge: 'schema', why: /must have property 'port'/, level: 'observed' },
   },
   'wrong-type': {
     request: { method: 'GET', path: '/servers/find?limit=3' },
-    seen: { operation: 'findServers', check: CHECKS.schema, why: /port must be integer/, level: 'observed' },
+    seen: { operation: 'findServers', judge: 'schema', why: /port must be integer/, level: 'observed' },
   },
   'limit-ignored': {
     request: { method: 'GET', path: '/servers/find?limit=3' },
-    seen: { operation: 'findServers', check: CHECKS.filters, why: /^\d+ rows, more than limit=3/, level: 'observed' },
+    seen: {
+      operation: 'findServers',
+      judge: 'page',
+      why: /^results\.length is \d+, more than limit=3/,
+      level: 'observed',
+    },
   },
   'secret-in-list': {
     request: { method: 'GET', path: '/user/apikeys', credential: 'valid-key' },
     seen: {
       operation: 'listApiKeys',
-      check: CHECKS.schema,
+      judge: 'schema',
       why: /body\.keys\.\d+ must NOT be valid/,
       level: 'assumed',
     },
@@ -63,20 +69,20 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'POST', path: '/user/apikeys', credential: 'valid-session', body: { name: 'proxy-test' } },
     seen: {
       operation: 'createApiKey',
-      check: CHECKS.undeclared,
+      judge: 'declared-status',
       why: /createApiKey does not declare 200/,
       level: 'assumed',
     },
   },
   'nulls-past-page-one': {
     request: { method: 'GET', path: '/servers/find?limit=200&page=2&noFilter=true&maxAge=3650' },
-    seen: { operation: 'findServers', check: CHECKS.schema, why: /players_online must be integer/, level: 'observed' },
+    seen: { operation: 'findServers', judge: 'schema', why: /players_online must be integer/, level: 'observed' },
   },
   'false-as-true': {
     request: { method: 'GET', path: '/servers/find?limit=5&favicon=false' },
     seen: {
       operation: 'findServers',
-      check: CHECKS.filters,
+      judge: 'switches',
       why: /rows carry 'favicon' though favicon=false/,
       level: 'observed',
     },
@@ -85,7 +91,7 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/servers/find?limit=20' },
     seen: {
       operation: 'findServers',
-      check: CHECKS.order,
+      judge: 'order',
       why: /out of order for the default sort \(updated\): last_ping/,
       level: 'observed',
     },
@@ -94,25 +100,30 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/servers/find?limit=20&org=hetzner' },
     seen: {
       operation: 'findServers',
-      check: CHECKS.filters,
-      why: /rows break org=hetzner \(every row must have asn_name containing 'hetzner'/,
+      judge: 'filters',
+      why: /rows break it \(org=hetzner: every row must have asn_name containing 'hetzner'/,
       level: 'observed',
     },
   },
   'sql-500': {
     request: { method: 'GET', path: '/servers/find?limit=abc' },
-    seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*SQL syntax/, level: 'interface' },
+    seen: {
+      operation: 'findServers',
+      judge: 'server-error',
+      why: /^status 500: the server failed: .*SQL syntax/,
+      level: 'interface',
+    },
   },
   'html-404': {
     request: { method: 'GET', path: '/no-such-page' },
-    seen: { operation: '(no operation)', check: CHECKS['not-json'], why: /404 body is not JSON/, level: 'assumed' },
+    seen: { operation: '(no operation)', judge: 'json', why: /404 body is not JSON/, level: 'assumed' },
   },
   '404-wrong-method': {
     request: { method: 'PUT', path: '/servers/find' },
     seen: {
       operation: '(no operation)',
-      check: CHECKS.routing,
-      why: /status 404 to PUT \/servers\/find, which declares only GET; expected 405/,
+      judge: 'routing',
+      why: /status 404, expected 405: \/servers\/find declares only GET/,
       level: 'assumed',
     },
   },
@@ -120,8 +131,8 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/servers/find?limit=501' },
     seen: {
       operation: 'findServers',
-      check: CHECKS.refused,
-      why: /status 200 to limit=501, which the spec refuses/,
+      judge: 'refused-values',
+      why: /status 200, expected 400: the spec refuses limit=501/,
       level: 'interface',
     },
   },
@@ -129,7 +140,7 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/servers/find?limit=0' },
     seen: {
       operation: 'findServers',
-      check: CHECKS['error-shape'],
+      judge: 'schema',
       why: /must have property 'success'/,
       level: 'interface',
     },
@@ -138,7 +149,7 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/metadata/versions?limit=5' },
     seen: {
       operation: 'listVersions',
-      check: CHECKS.undeclared,
+      judge: 'declared-status',
       why: /status 404, which GET \/metadata\/versions does not declare/,
       level: 'observed',
     },
@@ -147,8 +158,8 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/metadata/regions' },
     seen: {
       operation: 'listRegions',
-      check: CHECKS.header,
-      why: /header X-RateLimit-Limit is missing/,
+      judge: 'headers',
+      why: /X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing/,
       level: 'observed',
     },
   },
@@ -156,27 +167,32 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/metadata/countries' },
     seen: {
       operation: 'listCountries',
-      check: CHECKS['not-json'],
-      why: /200 has Content-Type "text\/plain/,
+      judge: 'json',
+      why: /Content-Type is 'text\/plain/,
       level: 'observed',
     },
   },
   'repeated-param-500': {
     request: { method: 'GET', path: '/servers/find?order=desc&order=' },
-    seen: { operation: 'findServers', check: CHECKS['5xx'], why: /^500: .*ER_OPERAND_COLUMNS/, level: 'interface' },
+    seen: {
+      operation: 'findServers',
+      judge: 'server-error',
+      why: /^status 500: the server failed: .*ER_OPERAND_COLUMNS/,
+      level: 'interface',
+    },
   },
   'utf8mb4-500': {
     request: { method: 'GET', path: `/servers/find?motd=${encodeURIComponent('\u{1F600}')}` },
     seen: {
       operation: 'findServers',
-      check: CHECKS['5xx'],
-      why: /^500: .*ER_TRUNCATED_WRONG_VALUE/,
+      judge: 'server-error',
+      why: /^status 500: the server failed: .*ER_TRUNCATED_WRONG_VALUE/,
       level: 'interface',
     },
   },
   'foreign-param-500': {
     request: { method: 'GET', path: '/metadata/countries?sort=users' },
-    seen: { operation: 'listCountries', check: CHECKS['5xx'], why: /^500: /, level: 'observed' },
+    seen: { operation: 'listCountries', judge: 'server-error', why: /^status 500: /, level: 'observed' },
   },
 };
 

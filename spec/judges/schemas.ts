@@ -1,15 +1,15 @@
-// The one judge of an answer against the spec: is its status declared, is it JSON where
-// the spec promises JSON, does its body match the declared schema (or the error body),
-// does it carry the headers its status declares. The contract suite, the mock's
-// self-check and the fuzzer all ask it; a validation proxy can hand it one exchange.
-// Schemas are cut to a provenance level (spec/json-schema.ts), so a judge at `interface`
-// holds an answer only to what the interface document promises.
+// The spec's schemas compiled once per model and level: the body each declared status of
+// an operation promises, the error body, each declared header, a parameter's value as it
+// travels ("20" is an integer in a URL). The judges (registry.ts), the mock's self-check
+// and the fuzzer read answers through these. Schemas are cut to a provenance level
+// (spec/json-schema.ts), so schemas at `interface` hold an answer only to what the
+// interface document promises, and each says how firm a check against it is.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { schemaLevel, toJsonSchema } from './json-schema.ts';
-import { reasonPhrase } from './messages.ts';
-import { operationFor, type Operation, type SpecModel } from './model.ts';
-import { weakest, within, type Provenance } from './provenance.ts';
-import { describeErrors, SchemaValidator } from './validator.ts';
+import { schemaLevel, toJsonSchema } from '../json-schema.ts';
+import type { Operation, SpecModel } from '../model.ts';
+import { within, type Provenance } from '../provenance.ts';
+import { describeErrors, SchemaValidator } from '../validator.ts';
+import { mediaType } from './exchange.ts';
 
 /** The body of every error answer; named here and nowhere else. */
 export const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
@@ -22,25 +22,6 @@ export interface Answer {
   body: string;
   /** The parsed body, when the caller has it already (then `body` is not read). */
   json?: unknown;
-}
-
-/** What a request looked like, as far as judging its answer goes. */
-export interface AskedRequest {
-  method: string;
-  /** The path with the base path and the query, as sent. */
-  path: string;
-  headers?: Record<string, string>;
-}
-
-export type FindingKind = '5xx' | 'not-json' | 'error-shape' | 'schema' | 'header' | 'undeclared';
-
-export interface Finding {
-  kind: FindingKind;
-  detail: string;
-  /** How firm the promise it breaks is: the softest part of the spec the finding rests on. */
-  level: Provenance;
-  /** For `schema`: the errors as keys without the row (`body.results.*.port must be integer`); for `header`: the header's name. */
-  keys?: string[];
 }
 
 export interface BodyVerdict {
@@ -59,11 +40,6 @@ export interface HeaderProblem {
 
 type Compiled = { validate: ValidateFunction; level: Provenance } | undefined;
 
-/** The media type of a Content-Type header, without parameters, lower case. */
-export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
 /** Body-schema errors as keys that do not depend on the row: `body.results.*.port must be integer`. */
 export function schemaErrorKeys(errors: ErrorObject[] | null | undefined): string[] {
   const keys = (errors ?? []).map((e) =>
@@ -81,24 +57,26 @@ function parsed(answer: Answer): { json?: unknown; ok: boolean } {
   }
 }
 
-const judges = new WeakMap<SpecModel, Map<Provenance, AnswerJudge>>();
+const compiledByModel = new WeakMap<SpecModel, Map<Provenance, Schemas>>();
 
-export class AnswerJudge {
-  /** The judge of a model at a level, made once: it holds only what it compiled. */
-  static of(model: SpecModel, level: Provenance = 'assumed'): AnswerJudge {
-    let byLevel = judges.get(model);
-    if (!byLevel) judges.set(model, (byLevel = new Map()));
-    let judge = byLevel.get(level);
-    if (!judge) byLevel.set(level, (judge = new AnswerJudge(model, level)));
-    return judge;
+export class Schemas {
+  /** The schemas of a model at a level, made once: it holds only what it compiled. */
+  static of(model: SpecModel, level: Provenance = 'assumed'): Schemas {
+    let byLevel = compiledByModel.get(model);
+    if (!byLevel) compiledByModel.set(model, (byLevel = new Map()));
+    let schemas = byLevel.get(level);
+    if (!schemas) byLevel.set(level, (schemas = new Schemas(model, level)));
+    return schemas;
   }
 
   private readonly validator: SchemaValidator;
   private readonly coercing: SchemaValidator;
   private readonly compiled = new Map<string, Compiled>();
   private readonly headerValidators = new WeakMap<object, ValidateFunction>();
+  private readonly requestValidators = new WeakMap<Operation, ValidateFunction>();
+  private readonly valueValidators = new WeakMap<object, ValidateFunction>();
 
-  /** `level`: the softest promise the judge holds an answer to (`assumed`, the default: all of them). */
+  /** `level`: the softest promise an answer is held to (`assumed`, the default: all of them). */
   constructor(
     readonly model: SpecModel,
     readonly level: Provenance = 'assumed',
@@ -201,6 +179,34 @@ export class AnswerJudge {
     return this.judgeBody(this.errorValidator(), answer);
   }
 
+  /**
+   * The top-level properties of a request body its schema refuses (a wrong type, one it does
+   * not allow, one it requires and misses); `body` when the body as a whole is refused.
+   */
+  refusedProperties(op: Operation, json: unknown): string[] {
+    const schema = op.requestBody?.schema;
+    if (schema === undefined) return [];
+    let validate = this.requestValidators.get(op);
+    if (!validate) this.requestValidators.set(op, (validate = this.validator.compile(schema as object)));
+    if (validate(json)) return [];
+    const names = (validate.errors ?? []).map((e) => {
+      const params = e.params as { additionalProperty?: string; missingProperty?: string };
+      return e.instancePath.split('/')[1] || params.additionalProperty || params.missingProperty || 'body';
+    });
+    return [...new Set(names)];
+  }
+
+  /** Whether a schema allows a JSON value as it is (a field of a row). */
+  holds(schema: Record<string, any>, value: unknown): boolean {
+    let validate = this.valueValidators.get(schema);
+    if (!validate)
+      this.valueValidators.set(
+        schema,
+        (validate = this.validator.compile({ type: 'object', properties: { v: schema } })),
+      );
+    return Boolean(validate({ v: value }));
+  }
+
   /** Whether a schema allows a value as it travels in a URL or a header ("20" for an integer). */
   accepts(schema: Record<string, any>, value: unknown): boolean {
     let validate = this.headerValidators.get(schema);
@@ -223,115 +229,4 @@ export class AnswerJudge {
     }
     return out;
   }
-
-  /**
-   * One exchange as any client may count on it (the fuzzer, a validation proxy): no 5xx
-   * it did not ask for (`Prefer: code=`), JSON wherever HTTP allows a body, every 4xx in
-   * the error shape with its reason phrase (429: the real service's own text), a declared
-   * status with its declared body and headers, no success the operation does not declare.
-   */
-  exchange(
-    ex: { operation?: Operation; request: AskedRequest; response: Answer },
-    options: { headers?: boolean } = {},
-  ): Finding[] {
-    const { request, response: answer } = ex;
-    const out: Finding[] = [];
-    const { status } = answer;
-    const text = answer.body;
-    const op = ex.operation ?? this.operationOf(request);
-    const opLevel = op?.provenance ?? 'assumed';
-    // A server error breaks the operation's promise of a declared answer; with no operation, this project's rule.
-    if (status >= 500 && preferredCode(request.headers ?? {}) !== status)
-      out.push({ kind: '5xx', detail: `${status}: ${text.slice(0, 200)}`, level: opLevel });
-    const jsonLevel = weakest(opLevel, this.jsonLevel() ?? 'assumed');
-    // HEAD answers, 204 and 304 carry no body by HTTP's rules.
-    if (request.method === 'HEAD' || status === 204 || status === 304) {
-      if (text !== '')
-        out.push({ kind: 'not-json', detail: `${status} to ${request.method} carries a body`, level: jsonLevel });
-      return out;
-    }
-    const body = parsed(answer);
-    if (!body.ok)
-      return [
-        ...out,
-        {
-          kind: 'not-json',
-          detail: `${status} body is not JSON: ${JSON.stringify(text.slice(0, 120))}`,
-          level: jsonLevel,
-        },
-      ];
-    if (!/^application\/json\b/i.test(answer.headers['content-type'] ?? ''))
-      out.push({
-        kind: 'not-json',
-        detail: `${status} has Content-Type ${JSON.stringify(answer.headers['content-type'] ?? '')}`,
-        level: jsonLevel,
-      });
-    if (status >= 400) out.push(...this.errorShape(status, { ...answer, json: body.json }, opLevel));
-    if (!op) return out;
-    if (!op.responses.has(status)) {
-      if (status < 400)
-        out.push({ kind: 'undeclared', detail: `${op.operationId} does not declare ${status}`, level: op.provenance });
-      return out;
-    }
-    const verdict = this.body(op, status, { ...answer, json: body.json });
-    const bodyLevel = weakest(op.provenance, this.bodyLevel(op, status) ?? 'assumed');
-    for (const p of verdict.problems)
-      out.push({
-        kind: 'schema',
-        detail: `${op.operationId} ${status}: ${p}`,
-        level: bodyLevel,
-        keys: verdict.schemaErrors,
-      });
-    if (options.headers !== false) out.push(...this.headerFindings(op, status, answer));
-    return out;
-  }
-
-  /** The headers `status` declares on `op`, as exchange() reports them: one finding per header missing or refused. */
-  headerFindings(op: Operation, status: number, answer: Answer): Finding[] {
-    return this.headers(op, status, answer).map((h) => ({
-      kind: 'header',
-      detail: `${op.operationId} ${status}: header ${h.name} ${h.value === undefined ? 'is missing' : `is ${JSON.stringify(h.value)}, which its schema does not allow`}`,
-      level: weakest(op.provenance, h.provenance),
-      keys: [h.name],
-    }));
-  }
-
-  private errorShape(status: number, answer: Answer, opLevel: Provenance): Finding[] {
-    const level = this.errorBodyLevel();
-    if (!level) return [];
-    const verdict = this.errorBody(answer);
-    if (verdict.problems.length)
-      return [
-        {
-          kind: 'error-shape',
-          detail: `${status}: ${verdict.problems.join('; ')}`,
-          level: weakest(opLevel, level),
-          keys: verdict.schemaErrors,
-        },
-      ];
-    const message = (answer.json as { message: string }).message;
-    if (status === 429 || message.startsWith(reasonPhrase(status))) return [];
-    return [
-      {
-        kind: 'error-shape',
-        detail: `${status} message does not start with "${reasonPhrase(status)}": ${JSON.stringify(message)}`,
-        level: weakest(opLevel, level),
-      },
-    ];
-  }
-
-  /** The operation a request path belongs to, read as a server reads it (dot segments removed). */
-  operationOf(request: AskedRequest): Operation | undefined {
-    const base = this.model.basePath;
-    const pathname = new URL(`http://localhost${request.path}`).pathname;
-    if (pathname !== base && !pathname.startsWith(`${base}/`)) return undefined;
-    return operationFor(this.model, request.method, pathname.slice(base.length));
-  }
-}
-
-/** The status a `Prefer: code=NNN` header asks for, if any. */
-function preferredCode(headers: Record<string, string>): number | undefined {
-  const prefer = Object.entries(headers).find(([k]) => k.toLowerCase() === 'prefer')?.[1];
-  const code = prefer && /(?:^|[,;]\s*)code=(\d{3})\b/.exec(prefer)?.[1];
-  return code ? Number(code) : undefined;
 }
