@@ -94,28 +94,6 @@ export function excerpt(text: string, max = 300): string {
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat || '(empty body)';
 }
 
-/**
- * What tells one server error from another: the status and the error's first line (a
- * JSON body's `message`), with what varies from request to request taken out (quoted
- * values, numbers, byte escapes), so one crash met through many requests reads the same.
- */
-export function signature(res: Pick<HttpResponse, 'status' | 'text' | 'json'>): string {
-  const json = res.json as { message?: unknown; error?: unknown } | undefined;
-  const said =
-    typeof json?.message === 'string'
-      ? json.message
-      : typeof json?.error === 'string'
-        ? json.error
-        : (res.text.split('\n').find((l) => l.trim()) ?? '');
-  const general = said
-    .replace(/'[^']*'|"[^"]*"|`[^`]*`/g, '…')
-    .replace(/\\x[0-9a-f]{2}/gi, '')
-    .replace(/\d+/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${res.status} ${general.length > 120 ? `${general.slice(0, 120)}…` : general || '(empty body)'}`;
-}
-
 function headersObject(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {

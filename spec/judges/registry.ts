@@ -31,8 +31,8 @@ import { trueWhen } from './true-when.ts';
 export { JudgeContext };
 export type { Finding, Judge };
 
-/** Every judge, in the order its findings are listed: the status first, then the body, then the rows. */
-export const JUDGES: readonly Judge[] = [
+/** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
+const STATUS: readonly Judge[] = [
   serverError,
   routing,
   bodyLimit,
@@ -44,6 +44,11 @@ export const JUDGES: readonly Judge[] = [
   keyCap,
   success,
   declaredStatus,
+];
+
+/** Every judge, in the order its findings are listed: the status first, then the body, then the rows. */
+export const JUDGES: readonly Judge[] = [
+  ...STATUS,
   json,
   errorBody,
   schema,
@@ -62,20 +67,8 @@ export const JUDGES: readonly Judge[] = [
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);
 
-/** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
-export const STATUS_JUDGES: readonly string[] = [
-  serverError,
-  routing,
-  bodyLimit,
-  auth,
-  publicIgnoresCredentials,
-  mediaTypeRule,
-  refusedValues,
-  notFound,
-  keyCap,
-  success,
-  declaredStatus,
-].map((j) => j.name);
+/** The names of the status judges. */
+export const STATUS_JUDGES: readonly string[] = STATUS.map((j) => j.name);
 
 /** What one judge made of one exchange it applies to. */
 export interface Verdict {
