@@ -379,7 +379,7 @@ export function lintCors(doc: OpenApiDoc): string[] {
     if (!has(cors.preflight.allowHeaders, name))
       problems.push(`x-cors.preflight.allowHeaders leaves out ${name}: ${why}, so a browser's preflight fails`);
   }
-  const prose = doc.info.description ?? '';
+  const prose = String(doc.info.description ?? '');
   const said = [
     ...cors.origins.allowed,
     `\`${cors.preflight.status}\``,
