@@ -163,6 +163,9 @@ describe('a preflight from an allowed origin', () => {
     const found = cors(preflight('/servers/find', 'GET', 200, PREFLIGHT_OK));
     expect(found.map((f) => f.defect)).toEqual(['a preflight answers 200 where x-cors says 204']);
     expect(found[0]!.evidence).toEqual({ expectedStatus: 204 });
+    // An answer the mock chose (to a Host it refuses) is not its CORS layer's.
+    const refused = preflight('/servers/find', 'GET', 403, {});
+    expect(cors({ ...refused, known: { steered: true } })).toEqual([]);
     // A rate limit may refuse a preflight too: then only the grant is judged.
     expect(
       cors(preflight('/servers/find', 'GET', 429, { ...PREFLIGHT_OK, 'access-control-allow-methods': '' })),

@@ -143,8 +143,9 @@ function judgeCors(ex: Exchange, ctx: JudgeContext): Finding[] {
   const { cors } = ctx.model;
   const h = ex.answer.headers;
   const granted = h['access-control-allow-origin'];
-  // An answer of a server error is server-error's: its CORS headers say nothing of the target's CORS layer.
-  if (ex.answer.status >= 500) return [];
+  // A server error is server-error's, and an answer chosen for the request (the mock's, to a
+  // Host it refuses before anything else) none of the CORS layer's: their headers say nothing of it.
+  if (ex.answer.status >= 500 || ex.known?.steered) return [];
   if (granted?.trim() === '*') {
     if (cors.credentials)
       return [
@@ -188,7 +189,7 @@ function judgeCors(ex: Exchange, ctx: JudgeContext): Finding[] {
   // A preflight refused by a rate limit is the limit's; a server's own rules for it need an answer to it.
   if (co.preflight && co.template && !ALWAYS_ALLOWED.has(ex.answer.status)) {
     const owed = owedPreflight(ex, ctx);
-    if (owed && ex.answer.status !== owed.status && !ex.known?.steered)
+    if (owed && ex.answer.status !== owed.status)
       out.push({
         ...finding(
           owed.level,
