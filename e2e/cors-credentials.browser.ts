@@ -25,7 +25,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>CORS from a page</titl
 <style>body{font:14px system-ui;margin:16px}td,th{border:1px solid #999;padding:4px 8px;text-align:left}
 table{border-collapse:collapse}.bad{background:#fdd}.ok{background:#dfd}</style>
 <h1>fetch(url, { credentials: 'include' }) from <span id="origin"></span></h1>
-<table id="view"><tr><th>target</th><th>search: X-RateLimit-Remaining</th><th>key list (Authorization)</th><th>DELETE a key</th></tr></table>
+<table id="view"><tr><th>target</th><th>search: X-RateLimit-Remaining</th>
+<th>key list (Authorization)</th><th>DELETE a key</th></tr></table>
 <pre id="out">pending</pre><script>
 (async () => {
   document.getElementById('origin').textContent = location.origin;
@@ -39,11 +40,13 @@ table{border-collapse:collapse}.bad{background:#fdd}.ok{background:#dfd}</style>
     } catch (e) { return { error: String(e) }; }
   };
   for (const [name, api] of Object.entries(targets)) {
-    const find = await step(api, '/servers/find?limit=2', {}, (r) => ({ remaining: r.headers.get('X-RateLimit-Remaining') }));
+    const remaining = (r) => ({ remaining: r.headers.get('X-RateLimit-Remaining') });
+    const find = await step(api, '/servers/find?limit=2', {}, remaining);
     const keys = await step(api, '/user/apikeys', { headers: auth }, () => ({}));
     const revoke = await step(api, '/user/apikeys/key_0123456789ab', { method: 'DELETE', headers: auth }, () => ({}));
     out[name] = { find, keys, revoke };
-    const cell = (s, text) => '<td class="' + (s.error || text === null ? 'bad' : 'ok') + '">' + (s.error || (s.status + ' ' + (text ?? '(unreadable)'))) + '</td>';
+    const cell = (s, text) => '<td class="' + (s.error || text === null ? 'bad' : 'ok') + '">' +
+      (s.error || (s.status + ' ' + (text ?? '(unreadable)'))) + '</td>';
     document.getElementById('view').insertAdjacentHTML('beforeend', '<tr><td>' + name + '</td>' +
       cell(find, find.remaining) + cell(keys, '') + cell(revoke, '') + '</tr>');
   }
@@ -58,7 +61,10 @@ const references: Record<string, RunningServer> = {};
 let page: Server;
 let pageOrigin: string;
 let browser: Browser;
-let steps: Record<string, Record<'find' | 'keys' | 'revoke', { status?: number; remaining?: string | null; error?: string }>>;
+let steps: Record<
+  string,
+  Record<'find' | 'keys' | 'revoke', { status?: number; remaining?: string | null; error?: string }>
+>;
 
 beforeAll(async () => {
   mock = await startMock({ port: 0, host: '127.0.0.1', servers: 50, quiet: true });

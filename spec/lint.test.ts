@@ -200,7 +200,8 @@ describe('lintCors', () => {
       "x-cors allows credentials to every origin ('*'): any page could act with a user's session",
       'response header X-RateLimit-Remaining is declared but not in x-cors.exposeHeaders: a browser app cannot read it',
       'response header Retry-After is declared but not in x-cors.exposeHeaders: a browser app cannot read it',
-      "x-cors.preflight.allowHeaders leaves out Authorization: a bearer security scheme sends it, so a browser's preflight fails",
+      'x-cors.preflight.allowHeaders leaves out Authorization: a bearer security scheme sends it, ' +
+        "so a browser's preflight fails",
       'info.description (x-cors) does not mention `https://app.example.test`',
     ]);
   });

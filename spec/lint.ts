@@ -325,7 +325,7 @@ export function lintLinks(doc: OpenApiDoc): string[] {
   return problems;
 }
 
-/** Response headers a page reads without their being exposed (the Fetch standard's CORS-safelisted response-header names). */
+/** Response headers a page reads unexposed: the Fetch standard's CORS-safelisted response-header names. */
 const SAFELISTED_RESPONSE_HEADERS = [
   'cache-control',
   'content-language',

@@ -277,7 +277,7 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
     }
   });
 
-  it('reads x-cors: credentials, the allowed origins, the preflight and the exposed headers, each as firm as it says', () => {
+  it('reads x-cors: credentials, the allowed origins, the preflight, the exposed headers, each with its level', () => {
     expect(model.cors).toEqual({
       credentials: true,
       provenance: 'interface',
@@ -298,7 +298,8 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
       [(d) => (d['x-cors'].credentials = 'yes'), 'x-cors.credentials must be true or false, got "yes"'],
       [
         (d) => (d['x-cors'].origins.allowed = ['http://localhost:5173/']),
-        "x-cors.origins.allowed: 'http://localhost:5173/' has a path; a browser's Origin never does: use http://localhost:5173",
+        "x-cors.origins.allowed: 'http://localhost:5173/' has a path; " +
+          "a browser's Origin never does: use http://localhost:5173",
       ],
       [(d) => (d['x-cors'].preflight.status = 302), 'x-cors.preflight.status must be a 2xx status, got 302'],
       [

@@ -148,7 +148,7 @@ export interface Routing {
 
 /** `x-cors`: what a browser app on another origin is answered, each part with how firm it is. */
 export interface CorsContract {
-  /** A page may send its cookies: an allowed origin is echoed (never `*`) with `Access-Control-Allow-Credentials: true`. */
+  /** A page may send its cookies: an allowed origin is echoed (never `*`), with Access-Control-Allow-Credentials. */
   credentials: boolean;
   /** What `credentials` rests on (x-cors's own `x-provenance`). */
   provenance: Provenance;

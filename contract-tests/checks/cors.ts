@@ -44,11 +44,12 @@ async function preflight(op: Operation, run: Run): Promise<CheckResult[]> {
     ...(asked ? { 'Access-Control-Request-Headers': asked } : {}),
   };
   const exchange = await run.http.send({ method: 'OPTIONS', url: run.http.url(pathWith(op)), headers });
-  const check = `cors: a preflight of ${op.method} ${op.path} from an allowed origin -> ${cors.preflight.status}, allowing it`;
+  const asks = `a preflight of ${op.method} ${op.path} from an allowed origin`;
+  const check = `cors: ${asks} -> ${cors.preflight.status}, allowing it`;
   return [run.judging.case({ op, check, level, about: ABOUT }, exchange)];
 }
 
-/** The first selected operation the predicate picks, in the spec's order: a call made once per run is filed under it. */
+/** The first selected operation the predicate picks, in the spec's order: a call made once a run is filed under it. */
 function firstSelected(run: Run, pick: (o: Operation) => boolean): Operation | undefined {
   return run.spec.operations.find((o) => pick(o) && run.scope.selected(o));
 }
@@ -63,7 +64,8 @@ async function plainCalls(op: Operation, run: Run): Promise<CheckResult[]> {
   if (run.scope.wants(level)) {
     const exchange = await run.http.send({ method: 'GET', url, headers: { Origin: pageOrigin(run.spec) } });
     const check =
-      'cors: GET from an allowed origin: the origin echoed with credentials, Vary: Origin, the rate-limit headers exposed';
+      'cors: GET from an allowed origin: the origin echoed with credentials, Vary: Origin, ' +
+      'the rate-limit headers exposed';
     out.push(run.judging.case({ op, check, level, about: ABOUT }, exchange));
   }
   const foreignLevel = weakest(op.provenance, cors.provenance, cors.origins.provenance);

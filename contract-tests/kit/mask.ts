@@ -50,7 +50,7 @@ export function redact(text: string): string {
     .replace(/("secret"\s*:\s*")([^"…[\]]{9,})"/g, (_m, p: string, v: string) => `${p}${mask(v)}"`);
 }
 
-/** The request headers a person needs to see to tell requests apart: credentials, the body's type, a browser's Origin and its preflight's asks. */
+/** Request headers that tell requests apart: credentials, the body's type, a browser's Origin, a preflight's asks. */
 const SHOWN_HEADERS = [
   'authorization',
   'cookie',

@@ -9,7 +9,7 @@ import type { Exchange } from '../../spec/judges/exchange.ts';
 const KEY_STAND_IN = '__proxy_bearer_credential__';
 const SESSION_STAND_IN = '__proxy_session_credential__';
 
-/** The request headers an answer depends on, which a repro line sends again (CORS's among them: a browser's Origin and its preflight's asks). */
+/** The request headers an answer depends on, which a repro sends again (a browser's Origin, a preflight's asks too). */
 const REPEATED = [
   'content-type',
   'prefer',

@@ -13,6 +13,8 @@ const PAGE = 'http://localhost:5173';
 const FOREIGN = 'https://not-allowed.invalid';
 const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Allow';
 const regions = { unique_regions: 0, total_servers: 0, regions: [] };
+const WILDCARD =
+  'Access-Control-Allow-Origin: * where x-cors allows credentials: browsers refuse every credentialed call';
 
 /** The headers a correct answer to `origin` carries. */
 function granted(origin = PAGE): Record<string, string> {
@@ -74,13 +76,12 @@ describe('an answer to an origin x-cors allows', () => {
     expect(findingsOf(notFound, ctx)).toEqual([]);
   });
 
-  it('fails Access-Control-Allow-Origin: *, which browsers refuse with credentials, as an interface promise, alone', () => {
+  it('fails Access-Control-Allow-Origin: *, refused by browsers with credentials, at interface level, alone', () => {
     const found = cors(get({ ...granted(), 'access-control-allow-origin': '*' }));
     expect(found).toEqual([
       expect.objectContaining({
         level: 'interface',
-        defect:
-          'Access-Control-Allow-Origin: * where x-cors allows credentials: browsers refuse every credentialed call',
+        defect: WILDCARD,
         subject: { header: 'access-control-allow-origin' },
         acrossSubjects: true,
       }),
@@ -88,7 +89,7 @@ describe('an answer to an origin x-cors allows', () => {
     expect(found[0]!.why).toContain(`Origin ${PAGE} got Access-Control-Allow-Origin: *`);
   });
 
-  it('fails an origin not echoed (absent, another, or two values): nothing else is said, the browser hides it all', () => {
+  it('fails an origin not echoed (absent, another, two values): nothing else is said, the browser hides it', () => {
     for (const value of [undefined, 'http://localhost:3000', `${PAGE}, ${PAGE}`]) {
       const headers = { ...JSON_TYPE, ...LIMIT_HEADERS, ...(value ? { 'access-control-allow-origin': value } : {}) };
       expect(defects(get(headers)), String(value)).toEqual([
@@ -97,7 +98,7 @@ describe('an answer to an origin x-cors allows', () => {
     }
   });
 
-  it('fails a grant without Access-Control-Allow-Credentials (interface), without Vary: Origin, or hiding an exposed header', () => {
+  it('fails a grant without Allow-Credentials (interface), without Vary: Origin, or hiding an exposed header', () => {
     const { 'access-control-allow-credentials': _c, ...noCredentials } = granted();
     expect(defects(get(noCredentials))).toEqual([
       '[interface] Access-Control-Allow-Credentials: true missing where x-cors allows credentials',
@@ -127,12 +128,12 @@ describe('an origin no deployment may grant, and one x-cors does not list', () =
       '[assumed] an origin x-cors does not allow is granted',
     ]);
     expect(defects(get({ ...granted(), 'access-control-allow-origin': '*' }, FOREIGN, foreign))).toEqual([
-      '[interface] Access-Control-Allow-Origin: * where x-cors allows credentials: browsers refuse every credentialed call',
+      `[interface] ${WILDCARD}`,
     ]);
     expect(defects(get({ ...JSON_TYPE, ...LIMIT_HEADERS }, FOREIGN, foreign))).toEqual([]);
   });
 
-  it('an unlisted origin (a deployment may serve its web site there) is not owed a grant, but a grant it gets must work', () => {
+  it('an unlisted origin (a deployment may serve its site there) is owed no grant; a grant it gets must work', () => {
     const site = 'https://www.example.com';
     expect(defects(get({ ...JSON_TYPE, ...LIMIT_HEADERS }, site))).toEqual([]);
     expect(defects(get(granted(site), site))).toEqual([]);
@@ -180,7 +181,8 @@ describe('a preflight from an allowed origin', () => {
       preflight('/user/apikeys', 'POST', 204, { ...PREFLIGHT_OK, 'access-control-allow-headers': '*' }),
     );
     expect(star.map((f) => f.why)).toEqual([
-      "a preflight of /user/apikeys gets Access-Control-Allow-Headers '*', which leaves out Authorization, Content-Type",
+      "a preflight of /user/apikeys gets Access-Control-Allow-Headers '*', " +
+        'which leaves out Authorization, Content-Type',
     ]);
     const { 'access-control-max-age': _m, ...noMaxAge } = PREFLIGHT_OK;
     expect(defects(preflight('/servers/find', 'GET', 204, noMaxAge))).toEqual([
@@ -188,7 +190,7 @@ describe('a preflight from an allowed origin', () => {
     ]);
   });
 
-  it('owes nothing about a path the API does not have, and an OPTIONS without Access-Control-Request-Method is no preflight', () => {
+  it('owes nothing of a path the API lacks; OPTIONS without Access-Control-Request-Method is no preflight', () => {
     expect(owedStatuses(preflight('/nope', 'GET', 404, PREFLIGHT_OK), ctx)).toEqual([]);
     const plain = exchange(
       'OPTIONS /api/v0.1/servers/find',

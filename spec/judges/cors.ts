@@ -21,6 +21,9 @@ import { ALWAYS_ALLOWED, owedStatuses } from './owed-status.ts';
 const NAME = 'cors';
 
 /** The promises a finding can break, each with the words every failure of it shares. */
+/** A header's value as a finding quotes it. */
+const quoted = (value: string | undefined, absent = '(none)') => (value === undefined ? absent : `'${value}'`);
+
 function finding(level: Provenance, header: string, why: string, defect: string, expected?: string): Finding {
   return {
     judge: NAME,
@@ -50,7 +53,8 @@ function grantedRules(ex: Exchange, cors: CorsContract, co: CrossOrigin, preflig
       finding(
         cors.provenance,
         'access-control-allow-credentials',
-        `Origin ${co.origin} is granted without Access-Control-Allow-Credentials: true (got ${got === undefined ? 'none' : JSON.stringify(got)}): a page's credentialed call fails`,
+        `Origin ${co.origin} is granted without Access-Control-Allow-Credentials: true ` +
+          `(got ${quoted(got, 'none')}): a page's credentialed call fails`,
         'Access-Control-Allow-Credentials: true missing where x-cors allows credentials',
         'Access-Control-Allow-Credentials: true',
       ),
@@ -62,7 +66,8 @@ function grantedRules(ex: Exchange, cors: CorsContract, co: CrossOrigin, preflig
       finding(
         cors.origins.provenance,
         'vary',
-        `Access-Control-Allow-Origin echoes ${co.origin} but Vary is ${h.vary === undefined ? 'absent' : JSON.stringify(h.vary)}: a cache may hand this answer to another origin`,
+        `Access-Control-Allow-Origin echoes ${co.origin} but Vary is ${quoted(h.vary, 'absent')}: ` +
+          'a cache may hand this answer to another origin',
         'Vary: Origin missing on answers that echo the Origin',
         'Vary: Origin',
       ),
@@ -76,7 +81,8 @@ function grantedRules(ex: Exchange, cors: CorsContract, co: CrossOrigin, preflig
         finding(
           cors.exposeHeaders.provenance,
           'access-control-expose-headers',
-          `Access-Control-Expose-Headers ${h['access-control-expose-headers'] === undefined ? 'is absent' : `'${h['access-control-expose-headers']}'`}: a page cannot read ${missing.join(', ')}`,
+          `Access-Control-Expose-Headers ${quoted(h['access-control-expose-headers'], 'is absent')}: ` +
+            `a page cannot read ${missing.join(', ')}`,
           'Access-Control-Expose-Headers leaves out headers x-cors exposes',
           `Access-Control-Expose-Headers: ${cors.exposeHeaders.names.join(', ')}`,
         ),
@@ -98,7 +104,8 @@ function preflightRules(ex: Exchange, cors: CorsContract, co: CrossOrigin): Find
       finding(
         preflight.provenance,
         'access-control-allow-methods',
-        `a preflight of ${co.template} gets Access-Control-Allow-Methods ${h['access-control-allow-methods'] === undefined ? '(none)' : `'${h['access-control-allow-methods']}'`}, which leaves out ${leftOut.join(', ')}`,
+        `a preflight of ${co.template} gets Access-Control-Allow-Methods ` +
+          `${quoted(h['access-control-allow-methods'])}, which leaves out ${leftOut.join(', ')}`,
         'Access-Control-Allow-Methods of a preflight leaves out methods its path declares',
         `Access-Control-Allow-Methods listing ${co.methods.join(', ')}`,
       ),
@@ -114,7 +121,8 @@ function preflightRules(ex: Exchange, cors: CorsContract, co: CrossOrigin): Find
       finding(
         preflight.provenance,
         'access-control-allow-headers',
-        `a preflight of ${co.template} gets Access-Control-Allow-Headers ${h['access-control-allow-headers'] === undefined ? '(none)' : `'${h['access-control-allow-headers']}'`}, which leaves out ${headersLeftOut.join(', ')}`,
+        `a preflight of ${co.template} gets Access-Control-Allow-Headers ` +
+          `${quoted(h['access-control-allow-headers'])}, which leaves out ${headersLeftOut.join(', ')}`,
         'Access-Control-Allow-Headers of a preflight leaves out headers x-cors allows',
         `Access-Control-Allow-Headers covering ${preflight.allowHeaders.join(', ')}`,
       ),
@@ -125,7 +133,7 @@ function preflightRules(ex: Exchange, cors: CorsContract, co: CrossOrigin): Find
       finding(
         preflight.provenance,
         'access-control-max-age',
-        `a preflight of ${co.template} gets Access-Control-Max-Age ${maxAge === undefined ? '(none)' : JSON.stringify(maxAge)}, not ${preflight.maxAgeSeconds}`,
+        `a preflight of ${co.template} gets Access-Control-Max-Age ${quoted(maxAge)}, not ${preflight.maxAgeSeconds}`,
         'Access-Control-Max-Age of a preflight is not the one x-cors promises',
         `Access-Control-Max-Age: ${preflight.maxAgeSeconds}`,
       ),
@@ -152,7 +160,8 @@ function judgeCors(ex: Exchange, ctx: JudgeContext): Finding[] {
         finding(
           cors.provenance,
           'access-control-allow-origin',
-          `Origin ${co.origin} got Access-Control-Allow-Origin: *, which a browser refuses on a call with credentials: 'include'`,
+          `Origin ${co.origin} got Access-Control-Allow-Origin: *, ` +
+            "which a browser refuses on a call with credentials: 'include'",
           'Access-Control-Allow-Origin: * where x-cors allows credentials: browsers refuse every credentialed call',
           co.standing === 'allowed' ? `Access-Control-Allow-Origin: ${co.origin}` : 'no Access-Control-Allow-Origin',
         ),
@@ -179,7 +188,8 @@ function judgeCors(ex: Exchange, ctx: JudgeContext): Finding[] {
       finding(
         cors.origins.provenance,
         'access-control-allow-origin',
-        `Origin ${co.origin}, which x-cors allows, got Access-Control-Allow-Origin ${granted === undefined ? '(none)' : JSON.stringify(granted)}: the browser hides the answer`,
+        `Origin ${co.origin}, which x-cors allows, got Access-Control-Allow-Origin ${quoted(granted)}: ` +
+          'the browser hides the answer',
         'an allowed origin is not granted: Access-Control-Allow-Origin does not echo it',
         `Access-Control-Allow-Origin: ${co.origin}`,
       ),
@@ -205,7 +215,7 @@ function judgeCors(ex: Exchange, ctx: JudgeContext): Finding[] {
   return out;
 }
 
-/** How firm the promises judged on this exchange are: an allowed or foreign origin's rest on the origins x-cors lists. */
+/** How firm the promises judged on this exchange are: an allowed or a foreign origin's rest on x-cors's origins. */
 function levelOf(ex: Exchange, ctx: JudgeContext): Provenance {
   const co = crossOrigin(ex, ctx)!;
   const { cors } = ctx.model;

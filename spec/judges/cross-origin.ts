@@ -11,7 +11,10 @@ import type { JudgeContext } from './judge.ts';
 
 export interface CrossOrigin {
   origin: string;
-  /** `allowed`: x-cors grants it; `foreign`: the sender knows no deployment may; `other`: x-cors does not list it (a deployment's own web site may be one). */
+  /**
+   * `allowed`: x-cors grants it; `foreign`: the sender knows no deployment may; `other`:
+   * x-cors does not list it (a deployment's own web site may be one).
+   */
   standing: 'allowed' | 'foreign' | 'other';
   /** A preflight: the method and the headers (lower case) it asks to send. */
   preflight?: { method: string; headers: string[] };
@@ -62,7 +65,7 @@ function readCrossOrigin(ex: Pick<Exchange, 'request' | 'known'>, ctx: JudgeCont
   };
 }
 
-/** A header's comma-separated list, trimmed and lower-cased (header names, methods compared as the Fetch standard does elsewhere). */
+/** A header's comma-separated list, trimmed and lower-cased. */
 export function listOf(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
