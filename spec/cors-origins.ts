@@ -4,8 +4,6 @@
 // origin is `scheme://host[:port]`, never a path: a browser's `Origin` never has one.
 import { wildcardMatcher } from './wildcard.ts';
 
-const ORIGIN = /^([a-z][a-z0-9+.-]*):\/\/([^/?#\s]+)$/i;
-
 /** Why a pattern can never equal a browser's Origin, if it cannot (a path, a trailing slash, no scheme). */
 export function originPatternProblem(pattern: string): string | undefined {
   if (pattern === '*' || pattern === 'null') return undefined;
@@ -35,9 +33,4 @@ export function originMatcher(patterns: readonly string[]): (origin: string) => 
  */
 export function exampleOrigin(pattern: string): string {
   return pattern.replace(/:\*$/, ':5173').replace(/\*/g, 'app');
-}
-
-/** Whether a text is an origin as a browser sends it (`null` included: an opaque origin). */
-export function isOrigin(text: string): boolean {
-  return text === 'null' || ORIGIN.test(text);
 }
