@@ -6,6 +6,7 @@
 // the spec, and the run gives their verdicts at the end (run/judging.ts). A new family is
 // one file exporting a `Family` and one line here (contract-tests/README.md shows one).
 import { authFamily } from './auth.ts';
+import { corsFamily } from './cors.ts';
 import { coverageFamily } from './coverage.ts';
 import { errorsFamily } from './error-answers.ts';
 import { generatedFamily } from './generated.ts';
@@ -29,6 +30,7 @@ export const FAMILIES: readonly Family[] = [
   meaningFamily,
   negativeFamily,
   errorsFamily,
+  corsFamily,
   sampleFamily,
   pingFamily,
   generatedFamily,

@@ -23,8 +23,12 @@ import { nameStandIns, showRequest } from './show-request.ts';
 /** The check of answers that were forwarded but not judged. */
 export const NOT_JUDGED = 'judged: every answer is judged';
 
-/** The judges that read what changes from answer to answer (the rate-limit headers): judged every time, never remembered. */
-export const VOLATILE = new Set(['headers']);
+/**
+ * The judges that read what the verdict cache's key leaves out (the rate-limit headers, which
+ * change from answer to answer; a browser's Origin and the CORS headers it gets): judged every
+ * time, never remembered.
+ */
+export const VOLATILE = new Set(['headers', 'cors']);
 
 export class TrafficJudge {
   readonly ctx: JudgeContext;

@@ -15,7 +15,7 @@ import { JudgeContext, judgeExchange, type Verdict } from '../../spec/judges/reg
 import { crashSignature } from '../../spec/judges/server-error.ts';
 import { owedStatuses } from '../../spec/judges/owed-status.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import type { Provenance } from '../../spec/provenance.ts';
+import { LEVELS, type Provenance, weakest } from '../../spec/provenance.ts';
 import { NO_OPERATION, type Subject } from '../kit/answer-log.ts';
 import type { CredentialSet } from '../kit/credentials.ts';
 import { describeResponse } from '../kit/mask.ts';
@@ -38,6 +38,9 @@ export interface Case {
   /** What is expected, for people, when the judges' words are not enough. */
   expected?: string;
 }
+
+/** The firmest of some levels. */
+const hardest = (levels: readonly Provenance[]): Provenance => LEVELS.find((l) => levels.includes(l)) ?? 'assumed';
 
 /** What the judges of a case promise, for people: what a case without an owed status expects. */
 function promises(verdicts: readonly Verdict[]): string {
@@ -123,6 +126,9 @@ export class RunJudging {
     const failed = findings.length > 0;
     return {
       ...base,
+      // A failure breaks the hardest promise its findings break, never harder than the case rests on
+      // (a call that rests on x-cors's credentials may still fail an assumed rule of it).
+      ...(failed ? { provenance: weakest(c.level, hardest(findings.map((f) => f.level))) } : {}),
       status: failed ? 'fail' : 'pass',
       ...shown,
       expected:

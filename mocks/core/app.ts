@@ -160,7 +160,7 @@ export function createApp(parts: AppParts): MockApp {
       fail(c, 403, detail, uncountedLimitHeaders(state.rates, basePath, c.req.path, state.now())),
     ),
   );
-  app.use('*', corsMiddleware(options.corsOrigins, warn));
+  app.use('*', corsMiddleware(model, options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));
   app.use(
     '*',

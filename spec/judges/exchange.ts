@@ -54,6 +54,8 @@ export interface Known {
   steered?: boolean;
   /** The status the request asked for on purpose (the mock's `Prefer: code=`): it excuses that 5xx. */
   askedStatus?: number;
+  /** The `Origin` it carries is one no deployment may grant (the suite's, under `.invalid`), whatever x-cors lists. */
+  foreignOrigin?: boolean;
 }
 
 export interface Exchange {

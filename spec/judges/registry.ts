@@ -6,6 +6,7 @@ import type { Provenance } from '../provenance.ts';
 import type { Exchange } from './exchange.ts';
 import { type Finding, type Judge, JudgeContext } from './judge.ts';
 import { about } from './about.ts';
+import { cors } from './cors.ts';
 import { declaredStatus } from './declared-status.ts';
 import { errorBody } from './error-body.ts';
 import { headers } from './headers.ts';
@@ -53,6 +54,7 @@ export const JUDGES: readonly Judge[] = [
   errorBody,
   schema,
   headers,
+  cors,
   hygiene,
   listed,
   secrets,
