@@ -1,10 +1,13 @@
 // `server-listing-contract --base-url <url>` (`npm run contract --` in a clone): the
 // flags, `--start-mock`, Ctrl-C and SIGTERM, then the run (run/suite.ts), then the
 // reports: the summary on stdout, JSON, JUnit, HTML and markdown in ./reports, Dredd's log.
+// `diff` is another command: two versions of the spec compared (diff/command.ts).
 // Exit 0: every check passed; 1: a check failed (or was skipped, with --strict), or the
 // run was stopped; 2: nothing was checked (unreachable target, wrong base URL, refused
 // to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
+import { readFileSync } from 'node:fs';
 import { FlagError } from '../cli/flags.ts';
+import { readUsageProfile, type UsageProfile } from '../spec/usage-profile.ts';
 import { ownPackage } from '../cli/own-package.ts';
 import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
 import { clearReports, reportPaths, writeAtomically, writeReports } from './reports/files.ts';
@@ -12,9 +15,12 @@ import { notRun } from './run/figures.ts';
 import { redact } from './kit/mask.ts';
 import { startMockProgram, type MockProgram } from './run/mock-program.ts';
 import { USAGE, givenTarget, parseOptions, reportFlags, type CliOptions } from './run/options.ts';
+import { runDiff } from './diff/command.ts';
 import { runSuite, type SuiteRun } from './run/suite.ts';
 
 async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: MockProgram }): Promise<SuiteRun> {
+  if (opts.requireUsage && !opts.usage.length) throw new FlagError('--require-usage needs --usage <file>');
+  const usage = opts.usage.length ? readProfiles(opts.usage) : undefined;
   if (opts.startMock) running.mock = await startMockProgram();
   const baseUrl = running.mock?.baseUrl ?? opts.baseUrl;
   if (!baseUrl) throw new FlagError('no target: pass --base-url <url> (or set CONTRACT_BASE_URL), or --start-mock');
@@ -31,10 +37,30 @@ async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: Mo
     dredd: opts.dredd !== 'off',
     seed: opts.seed,
     signal,
+    ...(usage ? { usage, requireUsage: opts.requireUsage } : {}),
+  });
+}
+
+/** `--usage` files, read and checked; one that is not a usage profile refuses the run (exit 2). */
+function readProfiles(files: readonly string[]): UsageProfile[] {
+  return files.map((file) => {
+    try {
+      return readUsageProfile(readFileSync(file, 'utf8'), `--usage ${file}`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new FlagError(code ? `--usage ${file}: cannot read it (${code})` : (err as Error).message);
+    }
   });
 }
 
 async function main(argv: string[]): Promise<number> {
+  // `diff`: the spec against another version of itself; no target, no reports (contract-tests/diff/).
+  if (argv[0] === 'diff')
+    return runDiff(argv.slice(1), {
+      out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+      err: (text) => console.error(text),
+      cwd: process.cwd(),
+    });
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
     return 0;

@@ -1,7 +1,7 @@
 // The mock as a program, for end-to-end tests: started on a free port with the flags a
-// test gives, and a copy of the spec with a parameter added (to show that a filter the
-// spec declares needs no code in the mock, and, with the suite, that its meaning check
-// holds the mock to it).
+// test gives, and a copy of the spec with a parameter or a sort order added (to show
+// that a filter or an order the spec declares needs no code in the mock, and, with the
+// suite, that its checks hold the mock to it).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,26 @@ export function specWith(parameter: string): string {
   if (!yaml.includes(anchor)) throw new Error('findServers no longer lists offlineOnly last: update the anchor');
   const file = join(mkdtempSync(join(tmpdir(), 'slm-spec-')), 'openapi.yaml');
   writeFileSync(file, yaml.replace(anchor, `${anchor}${parameter}`));
+  return file;
+}
+
+/**
+ * spec/openapi.yaml with findServers' `sort` given one more value, `name`, and its order
+ * (`{field, direction, compare}` as YAML flow).
+ */
+export function specWithOrder(name: string, order: string): string {
+  const yaml = readFileSync(SPEC, 'utf8');
+  const last = '          updated: { field: last_ping, direction: desc, compare: time }\n';
+  const values = '        enum: [users, version, address, port, updated]\n';
+  if (!yaml.includes(last) || !yaml.includes(values))
+    throw new Error("findServers' sort orders changed: update specWithOrder's anchors");
+  const file = join(mkdtempSync(join(tmpdir(), 'slm-spec-')), 'openapi.yaml');
+  writeFileSync(
+    file,
+    yaml
+      .replace(last, `${last}          ${name}: ${order}\n`)
+      .replace(values, `        enum: [users, version, address, port, updated, ${name}]\n`),
+  );
   return file;
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../fixtures/load.ts';
-import { caseHeaders, SHOWN, type TrafficCase } from '../contract-tests/proxy/traffic-cases.ts';
+import { caseHeaders, SHOWN, type TrafficCase } from '../contract-tests/testing/traffic-cases.ts';
 import { startReferenceServer } from '../contract-tests/reference-server/socket.ts';
 import { mockOnSocket, REPO, stop } from './helpers.ts';
 
@@ -88,12 +88,12 @@ describe('the proxy as a process', () => {
     process.kill(-proxy.child.pid!, 'SIGINT');
     expect(await proxy.exit).toBe(1);
     for (const d of defects) {
-      const { operation, check } = SHOWN[d]!.seen;
+      const { operation, judge } = SHOWN[d]!.seen;
       expect(
         proxy
           .out()
           .split('\n')
-          .filter((l) => l.startsWith(`VIOLATION [${SHOWN[d]!.seen.level}] ${operation}  ${check}: `)),
+          .filter((l) => l.startsWith(`VIOLATION [${SHOWN[d]!.seen.level}] ${operation}  ${judge}: `)),
         d,
       ).toHaveLength(1);
     }

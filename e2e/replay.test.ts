@@ -41,7 +41,9 @@ describe('the replay phase (Dredd), over a socket', () => {
   test("against a correct server: each operation's documented success, replayed with real credentials and ids, passes; Dredd's log says so", async () => {
     const { outcome, dreddLog } = await start(['none']);
     expect(failures(outcome), summary(outcome)).toEqual([]);
-    const checks = outcome.reports.flatMap((r) => r.results.map((x) => `${r.operationId} ${x.check}`));
+    // The replay's own results (the judges' verdicts on every answer are listed apart).
+    const replayed = outcome.reports.flatMap((r) => r.results.filter((x) => x.family === 'Dredd'));
+    const checks = replayed.map((x) => `${x.operationId} ${x.check}`);
     expect(checks).toHaveLength(18);
     expect(checks.every((c) => / Dredd: /.test(c))).toBe(true);
     expect(dreddLog).toMatch(/^complete: 9 passing, 0 failing, 0 errors/m);

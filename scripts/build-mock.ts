@@ -22,12 +22,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { parseSpec, SPEC_PATH } from '../spec/load.ts';
-import { buildModel } from '../spec/model.ts';
+import { buildModel, loadModel } from '../spec/model.ts';
 import { createAjv, recordCompiled, type Compiled } from '../spec/validator.ts';
 import { compileOperations } from '../mocks/core/operations.ts';
 import { generateDataset, generatorFingerprint } from '../mocks/dataset/generator.ts';
 import { writeSnapshot } from '../mocks/dataset/snapshot.ts';
-import { sortOrders } from '../mocks/dataset/sort-orders.ts';
+import { sortOrders, sortRuleOf } from '../mocks/dataset/sort-orders.ts';
 import { DEFAULT_OPTIONS } from '../mocks/node/options.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -128,7 +128,7 @@ function writeDefaultDataset(dir: string): void {
     dir,
     { generator: generatorFingerprint(), seed, count, clean },
     dataset,
-    sortOrders(dataset),
+    sortOrders(dataset, sortRuleOf(loadModel().byId.get('findServers'))),
     Math.floor(now / 1000) * 1000,
   );
 }

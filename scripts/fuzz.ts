@@ -15,7 +15,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
-import { AnswerJudge, type Answer, type FindingKind } from '../spec/judge.ts';
+import { steeredBy } from '../mocks/core/steering.ts';
+import { errorBody } from '../spec/judges/error-body.ts';
+import { type Exchange, lowerCased } from '../spec/judges/exchange.ts';
+import { json } from '../spec/judges/json.ts';
+import { findingsOf, JudgeContext } from '../spec/judges/registry.ts';
+import { serverError } from '../spec/judges/server-error.ts';
 import { loadModel } from '../spec/model.ts';
 import { curlLine, requestArbitrary, type FuzzRequest } from '../spec/request-arbitraries.ts';
 import { rawConnection } from '../testing/raw-http.ts';
@@ -55,11 +60,13 @@ const SEED = args.seed;
 const CONCURRENCY = args.concurrency;
 const TIMEOUT_MS = args.timeout;
 
-type Kind = FindingKind | 'timeout' | 'transport';
 interface Finding {
   /** Which request of the run (several findings can share one). */
   request: number;
-  kind: Kind;
+  /** The judge that found it (spec/judges/registry.ts), or `timeout` / `transport` when no answer came. */
+  kind: string;
+  /** How firm the promise it breaks is, for a judge's finding. */
+  level?: string;
   detail: string;
   repro: string;
   /** What came back: status, headers and the start of the body. */
@@ -107,6 +114,34 @@ const rawArbitrary: fc.Arbitrary<RawRequest> = fc.oneof(
     raw: `GET /api/v0.1/metadata/regions HTTP/1.1\r\nHost: x\r\n${h}\r\n\r\n`,
   })),
 );
+
+/** An answer as the fuzzer reads it. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A request and its answer as the judges read them; a `Prefer: code=` the mock honours is a status asked for. */
+function judged(
+  req: { method: string; path: string; headers: Record<string, string>; body?: string; host?: string },
+  res: Answer,
+): Exchange {
+  let parsed: unknown;
+  try {
+    parsed = res.body === '' ? undefined : JSON.parse(res.body);
+  } catch {
+    parsed = undefined;
+  }
+  const headers = lowerCased(req.headers);
+  const steered = steeredBy(headers, req.host);
+  return {
+    request: { method: req.method, target: req.path, headers, ...(req.body !== undefined ? { body: req.body } : {}) },
+    answer: { status: res.status, headers: lowerCased(res.headers), text: res.body, json: parsed },
+    at: Date.now(),
+    ...(steered ? { known: steered } : {}),
+  };
+}
 
 async function sendRaw(port: number, req: RawRequest): Promise<Answer | Error> {
   try {
@@ -195,7 +230,7 @@ async function main(): Promise<void> {
   const origin = base.origin;
   const port = Number(base.port || 80);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const checker = new AnswerJudge(model);
+  const ctx = JudgeContext.of(model);
   const arbitrary = requestArbitrary(model, {
     credentials: fixtures.credentials.map((c) => ({ scheme: c.type, value: c.value })),
   });
@@ -241,9 +276,11 @@ async function main(): Promise<void> {
         }
         const key = `${res.status}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        for (const f of checker.exchange({ request: req, response: res }))
+        for (const f of findingsOf(judged(req, res), ctx))
           findings.push({
-            ...f,
+            kind: f.judge,
+            detail: f.why,
+            level: f.level,
             request,
             repro: repro(),
             answer: `${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 300)}`,
@@ -262,8 +299,16 @@ async function main(): Promise<void> {
           return;
         }
         statuses.set(`${res.status}`, (statuses.get(`${res.status}`) ?? 0) + 1);
-        for (const f of checker.exchange({ request: { method: 'RAW', path: '/' }, response: res }))
-          findings.push({ ...f, request, detail: `raw ${raw.what}: ${f.detail}`, repro: printfLine(raw.raw, port) });
+        // What a request the server could not read as HTTP is owed: no 5xx, the error body in JSON.
+        const rawExchange = judged({ method: 'RAW', path: model.basePath, headers: {} }, res);
+        for (const f of findingsOf(rawExchange, ctx, [serverError, json, errorBody]))
+          findings.push({
+            kind: f.judge,
+            level: f.level,
+            request,
+            detail: `raw ${raw.what}: ${f.why}`,
+            repro: printfLine(raw.raw, port),
+          });
       }),
     ];
     let next = 0;
@@ -286,7 +331,7 @@ async function main(): Promise<void> {
 
   const seconds = (performance.now() - started) / 1000;
   /** Requests with at least one finding of this kind. */
-  const byKind = (k: Kind) => new Set(findings.filter((f) => f.kind === k).map((f) => f.request)).size;
+  const byKind = (k: string) => new Set(findings.filter((f) => f.kind === k).map((f) => f.request)).size;
   mkdirSync(args.out.replace(/\/[^/]*$/, '') || '.', { recursive: true });
   writeFileSync(
     args.out,
@@ -296,7 +341,7 @@ async function main(): Promise<void> {
       2,
     ),
   );
-  const shown = new Map<Kind, number>();
+  const shown = new Map<string, number>();
   for (const f of findings) {
     const n = (shown.get(f.kind) ?? 0) + 1;
     shown.set(f.kind, n);

@@ -2,8 +2,10 @@
 // checks rely on, worked out once: each operation with its security (OR of AND),
 // the security schemes and what kind each is, `x-permission` / `x-credentials`, the
 // parameters with their defaults, the declared responses with their examples, the
-// provenance of each part, and the limits the spec states as `x-` extensions.
+// provenance of each part, the limits the spec states as `x-` extensions, and the CORS
+// contract (`x-cors`).
 // Nothing else in the project interprets the document's structure.
+import { originPatternProblem } from './cors-origins.ts';
 import { HTTP_METHODS, deref, loadSpec, SPEC_PATH, type OpenApiDoc } from './load.ts';
 import { readMeaning, type Meaning, type Rows } from './meaning.ts';
 import { provenanceOf, weakest, type Provenance } from './provenance.ts';
@@ -102,6 +104,8 @@ export interface Operation {
   isWrite: boolean;
   /** The rows its success body holds (its one array property), if any. */
   rows?: Rows;
+  /** Per status, the counts of the body marked `x-count-of` (`displayed` counts `results`). */
+  countsOf?: Map<number, { count: string; of: string; level: Provenance }[]>;
   /** The operation object as written (for its `x-` extensions). */
   raw: Record<string, any>;
 }
@@ -142,6 +146,20 @@ export interface Routing {
   provenance: Provenance;
 }
 
+/** `x-cors`: what a browser app on another origin is answered, each part with how firm it is. */
+export interface CorsContract {
+  /** A page may send its cookies: an allowed origin is echoed (never `*`), with Access-Control-Allow-Credentials. */
+  credentials: boolean;
+  /** What `credentials` rests on (x-cors's own `x-provenance`). */
+  provenance: Provenance;
+  /** The origins granted, as patterns (`*` any run of characters but `/`); any other is granted nothing. */
+  origins: { allowed: string[]; provenance: Provenance };
+  /** What a preflight from an allowed origin answers (and every method of its path in Access-Control-Allow-Methods). */
+  preflight: { status: number; allowHeaders: string[]; maxAgeSeconds?: number; provenance: Provenance };
+  /** The headers every other answer to an allowed origin lists in Access-Control-Expose-Headers. */
+  exposeHeaders: { names: string[]; provenance: Provenance };
+}
+
 export interface SpecModel {
   doc: OpenApiDoc;
   /** `/api/v0.1`: the path of the first server URL. */
@@ -153,6 +171,8 @@ export interface SpecModel {
   cookieName: string | undefined;
   limits: Limits;
   routing: Routing;
+  /** `x-cors`: the CORS contract. */
+  cors: CorsContract;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
 }
@@ -236,6 +256,30 @@ function readRows(doc: OpenApiDoc, schema: unknown): Rows | undefined {
   return { property, provenance, fields, siblings };
 }
 
+/** The top-level counts of each declared body marked `x-count-of: <array property>`, with their level. */
+function readCounts(
+  doc: OpenApiDoc,
+  responses: Map<number, DeclaredResponse>,
+  opLevel: Provenance,
+): Map<number, { count: string; of: string; level: Provenance }[]> {
+  const out = new Map<number, { count: string; of: string; level: Provenance }[]>();
+  for (const [status, response] of responses) {
+    if (!response.schema) continue;
+    const body = deref<Record<string, any>>(doc, response.schema);
+    const props = objectProperties(doc, body);
+    const counts = [...props].flatMap(([count, prop]) => {
+      const of = deref<Record<string, any>>(doc, prop)['x-count-of'];
+      if (of === undefined) return [];
+      if (typeof of !== 'string' || !props.has(of)) {
+        throw new SpecError(`${count} has x-count-of ${JSON.stringify(of)}, which names no property beside it`);
+      }
+      return [{ count, of, level: weakest(opLevel, levelOf(body), fieldProvenance(doc, prop, levelOf(body))) }];
+    });
+    if (counts.length) out.set(status, counts);
+  }
+  return out;
+}
+
 function readResponses(doc: OpenApiDoc, op: Record<string, any>): Map<number, DeclaredResponse> {
   const out = new Map<number, DeclaredResponse>();
   for (const [status, ref] of Object.entries<any>(op.responses ?? {})) {
@@ -298,6 +342,7 @@ function readOperations(doc: OpenApiDoc): Operation[] {
       if (successStatus === undefined) throw new SpecError(`${op.operationId} declares no 2xx response`);
       const body = op.requestBody ? deref<Record<string, any>>(doc, op.requestBody) : undefined;
       const rows = readRows(doc, responses.get(successStatus)!.schema);
+      const countsOf = readCounts(doc, responses, levelOf(op));
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => readParameter(doc, p));
       for (const p of parameters) {
         if (p.raw['x-meaning'] === undefined) continue;
@@ -336,6 +381,7 @@ function readOperations(doc: OpenApiDoc): Operation[] {
         successStatus,
         isWrite: !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()),
         ...(rows ? { rows } : {}),
+        ...(countsOf.size ? { countsOf } : {}),
         raw: op,
       });
     }
@@ -429,6 +475,52 @@ function readRouting(doc: OpenApiDoc): Routing {
   return { unknownPath: status('unknownPath'), wrongMethod: status('wrongMethod'), provenance: levelOf(raw) };
 }
 
+/** A list of header names (`Authorization`), or the reason it is not one. */
+function headerNames(where: string, value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(v)))
+    throw new SpecError(`${where} must be a list of header names, got ${JSON.stringify(value)}`);
+  return value as string[];
+}
+
+function readCors(doc: OpenApiDoc): CorsContract {
+  const raw = doc['x-cors'] as Record<string, any> | undefined;
+  if (!raw || typeof raw !== 'object') throw new SpecError('the document has no x-cors');
+  if (typeof raw.credentials !== 'boolean')
+    throw new SpecError(`x-cors.credentials must be true or false, got ${JSON.stringify(raw.credentials)}`);
+  const allowed = raw.origins?.allowed;
+  if (!Array.isArray(allowed) || allowed.length === 0 || !allowed.every((o) => typeof o === 'string'))
+    throw new SpecError(`x-cors.origins.allowed must list origins, got ${JSON.stringify(allowed)}`);
+  for (const o of allowed as string[]) {
+    const problem = originPatternProblem(o);
+    if (problem) throw new SpecError(`x-cors.origins.allowed: ${problem}`);
+  }
+  const preflight = raw.preflight as Record<string, any> | undefined;
+  const status = preflight?.status;
+  // A preflight is passed only with an ok status (Fetch standard, CORS-preflight fetch).
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 299)
+    throw new SpecError(`x-cors.preflight.status must be a 2xx status, got ${JSON.stringify(status)}`);
+  const maxAge = preflight?.maxAgeSeconds;
+  if (maxAge !== undefined && !(typeof maxAge === 'number' && Number.isInteger(maxAge) && maxAge >= 0))
+    throw new SpecError(
+      `x-cors.preflight.maxAgeSeconds must be a whole number of seconds, got ${JSON.stringify(maxAge)}`,
+    );
+  return {
+    credentials: raw.credentials,
+    provenance: levelOf(raw),
+    origins: { allowed, provenance: levelOf(raw.origins) },
+    preflight: {
+      status,
+      allowHeaders: headerNames('x-cors.preflight.allowHeaders', preflight?.allowHeaders ?? []),
+      ...(maxAge !== undefined ? { maxAgeSeconds: maxAge } : {}),
+      provenance: levelOf(preflight),
+    },
+    exposeHeaders: {
+      names: headerNames('x-cors.exposeHeaders.names', raw.exposeHeaders?.names ?? []),
+      provenance: levelOf(raw.exposeHeaders),
+    },
+  };
+}
+
 export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
   const operations = readOperations(doc);
   const schemes = readSchemes(doc);
@@ -450,6 +542,7 @@ export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
     cookieName: cookies[0]?.cookieName,
     limits: readLimits(doc, operations),
     routing: readRouting(doc),
+    cors: readCors(doc),
     documentProvenance: provenanceOf(doc.info) ?? levelOf(doc),
   };
 }

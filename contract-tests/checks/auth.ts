@@ -1,20 +1,22 @@
 // `auth:` the whole auth matrix of a protected operation, from the spec: no
 // credentials, an unknown key, a malformed Authorization header and an unknown session
-// cookie get 401; the forbidden credential gets 403; each valid credential succeeds, or
-// gets 403 when the operation's `x-credentials` excludes its scheme. Error bodies must
-// be exactly the promised ones.
-import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../spec/messages.ts';
+// cookie; the forbidden credential; each valid credential. The family only chooses and
+// sends them, saying what it knows of each credential the wire does not show (a key it
+// made up is unknown, the forbidden one lacks the permission); the registry's `auth` and
+// `success` judges say what each is owed (401, 403 where `x-credentials` excludes its
+// scheme, the success), and `schema` holds the 401 and 403 bodies to the exact texts.
+import type { Known } from '../../spec/judges/exchange.ts';
+import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import type { CredentialVariant } from '../kit/credentials.ts';
 import type { CreatedKey } from '../kit/key-ledger.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import type { HttpResponse } from '../transport/http.ts';
-import { expectAnswer, skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { successPath } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'keys'] as const;
+const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'keys'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 interface Case {
@@ -26,17 +28,12 @@ interface Case {
   missing?: string;
 }
 
-const PREFIX = { 401: UNAUTHORIZED_MESSAGE.split(':')[0], 403: FORBIDDEN_MESSAGE.split(':')[0] } as Record<
-  number,
-  string
->;
-
 /** The cases of an operation's matrix, each as firm as the parts of the spec it rests on. */
-export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials' | 'judge'>): Case[] {
+export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials' | 'judging'>): Case[] {
   const { spec, credentials } = run;
   const schemes = weakest(...op.schemes.map((name) => spec.schemes.get(name)?.provenance));
   // A 401 or 403 on this operation relies on the operation itself as much as on the schemes.
-  const authRules = weakest(op.provenance, schemes, run.judge.errorBodyLevel());
+  const authRules = weakest(op.provenance, schemes, run.judging.ctx.schemas.errorBodyLevel());
   const variants = op.schemes.map((s) => credentials.variantForScheme(s));
   const cases: Case[] = [{ variant: 'none', label: 'no credentials', status: 401, provenance: authRules }];
   if (variants.includes('apiKey')) {
@@ -80,18 +77,19 @@ export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials'
   return cases;
 }
 
-/** Exact error body: success false and the message the spec fixes, which starts with the reason. */
-function errorBodyProblems(status: number, res: HttpResponse): string[] {
-  const prefix = PREFIX[status];
-  if (!prefix || res.status !== status) return [];
-  const body = res.json as { success?: unknown; message?: unknown } | undefined;
-  const problems: string[] = [];
-  if (body?.success !== false) problems.push(`body.success is ${JSON.stringify(body?.success)}, expected false`);
-  if (typeof body?.message !== 'string' || !body.message.startsWith(prefix)) {
-    problems.push(`body.message is ${JSON.stringify(body?.message)}, expected it to start with '${prefix}'`);
-  }
-  return problems;
-}
+/** What the suite knows of each credential it sends that the wire does not show. */
+const KNOWN: Record<CredentialVariant, Known | undefined> = {
+  none: undefined,
+  malformed: undefined,
+  unknownKey: { credential: 'unknown' },
+  unknownSession: { credential: 'unknown' },
+  forbidden: { credential: 'forbidden' },
+  apiKey: { credential: 'valid' },
+  session: { credential: 'valid' },
+};
+
+/** What an auth case is about: the status its credential is owed (the bodies are the schema's). */
+const ABOUT = STATUS_JUDGES;
 
 /** Every case against the operation; an operation on one key gets a key of the suite's own to aim at. */
 async function authMatrix(op: Operation, run: Run): Promise<CheckResult[]> {
@@ -131,16 +129,7 @@ async function authMatrix(op: Operation, run: Run): Promise<CheckResult[]> {
       headers: run.credentials.headers(c.variant),
       body,
     });
-    out.push(
-      expectAnswer(run, {
-        op,
-        check,
-        level: c.provenance,
-        exchange,
-        status: c.status,
-        extra: (res) => errorBodyProblems(c.status, res),
-      }),
-    );
+    out.push(run.judging.case({ op, check, level: c.provenance, about: ABOUT, known: KNOWN[c.variant] }, exchange));
     // A revocation that went through used the key up: the next case needs a fresh one.
     if (revokes && exchange.response && exchange.response.status < 300) victim = undefined;
   }

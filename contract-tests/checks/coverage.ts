@@ -5,7 +5,7 @@
 import { reasonPhrase } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
 const NEEDS = ['scope', 'answers', 'results'] as const;

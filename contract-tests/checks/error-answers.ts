@@ -2,26 +2,30 @@
 // unknown path (a JSON 404, never an HTML page), a wrong method on every path (405 with
 // `Allow`), a path parameter that names nothing (404), the body limits (413, 415) and
 // the key cap (409, key-cap.ts).
+import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
-import { expectAnswer, expectError, skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { keyCap } from './key-cap.ts';
 import { pathWith } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'reads', 'keys', 'runId'] as const;
+const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'keys', 'runId'] as const;
 export type ErrorsRun = GivenFor<typeof NEEDS>;
 type Run = ErrorsRun;
 
 /** Methods a client might wrongly use; HEAD and OPTIONS are left out (HTTP gives them meanings of their own). */
 const METHODS = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'];
 
+/** What a routing case is about: the status `x-routing` gives (with Allow), in the JSON error body. */
+const ROUTING = [...STATUS_JUDGES, 'json', 'error-body'];
+
 /** What the routing checks rest on: `x-routing` and the error body. */
 function routingLevel(run: Run): Provenance {
-  return weakest(run.spec.routing.provenance, run.judge.errorBodyLevel());
+  return weakest(run.spec.routing.provenance, run.judging.ctx.schemas.errorBodyLevel());
 }
 
 async function unknownPath(run: Run): Promise<CheckResult[]> {
@@ -32,15 +36,8 @@ async function unknownPath(run: Run): Promise<CheckResult[]> {
     method: 'GET',
     url: run.http.url(`/contract-test-no-such-path-${run.runId}`),
   });
-  return [
-    expectError(run, {
-      op: { operationId: NO_OPERATION },
-      check: `errors: an unknown path -> ${routing.unknownPath} with the JSON error body`,
-      level,
-      exchange,
-      status: routing.unknownPath,
-    }),
-  ];
+  const check = `errors: an unknown path -> ${routing.unknownPath} with the JSON error body`;
+  return [run.judging.case({ op: { operationId: NO_OPERATION }, check, level, about: ROUTING }, exchange)];
 }
 
 /** A method the path does not declare, once per path (filed under its first selected operation), without credentials: refused before anything is authorised, and nothing can be written. */
@@ -54,28 +51,7 @@ async function wrongMethod(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!wrong) return [];
   const exchange = await run.http.send({ method: wrong, url: run.http.url(pathWith(op)) });
   const check = `errors: ${wrong} ${op.path} (not declared) -> ${routing.wrongMethod} with Allow: ${declared.join(', ')}`;
-  return [
-    expectError(run, {
-      op,
-      check,
-      level,
-      exchange,
-      status: routing.wrongMethod,
-      extra: (res) => {
-        if (res.status !== routing.wrongMethod) return [];
-        const allow = (res.headers.allow ?? '')
-          .split(',')
-          .map((m) => m.trim().toUpperCase())
-          .filter(Boolean);
-        if (!res.headers.allow) return ['no Allow header'];
-        const missing = declared.filter((m) => !allow.includes(m));
-        return [
-          ...(missing.length ? [`Allow '${res.headers.allow}' leaves out ${missing.join(', ')}`] : []),
-          ...(allow.includes(wrong) ? [`Allow '${res.headers.allow}' lists ${wrong}, which was just refused`] : []),
-        ];
-      },
-    }),
-  ];
+  return [run.judging.case({ op, check, level, about: ROUTING }, exchange)];
 }
 
 /**
@@ -85,7 +61,7 @@ async function wrongMethod(op: Operation, run: Run): Promise<CheckResult[]> {
 function nothingValue(run: Run, schema: Record<string, any>, example: unknown): string | undefined {
   if (schema.type === 'integer' || schema.type === 'number') return example === undefined ? undefined : String(example);
   const id = `contract${run.runId}`;
-  return [`${id}.invalid`, `${id}.invalid:1`, `key_${id}`, id].find((c) => run.judge.accepts(schema, c));
+  return [`${id}.invalid`, `${id}.invalid:1`, `key_${id}`, id].find((c) => run.judging.ctx.schemas.accepts(schema, c));
 }
 
 /** Why an operation's provoking request cannot be sent, if it cannot; else its headers. */
@@ -116,26 +92,29 @@ async function namingNothing(op: Operation, run: Run): Promise<CheckResult[]> {
     path = path.replace(`{${p.name}}`, encodeURIComponent(values[i]!).replace(/%3A/gi, ':'));
   });
   const exchange = await run.http.send({ method: op.method, url: run.http.url(path), headers });
-  return [expectAnswer(run, { op, check, level, exchange, status: 404 })];
+  const known = { namesNothing: true, ...(op.isPublic ? {} : { credential: 'valid' as const }) };
+  return [run.judging.case({ op, check, level, about: STATUS_JUDGES, known }, exchange)];
 }
 
 /** The body limits: over `x-max-body-bytes` (413), not JSON (415). */
 async function bodyLimits(op: Operation, run: Run): Promise<CheckResult[]> {
   if (!op.requestBody) return [];
   const max = run.spec.limits.maxBodyBytes;
-  const level = weakest(op.provenance, run.spec.documentProvenance, run.judge.errorBodyLevel());
+  const level = weakest(op.provenance, run.spec.documentProvenance, run.judging.ctx.schemas.errorBodyLevel());
   const { headers, blocked } = credentialsFor(op, run);
   const url = run.http.url(op.path);
   const valid = run.keys.newKeyBody();
-  const cases: { status: number; check: string; request: HttpRequest }[] = [
+  const cases: { status: number; judge: string; check: string; request: HttpRequest }[] = [
     // Over the limit and so not valid either: the size is what a server must notice first.
     {
       status: 413,
+      judge: 'body-limit',
       check: `errors: a body over x-max-body-bytes (${max} bytes) -> 413`,
       request: { method: op.method, url, headers, body: { ...valid, padding: 'x'.repeat(max) } },
     },
     {
       status: 415,
+      judge: 'media-type',
       check: 'errors: a body that is not JSON (Content-Type: text/plain) -> 415',
       request: {
         method: op.method,
@@ -150,9 +129,7 @@ async function bodyLimits(op: Operation, run: Run): Promise<CheckResult[]> {
     if (!run.scope.wants(level)) continue;
     if (blocked) out.push(...skip(run.scope, { op, check: c.check, level, reason: blocked }));
     else
-      out.push(
-        expectAnswer(run, { op, check: c.check, level, exchange: await run.http.send(c.request), status: c.status }),
-      );
+      out.push(run.judging.case({ op, check: c.check, level, about: STATUS_JUDGES }, await run.http.send(c.request)));
   }
   return out;
 }

@@ -61,7 +61,9 @@ describe('the check families against deliberately broken servers', () => {
 
   for (const group of GROUPS.filter((g) => g[0] !== 'none')) {
     for (const defect of group as Exclude<Defect, 'none'>[]) {
-      test(`${defect}: ${DEFECTS[defect]}`, async () => {
+      // The first of these waits for every group's run, each started when first asked for: on a busy
+      // machine that takes longer than one run's test should.
+      test(`${defect}: ${DEFECTS[defect]}`, { timeout: 120_000 }, async () => {
         const o = await outcome(group);
         expect(o.exitCode).toBe(1);
         const found = failures(o);
@@ -256,7 +258,7 @@ describe('failures that share a cause are one finding', () => {
     });
     expect(schema!.failures.map((f) => `${f.operationId}  ${f.check}`)).toEqual(
       expect.arrayContaining([
-        'findServers  public: a request with a valid API key still succeeds',
+        'findServers  schema: the body matches the schema its status declares',
         "findServers  sample: every row of every sampled page matches the spec's schema",
       ]),
     );

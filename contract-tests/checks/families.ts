@@ -1,16 +1,15 @@
 // The one table of check families, in the order the run spends its budget: the
 // fixed-size families first, then the sample, which takes what is left (keeping room
 // for the pings), then the generated requests within what is left after that, then
-// coverage, which reads what all the others provoked. The watches
-// (headers, hygiene) see every answer of the run, Dredd's included, and give their
-// verdicts at the end. A new family is one file exporting a `Family` and one line here
-// (contract-tests/README.md shows one).
+// coverage, which reads what all the others provoked. Families choose and send requests;
+// the registry's judges (spec/judges/) hold every answer of the run, Dredd's included, to
+// the spec, and the run gives their verdicts at the end (run/judging.ts). A new family is
+// one file exporting a `Family` and one line here (contract-tests/README.md shows one).
 import { authFamily } from './auth.ts';
+import { corsFamily } from './cors.ts';
 import { coverageFamily } from './coverage.ts';
 import { errorsFamily } from './error-answers.ts';
 import { generatedFamily } from './generated.ts';
-import { headersFamily } from './headers.ts';
-import { hygieneFamily } from './hygiene.ts';
 import { keysFamily } from './key-life.ts';
 import { meaningFamily } from './meaning/rule-checks.ts';
 import { negativeFamily } from './negative.ts';
@@ -20,7 +19,7 @@ import type { Family } from './run-kit.ts';
 import { pingFamily } from './sample/ping.ts';
 import { sampleFamily } from './sample/sample.ts';
 
-export type { AnswerWatch, Family, Given, Need, RunKit } from './run-kit.ts';
+export type { Family, Given, Need, RunKit } from './run-kit.ts';
 export { handOut } from './run-kit.ts';
 
 export const FAMILIES: readonly Family[] = [
@@ -31,10 +30,9 @@ export const FAMILIES: readonly Family[] = [
   meaningFamily,
   negativeFamily,
   errorsFamily,
+  corsFamily,
   sampleFamily,
   pingFamily,
   generatedFamily,
   coverageFamily,
-  headersFamily,
-  hygieneFamily,
 ];

@@ -2,24 +2,24 @@
 // generator), seeded: per operation that does not write and per kind of oddity (a
 // parameter sent twice, 4-byte UTF-8 and control characters, empty values, parameters
 // other operations take, percent-encoded characters in path parameters), a few valid
-// requests with that oddity. Each must get a status the operation declares, JSON of the
-// declared schema, no 5xx and no leak (the hygiene family's patterns); a request that only
-// spells another one differently must be answered alike. The first failure of a check is
+// requests with that oddity. The registry's judges hold each to a status the operation
+// declares, JSON of the declared schema, no 5xx and no leak; a request that only spells
+// another one differently must be answered alike (the `spelling` comparison). The first failure of a check is
 // shrunk by fast-check to the smallest request that still fails, within a few requests,
 // and that one is reported. The same `--seed` sends the same requests.
 import fc from 'fast-check';
 import { EDGE_KINDS, edgeCases, type EdgeCase, type EdgeKind } from '../../spec/edge-requests.ts';
-import { mediaType } from '../../spec/judge.ts';
+import { spelling } from '../../spec/judges/comparisons.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import type { CheckResult, Evidence } from '../kit/recorder.ts';
+import { judgedExchange } from '../run/judging.ts';
+import type { CheckResult } from '../kit/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
-import { compactProblems, outcome, skip } from './expect.ts';
-import { findLeaks } from './hygiene.ts';
+import { skip } from './skip.ts';
 import { pingsOneServer } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'reads', 'sample', 'seed'] as const;
+const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'sample', 'seed'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 /** Answering odd input sensibly is this project's rule (bad input gets a clear answer, never a 500), not the interface document's. */
@@ -38,10 +38,6 @@ export const KIND_NAMES: Record<EdgeKind, string> = {
   encoded: 'path parameters with percent-encoded characters, answered like the plain ones',
 };
 
-/** The finding of a request answered otherwise than the same one spelt plainly. */
-export const SPELT_OTHERWISE =
-  'a path parameter with a percent-encoded character is answered otherwise than the plain one';
-
 export const checkName = (kind: EdgeKind) =>
   `generated: ${KIND_NAMES[kind]}: a declared status, JSON, no 5xx and no leak`;
 
@@ -52,42 +48,26 @@ function seedOf(seed: number, ...parts: string[]): number {
   return h | 0;
 }
 
+/** What a generated request's answer is judged by: the status it declares, JSON, its schema, no 5xx, no leak. */
+const ABOUT = ['server-error', 'declared-status', 'json', 'schema', 'hygiene'];
+
 interface Verdict {
   exchange: Exchange;
-  problems: string[];
-  evidence: Evidence;
+  result: CheckResult;
 }
 
-/** What is wrong with the answer to one generated request (`plain`: the answer to the same request spelt plainly). */
-function judged(run: Run, op: Operation, exchange: Exchange, plain?: Exchange): Verdict {
-  const res = exchange.response;
-  const evidence: Evidence = {};
-  if (!res) return { exchange, problems: [`no answer: ${exchange.error ?? 'request failed'}`], evidence };
-  const problems: string[] = [];
-  const answer = { status: res.status, headers: res.headers, body: res.text, json: res.json };
-  if (res.status >= 500) problems.push(`status ${res.status}: the server failed`);
-  else if (!op.responses.has(res.status))
-    problems.push(
-      `status ${res.status}, which ${op.method} ${op.path} does not declare (${[...op.responses.keys()].join(', ')})`,
-    );
-  const notJson = res.text ? run.judge.notJson(answer) : undefined;
-  if (notJson) {
-    problems.push(notJson);
-    evidence.wrongType = mediaType(res.headers['content-type']) || '(none)';
-  } else if (res.status < 500 && op.responses.has(res.status)) {
-    const body = run.judge.body(op, res.status, answer);
-    problems.push(...body.problems);
-    if (body.schemaErrors.length) evidence.schemaErrors = body.schemaErrors;
-  }
-  for (const leak of findLeaks(res.text, res.json)) problems.push(`it leaks ${leak.kind}: '${leak.excerpt}'`);
-  const same = plain?.response;
-  if (same && same.status !== res.status) {
-    problems.push(
-      `status ${res.status}, but ${same.status} for the same request spelt plainly (${plain.request.url.slice(run.http.baseUrl.length)})`,
-    );
-    evidence.finding = SPELT_OTHERWISE;
-  }
-  return { exchange, problems, evidence };
+/** The answer to one generated request judged (`plain`: the answer to the same request spelt plainly). */
+function judged(run: Run, c: { op: Operation; check: string }, exchange: Exchange, plain?: Exchange): Verdict {
+  const same = plain?.response && exchange.response;
+  const more = same
+    ? spelling.compare(
+        run.judging.ctx,
+        judgedExchange(exchange.request, exchange.response!),
+        judgedExchange(plain.request, plain.response!),
+      )
+    : [];
+  const result = run.judging.case({ ...c, level: GENERATED_LEVEL, about: ABOUT }, exchange, more);
+  return { exchange, result };
 }
 
 /** One kind of oddity on one operation: a seeded property, its first failure shrunk. */
@@ -119,11 +99,11 @@ async function property(
       if (first) shrinking++;
       const exchange = await send(c.path);
       if (exchange.skipped) return false;
-      verdicts.set(c.path, judged(run, op, exchange, c.same === undefined ? undefined : await send(c.same)));
+      verdicts.set(c.path, judged(run, { op, check }, exchange, c.same === undefined ? undefined : await send(c.same)));
     }
     const v = verdicts.get(c.path)!;
-    if (v.problems.length) first ??= v;
-    return v.problems.length > 0;
+    if (v.result.status === 'fail') first ??= v;
+    return v.result.status === 'fail';
   };
   const details = await fc.check(
     fc.asyncProperty(cases, async (c) => !(await fails(c))),
@@ -133,37 +113,37 @@ async function property(
   if (!details.failed) {
     if (!sent)
       return skip(run.scope, { op, check, level, reason: [...seen.values()][0]?.skipped ?? 'no request was sent' });
+    const message = `${sent} generated requests (seed ${run.seed})`;
     return [
-      outcome(run, { op, check, level, status: 'pass', message: `${sent} generated requests (seed ${run.seed})` }),
+      {
+        operationId: op.operationId,
+        method: op.method,
+        route: op.path,
+        check,
+        provenance: level,
+        status: 'pass',
+        message,
+      },
     ];
   }
   const smallest = verdicts.get(details.counterexample![0].path) ?? first;
   // Judging threw rather than answered: the suite's own fault, said as such.
-  if (!smallest)
-    return [
-      outcome(run, {
-        op,
-        check,
-        level,
-        status: 'fail',
-        message: `internal error in the contract suite: ${String(details.errorInstance)}`,
-      }),
-    ];
+  if (!smallest) {
+    const message = `internal error in the contract suite: ${String(details.errorInstance)}`;
+    return [{ operationId: op.operationId, check, provenance: level, status: 'fail', message }];
+  }
   const from =
     first && first !== smallest
       ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ${first.exchange.request.url.slice(run.http.baseUrl.length)}`
       : '';
+  const declared = [...op.responses.keys()].filter((s) => s < 500).join(', ');
+  const spelt = kind === 'encoded' ? ', the status of the same request spelt plainly' : '';
   return [
-    outcome(run, {
-      op,
-      check,
-      level,
-      status: 'fail',
-      exchange: smallest.exchange,
-      evidence: smallest.evidence,
-      expected: `a status ${op.method} ${op.path} declares (${[...op.responses.keys()].filter((s) => s < 500).join(', ')}), JSON, no leak${kind === 'encoded' ? ', the status of the same request spelt plainly' : ''}`,
-      message: `${compactProblems(smallest.problems).join('; ')} (seed ${run.seed}${from})`,
-    }),
+    {
+      ...smallest.result,
+      expected: `a status ${op.method} ${op.path} declares (${declared}), JSON, no leak${spelt}`,
+      message: `${smallest.result.message} (seed ${run.seed}${from})`,
+    },
   ];
 }
 

@@ -1,16 +1,21 @@
 // `keys:` an API key's life as the spec's links tell it (create -> list, create ->
-// revoke): a new key's secret is in the create answer, never in the list, and works; a
-// revoked key gets 401 and is gone from the list. The key is the run's own (named after
-// it, a day to live), and the ledger removes it if a step fails.
+// revoke): the family creates a key, lists the keys, uses the key, revokes it, uses and
+// lists again, each time saying what it knows (the key it holds is valid, then revoked;
+// its secret; its id must be listed, then not) for the judges to hold the answers to: a
+// new key's secret is in the create answer (`schema`), never in the list (`secrets`), and
+// works (`success`); a revoked key gets 401 (`auth`) and is gone from the list (`listed`).
+// The key is the run's own (named after it, a day to live), and the ledger removes it if
+// a step fails.
+import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { CreatedKey } from '../kit/key-ledger.ts';
 import type { KeyLifecycle } from '../kit/key-lifecycle.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
-import { expectAnswer, outcome, skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['scope', 'judge', 'credentials', 'http', 'keys'] as const;
+const NEEDS = ['scope', 'judging', 'credentials', 'http', 'keys'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 /** After a key was created: its secret was in the create answer, is never listed, and works. */
@@ -30,39 +35,23 @@ async function createdKey(
       level: op.provenance,
       reason: `no key was created (${exchange.skipped ?? exchange.error ?? `${op.method} ${op.path} answered ${exchange.response?.status}`})`,
     });
+  const valid = { credential: 'valid' } as const;
   const out = [
-    outcome(run, {
-      op,
-      check,
-      level: op.provenance,
-      status: key.secret ? 'pass' : 'fail',
-      expected: `key.secret in the ${op.successStatus} answer`,
-      message: key.secret ? undefined : 'the create answer holds no key.secret',
-    }),
+    run.judging.case({ op, check, level: op.provenance, about: [...STATUS_JUDGES, 'schema'], known: valid }, exchange),
   ];
   const listed = await http.send({
     method: 'GET',
     url: http.url(lc.list.path),
     headers: credentials.forOperation(lc.list),
   });
+  const field = idField(lc);
+  const known = { ...valid, secrets: key.secret ? [key.secret] : [], listed: { field, present: [key.id] } };
+  const secretCheck = "keys: a created key's secret never appears in the list";
   out.push(
-    expectAnswer(run, {
-      op,
-      check: "keys: a created key's secret never appears in the list",
-      level: op.provenance,
-      exchange: listed,
-      status: lc.list.successStatus,
-      against: lc.list,
-      extra: (res) => {
-        const listedKeys = (res.json as { keys?: { id?: unknown }[] } | undefined)?.keys ?? [];
-        const problems: string[] = [];
-        const withSecret = listedKeys.filter((k) => k && typeof k === 'object' && 'secret' in k).length;
-        if (withSecret) problems.push(`${withSecret} listed key(s) carry a 'secret' field`);
-        if (key.secret && res.text.includes(key.secret)) problems.push("the new key's secret appears in the list");
-        if (!listedKeys.some((k) => k?.id === key.id)) problems.push(`the new key ${key.id} is missing from the list`);
-        return problems;
-      },
-    }),
+    run.judging.case(
+      { op, check: secretCheck, level: op.provenance, about: [...STATUS_JUDGES, 'schema', 'secrets', 'listed'], known },
+      listed,
+    ),
   );
   if (key.secret) {
     const use = await http.send({
@@ -70,18 +59,15 @@ async function createdKey(
       url: http.url(lc.list.path),
       headers: credentials.bearer(key.secret),
     });
-    out.push(
-      expectAnswer(run, {
-        op,
-        check: 'keys: a created key authenticates',
-        level: op.provenance,
-        exchange: use,
-        status: lc.list.successStatus,
-        against: lc.list,
-      }),
-    );
+    const check = 'keys: a created key authenticates';
+    out.push(run.judging.case({ op, check, level: op.provenance, about: STATUS_JUDGES, known: valid }, use));
   }
   return out;
+}
+
+/** The field of a listed key its id is in: the last step of the pointer the spec's link reads it by. */
+function idField(lc: KeyLifecycle): string {
+  return lc.idPointer.split('/').pop() ?? 'id';
 }
 
 /** After a key was revoked: it gets 401 and is gone from the list. */
@@ -127,20 +113,20 @@ async function revokedKey(
     url: http.url(lc.list.path),
     headers: credentials.forOperation(lc.list),
   });
+  const revokedKnown = { credential: 'revoked', secrets: [key.secret] } as const;
+  const gone = { credential: 'valid', listed: { field: idField(lc), absent: [key.id] } } as const;
   return [
-    expectAnswer(run, { op, check, level: op.provenance, exchange: use, status: 401, against: lc.list }),
-    expectAnswer(run, {
-      op,
-      check: 'keys: a revoked key is gone from the list',
-      level: op.provenance,
-      exchange: listed,
-      status: lc.list.successStatus,
-      against: lc.list,
-      extra: (res) =>
-        ((res.json as { keys?: { id?: unknown }[] } | undefined)?.keys ?? []).some((k) => k?.id === key.id)
-          ? [`revoked key ${key.id} is still listed`]
-          : [],
-    }),
+    run.judging.case({ op, check, level: op.provenance, about: STATUS_JUDGES, known: revokedKnown }, use),
+    run.judging.case(
+      {
+        op,
+        check: 'keys: a revoked key is gone from the list',
+        level: op.provenance,
+        about: [...STATUS_JUDGES, 'listed'],
+        known: gone,
+      },
+      listed,
+    ),
   ];
 }
 

@@ -1,19 +1,21 @@
 // `negative:` for every parameter and every property of a JSON request body, the values
 // its schema refuses (a wrong type, below the minimum, above the maximum, outside the
-// enum, against the pattern, too long), each sent alone. Each must get the declared 400
-// with the error body, whose message names what was wrong. A new parameter is covered
-// without code.
+// enum, against the pattern, too long), each sent alone. The family only chooses and
+// sends them: the `refused-values` judge reads from each request what it refuses and
+// holds the answer to the declared 400 whose message names it. A new parameter is
+// covered without code.
 import { deref } from '../../spec/load.ts';
+import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
-import { expectAnswer, skip } from './expect.ts';
+import { skip } from './skip.ts';
 import { queryString } from './meaning/answer-rows.ts';
 import { pathWith } from './request-paths.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['spec', 'scope', 'judge', 'credentials', 'http', 'reads', 'keys'] as const;
+const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'keys'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 export interface BadValue {
@@ -94,18 +96,6 @@ const show = (v: unknown): string => {
   return s.length > 24 ? `${s.slice(0, 12)}…(${s.length} chars)` : s;
 };
 
-/** The spec: the message "names the parameter and the rule". */
-export function namesIt(body: unknown, name: string, status: number): string[] {
-  if (status !== 400) return [];
-  const message = (body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' && message.includes(name)
-    ? []
-    : [`body.message ${JSON.stringify(message)} does not name '${name}'`];
-}
-
-/** The finding of every negative check a target answered with a success. */
-export const REFUSED_ACCEPTED = 'the target accepts values the spec refuses';
-
 interface Case {
   /** The parameter or body property broken. */
   name: string;
@@ -118,12 +108,12 @@ interface Case {
 
 /** Every query and path parameter, broken one value at a time. */
 function parameterCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
-  const errorBody = run.judge.errorBodyLevel();
+  const errorBody = run.judging.ctx.schemas.errorBodyLevel();
   return op.parameters
     .filter((x) => x.in === 'query' || x.in === 'path')
     .flatMap((p) =>
       badValues(p.schema, p.example, { inQuery: p.in === 'query' })
-        .filter((bad) => !run.judge.accepts(p.schema, bad.value))
+        .filter((bad) => !run.judging.ctx.schemas.accepts(p.schema, bad.value))
         .map((bad) => ({
           name: p.name,
           breaks: `${p.name}=${show(bad.value)}: ${bad.breaks}`,
@@ -146,7 +136,7 @@ function parameterCases(op: Operation, run: Run, headers: Record<string, string>
 function bodyCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const schema = op.requestBody?.schema ? deref<Record<string, any>>(run.spec.doc, op.requestBody.schema) : undefined;
   if (!schema?.properties) return [];
-  const errorBody = run.judge.errorBodyLevel();
+  const errorBody = run.judging.ctx.schemas.errorBodyLevel();
   const valid = op === run.keys.lifecycle?.create ? run.keys.newKeyBody() : {};
   const url = run.http.url(pathWith(op));
   const cases: Case[] = [];
@@ -186,21 +176,8 @@ async function negatives(op: Operation, run: Run): Promise<CheckResult[]> {
       continue;
     }
     const exchange = await run.http.send(c.request);
-    const result = expectAnswer(run, {
-      op,
-      check: c.check,
-      level: c.level,
-      exchange,
-      status: 400,
-      expected: `400 with the error body, its message naming '${c.name}' (${c.breaks})`,
-      extra: (res) => namesIt(res.json, c.name, res.status),
-      finding: 'error messages do not name the parameter or property they refuse',
-    });
-    // Every refused value the target took is one finding, whichever parameter or operation it was.
-    const got = exchange.response?.status;
-    if (result.status === 'fail' && got !== undefined && got < 300)
-      result.evidence = { ...result.evidence, finding: REFUSED_ACCEPTED };
-    out.push(result);
+    const expected = `400 with the error body, its message naming '${c.name}' (${c.breaks})`;
+    out.push(run.judging.case({ op, check: c.check, level: c.level, about: STATUS_JUDGES, expected }, exchange));
   }
   return out;
 }

@@ -1,20 +1,16 @@
-// `paging:` what a schema cannot say about pages: `displayed` is the length of the
-// page, a page holds at most `limit` rows, a page past the end is empty, not an error.
-// For the operation whose parameters page its rows (x-meaning `page` and `limitsRows`).
+// `paging:` what a schema cannot say about pages, asked of the operation whose parameters
+// page its rows (x-meaning `page` and `limitsRows`): a small page, and a page past the end.
+// The family only asks; the judges hold the answers to `displayed` counting the rows
+// (`counts`, x-count-of), at most `limit` rows and none past the end (`page`).
+import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
+import { totalOf } from '../../spec/judges/rows.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { expectAnswer, subjectOf } from './expect.ts';
 import { family, type GivenFor } from './run-kit.ts';
 
-const NEEDS = ['scope', 'judge', 'credentials', 'http'] as const;
+const NEEDS = ['scope', 'judging', 'credentials', 'http'] as const;
 type Run = GivenFor<typeof NEEDS>;
-
-interface Page {
-  displayed?: unknown;
-  total?: unknown;
-  results?: unknown;
-}
 
 const SMALL_LIMIT = 3;
 
@@ -22,80 +18,40 @@ async function paging(op: Operation, run: Run): Promise<CheckResult[]> {
   const { scope, http } = run;
   const limitParam = op.parameters.find((p) => p.in === 'query' && p.meaning?.rule === 'limitsRows');
   const pageParam = op.parameters.find((p) => p.in === 'query' && p.meaning?.rule === 'page');
-  if (!limitParam || !pageParam || !op.rows) return [];
-  const rowsProv = weakest(op.rows.provenance);
-  const displayedProv = op.rows.siblings.get('displayed');
-  const limitProv = weakest(limitParam.provenance, rowsProv);
-  const pageProv = weakest(pageParam.provenance, rowsProv);
+  if (!limitParam || !pageParam || pageParam.meaning?.rule !== 'page' || !op.rows) return [];
+  const rowsLevel = weakest(op.rows.provenance);
   const rows = op.rows.property;
   const out: CheckResult[] = [];
 
   const first = await http.send({ method: 'GET', url: http.url(`${op.path}?${limitParam.name}=${SMALL_LIMIT}`) });
-  const page = first.response?.json as Record<string, unknown> | undefined;
-  const results = page?.[rows];
-  if (displayedProv && scope.wants(displayedProv)) {
-    out.push(
-      expectAnswer(run, {
-        op,
-        check: `paging: displayed equals ${rows}.length`,
-        level: displayedProv,
-        exchange: first,
-        status: op.successStatus,
-        subject: subjectOf(op, 'displayed'),
-        extra: () =>
-          Array.isArray(results) && page?.displayed !== results.length
-            ? [`displayed is ${JSON.stringify(page?.displayed)} but ${rows}.length is ${results.length}`]
-            : [],
-      }),
-    );
+  // A count the spec ties to the rows (`x-count-of`), as the `counts` judge holds it.
+  for (const { count, of, level } of op.countsOf?.get(op.successStatus) ?? []) {
+    if (!scope.wants(level)) continue;
+    const check = `paging: ${count} equals ${of}.length`;
+    out.push(run.judging.case({ op, check, level, about: [...STATUS_JUDGES, 'counts'] }, first));
   }
-  if (scope.wants(limitProv)) {
-    out.push(
-      expectAnswer(run, {
-        op,
-        check: `paging: ${rows}.length is at most ${limitParam.name} (${limitParam.name}=${SMALL_LIMIT})`,
-        level: limitProv,
-        exchange: first,
-        status: op.successStatus,
-        subject: subjectOf(op, limitParam.name),
-        expected: `${op.successStatus}, at most ${SMALL_LIMIT} ${rows}`,
-        extra: () =>
-          Array.isArray(results) && results.length > SMALL_LIMIT
-            ? [
-                `${rows}.length is ${results.length}, more than ${limitParam.name}=${SMALL_LIMIT}: ${limitParam.name} is ignored`,
-              ]
-            : [],
-      }),
-    );
+  const limitLevel = weakest(limitParam.provenance, rowsLevel);
+  if (scope.wants(limitLevel)) {
+    const check = `paging: ${rows}.length is at most ${limitParam.name} (${limitParam.name}=${SMALL_LIMIT})`;
+    const expected = `${op.successStatus}, at most ${SMALL_LIMIT} ${rows}`;
+    out.push(run.judging.case({ op, check, level: limitLevel, about: [...STATUS_JUDGES, 'page'], expected }, first));
   }
-  if (scope.wants(pageProv) && pageParam.meaning?.rule === 'page') {
+  const pageLevel = weakest(pageParam.provenance, rowsLevel);
+  if (scope.wants(pageLevel)) {
     const maxPage = Number(pageParam.schema?.maximum ?? 1_000_000);
-    const total =
-      typeof page?.[pageParam.meaning.total] === 'number' ? (page[pageParam.meaning.total] as number) : undefined;
+    const total = totalOf(op, first.response?.json);
     const past = total === undefined ? maxPage : Math.min(maxPage, Math.floor(total / SMALL_LIMIT) + 2);
     const exchange = await http.send({
       method: 'GET',
       url: http.url(`${op.path}?${limitParam.name}=${SMALL_LIMIT}&${pageParam.name}=${past}`),
     });
+    const check = 'paging: a page past the end is empty, not an error';
+    const c = { op, check, level: pageLevel, about: [...STATUS_JUDGES, 'page', 'counts'], known: { pastEnd: true } };
     out.push(
-      expectAnswer(run, {
-        op,
-        check: 'paging: a page past the end is empty, not an error',
-        level: pageProv,
+      run.judging.case(
+        { ...c, expected: `${op.successStatus} with no ${rows} (page ${past} of ${total ?? '?'} rows)` },
         exchange,
-        status: op.successStatus,
-        subject: subjectOf(op, pageParam.name),
-        expected: `${op.successStatus} with no ${rows} and displayed 0`,
-        extra: (res) => {
-          const body = res.json as (Page & Record<string, unknown>) | undefined;
-          const got = body?.[rows];
-          return Array.isArray(got) && (got.length !== 0 || body?.displayed !== 0)
-            ? [
-                `page ${past} of ${total ?? '?'} rows has ${got.length} results (displayed ${JSON.stringify(body?.displayed)}), expected none`,
-              ]
-            : [];
-        },
-      }),
+      ),
     );
   }
   return out;

@@ -5,15 +5,14 @@
 // it those and no other (`handOut`): its functions are typed with `Given<...>` of what it
 // declared, so touching an undeclared part does not compile, and at run time the object
 // it gets holds nothing else. A family returns results; it never records them.
-import type { AnswerJudge } from '../../spec/judge.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import type { AnswerLog, Subject } from '../kit/answer-log.ts';
+import type { AnswerLog } from '../kit/answer-log.ts';
 import type { CredentialSet } from '../kit/credentials.ts';
 import type { KeyLedger } from '../kit/key-ledger.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { Scope } from '../kit/scope.ts';
-import type { HttpRequest, HttpResponse } from '../transport/http.ts';
 import type { Transport } from '../transport/transport.ts';
+import type { RunJudging } from '../run/judging.ts';
 import type { CachedReads } from './cached-reads.ts';
 import type { Sampler } from './sample/sampler.ts';
 
@@ -22,7 +21,8 @@ export interface RunKit {
   spec: SpecModel;
   /** `--provenance`, `--only`, writes. */
   scope: Scope;
-  judge: AnswerJudge;
+  /** The registry's judges at the run's level (spec/judges/): a family hands its exchanges to them as cases. */
+  judging: RunJudging;
   credentials: CredentialSet;
   /** Every request of the suite's goes through here (budget, pacing, stop). */
   http: Transport;
@@ -50,12 +50,6 @@ export type Given<N extends Need> = Pick<RunKit, N>;
 /** `Given` for a `needs` list declared `as const`: `type Run = GivenFor<typeof NEEDS>`. */
 export type GivenFor<T extends readonly Need[]> = Given<T[number]>;
 
-/** A watch on every answer of the run (Dredd's too), judged once all are in. */
-export interface AnswerWatch {
-  note(subject: Operation | Subject, request: HttpRequest, response: HttpResponse): void;
-  verdicts(): CheckResult[];
-}
-
 export interface Family<N extends Need = Need> {
   /** What its checks are named with, before the colon (`auth`). */
   name: string;
@@ -65,8 +59,6 @@ export interface Family<N extends Need = Need> {
   perOperation?(op: Operation, run: Given<N>): Promise<CheckResult[]>;
   /** Checks about no single operation (an unknown path), once per run, before the per-operation ones. */
   once?(run: Given<N>): Promise<CheckResult[]>;
-  /** A watch over every answer, made at the start of the run. */
-  watch?(run: Given<N>): AnswerWatch;
 }
 
 /** Declares a family; `needs` fixes what its functions may touch. */

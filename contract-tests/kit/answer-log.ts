@@ -3,7 +3,7 @@
 // 404 is missing; a media type that is everywhere is one cause (reports/causes.ts); a
 // declared status no answer showed is listed by the coverage family.
 import { operationFor, type Operation, type SpecModel } from '../../spec/model.ts';
-import { mediaType } from '../../spec/judge.ts';
+import { mediaType } from '../../spec/judges/exchange.ts';
 import type { HttpResponse } from '../transport/http.ts';
 
 /** Where results about requests that match no operation of the spec (an unknown path) are filed. */
@@ -13,7 +13,7 @@ export const NO_OPERATION = '(no operation)';
 export type Subject = Pick<Operation, 'operationId'>;
 
 /** The operation a request belongs to (by its path alone for a wrong method), or NO_OPERATION. */
-export function subjectOf(model: SpecModel, method: string, relativePath: string): Operation | Subject {
+export function filedUnder(model: SpecModel, method: string, relativePath: string): Operation | Subject {
   return (
     operationFor(model, method, relativePath) ??
     model.operations.map((o) => operationFor(model, o.method, relativePath)).find(Boolean) ?? {

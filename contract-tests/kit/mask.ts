@@ -50,10 +50,20 @@ export function redact(text: string): string {
     .replace(/("secret"\s*:\s*")([^"…[\]]{9,})"/g, (_m, p: string, v: string) => `${p}${mask(v)}"`);
 }
 
+/** Request headers that tell requests apart: credentials, the body's type, a browser's Origin, a preflight's asks. */
+const SHOWN_HEADERS = [
+  'authorization',
+  'cookie',
+  'content-type',
+  'origin',
+  'access-control-request-method',
+  'access-control-request-headers',
+];
+
 /** Request headers as a person should see them. */
 export function describeHeaders(headers: Record<string, string> | undefined): string {
   const parts = Object.entries(headers ?? {})
-    .filter(([name]) => ['authorization', 'cookie', 'content-type'].includes(name.toLowerCase()))
+    .filter(([name]) => SHOWN_HEADERS.includes(name.toLowerCase()))
     .map(([name, value]) => {
       const lower = name.toLowerCase();
       if (lower === 'authorization') {

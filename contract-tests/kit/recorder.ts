@@ -2,6 +2,7 @@
 // check. A check that fails on several requests is one result listing them (the JUnit
 // report has one test case per check), so a second result of the same check of the same
 // operation joins the first.
+import type { Finding } from '../../spec/judges/judge.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import type { OwnCredential } from './credentials.ts';
 import { redact, redactKnown } from './mask.ts';
@@ -30,10 +31,20 @@ export interface Evidence {
   subject?: string;
   /** The other requests a verdict over many answers rests on (the hygiene check's leaking ones), as described. */
   requests?: string[];
+  /** The judge of the first finding (spec/judges/registry.ts). */
+  judge?: string;
+  /** The first finding's defect, in the words every failure of it shares. */
+  defect?: string;
 }
 
 export interface CheckResult {
   operationId: string;
+  /** The group it belongs to, what its check name starts with (`auth`, `default`, `schema`, `Dredd`). */
+  family?: string;
+  /** The method of the operation (or of the request, for one no operation matches). */
+  method?: string;
+  /** The operation's path as the spec writes it (`/status/ping/{address}`). */
+  route?: string;
   check: string;
   provenance: Provenance;
   status: Status;
@@ -49,7 +60,11 @@ export interface CheckResult {
   ms?: number;
   /** A skip no setting of the suite can avoid (a 5xx cannot be provoked): `--strict` lets it pass. */
   unavoidable?: boolean;
+  /** A skip the run was told to make: a write with writes off (no --allow-writes). `--strict` lets it pass too. */
+  declined?: boolean;
   evidence?: Evidence;
+  /** What the judges found, structured: what the reports group and render. */
+  findings?: Finding[];
 }
 
 const WORST: Status[] = ['fail', 'pass', 'skip'];

@@ -5,15 +5,14 @@
 // the same violation again is counted, not logged again.
 import { describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../fixtures/load.ts';
-import { AnswerJudge } from '../../spec/judge.ts';
 import { loadModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { REFERENCE_BASE, referenceFetch } from '../reference-server/in-process.ts';
 import type { Defect } from '../reference-server/defects.ts';
 import { headerRecord, type Exchange } from './forward.ts';
-import { CHECKS, TrafficJudge } from './judge-traffic.ts';
+import { TrafficJudge } from './judge-traffic.ts';
 import { readExchange } from './proxy.ts';
-import { caseHeaders, EVERYDAY, SHOWN, type TrafficCase } from './traffic-cases.ts';
+import { caseHeaders, EVERYDAY, SHOWN, type TrafficCase } from '../testing/traffic-cases.ts';
 
 const model = loadModel();
 const credentials = loadFixtures().credentials;
@@ -44,10 +43,10 @@ async function exchange(fetch: (r: Request) => Promise<Response>, c: TrafficCase
 
 async function judgeAll(defects: Defect | Defect[], cases: TrafficCase[], level: Provenance = 'assumed') {
   const lines: string[] = [];
-  const traffic = new TrafficJudge(model, AnswerJudge.of(model, level), level, (l) => lines.push(l));
+  const traffic = new TrafficJudge(model, level, (l) => lines.push(l));
   const fetch = referenceFetch(defects);
   for (const c of cases) {
-    const read = readExchange(traffic, await exchange(fetch, c), 8 * 2 ** 20);
+    const read = readExchange(await exchange(fetch, c), 8 * 2 ** 20);
     if (typeof read === 'string') throw new Error(read);
     traffic.judgeOne(read.judged, read.request);
   }
@@ -71,7 +70,7 @@ describe('the proxy judge against the reference server', () => {
         (r) =>
           r.status === 'fail' &&
           r.operationId === seen.operation &&
-          r.check === seen.check &&
+          r.check.startsWith(`${seen.judge}: `) &&
           seen.why.test(r.message ?? ''),
       );
       expect(
@@ -87,7 +86,7 @@ describe('the proxy judge against the reference server', () => {
       expect(failure!.repro).toMatch(
         new RegExp(`^curl -i .*'${REFERENCE_BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
       );
-      const logged = lines.filter((l) => l.startsWith(`VIOLATION [${seen.level}] ${seen.operation}  ${seen.check}: `));
+      const logged = lines.filter((l) => l.startsWith(`VIOLATION [${seen.level}] ${seen.operation}  ${seen.judge}: `));
       expect(logged).toHaveLength(1);
       expect(logged[0]).toContain(`repro: ${failure!.repro}`);
       for (const c of credentials) expect(lines.join('\n') + JSON.stringify(results)).not.toContain(c.value);
@@ -101,6 +100,6 @@ describe('the proxy judge against the reference server', () => {
     const observed = await judgeAll('wrong-type', [SHOWN['wrong-type']!.request], 'interface');
     expect(observed.results.filter((r) => r.status === 'fail')).toEqual([]);
     const hard = await judgeAll('out-of-range-accepted', [SHOWN['out-of-range-accepted']!.request], 'interface');
-    expect(hard.results.filter((r) => r.status === 'fail').map((r) => r.check)).toEqual([CHECKS.refused]);
+    expect(hard.results.filter((r) => r.status === 'fail').map((r) => r.evidence?.judge)).toEqual(['refused-values']);
   });
 });

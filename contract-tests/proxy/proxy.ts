@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadFixtures } from '../../fixtures/load.ts';
-import { AnswerJudge } from '../../spec/judge.ts';
+import { answerTime, type Exchange as Judged } from '../../spec/judges/exchange.ts';
+import { cookieValue } from '../../spec/judges/credentials.ts';
 import { loadModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { nameSecrets, rememberSecret } from '../kit/mask.ts';
@@ -19,8 +20,7 @@ import { outcomeOf, type RunOutcome } from '../reports/outcome.ts';
 import { parseJson } from '../transport/http.ts';
 import { DatasetRecorder, type Recording } from './dataset-recorder.ts';
 import { forwarder, type Exchange } from './forward.ts';
-import { sessionOf } from './exchange.ts';
-import { TrafficJudge, type Judged } from './judge-traffic.ts';
+import { TrafficJudge } from './judge-traffic.ts';
 import { VerdictCache } from './verdict-cache.ts';
 
 /** Bytes of answers waiting for the judge before new ones are counted as not judged. */
@@ -74,10 +74,8 @@ function decode(body: Buffer, encoding: string | undefined, limit: number): Buff
 
 /** An exchange as the judge reads it, or why it cannot be judged. */
 export function readExchange(
-  traffic: TrafficJudge,
   ex: Exchange,
   limit: number,
-  known?: { parsed: boolean },
 ): { judged: Judged; request: { upstreamUrl: string; body?: string } } | string {
   const res = ex.response;
   if (ex.error || !res) return 'with no answer from the upstream';
@@ -85,33 +83,25 @@ export function readExchange(
   if (!res.body && res.bytes > 0) return `over ${limit} bytes`;
   const decoded = decode(res.body ?? Buffer.alloc(0), res.headers['content-encoding'], limit);
   if (typeof decoded === 'string') return decoded;
-  const op = traffic.operationOf(ex.method, ex.path);
   const type = ex.requestHeaders['content-type'] ?? '';
   const body = ex.requestBody && /json|text|form/i.test(type) ? ex.requestBody.toString('utf8') : undefined;
   let text: string | undefined;
-  let url: URL | undefined;
-  const judged = {
-    method: ex.method,
-    ...(op ? { op } : {}),
-    requestHeaders: ex.requestHeaders,
-    status: res.status,
-    headers: res.headers,
-    // Read as text, and the URL parsed, only when something reads them: an answer whose verdict is known needs neither.
-    get text() {
-      return (text ??= decoded.toString('utf8'));
+  let json: { value: unknown } | undefined;
+  const judged: Judged = {
+    request: { method: ex.method, target: ex.path, headers: ex.requestHeaders, ...(body ? { body } : {}) },
+    answer: {
+      status: res.status,
+      headers: res.headers,
+      // Read as text and parsed only when a judge reads them: an answer whose verdicts are known needs neither.
+      get text() {
+        return (text ??= decoded.toString('utf8'));
+      },
+      get json() {
+        return (json ??= { value: parseJson(this.text) }).value;
+      },
     },
-    get url() {
-      return (url ??= new URL(ex.path, 'http://proxy.invalid'));
-    },
-    json: undefined as unknown,
-    parsed: false,
-    now: TrafficJudge.answerTime(res.headers),
+    at: answerTime(res.headers),
   };
-  if (known) judged.parsed = known.parsed;
-  else {
-    judged.json = parseJson(judged.text);
-    judged.parsed = judged.json !== undefined;
-  }
   return { judged, request: { upstreamUrl: ex.upstreamUrl, ...(body ? { body } : {}) } };
 }
 
@@ -123,7 +113,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log = options.log ?? ((line: string) => console.log(line));
   // Fixture credentials print as their names, as in the suite's reports.
   nameSecrets(loadFixtures(undefined, model).credentials);
-  const traffic = new TrafficJudge(model, AnswerJudge.of(model, level), level, log);
+  const traffic = new TrafficJudge(model, level, log);
   const recorder = options.record
     ? new DatasetRecorder(model, `${upstream.origin}${upstream.pathname}`.replace(/\/+$/, ''))
     : undefined;
@@ -140,7 +130,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // out of a recording. At most SECRETS_KEPT: the set is keyed by what clients send.
   const remember = (ex: Exchange) => {
     const h = ex.requestHeaders;
-    for (const value of [h.authorization?.split(' ').pop(), sessionOf(h.cookie, model.cookieName)]) {
+    for (const value of [h.authorization?.split(' ').pop(), cookieValue(h.cookie, model.cookieName)]) {
       if (!value || secrets.has(value) || secrets.size >= SECRETS_KEPT) continue;
       secrets.add(value);
       rememberSecret(value);
@@ -151,12 +141,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const judgeOne = (ex: Exchange) => {
     // A recording reads every answer's rows: no shortcut then.
     const seen = recorder ? undefined : verdicts.lookup(ex);
-    const read = readExchange(traffic, ex, limit, seen);
+    const read = readExchange(ex, limit);
     if (typeof read === 'string') return traffic.skipped(ex.method, ex.path, read);
-    const fromBody = traffic.judgeOne(read.judged, read.request, seen?.violations);
-    if (!seen && !recorder) verdicts.keep(ex, read.judged, fromBody);
-    const { op, status, json, now } = read.judged;
-    if (recorder && DatasetRecorder.records(op)) recorder.note(op, { path: ex.path, status, json, answeredAt: now });
+    const remembered = traffic.judgeOne(read.judged, read.request, seen);
+    if (!seen && !recorder) verdicts.keep(ex, remembered);
+    const op = traffic.ctx.operation(read.judged);
+    const { status, json } = read.judged.answer;
+    if (recorder && DatasetRecorder.records(op))
+      recorder.note(op, { path: ex.path, status, json, answeredAt: read.judged.at });
   };
 
   const drain = () => {

@@ -3,10 +3,32 @@
 // carried written as the suite's variables (never their values).
 import { describeRequest, redact, redactKnown } from '../kit/mask.ts';
 import { curlLine, nameVariable } from '../kit/repro.ts';
-import { sessionOf, type Judged } from './exchange.ts';
+import { cookieValue } from '../../spec/judges/credentials.ts';
+import type { Exchange } from '../../spec/judges/exchange.ts';
 
 const KEY_STAND_IN = '__proxy_bearer_credential__';
 const SESSION_STAND_IN = '__proxy_session_credential__';
+
+/** The request headers an answer depends on, which a repro sends again (a browser's Origin, a preflight's asks too). */
+const REPEATED = [
+  'content-type',
+  'prefer',
+  'authorization',
+  'cookie',
+  'origin',
+  'access-control-request-method',
+  'access-control-request-headers',
+] as const;
+
+const SPELT: Record<(typeof REPEATED)[number], string> = {
+  'content-type': 'Content-Type',
+  prefer: 'Prefer',
+  authorization: 'Authorization',
+  cookie: 'Cookie',
+  origin: 'Origin',
+  'access-control-request-method': 'Access-Control-Request-Method',
+  'access-control-request-headers': 'Access-Control-Request-Headers',
+};
 
 /** The variables a repro line reads the credentials from, the session's without its cookie name. */
 export function nameStandIns(sessionCookie: string | undefined): void {
@@ -19,14 +41,14 @@ export function nameStandIns(sessionCookie: string | undefined): void {
 
 /** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
 export function showRequest(
-  j: Judged,
+  ex: Exchange,
   request: { upstreamUrl: string; body?: string },
   sessionCookie: string | undefined,
 ): { request: string; repro: string } {
-  const h = j.requestHeaders;
+  const h = ex.request.headers;
   const repro: Record<string, string> = {};
   const shownHeaders: Record<string, string> = {};
-  for (const name of ['content-type', 'prefer', 'authorization', 'cookie'] as const) {
+  for (const name of REPEATED) {
     const value = h[name];
     if (value === undefined) continue;
     if (name === 'authorization') {
@@ -35,29 +57,29 @@ export function showRequest(
       shownHeaders.Authorization = value;
     } else if (name === 'cookie') {
       // Only the API's session cookie matters to the answer; other cookies are the browser's business.
-      const session = sessionOf(value, sessionCookie);
+      const session = cookieValue(value, sessionCookie);
       if (session !== undefined) {
         repro.Cookie = `${sessionCookie}=${SESSION_STAND_IN}`;
         shownHeaders.Cookie = `${sessionCookie}=${session}`;
       }
     } else {
-      repro[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
-      shownHeaders[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
+      repro[SPELT[name]] = value;
+      shownHeaders[SPELT[name]] = value;
     }
   }
   const body = request.body;
   return {
     request: redact(
       describeRequest({
-        method: j.method,
-        url: j.url.pathname + j.url.search,
+        method: ex.request.method,
+        url: ex.request.target,
         headers: shownHeaders,
         ...(body ? { body } : {}),
       }),
     ),
     // The credentials are variables already: only a known secret elsewhere in it (a body) is masked.
     repro: redactKnown(
-      curlLine({ method: j.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) }),
+      curlLine({ method: ex.request.method, url: request.upstreamUrl, headers: repro, ...(body ? { body } : {}) }),
     ),
   };
 }

@@ -4,7 +4,6 @@
 // engineer passes a deployment's own.
 import { loadFixtures } from '../../fixtures/load.ts';
 import { loadModel } from '../../spec/model.ts';
-import type { Family } from '../checks/families.ts';
 import { resolveCredentials } from '../kit/credentials.ts';
 import { assembleKit, type Kit } from '../run/assemble.ts';
 import { Scope } from '../kit/scope.ts';
@@ -52,7 +51,7 @@ export function runAgainstReference(
 
 /** What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one into a correct reference server. */
 export function referenceKit(
-  options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean; families?: Family[] } = {},
+  options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean } = {},
 ): Kit {
   const model = loadModel();
   const writes =
@@ -70,6 +69,5 @@ export function referenceKit(
     clock: { now: Date.now, sleep: async () => undefined },
     runId: 'unit',
     seed: 1,
-    families: options.families ?? [],
   });
 }

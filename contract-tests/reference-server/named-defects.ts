@@ -28,24 +28,24 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
   'wrong-401-message': [
     {
       operation: 'listApiKeys',
-      check: /^auth: an unknown API key -> 401/,
-      why: /body\.message is "Unauthorised", expected it to start with 'Unauthorized'/,
+      check: /^schema: the body matches the schema its status declares/,
+      why: /listApiKeys 401: body\.message must be one of "Unauthorized: Invalid API key or session"/,
       level: 'assumed',
     },
   ],
   'missing-field': [
     {
       operation: 'findServers',
-      check: /^public: a request with a valid API key still succeeds/,
-      why: /body\.results\.0 must have property 'port'/,
+      check: /^schema: the body matches the schema its status declares/,
+      why: /findServers 200: body\.results\.0 must have property 'port'/,
       level: 'observed',
     },
   ],
   'wrong-type': [
     {
       operation: 'findServers',
-      check: /^public: a request with a valid API key still succeeds/,
-      why: /body\.results\.0\.port must be integer/,
+      check: /^schema: the body matches the schema its status declares/,
+      why: /findServers 200: body\.results\.0\.port must be integer/,
       level: 'observed',
     },
   ],
@@ -61,7 +61,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'createApiKey',
       check: /^keys: a created key's secret never appears in the list/,
-      why: /listed key\(s\) carry a 'secret' field/,
+      why: /the answer carries 1 secret the suite created/,
       level: 'assumed',
     },
   ],
@@ -69,7 +69,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'createApiKey',
       check: /^auth: a valid session -> 201/,
-      why: /status 200, expected 201/,
+      why: /createApiKey does not declare 200/,
       level: 'assumed',
     },
   ],
@@ -77,7 +77,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^sample: every row of every sampled page matches the spec's schema/,
-      why: /&page=[2-9]\d*\): results\[\d+\]\.players_online must be integer/,
+      why: /&page=[2-9]\d*\): findServers 200: body\.results\.\d+\.players_online must be integer/,
       level: 'observed',
     },
   ],
@@ -107,7 +107,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^meaning: org matches a part of asn_name/,
-      why: /\d+ of \d+ rows break it, e\.g\. .*asn_name/,
+      why: /\d+ of \d+ rows break it \(org=.*\), e\.g\. .*asn_name/,
       level: 'observed',
     },
   ],
@@ -146,13 +146,13 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^negative: query limit=abc \(not an integer\) -> 400/,
-      why: /status 500, expected 400/,
+      why: /^status 500: the server failed: .*ER_PARSE_ERROR/,
       level: 'interface',
     },
     {
       operation: 'findServers',
       check: /^negative: query minUsers=abc \(not an integer\) -> 400/,
-      why: /status 500, expected 400/,
+      why: /^status 500: the server failed: .*ER_PARSE_ERROR/,
       level: 'observed',
     },
     {
@@ -172,7 +172,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: '(no operation)',
       check: /^errors: an unknown path -> 404 with the JSON error body/,
-      why: /Content-Type is 'text\/html.*expected application\/json/,
+      why: /404 body is not JSON: <!DOCTYPE html>/,
       level: 'assumed',
     },
   ],
@@ -209,8 +209,8 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
   'bare-error-body': [
     {
       operation: 'findServers',
-      check: /^negative: query limit=abc \(not an integer\) -> 400/,
-      why: /body must have property 'success'; body must have property 'message'/,
+      check: /^schema: the body matches the schema its status declares/,
+      why: /findServers 400: body must have property 'success'; body must have property 'message'/,
       level: 'interface',
     },
   ],
@@ -226,16 +226,16 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^headers: every answer carries the headers its status declares/,
-      why: /X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every one of its \d+ answers/,
+      why: /findServers 200: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing \((\d+) of \1 answers judged/,
       level: 'observed',
     },
   ],
   'text-plain-json': [
     {
       operation: 'findServers',
-      check: /^public: a request with a valid API key still succeeds/,
+      check: /^json: every answer is JSON/,
       why: PLAIN,
-      level: 'observed',
+      level: 'interface',
     },
   ],
   'refuses-credentials': [
@@ -251,7 +251,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^generated: a query parameter sent twice: /,
-      why: /^status 500: the server failed;.*SQL text: .*ER_OPERAND_COLUMNS/,
+      why: /^status 500: the server failed: .*ER_OPERAND_COLUMNS.*; it leaks SQL text/,
       level: 'assumed',
     },
   ],
@@ -267,7 +267,7 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^generated: values with 4-byte UTF-8 and control characters: /,
-      why: /^status 500: the server failed;.*ER_TRUNCATED_WRONG_VALUE_FOR_FIELD/,
+      why: /^status 500: the server failed: .*ER_TRUNCATED_WRONG_VALUE_FOR_FIELD/,
       level: 'assumed',
     },
   ],
@@ -275,7 +275,39 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'listCountries',
       check: /^generated: query parameters other operations take: /,
-      why: /^status 500: the server failed \(seed \d+/,
+      why: /^status 500: the server failed: .*\(seed \d+/,
+      level: 'assumed',
+    },
+  ],
+  'cors-wildcard-with-credentials': [
+    {
+      operation: 'findServers',
+      check: /^cors: GET from an allowed origin: /,
+      why: /^Origin http:\/\/localhost:5173 got Access-Control-Allow-Origin: \*, which a browser refuses/,
+      level: 'interface',
+    },
+  ],
+  'cors-no-expose-headers': [
+    {
+      operation: 'listApiKeys',
+      check: /^cors: a call with the session cookie from an allowed origin: /,
+      why: /^Access-Control-Expose-Headers is absent: a page cannot read X-RateLimit-Limit, X-RateLimit-Remaining, /,
+      level: 'assumed',
+    },
+  ],
+  'cors-preflight-missing-method': [
+    {
+      operation: 'revokeApiKey',
+      check: /^cors: a preflight of DELETE \/user\/apikeys\/\{id\} from an allowed origin -> 204/,
+      why: /Access-Control-Allow-Methods 'GET, HEAD, POST', which leaves out DELETE$/,
+      level: 'assumed',
+    },
+  ],
+  'cors-any-origin': [
+    {
+      operation: 'findServers',
+      check: /^cors: GET from an origin no deployment allows: granted nothing/,
+      why: /^Origin (https:\/\/not-allowed\.invalid), which no deployment may allow, got [\w-]+: \1$/,
       level: 'assumed',
     },
   ],
@@ -303,7 +335,7 @@ export const REPLAY_NAMED: Partial<Record<Exclude<Defect, 'none'>, Named[]>> = {
     {
       operation: 'createApiKey',
       check: /^Dredd: POST \/user\/apikeys -> 201/,
-      why: /status 200, expected 201/,
+      why: /createApiKey does not declare 200/,
       level: 'assumed',
     },
   ],
@@ -327,27 +359,37 @@ export const REPLAY_NAMED: Partial<Record<Exclude<Defect, 'none'>, Named[]>> = {
 
 /** Every interface promise a defect breaks, each failure it may cause at that level: an interface-only run must show these and nothing else. */
 export const INTERFACE: Partial<Record<Defect, Omit<Named, 'level'>[]>> = {
-  'sql-500': [{ operation: 'findServers', check: /^negative: query limit=abc/, why: /status 500, expected 400/ }],
+  'sql-500': [
+    {
+      operation: 'findServers',
+      check: /^(negative: query limit=abc|server-error: )/,
+      why: /status 500: the server failed/,
+    },
+    // The crash's page is no JSON, which the interface promises every answer is.
+    { operation: 'findServers', check: /^json: /, why: /^500 body is not JSON: Error: ER_PARSE_ERROR/ },
+  ],
   'out-of-range-accepted': [
     { operation: 'findServers', check: /^negative: query limit=(0|501) /, why: /status 200, expected 400/ },
   ],
-  'bare-error-body': [
-    { operation: 'findServers', check: /^negative: query limit=/, why: /body must have property 'success'/ },
-  ],
+  'bare-error-body': [{ operation: 'findServers', check: /^schema: /, why: /body must have property 'success'/ }],
   // Every JSON answer of the one interface operation says text/plain.
-  'text-plain-json': [{ operation: 'findServers', check: /^(Dredd|negative|public): /, why: PLAIN }],
+  'text-plain-json': [{ operation: 'findServers', check: /^(Dredd|json): /, why: PLAIN }],
+  // Credentials cross-origin are the interface's: `*` breaks every credentialed call, whatever origins are allowed.
+  'cors-wildcard-with-credentials': [
+    { operation: 'findServers', check: /^cors: GET from an allowed origin/, why: /Access-Control-Allow-Origin: \*/ },
+  ],
 };
 
 /** Defects that share a run: none of them hides or imitates another's failure; at most one breaks an interface promise. */
 export const GROUPS: Defect[][] = [
   ['none'],
-  ['auth-not-enforced', 'missing-field', 'html-404'],
-  ['wrong-401-message', 'wrong-type', '404-wrong-method'],
-  ['limit-ignored', 'secret-in-list', 'motd-raw'],
+  ['auth-not-enforced', 'missing-field', 'html-404', 'cors-no-expose-headers'],
+  ['wrong-401-message', 'wrong-type', '404-wrong-method', 'cors-preflight-missing-method'],
+  ['limit-ignored', 'secret-in-list', 'motd-raw', 'cors-any-origin'],
   ['wrong-status', 'nulls-past-page-one', 'sql-500', 'total-per-page'],
   ['false-as-true', 'wrong-default-sort', 'bare-error-body'],
   ['total-counts-hidden', 'out-of-range-accepted', 'ignored-filter', 'limit-dependent-count'],
-  ['missing-route', 'no-rate-limit-headers'],
+  ['missing-route', 'no-rate-limit-headers', 'cors-wildcard-with-credentials'],
   ['text-plain-json', 'refuses-credentials'],
   ['repeated-param-500', 'encoded-colon-404'],
   ['utf8mb4-500', 'foreign-param-500'],
@@ -380,6 +422,8 @@ export const MANY: Exclude<Defect, 'none'>[] = [
   'encoded-colon-404',
   'utf8mb4-500',
   'foreign-param-500',
+  'cors-no-expose-headers',
+  'cors-any-origin',
 ];
 
 /** The cause each defect must be named as, alone: a run of several defects has one cause per defect and no other. */
@@ -393,7 +437,7 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'wrong-status': /^answers 200 where the spec says 201: POST \/user\/apikeys/,
   'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
   'false-as-true':
-    /^a boolean parameter set to false does not answer like the parameter left out .*\(3 of the \d+ `default:` checks: (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
+    /^a boolean parameter set to false does not answer like the parameter left out .*\((3 of the \d+ `default:` checks|\d+ checks): (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
   'wrong-default-sort': /^findServers: sort: \d+ out of order/,
   'ignored-filter': /^findServers: org: \d+ of \d+ rows break it/,
   'motd-raw': /^findServers: motd: no row at all/,
@@ -415,4 +459,11 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'utf8mb4-500': /^server error: 500 Internal Server Error: ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value/,
   'foreign-param-500':
     /^server error: 500 Internal Server Error: the request could not be completed \(TypeError\) \(GET \/metadata\/countries\)$/,
+  'cors-wildcard-with-credentials':
+    /^Access-Control-Allow-Origin: \* where x-cors allows credentials: browsers refuse every credentialed call \(/,
+  'cors-no-expose-headers':
+    /^Access-Control-Expose-Headers leaves out headers x-cors exposes \(2 of the \d+ `cors:` checks\)$/,
+  'cors-preflight-missing-method':
+    /^Access-Control-Allow-Methods of a preflight leaves out methods its path declares \(1 of the \d+ `cors:` /,
+  'cors-any-origin': /^an origin x-cors does not allow is granted \(1 of the \d+ `cors:` checks\)$/,
 };

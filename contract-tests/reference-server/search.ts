@@ -63,9 +63,11 @@ export class QueryReader {
     return truthy ? true : v === 'true';
   }
 
-  oneOf(name: string, values: string[], fallback?: string): string | undefined {
-    const v = this.q[name];
-    if (v === undefined || v === '') return fallback;
+  /** One of `values`; `anyCase`: written in any case (`eu` is `EU`: the spec says a text filter's words take any case). */
+  oneOf(name: string, values: string[], fallback?: string, anyCase = false): string | undefined {
+    const raw = this.q[name];
+    if (raw === undefined || raw === '') return fallback;
+    const v = anyCase ? (values.find((w) => w.toLowerCase() === raw.toLowerCase()) ?? raw) : raw;
     if (!values.includes(v)) {
       if (this.lenient) return fallback;
       throw new QueryError(name, `must be one of ${values.join(', ')}`);
@@ -112,7 +114,7 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
   if (minAge !== undefined) tests.push((r) => now - Date.parse(r.last_ping) >= minAge * DAY);
   const maxAge = q.int('maxAge', 0, 3650) ?? 30;
   tests.push((r) => now - Date.parse(r.last_ping) <= maxAge * DAY);
-  const region = q.oneOf('region', REGIONS);
+  const region = q.oneOf('region', REGIONS, undefined, true);
   if (region) tests.push((r) => r.region === region);
   const country = q.text('country', 100);
   if (country)
@@ -204,7 +206,7 @@ export function countries(rows: ReferenceRow[], query: Record<string, string>, n
 }
 
 export function regions(rows: ReferenceRow[], query: Record<string, string>) {
-  const only = new QueryReader(query, false).oneOf('region', REGIONS);
+  const only = new QueryReader(query, false).oneOf('region', REGIONS, undefined, true);
   const counts = new Map<string, number>();
   for (const r of rows)
     if (r.region !== null && (!only || r.region === only)) counts.set(r.region, (counts.get(r.region) ?? 0) + 1);

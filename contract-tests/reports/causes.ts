@@ -41,9 +41,10 @@ export interface OperationInfo {
 }
 
 interface Fingerprint {
-  /** The key failures are grouped by, or undefined when the failure does not have this kind of cause. */
+  /** What failures of one such cause share, as one value to group by; undefined when the failure has no cause of this kind. */
   key(f: CheckResult): string | undefined;
-  cause(key: string, failures: CheckResult[]): Omit<Cause, 'level' | 'failures'>;
+  /** The cause of failures that share a key, told from their fields. */
+  cause(failures: CheckResult[]): Omit<Cause, 'level' | 'failures'>;
 }
 
 const CREDENTIALS: Record<string, string> = {
@@ -57,8 +58,8 @@ const ENV: Record<string, string> = {
   forbidden: 'CONTRACT_FORBIDDEN_API_KEY',
 };
 
-/** The family of a check: the text before its colon. */
-export const familyOf = (f: Pick<CheckResult, 'check'>): string => f.check.split(':')[0] ?? f.check;
+/** The family a result belongs to (`auth`, `schema`, `Dredd`...), as the engine filed it. */
+export const familyOf = (f: Pick<CheckResult, 'family' | 'operationId'>): string => f.family ?? f.operationId;
 
 /** Up to three items, and how many more. */
 function some(items: string[]): string {
@@ -73,22 +74,9 @@ const short = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}…` 
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The first problem of a failure's message, generalised: values and numbers taken out, so one defect reads the same on every check. */
-function generalProblem(f: CheckResult): string {
-  const first = (f.message ?? '').split(/; | \| /)[0] ?? '';
-  return first
-    .replace(/'[^']*'|"[^"]*"/g, '…')
-    .replace(/\d+/g, '#')
-    .slice(0, 160);
-}
-
-/** The route a failure's request went to, as the spec writes it (`GET /status/ping/{address}`); its operation's, without one. */
-function routeOf(ops: OperationInfo[], f: CheckResult): string {
-  const [, method, path] = /^(\S+) ([^?\s]+)/.exec(f.request ?? '') ?? [];
-  const op = path
-    ? ops.find((o) => new RegExp(`${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))
-    : ops.find((o) => o.operationId === f.operationId);
-  return op ? `${method ?? op.method} ${op.path}` : path ? `${method} ${path}` : f.operationId;
+/** The route a failure's request went to, as the spec writes it (`GET /status/ping/{address}`): its fields. */
+function routeOf(f: CheckResult): string {
+  return f.route ? `${f.method ?? ''} ${f.route}`.trim() : f.method ? `${f.method} (${f.operationId})` : f.operationId;
 }
 
 function fingerprints(
@@ -97,7 +85,7 @@ function fingerprints(
   results: readonly CheckResult[],
 ): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
-  const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(ops, f)));
+  const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(f)));
   /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
   const routeless = new Set(
     Object.entries(observed?.answers ?? {})
@@ -129,21 +117,20 @@ function fingerprints(
   /** Checks of a family that ran (passed or failed), for "n of m". */
   const ran = (family: string) => results.filter((r) => r.status !== 'skip' && familyOf(r) === family).length;
   const subjects = (failures: CheckResult[]) => [
-    ...new Set(
-      failures.map((f) => f.evidence?.subject?.split(' ').slice(1).join(' ')).filter((s): s is string => Boolean(s)),
-    ),
+    ...new Set(failures.map((f) => f.evidence?.subject).filter((s): s is string => Boolean(s))),
   ];
   return [
     {
       key: (f) => f.evidence?.crash,
-      cause: (crash, failures) => ({
-        title: `server error: ${crash} (${routes(failures)})`,
+      cause: (failures) => ({
+        title: `server error: ${failures[0]!.evidence!.crash} (${routes(failures)})`,
         hint: 'the same error on every one of these answers: one fault of the target, met through several checks; the example repeats it',
       }),
     },
     {
       key: (f) => (routeless.has(f.operationId) ? f.operationId : undefined),
-      cause: (id) => {
+      cause: (failures) => {
+        const id = failures[0]!.operationId;
         const op = byId.get(id)!;
         const statuses = Object.entries(observed?.answers[id] ?? {});
         const routed = statuses.filter(([s]) => Number(s) < 500);
@@ -176,8 +163,8 @@ function fingerprints(
     },
     {
       key: (f) => f.evidence?.wrongType,
-      cause: (type) => ({
-        title: `Content-Type is '${type}' where the spec promises application/json${jsonAnswers === 0 && allAnswers ? ' (on every answer)' : ''}`,
+      cause: (failures) => ({
+        title: `Content-Type is '${failures[0]!.evidence!.wrongType}' where the spec promises application/json${jsonAnswers === 0 && allAnswers ? ' (on every answer)' : ''}`,
         hint: 'every JSON answer must say Content-Type: application/json (a charset parameter is fine)',
       }),
     },
@@ -186,10 +173,10 @@ function fingerprints(
         f.evidence?.missingHeaders
           ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}`
           : undefined,
-      cause: (key, failures) => {
-        const [every, names] = key.split('\u0000');
+      cause: (failures) => {
+        const { names, every } = failures[0]!.evidence!.missingHeaders!;
         return {
-          title: `response headers ${names} missing from ${every === 'every' ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
+          title: `response headers ${[...names].sort().join(', ')} missing from ${every ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
           hint: "the spec declares them on these statuses; clients (and the suite's pacing) rely on them",
         };
       },
@@ -197,22 +184,23 @@ function fingerprints(
     {
       // Only the first schema error of a failure: the one it is listed under.
       key: (f) => f.evidence?.schemaErrors?.[0],
-      cause: (error, failures) => ({
-        title: `schema: ${error} (the same error in ${plural(failures.length, 'check')})`,
+      cause: (failures) => ({
+        title: `schema: ${failures[0]!.evidence!.schemaErrors![0]} (the same error in ${plural(failures.length, 'check')})`,
         hint: 'one field the target sends differently from what the spec describes',
       }),
     },
     {
       key: (f) => f.evidence?.finding,
-      cause: (finding, failures) => {
+      cause: (failures) => {
+        const finding = failures[0]!.evidence!.finding;
         const families = [...new Set(failures.map(familyOf))];
         const names = subjects(failures);
+        // One family: how many of its checks; across families: how many checks, and what they were about.
+        // One family: how many of its checks; across families: how many checks, and what they were about.
         const of =
           families.length === 1
             ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})`
-            : names.length
-              ? ` (${some(names)})`
-              : '';
+            : ` (${plural(failures.length, 'check')}${names.length ? `: ${some(names)}` : ''})`;
         return { title: `${finding}${of}` };
       },
     },
@@ -224,18 +212,21 @@ function fingerprints(
           ? `${answer.status}\u0000${expectedStatus}`
           : undefined;
       },
-      cause: (key, failures) => {
-        const [got, expected] = key.split('\u0000');
+      cause: (failures) => {
+        const { expectedStatus, answer } = failures[0]!.evidence!;
         return {
-          title: `answers ${got} where the spec says ${expected}: ${routes(failures)} (${plural(failures.length, 'check')})`,
+          title: `answers ${answer!.status} where the spec says ${expectedStatus}: ${routes(failures)} (${plural(failures.length, 'check')})`,
         };
       },
     },
     {
-      key: (f) => f.evidence?.subject,
-      cause: (subject, failures) => ({
-        title: `${subject.replace(' ', ': ')}: ${short((failures[0]!.message ?? '').split(/; | \| /)[0]!)}${failures.length > 1 ? ` (${plural(failures.length, 'check')})` : ''}`,
-      }),
+      key: (f) => (f.evidence?.subject ? `${f.operationId}\u0000${f.evidence.subject}` : undefined),
+      cause: (failures) => {
+        const [f] = failures;
+        const why = f!.findings?.[0]?.why ?? (f!.message ?? '').split(/; | \| /)[0]!;
+        const count = failures.length > 1 ? ` (${plural(failures.length, 'check')})` : '';
+        return { title: `${f!.operationId}: ${f!.evidence!.subject}: ${short(why)}${count}` };
+      },
     },
   ];
 }
@@ -269,7 +260,7 @@ export function findCauses(
       const key = fp.key(f);
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), f]);
     }
-    for (const [key, failures] of byKey) groups.push({ ...cause(key, failures), failures });
+    for (const failures of byKey.values()) groups.push({ ...cause(failures), failures });
     const taken = new Set([...byKey.values()].flat());
     left = left.filter((f) => !taken.has(f));
   };
@@ -284,12 +275,15 @@ export function findCauses(
     }
   }
   // The rest: by family and what went wrong, so the same failure on several operations is one cause.
-  claim({ key: (f) => `${familyOf(f)}\u0000${generalProblem(f)}` }, (_key, failures) => {
-    const f = failures[0]!;
-    return failures.length === 1
-      ? { title: `${f.operationId}: ${f.check}` }
-      : { title: `${f.check} (${some(failures.map((x) => x.operationId))}: ${plural(failures.length, 'check')})` };
-  });
+  claim(
+    { key: (f) => `${familyOf(f)}\u0000${f.evidence?.judge ?? ''}\u0000${f.evidence?.defect ?? f.check}` },
+    (failures) => {
+      const f = failures[0]!;
+      return failures.length === 1
+        ? { title: `${f.operationId}: ${f.check}` }
+        : { title: `${f.check} (${some(failures.map((x) => x.operationId))}: ${plural(failures.length, 'check')})` };
+    },
+  );
   const causes = groups.map((g) => {
     const level = hardest(g.failures.map((f) => f.provenance));
     return { ...g, level, failures: exampleFirst(g.failures, level) };

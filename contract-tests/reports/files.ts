@@ -9,15 +9,21 @@ import { junit } from './junit.ts';
 import { markdown } from './markdown.ts';
 import type { RunOutcome } from './outcome.ts';
 
-export interface ReportPaths {
-  junit: string;
-  html: string;
-  /** The summary as markdown, for a CI job's summary page. */
-  markdown: string;
-  /** Every check and cause for a program (contract-report.schema.json). */
-  json: string;
-  dreddLog: string;
-}
+/**
+ * Every report a run writes, each a pure view of the run's outcome: a new format is one
+ * file beside these and one line here. Its file is `<prefix>-<file>` in the reports folder.
+ */
+const FORMATS = [
+  { id: 'json', label: 'JSON', file: 'report.json', render: (o: RunOutcome) => jsonText(o) },
+  { id: 'junit', label: 'JUnit', file: 'junit.xml', render: (o: RunOutcome, suite: string) => junit(o, suite) },
+  { id: 'html', label: 'HTML', file: 'report.html', render: (o: RunOutcome) => htmlReport(o) },
+  { id: 'markdown', label: 'markdown', file: 'summary.md', render: (o: RunOutcome) => markdown(o) },
+] as const;
+
+type FormatId = (typeof FORMATS)[number]['id'];
+
+/** Where each report goes, and Dredd's log. */
+export type ReportPaths = Record<FormatId, string> & { dreddLog: string };
 
 export const DEFAULT_REPORTS_DIR = 'reports';
 
@@ -31,22 +37,16 @@ export function reportPaths(
   prefix: 'contract' | 'proxy' = 'contract',
 ): ReportPaths {
   const dir = resolve(cwd, options.reports ?? DEFAULT_REPORTS_DIR);
-  return {
-    junit: options.junit ? resolve(cwd, options.junit) : join(dir, `${prefix}-junit.xml`),
-    html: join(dir, `${prefix}-report.html`),
-    markdown: join(dir, `${prefix}-summary.md`),
-    json: join(dir, `${prefix}-report.json`),
-    dreddLog: join(dir, `${prefix}-dredd.log`),
-  };
+  const paths = Object.fromEntries(FORMATS.map((f) => [f.id, join(dir, `${prefix}-${f.file}`)])) as ReportPaths;
+  if (options.junit) paths.junit = resolve(cwd, options.junit);
+  paths.dreddLog = join(dir, `${prefix}-dredd.log`);
+  return paths;
 }
 
 /** Writes an outcome in every format (JUnit's suite named `suiteName`) and says where, for the run's last line. */
 export function writeReports(outcome: RunOutcome, paths: ReportPaths, suiteName: 'contract' | 'proxy'): string {
-  writeAtomically(paths.json, jsonText(outcome));
-  writeAtomically(paths.junit, junit(outcome, suiteName));
-  writeAtomically(paths.html, htmlReport(outcome));
-  writeAtomically(paths.markdown, markdown(outcome));
-  return `Reports: ${paths.json} (JSON), ${paths.junit} (JUnit), ${paths.html} (HTML), ${paths.markdown} (markdown)`;
+  for (const f of FORMATS) writeAtomically(paths[f.id], f.render(outcome, suiteName));
+  return `Reports: ${FORMATS.map((f) => `${paths[f.id]} (${f.label})`).join(', ')}`;
 }
 
 /** Removes the last run's reports: if this run dies before writing its own, none is left to mislead. */

@@ -5,7 +5,7 @@
 // expected, what came back, why, its cause and its repro, and a table of the operations.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
-import { causeIndex, failsStrictly, failureFields, tally, verdictLine, type RunOutcome } from './outcome.ts';
+import { failsStrictly, failureFields, verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
 function esc(text: string): string {
@@ -66,7 +66,7 @@ ${example ? `<p class="example">e.g. ${esc(example.operationId)}: ${esc(example.
 }
 
 export function htmlReport(outcome: RunOutcome): string {
-  const t = tally(outcome);
+  const t = outcome.tally;
   const state = outcome.exitCode === 0 ? 'passed' : outcome.exitCode === 1 ? 'failed' : 'refused';
   const heading = { passed: 'PASSED', failed: 'FAILED', refused: 'NOT RUN' }[state];
   const body: string[] = [
@@ -78,7 +78,7 @@ export function htmlReport(outcome: RunOutcome): string {
     `<ul class="settings">${outcome.settings.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ul>`,
   ];
   if (outcome.exitCode !== 2) {
-    const causeOf = causeIndex(outcome);
+    const causeOf = outcome.causeOf;
     if (outcome.causes.length) {
       // Each cause keeps its checks folded, so the next cause is not pushed out of view.
       body.push('<h2 id="causes">Causes, worst level first</h2>', ...outcome.causes.map((c, i) => causeCard(c, i + 1)));

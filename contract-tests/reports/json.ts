@@ -4,7 +4,7 @@
 // contract-report.schema.json beside this file (a test validates every report against
 // it); `format` names the version of that shape, raised when a field changes meaning.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
-import { causeIndex, failsStrictly, tally, verdictLine, type RunOutcome } from './outcome.ts';
+import { failsStrictly, verdictLine, type RunOutcome } from './outcome.ts';
 
 export const REPORT_FORMAT = 'server-listing-contract-report/1';
 
@@ -68,8 +68,8 @@ const defined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 export function jsonReport(outcome: RunOutcome): JsonReport {
-  const t = tally(outcome);
-  const causes = causeIndex(outcome);
+  const t = outcome.tally;
+  const causes = outcome.causeOf;
   return defined({
     format: REPORT_FORMAT,
     verdict: outcome.exitCode === 0 ? 'passed' : outcome.exitCode === 1 ? 'failed' : 'not run',

@@ -4,7 +4,7 @@
 // repeats it. A run that checked
 // nothing (exit 2) is one test case in error saying why, so a gate never reads green.
 import type { RunOutcome } from './outcome.ts';
-import { causeIndex, failsStrictly, tally } from './outcome.ts';
+import { failsStrictly } from './outcome.ts';
 
 function xml(text: string): string {
   return (
@@ -36,8 +36,8 @@ export function junit(outcome: RunOutcome, suiteName = 'contract'): string {
       '',
     ].join('\n');
   }
-  const causeOf = causeIndex(outcome);
-  const t = tally(outcome);
+  const causeOf = outcome.causeOf;
+  const t = outcome.tally;
   const failures = t.failed + t.strictFailures.length;
   const out = [
     head,

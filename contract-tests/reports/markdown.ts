@@ -3,7 +3,7 @@
 // each with its count, one example and the curl line that repeats it, their checks folded
 // away (each with why and its repro), and one row per operation.
 import { LEVELS } from '../../spec/provenance.ts';
-import { tally, verdictLine, type RunOutcome } from './outcome.ts';
+import { verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
 /** Text safe inside a table cell or a list item. */
@@ -36,7 +36,7 @@ export function markdown(outcome: RunOutcome): string {
   ];
   if (outcome.exitCode === 2)
     return [...lines, 'Nothing was checked. The JUnit report holds one error saying why.', ''].join('\n');
-  const t = tally(outcome);
+  const t = outcome.tally;
   if (t.failed) {
     lines.push('| level | failures |', '|---|---|', ...LEVELS.map((l) => `| ${l} | ${t.failuresByLevel[l]} |`), '');
   }

@@ -32,6 +32,10 @@ export function groupByOperation(
 
 export interface RunOutcome {
   exitCode: 0 | 1 | 2;
+  /** The counts every report shows, worked out once (tallyOf). */
+  tally: Tally;
+  /** Each failure's cause, numbered as listed (causes[n - 1]), worked out once. */
+  causeOf: ReadonlyMap<CheckResult, { n: number; cause: Cause }>;
   /** Why nothing was checked (exit 2): the target could not be reached, a mistake in the flags... */
   refusal?: string;
   /** The run's settings for people: target, level, writes, credentials (masked). */
@@ -63,31 +67,48 @@ export interface OutcomeInput {
   durationMs: number;
 }
 
-/** The outcome of a list of results: grouped per operation, every failure under a cause, the exit code. */
+/** The outcome of a list of results: grouped per operation, every failure under a cause, the counts, the exit code. */
 export function outcomeOf(input: OutcomeInput): RunOutcome {
   const listed = input.operations.filter((o) => !input.selected || input.selected.includes(o.operationId));
   const reports = groupByOperation(
     listed.map((o) => ({ operationId: o.operationId, route: `${o.method} ${o.path}` })),
     input.results,
   );
-  const outcome: RunOutcome = {
-    exitCode: 0,
+  const strict = input.strict ?? false;
+  const causes = findCauses(input.results, input.operations, input.observed);
+  const tally = tallyOf(reports, strict);
+  return {
+    exitCode: tally.failed || tally.strictFailures.length ? 1 : 0,
+    tally,
+    causeOf: causeIndex(causes),
     settings: input.settings,
     reports,
-    causes: findCauses(input.results, input.operations, input.observed),
+    causes,
     figures: input.figures ?? [],
-    strict: input.strict ?? false,
+    strict,
     startedAt: input.startedAt,
     durationMs: input.durationMs,
   };
-  const t = tally(outcome);
-  outcome.exitCode = t.failed || t.strictFailures.length ? 1 : 0;
-  return outcome;
+}
+
+/** The outcome of a run that checked nothing (exit 2), and why. */
+export function refusedOutcome(
+  input: Pick<RunOutcome, 'refusal' | 'settings' | 'figures' | 'startedAt' | 'durationMs'>,
+): RunOutcome {
+  return {
+    exitCode: 2,
+    tally: tallyOf([], false),
+    causeOf: new Map(),
+    reports: [],
+    causes: [],
+    strict: false,
+    ...input,
+  };
 }
 
 /** A skip that fails the run under `--strict`. */
 export function failsStrictly(r: CheckResult, strict: boolean): boolean {
-  return strict && r.status === 'skip' && !r.unavoidable;
+  return strict && r.status === 'skip' && !r.unavoidable && !r.declined;
 }
 
 export interface Tally {
@@ -102,8 +123,8 @@ export interface Tally {
   failuresByLevel: Record<Provenance, number>;
 }
 
-export function tally(outcome: Pick<RunOutcome, 'reports' | 'strict'>): Tally {
-  const all = outcome.reports.flatMap((r) => r.results);
+function tallyOf(reports: readonly OperationReport[], strict: boolean): Tally {
+  const all = reports.flatMap((r) => r.results);
   const failures = all.filter((r) => r.status === 'fail');
   const failuresByLevel = Object.fromEntries(
     LEVELS.map((l) => [l, failures.filter((f) => f.provenance === l).length]),
@@ -115,7 +136,7 @@ export function tally(outcome: Pick<RunOutcome, 'reports' | 'strict'>): Tally {
     failed: failures.length,
     skipped: skipped.length,
     unavoidable: skipped.filter((r) => r.unavoidable).length,
-    strictFailures: skipped.filter((r) => failsStrictly(r, outcome.strict)),
+    strictFailures: skipped.filter((r) => failsStrictly(r, strict)),
     failuresByLevel,
   };
 }
@@ -123,7 +144,7 @@ export function tally(outcome: Pick<RunOutcome, 'reports' | 'strict'>): Tally {
 /** PASSED / FAILED / NOT RUN, with the counts that say why: the line a gate shows. */
 export function verdictLine(outcome: RunOutcome): string {
   if (outcome.exitCode === 2) return `NOT RUN: ${outcome.refusal ?? 'the suite refused to run'}`;
-  const t = tally(outcome);
+  const t = outcome.tally;
   const causes = outcome.causes.length
     ? ` (${outcome.causes.length} cause${outcome.causes.length === 1 ? '' : 's'})`
     : '';
@@ -144,9 +165,9 @@ export function failureLine(r: CheckResult): string {
 }
 
 /** Each failure's cause, as its number in the list and its title. */
-export function causeIndex(outcome: Pick<RunOutcome, 'causes'>): Map<CheckResult, { n: number; cause: Cause }> {
+function causeIndex(causes: readonly Cause[]): Map<CheckResult, { n: number; cause: Cause }> {
   const index = new Map<CheckResult, { n: number; cause: Cause }>();
-  outcome.causes.forEach((cause, i) => {
+  causes.forEach((cause, i) => {
     for (const f of cause.failures) index.set(f, { n: i + 1, cause });
   });
   return index;
@@ -184,10 +205,10 @@ function causeLines(outcome: RunOutcome): string[] {
 }
 
 export function summary(outcome: RunOutcome): string {
-  const t = tally(outcome);
+  const t = outcome.tally;
   const lines = [...outcome.settings, '', verdictLine(outcome)];
   if (t.failed) lines.push(levelsLine(t), ...causeLines(outcome), '', 'Every check, per operation:');
-  const causes = causeIndex(outcome);
+  const causes = outcome.causeOf;
   const width = Math.max(...outcome.reports.map((r) => r.operationId.length), 10);
   for (const { operationId, results } of outcome.reports) {
     const failed = results.filter((r) => r.status === 'fail').length;

@@ -83,6 +83,8 @@ describe('the report writers take results from anywhere', () => {
   const results: CheckResult[] = [
     {
       operationId: 'findServers',
+      method: 'GET',
+      route: '/servers/find',
       check: 'proxy: the answer matches the spec',
       provenance: 'interface',
       status: 'fail',
@@ -95,6 +97,8 @@ describe('the report writers take results from anywhere', () => {
     },
     {
       operationId: 'listRegions',
+      method: 'GET',
+      route: '/metadata/regions',
       check: 'proxy: the answer matches the spec',
       provenance: 'interface',
       status: 'fail',

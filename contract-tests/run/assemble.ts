@@ -1,9 +1,9 @@
 // Puts together what one run provides to its phases: the transport (budget, pacing, the
 // stop signal) with every answer shown to the answer log, the key ledger and the
-// families' watches; the judge at the run's level; the credentials; the search sample.
-import { AnswerJudge } from '../../spec/judge.ts';
+// registry's judges at the run's level, shown every answer; the credentials; the search sample.
 import type { SpecModel } from '../../spec/model.ts';
-import { handOut, type AnswerWatch, type Family, type RunKit } from '../checks/families.ts';
+import { UsageAccumulator, usageNoteOf } from '../../spec/usage-profile.ts';
+import type { RunKit } from '../checks/families.ts';
 import { CachedReads } from '../checks/cached-reads.ts';
 import { searchedOperation } from '../checks/sample/sample.ts';
 import { Sampler } from '../checks/sample/sampler.ts';
@@ -11,12 +11,13 @@ import { Budget } from '../transport/budget.ts';
 import type { Fetch } from '../transport/http.ts';
 import { Pacer } from '../transport/pacing.ts';
 import { Transport } from '../transport/transport.ts';
-import { AnswerLog, subjectOf } from '../kit/answer-log.ts';
+import { AnswerLog, filedUnder } from '../kit/answer-log.ts';
 import { CredentialSet, type Credentials } from '../kit/credentials.ts';
 import { KeyLedger } from '../kit/key-ledger.ts';
 import { keyLifecycle } from '../kit/key-lifecycle.ts';
 import { Recorder } from '../kit/recorder.ts';
 import type { Scope } from '../kit/scope.ts';
+import { RunJudging } from './judging.ts';
 
 /** The clock the pacing waits by; tests pass a fake one (no real seconds slept). */
 export interface Clock {
@@ -38,22 +39,23 @@ export interface KitParts {
   runId: string;
   /** The seed of the generated requests. */
   seed: number;
-  families: readonly Family[];
 }
 
 export interface Kit {
   /** Everything the run holds: the engine hands each family only the parts it declared (`handOut`). */
   run: RunKit;
   recorder: Recorder;
-  watches: AnswerWatch[];
+  /** What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts). */
+  traffic: UsageAccumulator;
 }
 
 export function assembleKit(p: KitParts): Kit {
   const answers = new AnswerLog();
   const recorder = new Recorder();
-  const watches: AnswerWatch[] = [];
+  const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
   const credentials = new CredentialSet(p.model, p.credentials);
   let keys: KeyLedger | undefined;
+  const judging = new RunJudging(p.model, p.scope.level, credentials);
   const http = new Transport({
     baseUrl: p.baseUrl,
     fetch: p.fetch,
@@ -66,23 +68,25 @@ export function assembleKit(p: KitParts): Kit {
     }),
     signal: p.signal,
     observe: (request, response) => {
-      const subject = subjectOf(p.model, request.method, http.relative(request.url));
-      answers.note(subject, response);
+      const subject = filedUnder(p.model, request.method, http.relative(request.url));
+      // A preflight's answer is the CORS layer's: it says nothing of whether the operation's route is there.
+      if (request.method.toUpperCase() !== 'OPTIONS') answers.note(subject, response);
+      judging.observe(subject, request, response);
       keys?.observe(subject, request, response);
-      for (const w of watches) w.note(subject, request, response);
+      const sent = usageNoteOf(p.model, { ...request, url: http.relative(request.url) }, response.status);
+      if (sent) traffic.note(sent);
     },
   });
   keys = new KeyLedger({ http, credentials, lifecycle: keyLifecycle(p.model), runId: p.runId });
-  const judge = AnswerJudge.of(p.model, p.scope.level);
   const reads = new CachedReads(http, credentials);
   const searched = searchedOperation(p.model.operations);
-  const sample = searched ? new Sampler(searched, { reads, judge, budgetLeft: () => http.budget.left() }) : undefined;
+  const sample = searched ? new Sampler(searched, { reads, judging, budgetLeft: () => http.budget.left() }) : undefined;
   const run: RunKit = {
     spec: p.model,
     scope: p.scope,
     http,
     reads,
-    judge,
+    judging,
     credentials,
     keys,
     sample,
@@ -91,6 +95,5 @@ export function assembleKit(p: KitParts): Kit {
     runId: p.runId,
     seed: p.seed,
   };
-  for (const f of p.families) if (f.watch) watches.push(f.watch(handOut(run, f.needs)));
-  return { run, recorder, watches };
+  return { run, recorder, traffic };
 }

@@ -2,7 +2,7 @@
 // credentials, masked) and its figures (what was sent, how long the suite waited for
 // rate limits, what the sample saw, the time taken); and the outcome of a run that
 // checked nothing.
-import type { RunOutcome } from '../reports/outcome.ts';
+import { refusedOutcome, type RunOutcome } from '../reports/outcome.ts';
 import type { SampleStats } from '../checks/sample/sampler.ts';
 import type { Budget } from '../transport/budget.ts';
 import type { PaceStats } from '../transport/pacing.ts';
@@ -82,15 +82,11 @@ export function figureLines(s: RunStats): string[] {
 /** A run that checked nothing (exit 2), and why. */
 export function notRun(reason: string, started: Date, target: string): RunOutcome {
   const durationMs = Date.now() - started.getTime();
-  return {
-    exitCode: 2,
+  return refusedOutcome({
     refusal: reason,
     settings: [`Contract suite: spec/openapi.yaml against ${target}`, suiteLine()],
-    reports: [],
-    causes: [],
     figures: [`Finished in ${(durationMs / 1000).toFixed(1)} s`],
-    strict: false,
     startedAt: started,
     durationMs,
-  };
+  });
 }

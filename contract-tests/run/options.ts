@@ -93,6 +93,15 @@ export const FLAGS = {
     env: 'CONTRACT_SEED',
     help: 'the seed of the generated requests: the same seed sends the same ones (pass another to explore further)',
   },
+  usage: {
+    type: 'list',
+    value: '<file>',
+    help: 'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the run checked against the target, and which it never did',
+  },
+  'require-usage': {
+    type: 'boolean',
+    help: 'with --usage: an operation or parameter a profile uses that the run never checked fails the run',
+  },
   verbose: { type: 'boolean', help: "also print Dredd's own log (secrets masked)" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },
@@ -144,6 +153,7 @@ export function normaliseBaseUrl(raw: string): string {
 export const USAGE = [
   'Usage: server-listing-contract --base-url <url> [options]',
   '   (in a clone: npm run contract -- --base-url <url> [options])',
+  '       server-listing-contract diff --base <file|git ref>: what changed in the spec (diff --help)',
   '',
   'Replays the spec (spec/openapi.yaml) against an implementation: a pre-flight makes sure',
   "the target answers at that base URL and asks whether it is this project's mock",

@@ -8,7 +8,7 @@
 // Then it asks the target whether it is this project's mock (GET /__mock/info): only
 // the mock gets the fixture credentials and writes without being told.
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import { mediaType } from '../../spec/judge.ts';
+import { mediaType } from '../../spec/judges/exchange.ts';
 import { describeNetworkError, send, type Fetch, type HttpResponse } from '../transport/http.ts';
 
 export class PreflightError extends Error {}

@@ -1,6 +1,6 @@
 // The suite's run, in process and in phases: the pre-flight (can the target be tested,
 // is it the mock), the replay of each operation's documented success (Dredd), the depth
-// families of checks/families.ts in table order, their watches' verdicts, the cleanup
+// families of checks/families.ts in table order, every answer's verdicts by the judges, the cleanup
 // of everything the run created, and the outcome the reports render. `runSuite` takes a
 // `fetch`, so a test can run it against a Hono app's `app.fetch` with no socket (the
 // replay phase is then off unless asked for: Dredd has an HTTP client of its own).
@@ -22,6 +22,8 @@ import { DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
+import type { UsageProfile } from '../../spec/usage-profile.ts';
+import { usageCoverage } from './usage-coverage.ts';
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -47,6 +49,10 @@ export interface SuiteOptions {
   seed?: number;
   /** The families to run (default all, checks/families.ts). */
   families?: readonly Family[];
+  /** Usage profiles (`--usage`): the report lists which of their operations and parameters the run checked. */
+  usage?: readonly UsageProfile[];
+  /** `--require-usage`: one the run never checked fails it. */
+  requireUsage?: boolean;
 }
 
 export interface SuiteRun {
@@ -90,8 +96,10 @@ async function depthPhase(kit: Kit, operations: readonly Operation[], families: 
   for (const family of families) {
     if (run.http.stopped()) return;
     const given = handOut(run, family.needs);
-    if (family.once) recorder.add(await family.once(given));
-    for (const op of operations) if (family.perOperation) recorder.add(await family.perOperation(op, given));
+    // A result is filed under its family unless it names another group of checks itself (`default:` of `meaning`).
+    const filed = (results: CheckResult[]) => results.map((r) => (r.family ? r : { family: family.name, ...r }));
+    if (family.once) recorder.add(filed(await family.once(given)));
+    for (const op of operations) if (family.perOperation) recorder.add(filed(await family.perOperation(op, given)));
   }
 }
 
@@ -125,7 +133,7 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
   return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
 }
 
-/** The replay, the depth families and their watches; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
+/** The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
 async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
   const { run, recorder } = kit;
   const failures: CheckResult[] = [];
@@ -133,25 +141,27 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
   try {
     if (options.dredd ?? !options.fetch) {
       replay = await replayPhase(run, specPath);
-      recorder.add(replay.results);
+      recorder.add(replay.results.map((r) => ({ family: 'Dredd', ...r })));
     }
     const selected = run.spec.operations.filter((o) => run.scope.selected(o));
     await depthPhase(kit, selected, options.families ?? FAMILIES).catch((err: Error) => {
       failures.push({
         operationId: 'suite',
+        family: 'suite',
         check: 'suite: the depth checks ran to completion',
         provenance: 'interface',
         status: 'fail',
         message: `internal error in the contract suite: ${err.stack ?? err.message}`,
       });
     });
-    for (const w of kit.watches) recorder.add(w.verdicts());
+    recorder.add(run.judging.tallies((id) => run.spec.byId.has(id) && run.scope.selected({ operationId: id })));
   } finally {
     // Cleanup is never refused: not for want of budget, not because the run was stopped.
     const left = await run.keys.removeAll().catch(() => run.keys.open());
     if (left.length) {
       failures.push({
         operationId: 'cleanup',
+        family: 'cleanup',
         check: 'cleanup: everything the suite created is removed',
         provenance: 'interface',
         status: 'fail',
@@ -163,6 +173,7 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
   if (stopped)
     failures.push({
       operationId: 'suite',
+      family: 'suite',
       check: 'suite: the run finished',
       provenance: 'interface',
       status: 'fail',
@@ -233,7 +244,6 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     signal: options.signal,
     runId: randomBytes(4).toString('hex'),
     seed: options.seed ?? DEFAULT_SEED,
-    families: options.families ?? FAMILIES,
   });
   const replay = await phases(kit, options, specPath);
   const facts: RunFacts = {
@@ -247,5 +257,16 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     dredd: Boolean(replay),
     pace,
   };
-  return { outcome: outcomeOf(kit, facts, replay, started), ...(replay ? { dreddLog: replay.log } : {}) };
+  // Writes off without --allow-writes: their skips were asked for, and fail a --strict run only when writes were.
+  if (!scope.writes.allowed)
+    for (const r of kit.recorder.all() as CheckResult[])
+      if (r.status === 'skip' && model.byId.get(r.operationId)?.isWrite) r.declined = true;
+  // --usage: what consumers use against what the run sent (run/usage-coverage.ts), as results and a closing line.
+  const coverage = options.usage?.length
+    ? usageCoverage(options.usage, kit.traffic.toJSON(), model, options.requireUsage ?? false)
+    : undefined;
+  if (coverage) kit.recorder.add(coverage.results);
+  const outcome = outcomeOf(kit, facts, replay, started);
+  if (coverage) outcome.figures.push(...coverage.figures);
+  return { outcome, ...(replay ? { dreddLog: replay.log } : {}) };
 }

@@ -20,18 +20,25 @@ export interface HttpResponse {
 /** The fetch the run sends with: `(Request) => Promise<Response>`, as `globalThis.fetch` and Hono's `app.fetch` are. */
 export type Fetch = (request: Request) => Promise<Response>;
 
-export async function send(
-  fetch: Fetch,
-  req: HttpRequest,
-  options: { timeoutMs?: number } = {},
-): Promise<HttpResponse> {
+/** A request as it goes on the wire: JSON asked for, an object body encoded as JSON and said so. */
+export function onTheWire(req: HttpRequest): { headers: Record<string, string>; body: string | undefined } {
   const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
   let body: string | undefined;
   if (typeof req.body === 'string') body = req.body;
   else if (req.body !== undefined) {
     body = JSON.stringify(req.body);
-    headers['Content-Type'] ??= 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/json';
   }
+  return { headers, body };
+}
+
+export async function send(
+  fetch: Fetch,
+  req: HttpRequest,
+  options: { timeoutMs?: number } = {},
+): Promise<HttpResponse> {
+  const { headers, body } = onTheWire(req);
   const res = await fetch(
     new Request(req.url, {
       method: req.method,
@@ -85,28 +92,6 @@ export function parseJson(text: string): unknown {
 export function excerpt(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat || '(empty body)';
-}
-
-/**
- * What tells one server error from another: the status and the error's first line (a
- * JSON body's `message`), with what varies from request to request taken out (quoted
- * values, numbers, byte escapes), so one crash met through many requests reads the same.
- */
-export function signature(res: Pick<HttpResponse, 'status' | 'text' | 'json'>): string {
-  const json = res.json as { message?: unknown; error?: unknown } | undefined;
-  const said =
-    typeof json?.message === 'string'
-      ? json.message
-      : typeof json?.error === 'string'
-        ? json.error
-        : (res.text.split('\n').find((l) => l.trim()) ?? '');
-  const general = said
-    .replace(/'[^']*'|"[^"]*"|`[^`]*`/g, '…')
-    .replace(/\\x[0-9a-f]{2}/gi, '')
-    .replace(/\d+/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${res.status} ${general.length > 120 ? `${general.slice(0, 120)}…` : general || '(empty body)'}`;
 }
 
 function headersObject(headers: Headers): Record<string, string> {

@@ -214,7 +214,7 @@ export function createApp(parts: AppParts): MockApp {
       ),
     ),
   );
-  app.use('*', corsMiddleware(options.corsOrigins, warn));
+  app.use('*', corsMiddleware(model, options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));
   app.use(
     '*',

@@ -4,6 +4,7 @@
 // validated without a code change; what the operation means stays in spec/model.ts.
 import type { ValidateFunction } from 'ajv';
 import type { Operation, Parameter, SpecModel } from '../../spec/model.ts';
+import { anyCaseWords } from '../../spec/rules.ts';
 import { describeErrors, SchemaValidator } from '../../spec/validator.ts';
 import { printable } from './printable.ts';
 
@@ -25,22 +26,8 @@ interface ParamGroup {
   where: 'query' | 'path';
   params: Map<string, Parameter>;
   validate: ValidateFunction;
-  /** Per parameter whose enum any case of a value matches: each value lower-cased -> as the enum writes it. */
-  anyCase: Map<string, Map<string, string>>;
-}
-
-/** The meanings that compare a parameter with a row's text, which the service does case-insensitively. */
-const TEXT_RULES = new Set(['equals', 'wholeWildcard', 'substringWildcard', 'nameOrCode']);
-
-/**
- * `region=eu` is `EU`: an enum on a parameter a text rule compares lists the values as
- * the rows hold them, and the spec says any case of one is accepted. Such a value is
- * read as the enum writes it, before it is validated.
- */
-function anyCaseEnum(p: Parameter): Map<string, string> | undefined {
-  if (!p.meaning || !TEXT_RULES.has(p.meaning.rule) || !Array.isArray(p.schema.enum)) return undefined;
-  const values = p.schema.enum.filter((v: unknown): v is string => typeof v === 'string');
-  return values.length ? new Map(values.map((v) => [v.toLowerCase(), v])) : undefined;
+  /** Per parameter whose words any case of a value matches (spec/rules.ts anyCaseWords): lower-cased -> as written. */
+  anyCase: Map<string, ReadonlyMap<string, string>>;
 }
 
 function compileGroup(validator: SchemaValidator, where: 'query' | 'path', params: Parameter[]): ParamGroup {
@@ -54,10 +41,11 @@ function compileGroup(validator: SchemaValidator, where: 'query' | 'path', param
   const validate = own.length
     ? validator.compile(schema)
     : (Object.assign(() => true, { errors: null }) as unknown as ValidateFunction);
+  // `region=eu` is `EU`: such a value is read as the spec writes it, before it is validated.
   const anyCase = new Map(
     own.flatMap((p) => {
-      const values = anyCaseEnum(p);
-      return values ? [[p.name, values] as const] : [];
+      const words = anyCaseWords(p);
+      return words ? [[p.name, words] as const] : [];
     }),
   );
   return { where, params: new Map(own.map((p) => [p.name, p])), validate, anyCase };

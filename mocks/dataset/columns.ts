@@ -285,6 +285,13 @@ export function valueAt<F extends DictField>(ds: Dataset, field: F, i: number): 
   return col.values[col.ids[i] as number] as StoredServer[F];
 }
 
+/** The fields kept as a number per row: `port`, `players_online`, and `last_ping` in ms (`time`). */
+export function numbersOf(ds: Dataset, field: string): { numbers: Numbers; time: boolean } | undefined {
+  if (field === 'port') return { numbers: ds.port, time: false };
+  if (field === 'players_online') return { numbers: ds.playersOnline, time: false };
+  return field === 'last_ping' ? { numbers: ds.lastPing, time: true } : undefined;
+}
+
 /**
  * Any other field as a dictionary column, built by reading every row once: the address
  * (nearly one value per row), the port, the players online, the last ping as ISO text.

@@ -5,7 +5,8 @@ import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import { FAVICONS } from './favicons.ts';
 import { rowsOf } from './columns.ts';
 import { generateDataset, generateServers } from './generator.ts';
-import { sortOrders, SORT_KEYS } from './sort-orders.ts';
+import { loadModel } from '../../spec/model.ts';
+import { ordersOf, sortOrders, sortRuleOf } from './sort-orders.ts';
 import { isTcpShield, type StoredServer } from './server-row.ts';
 import { NOW } from '../../testing/instants.ts';
 
@@ -257,14 +258,15 @@ describe('generated output is pinned', () => {
     const ds = generateDataset(opts);
     const rows = rowsOf(ds);
     if (count <= 20000) expect(digest(generateServers(opts))).toBe(digest(rows));
-    const orders = sortOrders(ds);
+    const rule = sortRuleOf(loadModel().byId.get('findServers'));
+    const orders = sortOrders(ds, rule);
     expect({
       rows: digest(rows),
       orders: Object.fromEntries(
-        SORT_KEYS.map((k) => [
-          k,
-          digest(Buffer.from(orders[k].buffer, orders[k].byteOffset, orders[k].byteLength).toString('hex')),
-        ]),
+        [...ordersOf(rule)].map(([name, { key }]) => {
+          const o = orders.get(key)!;
+          return [name, digest(Buffer.from(o.buffer, o.byteOffset, o.byteLength).toString('hex'))];
+        }),
       ),
     }).toMatchSnapshot();
   });

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { rowsOf } from './columns.ts';
 import { generateDataset, generateServers, generatorFingerprint } from './generator.ts';
 import { buildIndex } from '../search/search-index.ts';
-import { sortOrders, SORT_KEYS } from './sort-orders.ts';
+import { loadModel } from '../../spec/model.ts';
+import { orderKey, sortOrder, sortOrders, sortRuleOf, type SortRule } from './sort-orders.ts';
 import { findQuery, searchJson } from '../search/search.ts';
 import { KEEP_SNAPSHOTS, readSnapshot, snapshotFile, writeSnapshot, type SnapshotKey } from './snapshot.ts';
 import { NOW } from '../../testing/instants.ts';
@@ -20,10 +21,11 @@ const key = (over: Partial<SnapshotKey> = {}): SnapshotKey => ({
   ...over,
 });
 const fresh = () => mkdtempSync(join(tmpdir(), 'slm-snap-'));
+const RULE = sortRuleOf(loadModel().byId.get('findServers'));
 
 function written(dir = fresh(), k = key()) {
   const ds = generateDataset({ seed: k.seed, count: k.count, now: new Date(NOW), clean: k.clean });
-  const orders = sortOrders(ds);
+  const orders = sortOrders(ds, RULE);
   const file = writeSnapshot(dir, k, ds, orders, NOW);
   return { dir, k, ds, orders, file };
 }
@@ -35,7 +37,8 @@ describe('dataset snapshots', () => {
     if (!('dataset' in snap)) throw new Error(snap.miss);
     expect(rowsOf(snap.dataset)).toEqual(generateServers({ seed: 5, count: 2500, now: new Date(NOW) }));
     expect(rowsOf(snap.dataset)).toEqual(rowsOf(ds));
-    for (const s of SORT_KEYS) expect(Array.from(snap.orders[s]), s).toEqual(Array.from(orders[s]));
+    expect([...snap.orders.keys()].sort()).toEqual([...orders.keys()].sort());
+    for (const [k, o] of orders) expect(Array.from(snap.orders.get(k)!), k).toEqual(Array.from(o));
     const a = buildIndex(ds, { orders });
     const b = buildIndex(snap.dataset, { orders: snap.orders });
     for (const q of [
@@ -54,6 +57,30 @@ describe('dataset snapshots', () => {
     const snap = readSnapshot(dir, k, later);
     if (!('dataset' in snap)) throw new Error(snap.miss);
     expect(rowsOf(snap.dataset)).toEqual(generateServers({ seed: 5, count: 2500, now: new Date(later) }));
+  });
+
+  it('holds its orders by what they are: a spec with other orders takes the ones it shares and sorts the rest', () => {
+    const { dir, k, ds } = written();
+    const snap = readSnapshot(dir, k, NOW);
+    if (!('dataset' in snap)) throw new Error(snap.miss);
+    // The spec's orders with `users` turned ascending (another order under the same name) and one added.
+    const other: SortRule = {
+      ...RULE,
+      orders: {
+        ...RULE.orders,
+        users: { field: 'players_online', direction: 'asc', compare: 'natural' },
+        slots: { field: 'players_limit', direction: 'desc', compare: 'natural' },
+      },
+    };
+    const orders = sortOrders(snap.dataset, other, snap.orders);
+    const keyOf = (name: string) => orderKey({ ...other.orders[name]!, tieBreak: other.tieBreak });
+    // Shared: the snapshot's own arrays, not sorted again.
+    expect(orders.get(keyOf('version'))).toBe(snap.orders.get(keyOf('version')));
+    expect(snap.orders.has(keyOf('users'))).toBe(false);
+    for (const name of ['users', 'slots']) {
+      const fromScratch = sortOrder(ds, { ...other.orders[name]!, tieBreak: other.tieBreak });
+      expect(Array.from(orders.get(keyOf(name))!), name).toEqual(Array.from(fromScratch));
+    }
   });
 
   it('other flags or another generator are another snapshot: a miss, not a wrong dataset', () => {

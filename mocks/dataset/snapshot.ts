@@ -3,9 +3,12 @@
 //
 // What a snapshot is keyed by: the generator (a fingerprint of its tables and of a
 // sample of its output, so editing the generator invalidates old snapshots), the
-// seed, the count and --clean-data. Not the clock: timestamps are stored as ages
-// before the generation's "now", so one snapshot serves every --now and the real
-// clock alike (the rows come out exactly as the generator would make them then).
+// seed, the count and --clean-data. Not the spec: the sort orders it holds are each
+// named by their definition (field, direction, comparison, tie-break: orderKey), so a
+// spec that declares other orders takes the ones it shares and sorts the rest. Not
+// the clock: timestamps are stored as ages before the generation's "now", so one
+// snapshot serves every --now and the real clock alike (the rows come out exactly as
+// the generator would make them then).
 //
 // File: `SLMSNAP1`, a little-endian u32 header length, a JSON header (key, size,
 // sections, the dictionary tables, a CRC-32 of the body), then the body: every
@@ -19,10 +22,13 @@ import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { DICT_FIELDS, type Dataset, type DictField, type Ids, type Numbers } from './columns.ts';
-import { SORT_KEYS, type SortKey, type SortOrders } from './sort-orders.ts';
+import type { SortOrders } from './sort-orders.ts';
 
 const MAGIC = Buffer.from('SLMSNAP1');
-const FORMAT = 2;
+/** 3: the orders are named by what they are (orderKey), not by the sort values of one spec. */
+const FORMAT = 3;
+/** The prefix of an order's section; the rest of the name is its key. */
+const ORDER = 'order.';
 
 /** Snapshots kept per cache directory (the newest; one million servers take about 60 MB). */
 export const KEEP_SNAPSHOTS = 4;
@@ -132,7 +138,7 @@ export function writeSnapshot(dir: string, key: SnapshotKey, ds: Dataset, orders
   add('addressStart', ds.addressStart);
   add('addressBytes', ds.addressBytes);
   // Every order: rebuilding them (sortOrders from the address order) costs more than reading them.
-  for (const k of SORT_KEYS) add(`order.${k}`, orders[k]);
+  for (const [key, order] of orders) add(`${ORDER}${key}`, order);
   const tables = {} as Record<DictField, Table>;
   for (const f of DICT_FIELDS) {
     add(`ids.${f}`, ds.dict[f].ids);
@@ -189,6 +195,7 @@ function prune(dir: string, keep: string): void {
 
 export interface Snapshot {
   dataset: Dataset;
+  /** The orders it holds, by key (orderKey). */
   orders: SortOrders;
   file: string;
 }
@@ -275,10 +282,11 @@ function decode(buf: Buffer, key: SnapshotKey, nowSec: number, file: string): Sn
     lastPing,
     dict: dict as unknown as Dataset['dict'],
   };
-  const orders = {} as Record<SortKey, Uint32Array>;
-  for (const k of SORT_KEYS) {
-    orders[k] = view(`order.${k}`) as Uint32Array;
-    if (orders[k].length !== n) throw new Error(`the ${k} order has the wrong length`);
+  const orders = new Map<string, Uint32Array>();
+  for (const { name } of header.sections.filter((x) => x.name.startsWith(ORDER))) {
+    const order = view(name) as Uint32Array;
+    if (order.length !== n) throw new Error(`the order ${name.slice(ORDER.length)} has the wrong length`);
+    orders.set(name.slice(ORDER.length), order);
   }
   return { dataset, orders, file };
 }

@@ -1,49 +1,57 @@
-// Every sort order of the dataset, worked out once when it is loaded (a snapshot stores
-// them, so a cached start does not sort): each order is every row, in that order. The
-// orders are the values of `findServers`' `sort` parameter (the generated types).
-import type { operations } from '../../spec/openapi.gen.ts';
-import { addressAt, type Dataset, type Numbers } from './columns.ts';
+// The sort orders the spec declares (`x-meaning` rule `sort` on findServers' `sort`:
+// each value an order by a field, a direction and a `compare` kind, ties broken by the
+// `tieBreak` fields), worked out for the dataset when it is loaded (a snapshot stores
+// them, so a cached start does not sort): each order is every row, in that order. An
+// order the spec adds is sorted here with no code: its field's distinct values ranked
+// by the spec's comparator (spec/sort-compare.ts), the rows regrouped by rank in
+// linear time. Faster routes give the same orders: the address order is a radix sort
+// of its bytes, the numeric fields (ports, players, ping times) counting sorts.
+import type { SortOrder } from '../../spec/meaning.ts';
+import type { Operation } from '../../spec/model.ts';
+import { parameterWith, type MeaningOf } from '../../spec/rules.ts';
+import { COMPARATORS } from '../../spec/sort-compare.ts';
+import {
+  addressAt,
+  internColumn,
+  isDictField,
+  numbersOf,
+  type DictColumn,
+  type Dataset,
+  type Numbers,
+} from './columns.ts';
 
-type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
-export type SortKey = NonNullable<FindParams['sort']>;
-export const SORT_KEYS: readonly SortKey[] = ['users', 'version', 'address', 'port', 'updated'];
+/** What the spec says of a search's order: the rule of its `sort` parameter. */
+export type SortRule = MeaningOf<'sort'>;
 
-/** Each sort order: every row, in that order. */
-export type SortOrders = Readonly<Record<SortKey, Uint32Array>>;
-
-// ---------------------------------------------------------------------------
-// Version ordering
-
-type Token = number | string;
-function tokens(v: string): Token[] {
-  const out: Token[] = [];
-  const re = /(\d+)|(\D+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(v))) out.push(m[1] !== undefined ? Number(m[1]) : (m[2] as string).toLowerCase());
-  return out;
+/** The sort rule of a search operation; none (no order declared) when it has no `sort` parameter. */
+export function sortRuleOf(op: Operation | undefined): SortRule {
+  return (op && parameterWith(op, 'sort')?.meaning) ?? { rule: 'sort', orders: {}, tieBreak: [] };
 }
 
-/**
- * Natural, numeric-aware comparison: digit runs compare as numbers (1.20.4 > 1.9),
- * other runs case-insensitively; a number sorts before text; a prefix before a
- * longer value; exact code-unit order breaks what is left.
- */
-export function compareVersions(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  const n = Math.min(ta.length, tb.length);
-  for (let i = 0; i < n; i++) {
-    const x = ta[i] as Token;
-    const y = tb[i] as Token;
-    if (x === y) continue;
-    if (typeof x === 'number' && typeof y === 'number') return x - y;
-    if (typeof x === 'number') return -1;
-    if (typeof y === 'number') return 1;
-    return x < y ? -1 : 1;
-  }
-  if (ta.length !== tb.length) return ta.length - tb.length;
-  return a < b ? -1 : a > b ? 1 : 0;
+/** One order as the spec defines it: its field, direction and comparison, and the fields that break ties. */
+export interface OrderDefinition extends SortOrder {
+  tieBreak: readonly string[];
 }
+
+/** An order's definition as a key: the orders a snapshot or an index holds are named by what they are. */
+export const orderKey = (d: OrderDefinition): string =>
+  `${d.field} ${d.direction} ${d.compare}; ties ${d.tieBreak.join(', ')}`;
+
+/** Each order of a sort rule, by its value in the spec (`users`), with its definition and key. */
+export function ordersOf(rule: SortRule): Map<string, { definition: OrderDefinition; key: string }> {
+  return new Map(
+    Object.entries(rule.orders).map(([name, o]) => {
+      const definition = { ...o, tieBreak: rule.tieBreak };
+      return [name, { definition, key: orderKey(definition) }];
+    }),
+  );
+}
+
+/** The order of a search whose spec declares none: the rows as stored. */
+export const STORED_ORDER: OrderDefinition = { field: '', direction: 'asc', compare: 'natural', tieBreak: [] };
+
+/** Orders by their keys (orderKey). */
+export type SortOrders = ReadonlyMap<string, Uint32Array>;
 
 // ---------------------------------------------------------------------------
 // Sort orders
@@ -70,11 +78,11 @@ function rankOf(values: Float64Array): { distinct: Float64Array; rank: (v: numbe
 }
 
 /**
- * Rows ordered by `primary` (ascending or descending), ties by address order. Packs
- * (rank of primary value, address rank) into one exact float per row and uses the
+ * Rows ordered by `primary` (ascending or descending), ties in `tie` order. Packs
+ * (rank of primary value, tie rank) into one exact float per row and uses the
  * native comparator-free typed-array sort. NaN sorts last.
  */
-function orderBy(primary: Numbers, descending: boolean, byAddress: Uint32Array, addrRank: Uint32Array): Uint32Array {
+function orderBy(primary: Numbers, descending: boolean, tie: Uint32Array, tieRank: Uint32Array): Uint32Array {
   const n = primary.length;
   const nan = descending ? -Infinity : Infinity;
   const clean = new Float64Array(n);
@@ -87,13 +95,13 @@ function orderBy(primary: Numbers, descending: boolean, byAddress: Uint32Array, 
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const r = rank(clean[i] as number);
-    keys[i] = (descending ? d - 1 - r : r) * n + (addrRank[i] as number);
+    keys[i] = (descending ? d - 1 - r : r) * n + (tieRank[i] as number);
   }
   keys.sort();
   const out = new Uint32Array(n);
   for (let k = 0; k < n; k++) {
     const key = keys[k] as number;
-    out[k] = byAddress[key - Math.floor(key / n) * n] as number;
+    out[k] = tie[key - Math.floor(key / n) * n] as number;
   }
   return out;
 }
@@ -307,58 +315,106 @@ function extent(a: Numbers): { min: number; max: number } {
   return { min, max };
 }
 
+/** A field as the sorts read it: its numbers per row (ms for times), or its distinct values. */
+type SortColumn = { numbers: Numbers; time: boolean } | { dict: DictColumn };
+
+function sortColumn(ds: Dataset, field: string): SortColumn {
+  const numbers = numbersOf(ds, field);
+  if (numbers) return numbers;
+  return { dict: isDictField(field) ? ds.dict[field] : internColumn(ds, field) };
+}
+
 /**
- * Every sort order of the dataset. The address order is sorted (orderByAddress); the
- * others are the address order regrouped by an integer per row (players, version rank,
- * port, ping second) with counting sorts in linear time, falling back to a packed-key
- * sort for values that are not integers (a hand-written data file). `byAddress` skips
- * the address sort (a snapshot stores it).
+ * Each row's rank among the field's distinct values (ascending by the comparator, or
+ * descending), a value no comparison reads (a null, a missing field) last either way:
+ * keys for a counting sort.
  */
-export function sortOrders(ds: Dataset, byAddress: Uint32Array = orderByAddress(ds)): SortOrders {
-  const n = ds.size;
-  let addrRank: Uint32Array | undefined;
-  const fallback = (primary: Numbers, descending: boolean): Uint32Array => {
-    if (!addrRank) {
-      addrRank = new Uint32Array(n);
-      for (let r = 0; r < n; r++) addrRank[byAddress[r] as number] = r;
-    }
-    return orderBy(primary, descending, byAddress, addrRank);
-  };
-  const versions = ds.dict.version;
-  const ranked = versions.values.map((v, id) => ({ v, id })).sort((a, b) => compareVersions(a.v, b.v));
+function rankKeys(col: DictColumn, compare: SortOrder['compare'], descending: boolean): IntegerKeys {
+  const cmp = COMPARATORS[compare];
+  // Numbers before text (a hand-written data file may mix them), everything else after.
+  const classOf = (v: unknown) => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
+  const ranked = col.values
+    .map((v, id) => ({ v, id }))
+    .filter(({ v }) => classOf(v) < 2)
+    .sort((a, b) => classOf(a.v) - classOf(b.v) || (cmp(a.v, b.v) ?? 0));
   const d = ranked.length;
-  const rankOfId = new Uint32Array(d);
+  const rankOfId = new Uint32Array(col.values.length).fill(d);
   ranked.forEach((x, r) => {
-    rankOfId[x.id] = r;
+    rankOfId[x.id] = descending ? d - 1 - r : r;
   });
-  const vIds = versions.ids;
-  const pl = ds.playersOnline;
-  const lp = ds.lastPing;
-  const users = extent(pl);
-  const newest = extent(lp).max;
-  const by = (keys: IntegerKeys | undefined, primary: Numbers, descending: boolean): Uint32Array =>
-    keys ? bucketOrder(byAddress, keys) : fallback(primary, descending);
-  return {
-    address: byAddress,
-    users: by(
-      integerKeys(n, (i) => users.max - (pl[i] as number)),
-      pl,
-      true,
-    ),
-    version: bucketOrder(
-      byAddress,
-      integerKeys(n, (i) => d - 1 - (rankOfId[vIds[i] as number] as number)) as IntegerKeys,
-    ),
-    port: by(
-      integerKeys(n, (i) => ds.port[i] as number),
-      ds.port,
-      false,
-    ),
-    // Generated pings are whole seconds within 60 days: a few million keys, two passes.
-    updated: by(
-      integerKeys(n, (i) => (newest - (lp[i] as number)) / 1000),
-      lp,
-      true,
-    ),
-  };
+  const ids = col.ids;
+  const keys = new Uint32Array(ids.length);
+  for (let i = 0; i < ids.length; i++) keys[i] = rankOfId[ids[i] as number] as number;
+  return { keys, max: d };
+}
+
+/**
+ * The order that breaks ties: rows by each tieBreak field ascending (the spec's natural
+ * comparison), then by row. By address (and port), the radix sort of the address
+ * bytes; otherwise a counting sort per field, the last field first.
+ */
+export function tieOrder(ds: Dataset, tieBreak: readonly string[]): Uint32Array {
+  if (tieBreak[0] === 'address' && (tieBreak.length === 1 || (tieBreak.length === 2 && tieBreak[1] === 'port')))
+    return orderByAddress(ds);
+  let order: Uint32Array = new Uint32Array(ds.size);
+  for (let i = 0; i < ds.size; i++) order[i] = i;
+  for (const field of [...tieBreak].reverse())
+    order = byField(ds, { field, direction: 'asc', compare: 'natural' }, order);
+  return order;
+}
+
+/** `tie` regrouped by one field (stable: tied rows keep their order in `tie`). */
+function byField(ds: Dataset, o: SortOrder, tie: Uint32Array): Uint32Array {
+  const col = sortColumn(ds, o.field);
+  const descending = o.direction === 'desc';
+  if ('dict' in col) return bucketOrder(tie, rankKeys(col.dict, o.compare, descending));
+  // Numbers and times, whatever the comparison (a time's text sorts as its instant):
+  // integers per row for a counting sort (generated pings are whole seconds: a few
+  // million keys, two passes), else a packed-key sort.
+  const v = col.numbers;
+  const { min, max } = extent(v);
+  const unit = col.time ? 1000 : 1;
+  const keys = integerKeys(ds.size, (i) =>
+    descending ? (max - (v[i] as number)) / unit : ((v[i] as number) - min) / unit,
+  );
+  if (keys) return bucketOrder(tie, keys);
+  const tieRank = new Uint32Array(ds.size);
+  for (let r = 0; r < tie.length; r++) tieRank[tie[r] as number] = r;
+  return orderBy(v, descending, tie, tieRank);
+}
+
+/** One order of the dataset; `tie`: its tieBreak order, when the caller has it. */
+export function sortOrder(
+  ds: Dataset,
+  d: OrderDefinition,
+  tie: () => Uint32Array = () => tieOrder(ds, d.tieBreak),
+): Uint32Array {
+  // The tie order is already by its first field, ascending and natural.
+  if (d.tieBreak[0] === d.field && d.direction === 'asc' && d.compare === 'natural') return tie();
+  return byField(ds, d, tie());
+}
+
+/**
+ * Every order of a sort rule, by key (orderKey): those in `known` (a snapshot's) as they
+ * are, the others sorted, sharing one tie order.
+ */
+export function sortOrders(ds: Dataset, rule: SortRule, known: SortOrders = new Map()): Map<string, Uint32Array> {
+  const out = new Map<string, Uint32Array>();
+  const ties = new Map<string, Uint32Array>();
+  for (const { definition, key } of ordersOf(rule).values()) {
+    if (out.has(key)) continue;
+    const held = known.get(key);
+    if (held?.length === ds.size) {
+      out.set(key, held);
+      continue;
+    }
+    const tieKey = definition.tieBreak.join('\u0000');
+    const tie = () => {
+      let t = ties.get(tieKey);
+      if (!t) ties.set(tieKey, (t = tieOrder(ds, definition.tieBreak)));
+      return t;
+    };
+    out.set(key, sortOrder(ds, definition, tie));
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import { loadDataset } from '../dataset/data-file.ts';
 import { generateDataset, generatorFingerprint } from '../dataset/generator.ts';
 import { createHandlers } from '../core/handlers/handlers.ts';
 import type { MockOptions } from './options.ts';
-import { sortOrders } from '../dataset/sort-orders.ts';
+import { sortOrders, sortRuleOf } from '../dataset/sort-orders.ts';
 import { BUILT_DATASETS } from '../dataset/built.ts';
 import { defaultCacheDir, readSnapshot, SNAPSHOT_ABOVE, writeSnapshot, type SnapshotKey } from '../dataset/snapshot.ts';
 import { MockState, type MockInputs } from '../core/state.ts';
@@ -47,6 +47,8 @@ export function loadInputs(
     };
   const t0 = performance.now();
   const total = options.servers;
+  // The orders the spec declares: a snapshot's are taken where it holds them (by what they are), the rest sorted.
+  const sortRule = sortRuleOf(model.byId.get('findServers'));
   const report =
     progress && total > PROGRESS_ABOVE
       ? (p: DistributiveOmit<Progress, 'ms'>) => progress({ ...p, ms: performance.now() - t0 } as Progress)
@@ -64,8 +66,10 @@ export function loadInputs(
   // part of the program, not of the cache: read whatever --cache-dir says.
   if (BUILT_DATASETS) {
     const built = readBuilt(BUILT_DATASETS.dir, keyOf(), nowSec);
-    if ('dataset' in built)
-      return { model, fixtures, servers: built.dataset, orders: built.orders, source: { kind: 'generated' } };
+    if ('dataset' in built) {
+      const orders = sortOrders(built.dataset, sortRule, built.orders);
+      return { model, fixtures, servers: built.dataset, orders, source: { kind: 'generated' } };
+    }
   }
   const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const key = dir && total > SNAPSHOT_ABOVE ? keyOf() : undefined;
@@ -77,7 +81,7 @@ export function loadInputs(
         model,
         fixtures,
         servers: snap.dataset,
-        orders: snap.orders,
+        orders: sortOrders(snap.dataset, sortRule, snap.orders),
         source: { kind: 'generated', snapshot: { file: snap.file, hit: true } },
       };
     }
@@ -91,7 +95,7 @@ export function loadInputs(
     ...(report ? { onProgress: (done: number) => report({ phase: 'generate', done, total }) } : {}),
   });
   report?.({ phase: 'index', total });
-  const orders = sortOrders(dataset);
+  const orders = sortOrders(dataset, sortRule);
   let snapshot: { file: string; hit: boolean } | undefined;
   if (dir && key) {
     try {

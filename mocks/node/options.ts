@@ -5,13 +5,14 @@
 import { optionsInterface, flagsMarkdown as tableMarkdown } from '../../cli/flag-docs.ts';
 import { FlagError, type FlagTable, type FlagValues, helpLines, parseFlags } from '../../cli/flags.ts';
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
-import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
+import { parseCorsOrigins, SPEC_CORS_ORIGINS } from '../core/cors/cors-policy.ts';
 import { JOURNAL_SIZE } from '../core/journal/journal.ts';
 import { parseAllowedHosts } from '../core/host-check/host-check.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
-const CORS_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+/** The spec's x-cors origins. */
+const CORS_ORIGINS = [...SPEC_CORS_ORIGINS];
 
 /**
  * Every flag of the mock. `key` is the option's name where it is not the flag's in

@@ -1,25 +1,35 @@
-// Each rule of FILTERS against a brute-force reading of the same rule, on fields the
-// spec filters today and on fields it does not (address, port, players, last ping,
-// player slots): a parameter the spec adds with a known rule needs no code.
+// Each filter rule, applied by the mock's index as its descriptor (spec/rules.ts) asks,
+// against a brute-force reading of the same rule, on fields the spec filters today and
+// on fields it does not (address, port, players, last ping, player slots): a parameter
+// the spec adds with a known rule needs no code. And the filters over HTTP stay quick
+// on wildcard patterns built to make a regex backtrack.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Rule } from '../../spec/meaning.ts';
 import { loadModel } from '../../spec/model.ts';
+import type { FilterMeaning } from '../../spec/rules.ts';
 import { generateServers } from '../dataset/generator.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
-import { FILTERS, filtersOf, SHAPE_RULES, type Filter } from './filters.ts';
-import { buildIndex, findQuery, runQuery } from './search.ts';
+import { json, useApp } from '../testing/test-app.ts';
 import { NOW } from '../../testing/instants.ts';
+import { filterOf, filtersOf, type Filter } from './filters.ts';
+import { buildIndex, FIND_SEARCH, findQuery, runQuery } from './search.ts';
 
 const DAY = 86_400_000;
 const rows = generateServers({ seed: 11, count: 600, now: new Date(NOW) });
 const ix = buildIndex(rows);
 
 /** The rows a lone filter lets through, TCPShield ones included, as `address:port`. */
-function matched(meaning: Filter['meaning'], value: string | number): string[] {
+/** The search of the spec with these filters alone. */
+const withFilters = (filters: Filter[]) => ({ ...FIND_SEARCH, filters });
+
+function matched(meaning: FilterMeaning, value: string | number): string[] {
   const q = findQuery({ noFilter: true, limit: 500 });
   const out: string[] = [];
   for (let page = 1; ; page++) {
-    const { total, page: ids } = runQuery(ix, { ...q, page, ...{ probe: value } }, NOW, [{ name: 'probe', meaning }]);
+    const search = withFilters([filterOf('probe', meaning)]);
+    const { total, page: ids } = runQuery(ix, { ...q, page, ...{ probe: value } }, NOW, search);
     for (const i of Array.from(ids)) out.push(`${rows[i]!.address}:${rows[i]!.port}`);
     if (out.length >= total || ids.length === 0) return out.sort();
   }
@@ -74,7 +84,7 @@ describe('filters by x-meaning rule', () => {
       expected((r) => r.port === rows[3]!.port),
     );
     const pack = rows.find((r) => r.detected_mod_pack)!;
-    const m: Filter['meaning'] = { rule: 'equals', fields: ['detected_mod_pack', 'detected_mod_pack_short'] };
+    const m: FilterMeaning = { rule: 'equals', fields: ['detected_mod_pack', 'detected_mod_pack_short'] };
     expect(matched(m, pack.detected_mod_pack_short!.toLowerCase())).toEqual(
       expected((r) => r.detected_mod_pack_short === pack.detected_mod_pack_short),
     );
@@ -103,42 +113,20 @@ describe('filters by x-meaning rule', () => {
 
   it('two bounds on one field are one range; filters intersect', () => {
     const filters: Filter[] = [
-      { name: 'lo', meaning: { rule: 'atLeast', field: 'players_online' } },
-      { name: 'hi', meaning: { rule: 'atMost', field: 'players_online' } },
-      { name: 'v', meaning: { rule: 'wholeWildcard', field: 'version' } },
+      filterOf('lo', { rule: 'atLeast', field: 'players_online' }),
+      filterOf('hi', { rule: 'atMost', field: 'players_online' }),
+      filterOf('v', { rule: 'wholeWildcard', field: 'version' }),
     ];
-    const { total } = runQuery(ix, { ...findQuery({ noFilter: true }), ...{ lo: 3, hi: 30, v: '1.2*' } }, NOW, filters);
+    const q = { ...findQuery({ noFilter: true }), ...{ lo: 3, hi: 30, v: '1.2*' } };
+    const { total } = runQuery(ix, q, NOW, withFilters(filters));
     expect(total).toBe(
       expected((r) => r.players_online >= 3 && r.players_online <= 30 && wild('1.2*', true).test(r.version)).length,
     );
   });
 });
 
-describe('the rule tables', () => {
-  it('place every rule of the spec: a filter builder or a shape the search reads by name', () => {
-    const placed = [...Object.keys(FILTERS), ...Object.keys(SHAPE_RULES)].sort();
-    const all: Rule[] = [
-      'atLeast',
-      'atMost',
-      'ageAtLeastDays',
-      'ageAtMostDays',
-      'wholeWildcard',
-      'substringWildcard',
-      'nameOrCode',
-      'equals',
-      'flag',
-      'addsField',
-      'relativeTime',
-      'revealsHidden',
-      'limitsRows',
-      'page',
-      'sort',
-      'ignored',
-    ];
-    expect(placed).toEqual([...all].sort());
-  });
-
-  it("findServers' filters are every parameter of the spec whose rule picks rows", () => {
+describe("findServers' filters", () => {
+  it('are every parameter of the spec whose rule picks rows', () => {
     const op = loadModel().byId.get('findServers')!;
     expect(filtersOf(op).map((f) => f.name)).toEqual([
       'version',
@@ -156,8 +144,37 @@ describe('the rule tables', () => {
       'modpack',
       'offlineOnly',
     ]);
-    // The shape parameters are read by their names: the spec still names them so.
-    for (const [rule, name] of Object.entries(SHAPE_RULES))
-      expect(op.parameters.find((p) => p.meaning?.rule === rule)?.name, rule).toBe(name);
+  });
+});
+
+describe('the filters over HTTP, with patterns that froze the regex matcher', () => {
+  // One server whose text fields are long: a backtracking regex tries every split of them.
+  const servers = generateServers({ seed: 3, count: 20, now: new Date(NOW) });
+  const long = 'a'.repeat(3000);
+  servers[0] = {
+    ...servers[0]!,
+    motd: long,
+    motd_stripped: long,
+    asn_name: long,
+    city: long,
+    version: long,
+    country: long,
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'slm-wild-')), 'db.json');
+  writeFileSync(file, JSON.stringify({ servers }));
+  const m = useApp({ data: file });
+
+  it.each(['motd', 'org', 'city', 'version', 'country'])('%s=********zq answers 200 with no match', async (name) => {
+    const res = await m.fetch(
+      m.url(`/servers/find?${name}=${encodeURIComponent('********zq')}&noFilter=true&maxAge=3650`),
+    );
+    expect(res.status).toBe(200);
+    expect((await json(res)).total).toBe(0);
+  });
+
+  it('the metadata lookups too', async () => {
+    const pattern = encodeURIComponent(`${'*a'.repeat(30)}*zq`);
+    expect((await json(await m.fetch(m.url(`/metadata/versions?version=${pattern}`)))).unique_versions).toBe(0);
+    expect((await json(await m.fetch(m.url(`/metadata/countries?country=${pattern}`)))).unique_countries).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
-// What `/servers/find` searches: the dataset's columns, its sort orders (computed at
-// load, or read from a snapshot: mocks/dataset/sort-orders.ts), and the row sets filters
-// intersect (row-sets.ts), built on first use and kept within a byte budget.
+// What `/servers/find` searches: the dataset's columns, its sort orders (the spec's,
+// by key: computed at load, or read from a snapshot, or sorted on first use for an
+// order the index was not given: mocks/dataset/sort-orders.ts), and the row sets
+// filters intersect (row-sets.ts), built on first use and kept within a byte budget.
 // Everything derived lazily here is a function of the immutable dataset.
 import {
   datasetFromRows,
@@ -11,7 +12,7 @@ import {
   type DictColumn,
   type Numbers,
 } from '../dataset/columns.ts';
-import { sortOrders, type SortKey, type SortOrders } from '../dataset/sort-orders.ts';
+import { sortOrder, tieOrder, type OrderDefinition, type SortOrders } from '../dataset/sort-orders.ts';
 import { BoundedCache, ENTRY_BYTES, type CacheStats } from './bounded-cache.ts';
 import { RowCache } from './row-cache.ts';
 import { bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
@@ -44,8 +45,8 @@ export interface ServerIndex {
   readonly dataset: Dataset;
   readonly size: number;
   readonly lastPing: Float64Array;
-  readonly playersOnline: Numbers;
-  readonly orders: SortOrders;
+  /** Its sort orders by key (orderKey): those it was given, and those sorted since (see orderOf). */
+  readonly orders: Map<string, Uint32Array>;
   /** TCPShield rows (hidden unless noFilter), one bit each. */
   readonly tcp: Bits;
   /** Each row's JSON bytes, with and without its favicon (key `2 * i + favicon`), bounded in size. */
@@ -55,16 +56,16 @@ export interface ServerIndex {
 }
 
 interface Lazy {
-  rank: Partial<Record<SortKey, Uint32Array>>;
-  visible: Partial<Record<SortKey, Uint32Array>>;
-  hidden: Partial<Record<SortKey, Uint32Array>>;
+  rank: Map<string, Uint32Array>;
+  visible: Map<string, Uint32Array>;
+  hidden: Map<string, Uint32Array>;
+  /** Tie orders by their fields (orders the index sorts itself share them). */
+  ties: Map<string, Uint32Array>;
   /** Columns of the fields the dataset does not keep as dictionaries (see column). */
   columns: Map<string, DictColumn>;
   postings: Map<string, Postings>;
   lowered: Map<string, (string | null)[]>;
-  ranges: Partial<Record<SortKey, OrderRanges>>;
-  /** Which fields have a sort order of their own (see sortedField). */
-  sorted: Map<string, SortedField | null>;
+  ranges: Map<string, OrderRanges>;
   /** Built row sets, by column and filter (valueSet, unionSet). */
   sets: BoundedCache<Bits>;
   /** Counts per filter combination (see rememberedCount). */
@@ -93,20 +94,19 @@ export function buildIndex(
     dataset,
     size: n,
     lastPing: dataset.lastPing,
-    playersOnline: dataset.playersOnline,
-    orders: options.orders ?? sortOrders(dataset),
+    orders: new Map(options.orders),
     tcp,
     // Keys are 2 * row + favicon.
     rowCache: new RowCache(options.rowCacheBytes ?? DEFAULT_ROW_CACHE_BYTES, 2 * n),
     lazy: {
-      rank: {},
-      visible: {},
-      hidden: {},
+      rank: new Map(),
+      visible: new Map(),
+      hidden: new Map(),
+      ties: new Map(),
       columns: new Map(),
       postings: new Map(),
       lowered: new Map(),
-      ranges: {},
-      sorted: new Map(),
+      ranges: new Map(),
       sets: new BoundedCache<Bits>(budget.rowSets, (bits) => bits.byteLength),
       counts: new BoundedCache<RememberedCount>(budget.counts, (c) => 32 + (c.rows?.byteLength ?? 0)),
       // A value's plan holds its text a few times over (the key, the lower-cased pattern, its pieces between stars).
@@ -118,29 +118,50 @@ export function buildIndex(
   };
 }
 
+/** An order of the spec, by its key (orderKey) and definition. */
+export interface IndexOrder {
+  key: string;
+  definition: OrderDefinition;
+}
+
+/** Every row in this order: one the index was given, or sorted now and kept (an order the spec added). */
+export function orderOf(ix: ServerIndex, o: IndexOrder): Uint32Array {
+  let order = ix.orders.get(o.key);
+  if (!order) {
+    const fields = o.definition.tieBreak.join('\u0000');
+    const tie = () => {
+      let t = ix.lazy.ties.get(fields);
+      if (!t) ix.lazy.ties.set(fields, (t = tieOrder(ix.dataset, o.definition.tieBreak)));
+      return t;
+    };
+    ix.orders.set(o.key, (order = sortOrder(ix.dataset, o.definition, tie)));
+  }
+  return order;
+}
+
 /** Position of each row in this order. */
-export function ranks(ix: ServerIndex, key: SortKey): Uint32Array {
-  let r = ix.lazy.rank[key];
+export function ranks(ix: ServerIndex, o: IndexOrder): Uint32Array {
+  let r = ix.lazy.rank.get(o.key);
   if (!r) {
-    const all = ix.orders[key];
+    const all = orderOf(ix, o);
     r = new Uint32Array(ix.size);
     for (let k = 0; k < all.length; k++) r[all[k] as number] = k;
-    ix.lazy.rank[key] = r;
+    ix.lazy.rank.set(o.key, r);
   }
   return r;
 }
 
 /** This order without the TCPShield rows (what a search without noFilter walks). */
-export function visibleOrder(ix: ServerIndex, key: SortKey): Uint32Array {
-  let v = ix.lazy.visible[key];
-  if (!v) ix.lazy.visible[key] = v = without(ix.orders[key], ix.tcp, false);
+export function visibleOrder(ix: ServerIndex, o: IndexOrder): Uint32Array {
+  let v = ix.lazy.visible.get(o.key);
+  if (!v) ix.lazy.visible.set(o.key, (v = without(orderOf(ix, o), ix.tcp, false)));
   return v;
 }
 
 /** Only the TCPShield rows, in this order (to count `filtered`). */
-export function hiddenOrder(ix: ServerIndex, key: SortKey): Uint32Array {
-  let h = ix.lazy.hidden[key];
-  if (!h) ix.lazy.hidden[key] = h = without(ix.orders[key], ix.tcp, true);
+export function hiddenOrder(ix: ServerIndex, o: IndexOrder): Uint32Array {
+  let h = ix.lazy.hidden.get(o.key);
+  if (!h) ix.lazy.hidden.set(o.key, (h = without(orderOf(ix, o), ix.tcp, true)));
   return h;
 }
 
@@ -233,43 +254,11 @@ export function rememberedCount<T extends RememberedCount>(ix: ServerIndex, key:
   return ix.lazy.counts.getOrBuild(key, compute) as T;
 }
 
-/**
- * The numeric fields with a sort order of their own, so a range of values is a run of
- * positions in it (and a set of rows from its prefix checkpoints): players_online (the
- * `users` order, descending), last_ping in ms (`updated`, descending), port (ascending).
- */
-export interface SortedField {
-  order: SortKey;
-  descending: boolean;
-  values: Numbers;
-  /** The values are times (ms since the epoch): only an age rule ranges over them. */
-  time: boolean;
-}
-
-export function sortedField(ix: ServerIndex, field: string): SortedField | undefined {
-  let f = ix.lazy.sorted.get(field);
-  if (f === undefined) {
-    switch (field) {
-      case 'players_online':
-        f = { order: 'users', descending: true, values: ix.playersOnline, time: false };
-        break;
-      case 'last_ping':
-        f = { order: 'updated', descending: true, values: ix.lastPing, time: true };
-        break;
-      case 'port':
-        f = { order: 'port', descending: false, values: ix.dataset.port, time: false };
-        break;
-      default:
-        f = null;
-    }
-    ix.lazy.sorted.set(field, f);
-  }
-  return f ?? undefined;
-}
-
 /** Prefix checkpoints of a sort order (the sets of its runs). */
-export function orderRanges(ix: ServerIndex, key: SortKey): OrderRanges {
-  return (ix.lazy.ranges[key] ??= new OrderRanges(ix.orders[key]));
+export function orderRanges(ix: ServerIndex, o: IndexOrder): OrderRanges {
+  let r = ix.lazy.ranges.get(o.key);
+  if (!r) ix.lazy.ranges.set(o.key, (r = new OrderRanges(orderOf(ix, o))));
+  return r;
 }
 
 /** Scratch sets (queries run synchronously, one at a time): one per range, their spare, the intersection. */

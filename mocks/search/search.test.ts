@@ -4,14 +4,16 @@ import { loadSpec } from '../../spec/load.ts';
 import { SchemaValidator, describeErrors } from '../../spec/validator.ts';
 import { FAVICONS } from '../dataset/favicons.ts';
 import { generateServers } from '../dataset/generator.ts';
+import { loadModel } from '../../spec/model.ts';
+import { compareVersions } from '../../spec/sort-compare.ts';
 import {
   buildIndex,
-  compareVersions,
   findQuery,
   relativeTime,
   search,
   searchBuffer,
   searchJson,
+  searchOperation,
   type FindQuery,
 } from './search.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
@@ -329,31 +331,23 @@ describe('search: sorting and paging', () => {
     expect(addrs(data, { sort: 'bogus' as FindQuery['sort'] })).toEqual(addrs(data));
   });
 
-  it('compareVersions is natural and total', () => {
-    const sorted = [
-      '1.9',
-      '1.20.4',
-      '1.8.8',
-      '1.20',
-      'Paper 1.21.1',
-      'paper 1.9',
-      '1.20-1.20.4',
-      '1.21',
-      'Velocity 3.3.0',
-    ].sort(compareVersions);
-    expect(sorted).toEqual([
-      '1.8.8',
-      '1.9',
-      '1.20',
-      '1.20-1.20.4',
-      '1.20.4',
-      '1.21',
-      'paper 1.9',
-      'Paper 1.21.1',
-      'Velocity 3.3.0',
-    ]);
-    expect(compareVersions('1.20.4', '1.20.4')).toBe(0);
-    expect(Math.sign(compareVersions('Paper 1.20', 'paper 1.20'))).toBe(-1);
+  it('reads the parameters that shape the answer by their rule, whatever the spec names them', () => {
+    // findServers with its page size, page, order and hidden-rows switch under other names.
+    const op = loadModel().byId.get('findServers')!;
+    const renamed = { limit: 'size', page: 'p', sort: 'orderBy', noFilter: 'all' } as Record<string, string>;
+    const other = searchOperation({
+      ...op,
+      parameters: op.parameters.map((p) => (renamed[p.name] ? { ...p, name: renamed[p.name]! } : p)),
+    });
+    const ix = buildIndex(data);
+    const q = { maxAge: 30, size: 2, p: 2, orderBy: 'port', all: true } as unknown as FindQuery;
+    const got = search(ix, q, NOW, other);
+    const want = addrs(data, { sort: 'port', noFilter: true }).slice(2, 4);
+    expect(got.results.map((r) => `${r.address}:${r.port}`)).toEqual(want);
+    expect(got).not.toHaveProperty('filtered');
+    // The old names mean nothing to it: the spec's defaults (50 rows, page 1, updated, hidden rows hidden).
+    const byName = search(ix, findQuery({ limit: 2, page: 2, sort: 'port', noFilter: true }), NOW, other);
+    expect(byName.results.map((r) => `${r.address}:${r.port}`)).toEqual(addrs(data));
   });
 
   it('pages: 1-based, displayed === results.length, total over all pages, past the end empty', () => {

@@ -1,21 +1,19 @@
-// `/servers/find` over the index of search-index.ts.
-//
-// A query with filters is an intersection of row sets: each parameter that picks rows
-// is applied by its `x-meaning` rule (filters.ts): a value filter is a cached set of
-// the rows whose value passes, a range of a sorted field a run of its sort order; the
-// intersection is counted a word (32 rows) at a time, and the page is read off in the
-// requested order. The parameters that shape the answer (page size, page, order, which
-// rows are hidden, favicon, relative times) are read by their names in the generated
-// types. The HTTP answer is assembled from each row's JSON bytes, kept in a bounded cache.
+// `/servers/find` in one pass: the query planned from the spec (query-plan.ts: each
+// parameter by its `x-meaning` rule), then its row sets (filters.ts: a text or flag
+// value is a cached set of the rows whose value passes, a range of a sorted field a run
+// of that order), counted together a word (32 rows) at a time, then the page read off
+// the requested order, then the bytes: the HTTP answer is assembled from each row's
+// JSON, kept in a bounded cache.
 import { loadModel, parameterDefaults } from '../../spec/model.ts';
 import type { FindResponse, operations, Server } from '../../spec/openapi.gen.ts';
 import { serverAt } from '../dataset/columns.ts';
-import { SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
-import { filtersOf, plan, type Filter, type OrderRange, type Plan } from './filters.ts';
+import { rangeRows, valueRows, type OrderRange, type RowSet } from './filters.ts';
+import { planQuery, searchOperation, type QueryPlan, type SearchOperation } from './query-plan.ts';
 import { hasBit, intersectAndCount, type Bits } from './row-sets.ts';
 import {
   hiddenOrder,
+  orderOf,
   orderRanges,
   rememberedCount,
   ranks,
@@ -26,15 +24,14 @@ import {
 } from './search-index.ts';
 
 export { buildIndex, DEFAULT_ROW_CACHE_BYTES, type ServerIndex } from './search-index.ts';
-export { compareVersions, SORT_KEYS, type SortKey } from '../dataset/sort-orders.ts';
+export { searchOperation, type SearchOperation } from './query-plan.ts';
 
 type FindParams = NonNullable<operations['findServers']['parameters']['query']>;
 
 /**
  * The coerced `/servers/find` query (the generated types of its parameters), with the
  * defaults the HTTP layer applies (the parameter schemas' `default`s, see
- * DEFAULT_FIND_QUERY): the parameters that shape the answer are always there. Every
- * other parameter is a filter, read by filters.ts by its name and rule.
+ * DEFAULT_FIND_QUERY). The search reads each parameter by its rule (query-plan.ts).
  */
 export type FindQuery = FindParams &
   Required<Pick<FindParams, 'limit' | 'page' | 'sort' | 'favicon' | 'relativeTime' | 'noFilter'>>;
@@ -46,8 +43,8 @@ export const DEFAULT_FIND_QUERY: Readonly<FindQuery> = Object.freeze(
   parameterDefaults(findServers) as unknown as FindQuery,
 );
 
-/** The filters of spec/openapi.yaml's findServers (a mock serving another copy of the spec passes its own). */
-export const FIND_FILTERS: readonly Filter[] = filtersOf(findServers);
+/** findServers of spec/openapi.yaml, read for the search (a mock serving another copy of the spec passes its own). */
+export const FIND_SEARCH: SearchOperation = searchOperation(findServers);
 
 /** DEFAULT_FIND_QUERY with `q` on top (undefined values in `q` do not override defaults). */
 export function findQuery(q: Partial<FindQuery> = {}): FindQuery {
@@ -84,19 +81,19 @@ type Run = OrderRange & { from: number; to: number };
  * of the ranges' runs. Remembered per filter combination (and run positions), so the
  * pages and sort orders of one search, and a search repeated, count once.
  */
-function count(ix: ServerIndex, p: Plan, runs: readonly Run[], setsOf: () => Bits[]): Counted {
+function count(ix: ServerIndex, sets: readonly RowSet[], runs: readonly Run[], setsOf: () => Bits[]): Counted {
   let key = '';
-  for (const s of p.sets) key += `${s.key}\u0001`;
-  for (const r of runs) key += `|${r.order}:${r.from}:${r.to}`;
+  for (const s of sets) key += `${s.key}\u0001`;
+  for (const r of runs) key += `|${r.order.key}:${r.from}:${r.to}`;
   return rememberedCount(ix, key, () => {
-    const sets = [...setsOf()];
+    const bits = [...setsOf()];
     const scratch = scratchSets(ix, runs.length);
     for (let k = 0; k < runs.length; k++) {
       const r = runs[k]!;
-      sets.push(orderRanges(ix, r.order).range(r.from, r.to, scratch.runs[k]!, scratch.spare));
+      bits.push(orderRanges(ix, r.order).range(r.from, r.to, scratch.runs[k]!, scratch.spare));
     }
     const work = scratch.work;
-    const { members, marked } = intersectAndCount(sets, ix.tcp, work);
+    const { members, marked } = intersectAndCount(bits, ix.tcp, work);
     let rows: Uint32Array | undefined;
     if (members <= FEW_ROWS) {
       rows = new Uint32Array(members);
@@ -109,40 +106,70 @@ function count(ix: ServerIndex, p: Plan, runs: readonly Run[], setsOf: () => Bit
   });
 }
 
-/**
- * Runs the query: the matching total, the TCPShield-hidden count (undefined with
- * noFilter) and the page's rows. `filters`: the parameters that pick rows, from the
- * spec the mock serves.
- */
-export function runQuery(
-  ix: ServerIndex,
-  q: FindQuery,
-  now: number,
-  filters: readonly Filter[] = FIND_FILTERS,
-): { total: number; filtered: number | undefined; page: ArrayLike<number> } {
-  const p = plan(ix, filters, q as Record<string, unknown>, now);
-  const sort: SortKey = SORT_KEYS.includes(q.sort) ? q.sort : 'updated';
-  const limit = Number.isFinite(q.limit) ? Math.max(0, Math.floor(q.limit)) : DEFAULT_FIND_QUERY.limit;
-  const page = Number.isFinite(q.page) ? Math.max(1, Math.floor(q.page)) : 1;
-  const offset = (page - 1) * limit;
-  const end = offset + limit;
-  const order = q.noFilter ? ix.orders[sort] : visibleOrder(ix, sort);
+/** The matching total, the TCPShield-hidden count (undefined when they are revealed) and the page's rows. */
+interface Matched {
+  total: number;
+  filtered: number | undefined;
+  page: ArrayLike<number>;
+}
 
-  if (p.sets.length === 0 && p.ranges.length <= 1) {
+/** Into `acc`: the rows at [offset, end) of `order` among those in every set and run (a walk that meets the page's rows). */
+function walk(
+  order: Uint32Array,
+  sets: readonly Bits[],
+  runs: readonly Run[],
+  offset: number,
+  end: number,
+  acc: number[],
+): void {
+  let found = 0;
+  next: for (let k = 0; k < order.length && found < end; k++) {
+    const i = order[k] as number;
+    for (let j = 0; j < sets.length; j++) if (!hasBit(sets[j]!, i)) continue next;
+    for (let j = 0; j < runs.length; j++) {
+      const r = runs[j]!;
+      const v = r.values[i] as number;
+      if (!(v >= r.lo && v <= r.hi)) continue next;
+    }
+    if (found >= offset) acc.push(i);
+    found++;
+  }
+}
+
+/** The [start, end) positions of a range's run in order `o` (every position without a range). */
+const within = (r: OrderRange | undefined, o: Uint32Array): [number, number] =>
+  r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length];
+
+/** A plan taken through the index: its row sets and runs, counted, and its page. */
+function matchRows(ix: ServerIndex, p: QueryPlan): Matched {
+  const sets: RowSet[] = [];
+  for (const { filter, value } of p.values) {
+    const set = valueRows(ix, filter, value);
+    if (set) sets.push(set);
+  }
+  const ranges: OrderRange[] = [];
+  for (const planned of p.ranges) {
+    const r = rangeRows(ix, planned);
+    if ('bits' in r) sets.push(r);
+    else ranges.push(r);
+  }
+  const { offset, end, revealsHidden } = p;
+  const order = revealsHidden ? orderOf(ix, p.order) : visibleOrder(ix, p.order);
+
+  if (sets.length === 0 && ranges.length <= 1) {
     // At most one range (the age window of every default search): counts come from
     // binary searches in its order, with and without the hidden rows.
-    const r = p.ranges[0];
-    const key = r?.order ?? sort;
-    const within = (o: Uint32Array): [number, number] =>
-      r ? runOf(r.values, o, r.lo, r.hi, r.descending) : [0, o.length];
-    const [a, b] = within(q.noFilter ? ix.orders[key] : visibleOrder(ix, key));
+    const r = ranges[0];
+    const by = r?.order ?? p.order;
+    const [a, b] = within(r, revealsHidden ? orderOf(ix, by) : visibleOrder(ix, by));
     const total = b - a;
     let filtered: number | undefined;
-    if (!q.noFilter) {
-      const [ha, hb] = within(hiddenOrder(ix, key));
+    if (!revealsHidden) {
+      const [ha, hb] = within(r, hiddenOrder(ix, by));
       filtered = hb - ha;
     }
-    if (sort === key) return { total, filtered, page: order.subarray(Math.min(a + offset, b), Math.min(a + end, b)) };
+    if (by.key === p.order.key)
+      return { total, filtered, page: order.subarray(Math.min(a + offset, b), Math.min(a + end, b)) };
     // Walk this sort order until the page is full.
     const acc: number[] = [];
     if (offset < total) {
@@ -162,45 +189,41 @@ export function runQuery(
   }
 
   const runs: Run[] = [];
-  for (const r of p.ranges) {
-    const [from, to] = runOf(r.values, ix.orders[r.order], r.lo, r.hi, r.descending);
+  for (const r of ranges) {
+    const [from, to] = runOf(r.values, orderOf(ix, r.order), r.lo, r.hi, r.descending);
     runs.push({ order: r.order, descending: r.descending, values: r.values, lo: r.lo, hi: r.hi, from, to });
   }
   // The value sets, built (or found) once per query: a set asked for once is not kept (bounded-cache.ts).
-  let sets: Bits[] | undefined;
-  const setsOf = () => (sets ??= p.sets.map((s) => s.bits()));
-  const counted = count(ix, p, runs, setsOf);
-  const filtered = q.noFilter ? undefined : counted.marked;
-  const total = q.noFilter ? counted.members : counted.members - counted.marked;
+  let bits: Bits[] | undefined;
+  const setsOf = () => (bits ??= sets.map((s) => s.bits()));
+  const counted = count(ix, sets, runs, setsOf);
+  const filtered = revealsHidden ? undefined : counted.marked;
+  const total = revealsHidden ? counted.members : counted.members - counted.marked;
   const acc: number[] = [];
   if (offset >= total) return { total, filtered, page: acc };
   const n = ix.size;
   // Few matches: sort their positions in this order (native sort of ranks).
   // Many: walk the order testing each row, which meets the page's rows quickly.
   if (counted.rows && total * 8 < Math.min(order.length, (end * n) / total)) {
-    const rank = ranks(ix, sort);
+    const rank = ranks(ix, p.order);
     const picked = new Uint32Array(total);
     let k = 0;
-    for (const i of counted.rows) if (q.noFilter || !hasBit(ix.tcp, i)) picked[k++] = rank[i] as number;
+    for (const i of counted.rows) if (revealsHidden || !hasBit(ix.tcp, i)) picked[k++] = rank[i] as number;
     picked.sort();
-    const all = ix.orders[sort];
+    const all = orderOf(ix, p.order);
     for (let j = offset; j < Math.min(end, total); j++) acc.push(all[picked[j] as number] as number);
     return { total, filtered, page: acc };
   }
-  const walked = setsOf();
-  let found = 0;
-  walk: for (let k = 0; k < order.length && found < end; k++) {
-    const i = order[k] as number;
-    for (let j = 0; j < walked.length; j++) if (!hasBit(walked[j]!, i)) continue walk;
-    for (let j = 0; j < runs.length; j++) {
-      const r = runs[j]!;
-      const v = r.values[i] as number;
-      if (!(v >= r.lo && v <= r.hi)) continue walk;
-    }
-    if (found >= offset) acc.push(i);
-    found++;
-  }
+  walk(order, setsOf(), runs, offset, end, acc);
   return { total, filtered, page: acc };
+}
+
+/**
+ * Runs the query: the matching total, the TCPShield-hidden count (undefined with
+ * noFilter) and the page's rows. `s`: the search operation of the spec the mock serves.
+ */
+export function runQuery(ix: ServerIndex, q: FindQuery, now: number, s: SearchOperation = FIND_SEARCH): Matched {
+  return matchRows(ix, planQuery(s, q as Record<string, unknown>, now));
 }
 
 // ---------------------------------------------------------------------------
@@ -245,16 +268,17 @@ function makeRow(s: StoredServer, lastPing: string, favicon: boolean): Server {
   return row;
 }
 
-function row(ix: ServerIndex, i: number, q: FindQuery, now: number): Server {
+function row(ix: ServerIndex, i: number, p: QueryPlan, now: number): Server {
   const s = serverAt(ix.dataset, i);
-  return makeRow(s, q.relativeTime ? relativeTime(ix.lastPing[i] as number, now) : s.last_ping, q.favicon);
+  return makeRow(s, p.relativeTime ? relativeTime(ix.lastPing[i] as number, now) : s.last_ping, p.addsField);
 }
 
 /** `/servers/find` as an object (for tests and tools; the HTTP layer sends searchBuffer's bytes). */
-export function search(ix: ServerIndex, q: FindQuery, now: number, filters?: readonly Filter[]): FindResponse {
-  const { total, filtered, page } = runQuery(ix, q, now, filters);
+export function search(ix: ServerIndex, q: FindQuery, now: number, s: SearchOperation = FIND_SEARCH): FindResponse {
+  const p = planQuery(s, q as Record<string, unknown>, now);
+  const { total, filtered, page } = matchRows(ix, p);
   const results: Server[] = new Array(page.length);
-  for (let k = 0; k < page.length; k++) results[k] = row(ix, page[k] as number, q, now);
+  for (let k = 0; k < page.length; k++) results[k] = row(ix, page[k] as number, p, now);
   return filtered === undefined
     ? { displayed: results.length, total, results }
     : { displayed: results.length, total, filtered, results };
@@ -282,8 +306,9 @@ const TAIL = Buffer.from(']}');
  * cached bytes: no per-request serialisation, and no encoding of a 16 KB string when
  * node writes it (measured 1.4x the plain-query throughput of building a string).
  */
-export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, filters?: readonly Filter[]): Buffer {
-  const { total, filtered, page } = runQuery(ix, q, now, filters);
+export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, s: SearchOperation = FIND_SEARCH): Buffer {
+  const p = planQuery(s, q as Record<string, unknown>, now);
+  const { total, filtered, page } = matchRows(ix, p);
   // The rows read below are views into the cache's slab until Buffer.concat copies them: pin them.
   ix.rowCache.nextAnswer();
   const parts: Buffer[] = [
@@ -294,8 +319,8 @@ export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, filters
   for (let k = 0; k < page.length; k++) {
     const i = page[k] as number;
     if (k > 0) parts.push(COMMA);
-    const bytes = rowBytes(ix, i, q.favicon);
-    if (!q.relativeTime) parts.push(bytes);
+    const bytes = rowBytes(ix, i, p.addsField);
+    if (!p.relativeTime) parts.push(bytes);
     else {
       // The first `"last_ping":"` is the row's own key: inside JSON string values quotes are escaped.
       const at = bytes.indexOf(LAST_PING_KEY) + LAST_PING_KEY.length;
@@ -312,6 +337,6 @@ export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, filters
 }
 
 /** searchBuffer as text. */
-export function searchJson(ix: ServerIndex, q: FindQuery, now: number, filters?: readonly Filter[]): string {
-  return searchBuffer(ix, q, now, filters).toString('utf8');
+export function searchJson(ix: ServerIndex, q: FindQuery, now: number, s?: SearchOperation): string {
+  return searchBuffer(ix, q, now, s).toString('utf8');
 }

@@ -5,7 +5,7 @@
 import type { Rule } from '../../../spec/meaning.ts';
 import type { Operation, Parameter } from '../../../spec/model.ts';
 import { isRowRule, ROW_RULES, type RowMeaning, type RowRule } from './row-rules.ts';
-import { countOf, type Query, type SeenRow } from './answer-rows.ts';
+import type { Query, SeenRow } from './answer-rows.ts';
 
 /** The parameters whose rule shapes pages rather than picks rows: a probe keeps none of them. */
 export const PAGING: readonly Rule[] = ['limitsRows', 'page', 'sort'];
@@ -14,12 +14,6 @@ export const PAGING: readonly Rule[] = ['limitsRows', 'page', 'sort'];
 export function scopeOf(op: Operation, query: Query): Query {
   const paging = new Set(op.parameters.filter((p) => p.meaning && PAGING.includes(p.meaning.rule)).map((p) => p.name));
   return Object.fromEntries(Object.entries(query).filter(([k]) => !paging.has(k)));
-}
-
-/** The count of all matching rows (the `page` rule's `total`), if the operation pages. */
-export function totalOf(op: Operation, body: unknown): number | undefined {
-  const page = op.parameters.find((p) => p.meaning?.rule === 'page')?.meaning;
-  return page?.rule === 'page' ? countOf(body, page.total) : undefined;
 }
 
 export interface Predicate {

@@ -1,26 +1,15 @@
-// The rules of `x-meaning` that say which rows a value lets through: for each, the
-// values worth probing with (taken from rows the suite has seen, so a probe is known to
-// match at least that row), and whether a row satisfies a value. A row whose field is
-// null satisfies nothing: a row with no country cannot be in `country=Germany`.
-import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
-import type { Query, Row, SeenRow } from './answer-rows.ts';
-import { acrossCodes, wildcard } from './text-match.ts';
+// The rules of `x-meaning` that say which rows a value lets through, as the suite
+// provokes them: for each, the values worth probing with (taken from rows the suite has
+// seen, so a probe is known to match at least that row). Whether a row satisfies a
+// value, and the words for it, are the rule's descriptor's (spec/rules.ts `rowTest`,
+// `says`), as the mock and the proxy read them: a row whose field is null satisfies
+// nothing (a row with no country cannot be in `country=Germany`).
+import type { Parameter } from '../../../spec/model.ts';
+import { isRowRule, type MeaningOf, type RowMeaning, type RowRule as RowRuleName } from '../../../spec/rules.ts';
+import type { Row, SeenRow } from './answer-rows.ts';
+import { acrossCodes } from './text-match.ts';
 
-/** The meaning of one rule (the spec groups rules of one shape in one type). */
-export type MeaningOf<R extends Meaning['rule']> = Meaning & { rule: R };
-export type RowMeaning = MeaningOf<RowRuleName>;
-export type RowRuleName =
-  | 'atLeast'
-  | 'atMost'
-  | 'ageAtLeastDays'
-  | 'ageAtMostDays'
-  | 'wholeWildcard'
-  | 'substringWildcard'
-  | 'nameOrCode'
-  | 'equals'
-  | 'flag'
-  | 'addsField'
-  | 'relativeTime';
+export { isRowRule, type MeaningOf, type RowMeaning, type RowRuleName };
 
 export interface Probe {
   value: string;
@@ -35,18 +24,12 @@ export interface RowRule<M extends RowMeaning = RowMeaning> {
   probes(m: M, seen: SeenRow[], param: Parameter): Probe[];
   /** A value `row` satisfies, for a combination of filters; undefined when it has none. */
   valueFor(m: M, row: Row, param: Parameter): string | undefined;
-  holds(m: M, row: Row, value: string, now: number): boolean;
-  /** What every row must have, for people: `players_online >= 37`. */
-  says(m: M, value: string): string;
 }
 
 const DAY = 86_400_000;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const same = (a: unknown, b: string): boolean =>
-  a !== null && a !== undefined && String(a).toLowerCase() === b.toLowerCase();
 const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
 
 /** The same letters in the other case: a probe that also proves matching ignores case. */
@@ -95,7 +78,7 @@ function prefixPattern(v: string): string {
 
 const rule = <M extends RowMeaning>(r: RowRule<M>): RowRule<M> => r;
 
-const bound = (q: number, cmp: (x: number, v: number) => boolean, sign: string) =>
+const bound = (q: number, sign: string) =>
   rule<MeaningOf<'atLeast' | 'atMost'>>({
     probes: (m, seen) => {
       const pick = at(
@@ -107,13 +90,9 @@ const bound = (q: number, cmp: (x: number, v: number) => boolean, sign: string) 
       return pick ? [{ value: String(pick.v), label: `keeps rows with ${m.field} ${sign} it`, witness: pick.row }] : [];
     },
     valueFor: (m, row) => (num(row[m.field]) === undefined ? undefined : String(row[m.field])),
-    holds: (m, row, value, _now) => num(row[m.field]) !== undefined && cmp(row[m.field] as number, Number(value)),
-    says: (m, value) => `${m.field} ${sign} ${value}`,
   });
 
-// The spec does not pin a day's boundary (calendar day or 24 hours, whose clock): a row
-// up to a day past it is tolerated.
-const age = (q: number, round: (d: number) => number, cmp: (days: number, v: number) => boolean, words: string) =>
+const age = (q: number, round: (d: number) => number, words: string) =>
   rule<MeaningOf<'ageAtLeastDays' | 'ageAtMostDays'>>({
     probes: (m, seen) => {
       const now = Date.now();
@@ -137,16 +116,14 @@ const age = (q: number, round: (d: number) => number, cmp: (days: number, v: num
       const d = ageDays(row[m.field], Date.now());
       return Number.isNaN(d) ? undefined : String(Math.max(1, round(d)));
     },
-    holds: (m, row, value, now) => cmp(ageDays(row[m.field], now), Number(value)),
-    says: (m, value) => `${m.field} ${words} ${value} days ago`,
   });
 
-/** Every rule that filters, adds to or reshapes rows, by its name in `x-meaning`. */
+/** How the suite probes every rule that filters, adds to or reshapes rows, by its name in `x-meaning`. */
 export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
-  atLeast: bound(0.75, (x, v) => x >= v, '>='),
-  atMost: bound(0.25, (x, v) => x <= v, '<='),
-  ageAtLeastDays: age(0.7, Math.floor, (d, v) => d >= v - 1, 'at least'),
-  ageAtMostDays: age(0.3, Math.ceil, (d, v) => d <= v + 1, 'at most'),
+  atLeast: bound(0.75, '>='),
+  atMost: bound(0.25, '<='),
+  ageAtLeastDays: age(0.7, Math.floor, 'at least'),
+  ageAtMostDays: age(0.3, Math.ceil, 'at most'),
 
   wholeWildcard: {
     probes: (m, seen, param) => {
@@ -160,8 +137,6 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
     },
     valueFor: (m, row) =>
       text(row[m.field]) && !text(row[m.field])!.includes('*') ? prefixPattern(text(row[m.field])!) : undefined,
-    holds: (m, row, value) => text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string),
-    says: (m, value) => `${m.field} matching '${value}' as a whole (case-insensitive, * any run)`,
   },
 
   substringWildcard: {
@@ -197,9 +172,6 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       const v = text(row[m.field]);
       return v && v.length >= 3 && !v.includes('*') ? v.slice(0, 3) : undefined;
     },
-    holds: (m, row, value) => text(row[m.field]) !== undefined && wildcard(value, false).test(row[m.field] as string),
-    says: (m, value) =>
-      `${m.field} containing '${value}'${m.raw ? ` (the ${m.raw} without § colour codes)` : ''} (case-insensitive, * any run)`,
   },
 
   nameOrCode: {
@@ -222,14 +194,6 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       ];
     },
     valueFor: (m, row) => text(row[m.codeField])?.toLowerCase(),
-    holds: (m, row, value) =>
-      /^[A-Za-z]{2}$/.test(value)
-        ? same(row[m.codeField], value)
-        : text(row[m.field]) !== undefined && wildcard(value, true).test(row[m.field] as string),
-    says: (m, value) =>
-      /^[A-Za-z]{2}$/.test(value)
-        ? `${m.codeField} '${value}' (a 2-letter value is an ISO code)`
-        : `${m.field} matching '${value}' as a whole (case-insensitive)`,
   },
 
   equals: {
@@ -248,8 +212,6 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
           : [];
       }),
     valueFor: (m, row) => m.fields.map((f) => stringField(f)(row)).find((v) => v !== undefined),
-    holds: (m, row, value) => m.fields.some((f) => same(row[f], value)),
-    says: (m, value) => `${m.fields.join(' or ')} '${value}' (case-insensitive)`,
   },
 
   flag: {
@@ -262,52 +224,15 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       },
     ],
     valueFor: (m, row) => (row[m.field] === m.value ? (m.off === 'on' ? 'yes' : 'on') : undefined),
-    holds: (m, row) => row[m.field] === m.value,
-    says: (m) => `${m.field} ${JSON.stringify(m.value)}`,
   },
 
   addsField: {
     probes: (m, seen) => [{ value: 'true', label: `=true adds '${m.field}' to every row`, witness: seen[0] }],
     valueFor: () => 'true',
-    holds: (m, row) => m.field in row,
-    says: (m) => `a '${m.field}' field`,
   },
 
   relativeTime: {
     probes: (m, seen) => [{ value: 'true', label: `=true gives ${m.field} as relative text`, witness: seen[0] }],
     valueFor: () => 'true',
-    holds: (m, row) => typeof row[m.field] === 'string' && !ISO_DATE_TIME.test(row[m.field] as string),
-    says: (m) => `${m.field} as relative text, not an ISO 8601 timestamp`,
   },
 };
-
-export function isRowRule(m: Meaning): m is RowMeaning {
-  return m.rule in ROW_RULES;
-}
-
-/** A row an answer holds though a filter of the query it answered lets it not through. */
-export interface RowBreak {
-  parameter: string;
-  value: string;
-  row: Row;
-  /** What every row should have had, for people: `players_online >= 37`. */
-  says: string;
-}
-
-/**
- * One search exchange judged by the spec's `x-meaning` alone: every row answered against
- * every row rule of the query sent. For a check, the sample, or a validation proxy that
- * sees one request and its answer.
- */
-export function rowsBreaking(op: Operation, query: Query, rows: readonly Row[], now: number): RowBreak[] {
-  const out: RowBreak[] = [];
-  for (const p of op.parameters) {
-    const value = query[p.name];
-    if (value === undefined || !p.meaning || !isRowRule(p.meaning)) continue;
-    const m = p.meaning;
-    const rule = ROW_RULES[m.rule] as RowRule;
-    for (const row of rows)
-      if (!rule.holds(m, row, value, now)) out.push({ parameter: p.name, value, row, says: rule.says(m, value) });
-  }
-  return out;
-}

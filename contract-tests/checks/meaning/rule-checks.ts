@@ -1,24 +1,31 @@
-// `meaning:` and `default:` one request per parameter, checked for what its `x-meaning`
-// in the spec says. `MEANINGS` is the one table from each rule to its check, so a new
+// `meaning:` and `default:` one request per parameter, chosen for what its `x-meaning` in
+// the spec says; `MEANINGS` is the one table from each rule to how it is probed, so a new
 // filter of a known kind is one line of spec. Probe values come from rows the suite has
 // already seen, so each probe is known to match at least one row (a filter that matches
-// nothing proves nothing). Besides: every parameter set to its default (a boolean to
-// false) must answer as if it were left out.
+// nothing proves nothing), and that row goes with the request as what the sender knows:
+// the `filters` judge holds the answer to keeping it. Besides: every parameter set to its
+// default (a boolean to false) must answer as if it were left out, and the rules that
+// compare two answers (revealsHidden, limitsRows, ignored) are the registry's comparisons
+// (spec/judges/comparisons.ts). The family judges nothing itself.
+import { countsKept, leftOut, revealsHidden } from '../../../spec/judges/comparisons.ts';
+import type { Finding } from '../../../spec/judges/judge.ts';
+import { STATUS_JUDGES } from '../../../spec/judges/registry.ts';
+import { identityOf, meaningLevel, rowCountOf, rowsOf } from '../../../spec/judges/rows.ts';
 import { fieldsOf, type Rule } from '../../../spec/meaning.ts';
 import type { Meaning, Operation, Parameter } from '../../../spec/model.ts';
-import { weakest } from '../../../spec/provenance.ts';
+import { type Provenance, weakest } from '../../../spec/provenance.ts';
+import { says } from '../../../spec/rules.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { Scope } from '../../kit/scope.ts';
-import type { HttpResponse } from '../../transport/http.ts';
-import { expectAnswer, skip, subjectOf } from '../expect.ts';
+import type { Exchange } from '../../transport/transport.ts';
+import { skip } from '../skip.ts';
 import { family, type GivenFor } from '../run-kit.ts';
-import { scopeOf, totalOf } from './combinations.ts';
-import { shapeProblems, stableCompare } from './compare.ts';
-import { meaningProvenance } from './levels.ts';
-import { ROW_RULES, rowsBreaking, type RowMeaning, type RowRule } from './row-rules.ts';
-import { countOf, identityOf, rowCountOf, rowsOf, type Row, type SeenRow } from './answer-rows.ts';
+import type { SeenRow } from './answer-rows.ts';
+import { scopeOf } from './combinations.ts';
+import { stableCompare } from './compare.ts';
+import { ROW_RULES, type RowMeaning, type RowRule } from './row-rules.ts';
 
-const NEEDS = ['scope', 'judge', 'credentials', 'reads', 'sample'] as const;
+const NEEDS = ['scope', 'judging', 'credentials', 'reads', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 /** One parameter's meaning, to check against the run's target. */
@@ -33,49 +40,15 @@ export interface MeaningProbe {
 
 type Check = (p: MeaningProbe) => Promise<CheckResult[]>;
 
-/** The clock of the target (its Date header) for age rules; this machine's when it sends none. */
-function serverNow(res: HttpResponse): number {
-  const date = Date.parse(res.headers.date ?? '');
-  return Number.isNaN(date) ? Date.now() : date;
-}
-
-/** The name of a row (its identity, e.g. `1.2.3.4:25565`) and the fields a rule reads. */
-function showRow(op: Operation, row: Row, fields: string[]): string {
-  return `${identityOf(op, row)} (${fields.map((f) => `${f} ${JSON.stringify(row[f])}`).join(', ')})`;
-}
-
-/** Every row of an answer satisfies the parameter at `value`, and the witness is not lost. */
-export function rowProblems(
-  op: Operation,
-  probe: { param: Parameter; value: string; witness?: Row },
-  res: HttpResponse,
-): string[] {
-  const rows = rowsOf(op, res.json);
-  if (!rows) return [`the body has no '${op.rows?.property}' array`];
-  const fields = fieldsOf(probe.param.meaning!);
-  const bad = rowsBreaking(op, { [probe.param.name]: probe.value }, rows, serverNow(res));
-  const problems: string[] = [];
-  if (bad.length)
-    problems.push(`${bad.length} of ${rows.length} rows break it, e.g. ${showRow(op, bad[0]!.row, fields)}`);
-  const witness = probe.witness;
-  if (witness) {
-    const total = totalOf(op, res.json);
-    const id = identityOf(op, witness);
-    // Only when every matching row is on this page can a missing witness be told from paging.
-    if (rows.length === 0) problems.push(`no row at all, but ${showRow(op, witness, fields)} satisfies it`);
-    else if ((total === undefined || total <= rows.length) && !rows.some((r) => identityOf(op, r) === id)) {
-      problems.push(`${showRow(op, witness, fields)} satisfies it but is not among the ${rows.length} rows`);
-    }
-  }
-  return problems;
-}
+/** What a probe's result is about: the status its request is owed, the rows against the filters sent, a switch. */
+const ROWS = [...STATUS_JUDGES, 'filters', 'switches'];
 
 async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promise<CheckResult[]> {
   const m = meaning as RowMeaning;
   const rule = ROW_RULES[m.rule] as RowRule;
-  const level = meaningProvenance(op, param, m);
+  const level = meaningLevel(op, param, m);
   if (!run.scope.wants(level)) return [];
-  const probes = rule.probes(m, seen, param).filter((p) => run.judge.accepts(param.schema, p.value));
+  const probes = rule.probes(m, seen, param).filter((p) => run.judging.ctx.schemas.accepts(param.schema, p.value));
   if (!probes.length) {
     return skip(run.scope, {
       op,
@@ -87,140 +60,93 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   const out: CheckResult[] = [];
   for (const probe of probes) {
     const exchange = await run.reads.get(op, { ...scopeOf(op, probe.witness?.query ?? {}), [param.name]: probe.value });
+    const witness = probe.witness ? ` ${identityOf(op, probe.witness.row)} among them` : '';
+    const expected = `${op.successStatus}, every row with ${says(m, probe.value)}${witness ? `,${witness}` : ''}`;
+    const known = probe.witness ? { witness: probe.witness.row } : {};
     out.push(
-      expectAnswer(run, {
-        op,
-        check: `meaning: ${param.name} ${probe.label}`,
-        level,
+      run.judging.case(
+        { op, check: `meaning: ${param.name} ${probe.label}`, level, about: ROWS, known, expected },
         exchange,
-        status: op.successStatus,
-        schema: false,
-        subject: subjectOf(op, param.name),
-        expected: `${op.successStatus}, every row with ${rule.says(m, probe.value)}${probe.witness ? `, ${identityOf(op, probe.witness.row)} among them` : ''}`,
-        extra: (res) =>
-          res.status === op.successStatus
-            ? rowProblems(op, { param, value: probe.value, witness: probe.witness?.row }, res)
-            : [],
-      }),
+      ),
     );
   }
   return out;
 }
 
+/** What a comparison's case is about besides the comparison: the status owed, the page, the switches. */
+const COMPARED = [...STATUS_JUDGES, 'page', 'switches'];
+
+/** A case of one exchange with a comparison's findings: the status it is owed, and what the comparison found. */
+function compared(
+  run: Run,
+  c: {
+    op: Operation;
+    check: string;
+    level: Provenance;
+    expected?: string;
+  },
+  exchange: Exchange,
+  findings: Finding[],
+): CheckResult {
+  return run.judging.case({ ...c, about: COMPARED }, exchange, findings);
+}
+
 async function checkRevealsHidden({ run, op, param, meaning }: MeaningProbe): Promise<CheckResult[]> {
   if (meaning.rule !== 'revealsHidden') return [];
-  const { hidden, total } = meaning;
-  const level = meaningProvenance(op, param, meaning);
+  const level = meaningLevel(op, param, meaning);
   if (!run.scope.wants(level)) return [];
-  const { exchange, problems } = await stableCompare(run.reads, {
+  const { exchange, findings, asked } = await stableCompare(run.reads, {
     op,
     without: {},
     with: { [param.name]: 'true' },
-    compare: (without, withIt) => {
-      const out: string[] = [];
-      const h = countOf(without, hidden);
-      if (h === undefined) out.push(`without ${param.name}, the answer has no '${hidden}'`);
-      if (withIt && typeof withIt === 'object' && hidden in withIt)
-        out.push(`with ${param.name}=true, '${hidden}' is still there`);
-      const [t0, t1] = [countOf(without, total), countOf(withIt, total)];
-      if (h !== undefined && t0 !== undefined && t1 !== undefined && t1 !== t0 + h)
-        out.push(`${total} is ${t1} with ${param.name}=true, but ${t0} + ${hidden} ${h} = ${t0 + h} without it`);
-      return out;
-    },
+    compare: (without, withIt) => revealsHidden.compare(run.judging.ctx, { op, param }, without, withIt),
   });
-  const check = `meaning: ${param.name}=true shows the hidden rows: '${hidden}' is gone and ${total} grows by it`;
-  // A count that does not add up is about the count (the sample's paging may show it too); a hidden field still there, about the parameter.
-  const subject = subjectOf(op, problems.some((p) => p.startsWith(`${total} is `)) ? total : param.name);
-  return [
-    expectAnswer(run, {
-      op,
-      check,
-      level,
-      exchange,
-      status: op.successStatus,
-      schema: false,
-      subject,
-      extra: () => problems,
-    }),
-  ];
+  const check = `meaning: ${param.name}=true shows the hidden rows: '${meaning.hidden}' is gone and ${meaning.total} grows by it`;
+  run.judging.claim(asked, COMPARED);
+  return [compared(run, { op, check, level }, exchange, findings)];
 }
 
 async function checkLimitsRows({ run, op, param, meaning }: MeaningProbe): Promise<CheckResult[]> {
   if (meaning.rule !== 'limitsRows') return [];
-  const { counts } = meaning;
-  const level = meaningProvenance(op, param, meaning);
+  const level = meaningLevel(op, param, meaning);
   if (!run.scope.wants(level)) return [];
   const all = await run.reads.get(op, {});
   const rows = rowCountOf(op, all.response?.json) ?? 0;
   const minimum = typeof param.schema.minimum === 'number' ? param.schema.minimum : 1;
-  const n = Math.max(minimum, Math.floor(rows / 2));
-  const { exchange, problems } = await stableCompare(run.reads, {
+  const value = String(Math.max(minimum, Math.floor(rows / 2)));
+  const { exchange, findings, asked } = await stableCompare(run.reads, {
     op,
     without: {},
-    with: { [param.name]: String(n) },
-    compare: (without, limited) => {
-      const out: string[] = [];
-      const got = rowCountOf(op, limited);
-      if (got !== undefined && got > n) out.push(`${got} rows, more than ${param.name}=${n}`);
-      for (const c of counts) {
-        const [x, y] = [countOf(without, c), countOf(limited, c)];
-        if (x !== undefined && y !== x)
-          out.push(`${c} is ${y} with ${param.name}=${n} but ${x} without: it must not depend on ${param.name}`);
-      }
-      return out;
-    },
+    with: { [param.name]: value },
+    compare: (without, limited) => countsKept.compare(run.judging.ctx, { op, param, value }, without, limited),
   });
-  const check = `meaning: ${param.name} cuts the rows${counts.length ? ` and leaves ${counts.join(', ')} alone` : ''}`;
-  return [
-    expectAnswer(run, {
-      op,
-      check,
-      level,
-      exchange,
-      status: op.successStatus,
-      schema: false,
-      subject: subjectOf(op, param.name),
-      extra: () => problems,
-    }),
-  ];
+  const counts = meaning.counts.length ? ` and leaves ${meaning.counts.join(', ')} alone` : '';
+  run.judging.claim(asked, COMPARED);
+  return [compared(run, { op, check: `meaning: ${param.name} cuts the rows${counts}`, level }, exchange, findings)];
 }
 
 /** `param=value` answers like the parameter left out: the `ignored` rule, and every default. */
 async function checkLikeLeftOut(
   { run, op, param }: MeaningProbe,
-  asked: { value: string; check?: string },
+  given: { value: string; check?: string },
 ): Promise<CheckResult[]> {
   const level = weakest(op.provenance, param.provenance, op.rows?.provenance);
-  if (!run.scope.wants(level) || !run.judge.accepts(param.schema, asked.value)) return [];
-  const label = `${param.name}=${asked.value}`;
-  const { exchange, problems } = await stableCompare(run.reads, {
+  if (!run.scope.wants(level) || !run.judging.ctx.schemas.accepts(param.schema, given.value)) return [];
+  const { value } = given;
+  const { exchange, findings, asked } = await stableCompare(run.reads, {
     op,
     without: {},
-    with: { [param.name]: asked.value },
-    compare: (a, b) => shapeProblems(op, { without: a, with: b }, label),
+    with: { [param.name]: value },
+    compare: (without, withIt) => leftOut.compare(run.judging.ctx, { op, param, value }, without, withIt),
   });
-  const check = asked.check ?? `meaning: ${param.name} is ignored: ${label} answers like ${param.name} left out`;
-  // A boolean's false that does not answer like "left out" is one finding, whichever parameter: the target reads the value's presence.
-  const finding = param.schema.type === 'boolean' && asked.value === 'false' ? FALSE_NOT_NEUTRAL : undefined;
-  return [
-    expectAnswer(run, {
-      op,
-      check,
-      level,
-      exchange,
-      status: op.successStatus,
-      schema: false,
-      subject: subjectOf(op, param.name),
-      finding,
-      extra: () => problems,
-      expected: `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`,
-    }),
-  ];
+  const check =
+    given.check ?? `meaning: ${param.name} is ignored: ${param.name}=${value} answers like ${param.name} left out`;
+  const expected = `${op.successStatus}, the same keys, row fields and counts as ${param.name} left out`;
+  run.judging.claim(asked, COMPARED);
+  const result = compared(run, { op, check, level, expected }, exchange, findings);
+  // A parameter set to its default is a check of its own group, `default:`.
+  return [given.check ? { family: 'default', ...result } : result];
 }
-
-/** The finding of every `default:` check of a boolean set to false that answers otherwise than left out. */
-export const FALSE_NOT_NEUTRAL =
-  'a boolean parameter set to false does not answer like the parameter left out (read as true?)';
 
 /** Paging and sorting are checked by the sample, which pages through every order (checks/sample/). */
 const bySample: Check = async () => [];
@@ -256,7 +182,7 @@ export function meaningsWanted(scope: Scope, op: Operation): boolean {
   return op.parameters.some(
     (p) =>
       p.meaning &&
-      (scope.wants(meaningProvenance(op, p, p.meaning)) ||
+      (scope.wants(meaningLevel(op, p, p.meaning)) ||
         scope.wants(weakest(op.provenance, p.provenance, op.rows?.provenance))),
   );
 }

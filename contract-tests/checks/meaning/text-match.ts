@@ -1,16 +1,6 @@
-// How the spec's text filters match: `*` is any run of characters and the rest literal,
-// case-insensitive, over the whole value or any part of it; and where a MOTD's colour
-// codes (`§a`) sit inside its text, so a probe can prove a filter reads the text without
-// them.
-
-/** `*` is any run of characters, the rest literal, case-insensitive; whole value or any substring. */
-export function wildcard(pattern: string, whole: boolean): RegExp {
-  const body = pattern
-    .split('*')
-    .map((part) => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(whole ? `^${body}$` : body, 'is');
-}
+// Where a MOTD's colour codes (`§a`) sit inside its text, so a probe can prove a filter
+// reads the text without them. (How the text filters match is the rules' own:
+// spec/rules.ts, with the one wildcard matcher, spec/wildcard.ts.)
 
 /**
  * A piece of `stripped` that spans a place where `raw` has a colour code, so it is in

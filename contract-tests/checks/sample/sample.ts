@@ -1,19 +1,19 @@
 // `sample:` and `sort:` the family that pages through the search (the operation whose
 // parameters page and sort its rows), as wide as the budget allows, keeping room for
 // the pings; its verdicts are in verdicts.ts, its paging in sampler.ts.
+import { meaningLevel } from '../../../spec/judges/rows.ts';
 import type { Operation } from '../../../spec/model.ts';
 import { weakest } from '../../../spec/provenance.ts';
 import type { Scope } from '../../kit/scope.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import { combinations } from '../meaning/combinations.ts';
-import { meaningProvenance } from '../meaning/levels.ts';
 import { ROW_RULES } from '../meaning/row-rules.ts';
 import { family, type GivenFor } from '../run-kit.ts';
 import { PINGED_SERVERS, pingOperations } from './ping.ts';
 import type { Sampler } from './sampler.ts';
 import { sampleVerdicts } from './verdicts.ts';
 
-const NEEDS = ['spec', 'scope', 'judge', 'reads', 'sample'] as const;
+const NEEDS = ['spec', 'scope', 'judging', 'reads', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
 /** Whether any of the sample's checks is within the run's --provenance (else its requests would be wasted). */
@@ -22,7 +22,7 @@ function wanted(s: Sampler, scope: Scope): boolean {
   const levels = [weakest(op.provenance, op.rows?.provenance)];
   for (const p of op.parameters)
     if (p.meaning && (p.meaning.rule === 'page' || p.meaning.rule === 'sort' || p.meaning.rule in ROW_RULES))
-      levels.push(meaningProvenance(op, p, p.meaning));
+      levels.push(meaningLevel(op, p, p.meaning));
   return levels.some((l) => scope.wants(l));
 }
 

@@ -1,23 +1,25 @@
 // Pages through the search widely, within the request budget: in every declared sort
 // order (and the default), with and without the filters that hide rows by default, and
-// through a few combinations of filters. Every row is validated against the spec as it
-// comes in; what each query showed (its totals, the rows it reached, rows out of order
-// or breaking a filter) is kept for the verdicts (verdicts.ts). The rows seen feed the
-// meaning probes and the pings.
-import type { AnswerJudge } from '../../../spec/judge.ts';
-import { schemaErrorKeys } from '../../../spec/judge.ts';
+// through a few combinations of filters. Every page goes to the registry's judges as it
+// comes in (its rows against the schema, the limit, the order asked and the filters
+// sent), and each page boundary to the `order-across` comparison; what each query showed
+// (its totals, the rows it reached, what the judges found) is kept for the verdicts
+// (verdicts.ts). The rows seen feed the meaning probes and the pings.
+import { orderAcross } from '../../../spec/judges/comparisons.ts';
+import type { Finding } from '../../../spec/judges/judge.ts';
+import { identityOf, meaningLevel, rowsOf, totalOf } from '../../../spec/judges/rows.ts';
 import type { Operation, Parameter, SortOrder } from '../../../spec/model.ts';
 import type { Provenance } from '../../../spec/provenance.ts';
-import { describeErrors } from '../../../spec/validator.ts';
 import { show, type ShownRequest } from '../../kit/repro.ts';
+import type { RunJudging } from '../../run/judging.ts';
 import type { Exchange } from '../../transport/transport.ts';
 import type { CachedReads } from '../cached-reads.ts';
-import { totalOf, type Predicate } from '../meaning/combinations.ts';
-import { meaningProvenance } from '../meaning/levels.ts';
-import { orderProblem } from '../meaning/orders.ts';
-import { rowsBreaking } from '../meaning/row-rules.ts';
-import { describeQuery, identityOf, rowsOf, type Query, type Row, type SeenRow } from '../meaning/answer-rows.ts';
+import type { Predicate } from '../meaning/combinations.ts';
+import { describeQuery, type Query, type Row, type SeenRow } from '../meaning/answer-rows.ts';
 import type { Server } from '../request-paths.ts';
+
+/** What each page of the sample is judged by: its rows against the schema, the limit, the order asked and the filters sent. */
+const PAGE_JUDGES = ['schema', 'page', 'order', 'filters', 'counts'];
 
 export interface PagedQuery {
   query: Query;
@@ -71,7 +73,7 @@ export class Sampler {
 
   constructor(
     readonly op: Operation,
-    private readonly parts: { reads: CachedReads; judge: AnswerJudge; budgetLeft: () => number },
+    private readonly parts: { reads: CachedReads; judging: RunJudging; budgetLeft: () => number },
   ) {
     const byRule = (rule: string) => op.parameters.find((p) => p.meaning?.rule === rule);
     this.limitParam = byRule('limitsRows');
@@ -112,7 +114,7 @@ export class Sampler {
   /** How firm a check of the sort orders is. */
   orderProvenance(): Provenance {
     const m = this.sortParam?.meaning;
-    return this.sortParam && m ? meaningProvenance(this.op, this.sortParam, m) : this.op.provenance;
+    return this.sortParam && m ? meaningLevel(this.op, this.sortParam, m) : this.op.provenance;
   }
 
   /** The default sort order, when the sort parameter has a default. */
@@ -235,62 +237,53 @@ export class Sampler {
     }
     this.pages++;
     this.rows += rows.length;
-    this.checkSchema(res.json, rows, shown);
-    if (rows.length > q.limit)
-      this.pageProblems.push(`${request}: ${rows.length} rows, more than ${this.limitParam?.name}=${q.limit}`);
+    const { verdicts } = this.parts.judging.judged(ex.request, res, PAGE_JUDGES);
+    const found = (judge: string) => verdicts.filter((v) => v.judge.name === judge).flatMap((v) => v.findings);
+    this.noteSchema(found('schema'), rows, shown);
+    for (const f of found('page')) this.pageProblems.push(`${request}: ${f.why}`);
+    for (const f of found('filters')) q.predicateProblems.push(`${request}: ${f.why}`);
+    const outOfOrder = [...found('order').map((f) => f.why)];
+    const sort = this.sortParam;
+    if (q.order && q.lastRow && rows[0] && sort) {
+      const value = q.query[sort.name] ?? String(sort.default);
+      const across = orderAcross.compare(
+        this.parts.judging.ctx,
+        { op: this.op, param: sort, value },
+        q.lastRow,
+        rows[0],
+      );
+      outOfOrder.push(...across.map((f) => f.why));
+    }
+    if (q.order && outOfOrder.length) {
+      q.firstOutOfOrder ??= shown;
+      for (const why of outOfOrder) q.orderProblems.push(`${request}: ${why}`);
+    }
     const total = totalOf(this.op, res.json);
     if (total !== undefined) q.totals.push({ page, total });
-    const now = Date.parse(res.headers.date ?? '') || Date.now();
-    const filters = Object.fromEntries((q.predicates ?? []).map((p) => [p.param.name, p.value]));
     for (const row of rows) {
       const id = identityOf(this.op, row);
       this.distinct.add(id);
       q.reached.add(id);
       this.seen.push({ row, query: q.query });
-      if (q.order && q.lastRow) {
-        const problem = orderProblem(q.order.order, this.tieBreak(), q.lastRow, row);
-        if (problem) q.firstOutOfOrder ??= shown;
-        if (problem)
-          q.orderProblems.push(
-            `${request}: ${id} after ${identityOf(this.op, q.lastRow)}${row === rows[0] ? ' (across the page boundary)' : ''}: ${problem}`,
-          );
-      }
-      q.lastRow = row;
-      // A row the schema refused is reported there; its nulls do not also break the filters.
-      if (!this.invalid.has(id))
-        for (const b of rowsBreaking(this.op, filters, [row], now))
-          q.predicateProblems.push(`${request}: ${id} breaks ${b.parameter}=${b.value} (${b.says})`);
     }
+    q.lastRow = rows.at(-1) ?? q.lastRow;
     q.rowsSeen += rows.length;
     if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
     if (rows.length < (q.pageSize ?? q.limit) || (total !== undefined && q.rowsSeen >= total)) q.done = true;
   }
 
-  /** Every row against the spec's row schema; errors are grouped by row, with their field paths. */
-  private checkSchema(body: unknown, rows: Row[], shown: ShownRequest): void {
-    const { request } = shown;
-    const errors = this.parts.judge.bodyErrors(this.op, this.op.successStatus, body);
-    if (!errors.length) return;
-    for (const key of schemaErrorKeys(errors)) this.schemaKeys.add(key);
-    const property = this.op.rows?.property;
-    const byRow = new Map<number, string[]>();
-    for (const e of errors) {
-      const m = new RegExp(`^/${property}/(\\d+)(/.*)?$`).exec(e.instancePath);
-      if (!m) {
-        this.pageProblems.push(`${request}: ${describeErrors([e], 'body')}`);
-        continue;
+  /** The schema judge's findings on a page: each invalid row counted once, by who it is. */
+  private noteSchema(findings: readonly Finding[], rows: readonly Row[], shown: ShownRequest): void {
+    for (const f of findings) {
+      for (const key of f.evidence?.schemaErrors ?? []) this.schemaKeys.add(key);
+      const indexes = f.evidence?.rows ?? [];
+      if (!indexes.length) this.pageProblems.push(`${shown.request}: ${f.why}`);
+      for (const i of indexes) {
+        const id = identityOf(this.op, rows[i]!);
+        if (this.invalid.has(id)) continue;
+        this.firstInvalidRequest ??= shown;
+        this.invalid.set(id, `${id} (${shown.request.split(' (')[0]}): ${f.why}`);
       }
-      const i = Number(m[1]);
-      byRow.set(i, [
-        ...(byRow.get(i) ?? []),
-        describeErrors([{ ...e, instancePath: m[2] ?? '' }], `${property}[${i}]`),
-      ]);
-    }
-    for (const [i, problems] of byRow) {
-      const id = identityOf(this.op, rows[i]!);
-      if (this.invalid.has(id)) continue;
-      this.firstInvalidRequest ??= shown;
-      this.invalid.set(id, `${id} (${request.split(' (')[0]}): ${problems.join('; ')}`);
     }
   }
 

@@ -2,16 +2,15 @@
 // the spec's schema; every page answers with at most `limit` rows; `total` is the same
 // on every page of a query and equals the rows paging reaches; each order holds within
 // and across pages; combined filters hold on every row.
+import { meaningLevel, totalOf } from '../../../spec/judges/rows.ts';
 import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { ShownRequest } from '../../kit/repro.ts';
-import { skip, subjectOf } from '../expect.ts';
+import { skip } from '../skip.ts';
 import { combinationName } from '../meaning/combinations.ts';
-import { meaningProvenance } from '../meaning/levels.ts';
-import { totalOf } from '../meaning/combinations.ts';
 import type { Given } from '../run-kit.ts';
 
-type Run = Given<'scope' | 'judge' | 'reads'>;
+type Run = Given<'scope' | 'judging' | 'reads'>;
 import type { PagedQuery, Sampler } from './sampler.ts';
 
 /** Problems listed per check; the rest are counted. */
@@ -23,7 +22,7 @@ const list = (xs: string[]) =>
 function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
   const { op } = s;
   // Every row is validated against the whole schema the run's level keeps: the check is as firm as its softest part.
-  const level = weakest(op.provenance, op.rows?.provenance, run.judge.bodyLevel(op, op.successStatus));
+  const level = weakest(op.provenance, op.rows?.provenance, run.judging.ctx.schemas.bodyLevel(op, op.successStatus));
   if (!run.scope.wants(level)) return [];
   const share = s.distinct.size ? ((100 * s.invalid.size) / s.distinct.size).toFixed(1) : '0';
   const listed = [...s.invalid.values()].slice(0, LISTED);
@@ -47,7 +46,7 @@ function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
       ...base,
       check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`,
       status: s.pageProblems.length ? 'fail' : 'pass',
-      ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: subjectOf(op, s.limitParam.name) } } : {}),
+      ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: s.limitParam.name } } : {}),
       message: s.pageProblems.length
         ? `${s.pageProblems.length} problem(s): ${s.pageProblems.slice(0, LISTED).join(' | ')}`
         : undefined,
@@ -59,7 +58,7 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   const { op } = s;
   const page = s.pageParam?.meaning;
   if (!s.pageParam || page?.rule !== 'page') return [];
-  const level = meaningProvenance(op, s.pageParam, page);
+  const level = meaningLevel(op, s.pageParam, page);
   if (!run.scope.wants(level)) return [];
   const moving: string[] = [];
   const unreached: string[] = [];
@@ -98,7 +97,7 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
       unreachedRequest ??= q.firstRequest;
     }
   }
-  const base = { operationId: op.operationId, provenance: level, evidence: { subject: subjectOf(op, page.total) } };
+  const base = { operationId: op.operationId, provenance: level, evidence: { subject: page.total } };
   const same = `sample: ${page.total} is the same on every page of a query`;
   const reach = `sample: ${page.total} equals the rows reachable by paging`;
   return [
@@ -140,8 +139,8 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   const tieBreak = s.tieBreak();
   const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
   const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
-  const base = { operationId: s.op.operationId, check, provenance };
-  const subject = subjectOf(s.op, s.sortParam?.name ?? 'sort');
+  const base = { operationId: s.op.operationId, family: 'sort', check, provenance };
+  const subject = s.sortParam?.name ?? 'sort';
   if (q.orderProblems.length)
     return [
       {
@@ -170,7 +169,7 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
 }
 
 function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
-  const provenance = weakest(...q.predicates!.map((p) => meaningProvenance(s.op, p.param, p.meaning)));
+  const provenance = weakest(...q.predicates!.map((p) => meaningLevel(s.op, p.param, p.meaning)));
   if (!run.scope.wants(provenance)) return [];
   const check = combinationName(q.predicates!);
   const problems = [...q.predicateProblems];
@@ -182,6 +181,7 @@ function combinationVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] 
   return [
     {
       operationId: s.op.operationId,
+      family: 'meaning',
       check,
       provenance,
       status: problems.length ? 'fail' : 'pass',

@@ -12,7 +12,7 @@ import type { ApiKeyRecord } from '../auth/credentials.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
 import { filtersOf } from '../../search/filters.ts';
-import { searchBuffer, type FindQuery } from '../../search/search.ts';
+import { searchBuffer, searchOperation, type FindQuery } from '../../search/search.ts';
 import type { MockState } from '../state.ts';
 
 export interface HandlerInput {
@@ -66,7 +66,7 @@ function notIndexed(host: string, port: number): HandlerResult {
 export function createHandlers(model: SpecModel): Handlers {
   const { limits } = model;
   const filters = (operationId: string) => filtersOf(model.byId.get(operationId)!);
-  const findFilters = filters('findServers');
+  const find = searchOperation(model.byId.get('findServers')!);
   const byLookup = {
     versions: filters('listVersions'),
     countries: filters('listCountries'),
@@ -79,8 +79,14 @@ export function createHandlers(model: SpecModel): Handlers {
 
   return {
     findServers({ query, principal, state, now }) {
-      const q = { ...query, limit: Math.min(query.limit as number, maxPageSize(limits, principal)) } as FindQuery;
-      return { status: 200, json: searchBuffer(state.index, q, now, findFilters) };
+      // The page size the caller's plan allows (`x-max-by-plan`), on the parameter whose rule limits rows.
+      const limit = find.shape.limitsRows;
+      const q = (
+        limit === undefined
+          ? query
+          : { ...query, [limit]: Math.min(query[limit] ?? Infinity, maxPageSize(limits, principal)) }
+      ) as FindQuery;
+      return { status: 200, json: searchBuffer(state.index, q, now, find) };
     },
 
     pingServer({ path, state, now }) {

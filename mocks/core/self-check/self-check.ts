@@ -1,18 +1,20 @@
 // Under test the mock checks its own answers against the spec, so a handler that
 // drifts from the contract fails loudly instead of teaching clients the wrong shape.
-// The judging is the spec's one judge (spec/judge.ts); which statuses the mock may
+// It reads the body by the spec's compiled schemas (spec/judges/schemas.ts), as the
+// `schema` and `error-body` judges do; which statuses the mock may
 // answer without declaring them is the mock's own rule.
 import type { Operation, SpecModel } from '../../../spec/model.ts';
-import { AnswerJudge } from '../../../spec/judge.ts';
+import { operationOf } from '../../../spec/judges/route.ts';
+import { Schemas } from '../../../spec/judges/schemas.ts';
 
 // Statuses any request may get (404 unknown path, 405, 413, 429): the spec's error body.
 const ANY_REQUEST = [400, 404, 405, 413, 429];
 
 export class ResponseChecker {
-  private readonly judge: AnswerJudge;
+  private readonly judge: Schemas;
 
-  constructor(model: SpecModel) {
-    this.judge = new AnswerJudge(model);
+  constructor(private readonly model: SpecModel) {
+    this.judge = new Schemas(model);
   }
 
   /**
@@ -32,7 +34,7 @@ export class ResponseChecker {
     if (op && !declared && !ANY_REQUEST.includes(status)) {
       return `${op.operationId} does not declare a ${status} response`;
     }
-    const target = op ?? (request ? this.judge.operationOf(request) : undefined);
+    const target = op ?? (request ? operationOf(this.model, request.method, request.path) : undefined);
     const answer = { status, headers: {}, body: '', json: body };
     const verdict = target?.responses.has(status)
       ? this.judge.body(target, status, answer)

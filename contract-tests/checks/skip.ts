@@ -1,0 +1,24 @@
+// A check that did not run, as a result: the reason, or nothing when the run's
+// --provenance leaves the check out anyway.
+import type { Provenance } from '../../spec/provenance.ts';
+import type { Subject } from '../kit/answer-log.ts';
+import type { CheckResult } from '../kit/recorder.ts';
+import type { Scope } from '../kit/scope.ts';
+
+/** A check that did not run, and why; nothing when the run's --provenance leaves it out. `unavoidable`: no setting could have run it. */
+export function skip(
+  scope: Scope,
+  s: { op: Subject; check: string; level: Provenance; reason: string; unavoidable?: boolean },
+): CheckResult[] {
+  if (!scope.wants(s.level)) return [];
+  return [
+    {
+      operationId: s.op.operationId,
+      check: s.check,
+      provenance: s.level,
+      status: 'skip',
+      message: s.reason,
+      ...(s.unavoidable ? { unavoidable: true } : {}),
+    },
+  ];
+}

@@ -1,0 +1,201 @@
+// How the suite's run turns exchanges into results with the registry's judges
+// (spec/judges/registry.ts), the one set of rules the proxy and the mock use too. Two
+// ways in, as Schemathesis' engine has them:
+// - a case: a family sent a request to provoke something (no credentials, a refused
+//   value, a key it just revoked) and names the judges it is about; its result holds
+//   their findings on that exchange, and what the family knows about the request the
+//   wire does not show (`Known`) goes to them;
+// - every answer of the run (Dredd's, the sample's pages, the cases' own) is judged by
+//   every other judge, and each operation gets one result per judge and level: how many
+//   answers it judged and the first that broke it. A judge a case is about on an answer
+//   is that case's, not counted again here.
+import { answerTime, type Exchange as Judged, type Known, lowerCased, mediaType } from '../../spec/judges/exchange.ts';
+import type { Finding } from '../../spec/judges/judge.ts';
+import { JudgeContext, judgeExchange, type Verdict } from '../../spec/judges/registry.ts';
+import { crashSignature } from '../../spec/judges/server-error.ts';
+import { owedStatuses } from '../../spec/judges/owed-status.ts';
+import type { Operation, SpecModel } from '../../spec/model.ts';
+import { LEVELS, type Provenance, weakest } from '../../spec/provenance.ts';
+import { NO_OPERATION, type Subject } from '../kit/answer-log.ts';
+import type { CredentialSet } from '../kit/credentials.ts';
+import { describeResponse } from '../kit/mask.ts';
+import type { CheckResult, Evidence } from '../kit/recorder.ts';
+import { evidenceOf, VerdictTally } from '../kit/verdict-tally.ts';
+import { show } from '../kit/repro.ts';
+import { type HttpRequest, type HttpResponse, onTheWire } from '../transport/http.ts';
+import type { Exchange } from '../transport/transport.ts';
+
+/** A case: what a family set out to provoke, and the judges its result is about. */
+export interface Case {
+  op: Operation | Subject;
+  check: string;
+  /** The softest part of the spec the case rests on. */
+  level: Provenance;
+  /** The judges whose findings on its exchange are its result (`auth`, `refused-values`, ...). */
+  about: readonly string[];
+  /** What the family knows about the request that the wire does not show. */
+  known?: Known;
+  /** What is expected, for people, when the judges' words are not enough. */
+  expected?: string;
+}
+
+/** The firmest of some levels. */
+const hardest = (levels: readonly Provenance[]): Provenance => LEVELS.find((l) => levels.includes(l)) ?? 'assumed';
+
+/** What the judges of a case promise, for people: what a case without an owed status expects. */
+function promises(verdicts: readonly Verdict[]): string {
+  return verdicts.map((v) => v.judge.promise).join('; ');
+}
+
+/** The request and answer of the suite's transport as the judges read them. */
+export function judgedExchange(request: HttpRequest, response: HttpResponse, known?: Known): Judged {
+  const wire = onTheWire(request);
+  const url = new URL(request.url);
+  return {
+    request: {
+      method: request.method.toUpperCase(),
+      target: url.pathname + url.search,
+      headers: lowerCased(wire.headers),
+      ...(wire.body !== undefined ? { body: wire.body } : {}),
+    },
+    answer: { status: response.status, headers: response.headers, text: response.text, json: response.json },
+    at: answerTime(response.headers),
+    ...(known ? { known } : {}),
+  };
+}
+
+interface Observed {
+  subject: Operation | Subject;
+  request: HttpRequest;
+  response: HttpResponse;
+  /** Judges a case claimed on this answer. */
+  claimed: Set<string>;
+}
+
+export class RunJudging {
+  readonly ctx: JudgeContext;
+  private readonly observed: Observed[] = [];
+  private readonly byResponse = new WeakMap<HttpResponse, Observed>();
+
+  constructor(
+    model: SpecModel,
+    level: Provenance,
+    private readonly credentials: Pick<CredentialSet, 'carriedBy'>,
+  ) {
+    this.ctx = JudgeContext.of(model, level);
+  }
+
+  /** Every answer of the run passes here (the transport's observer). */
+  observe(subject: Operation | Subject, request: HttpRequest, response: HttpResponse): void {
+    const o: Observed = { subject, request, response, claimed: new Set() };
+    this.observed.push(o);
+    this.byResponse.set(response, o);
+  }
+
+  /**
+   * The result of a case: its judges' findings on its exchange, and those of any
+   * comparison it made (`more`); a skip when it was not sent, a failure when it got no answer.
+   */
+  case(c: Case, exchange: Exchange, more: readonly Finding[] = []): CheckResult {
+    const base = {
+      operationId: c.op.operationId,
+      check: c.check,
+      provenance: c.level,
+      ...this.place(exchange.request),
+    };
+    if (exchange.skipped) return { ...base, status: 'skip', message: exchange.skipped };
+    const res = exchange.response;
+    const shown = show(exchange.request);
+    const ms = exchange.ms === undefined ? {} : { ms: Math.round(exchange.ms) };
+    if (!res) {
+      const message = `no answer: ${exchange.error ?? 'request failed'}`;
+      return { ...base, status: 'fail', ...shown, actual: message, message, ...ms };
+    }
+    const { ex, verdicts } = this.judged(exchange.request, res, c.about, c.known);
+    const credential = this.credentials.carriedBy(exchange.request.headers);
+    const findings = [...verdicts.flatMap((v) => v.findings), ...more.filter((f) => this.ctx.wants(f.level))];
+    const owed = owedStatuses(ex, this.ctx)[0];
+    const evidence: Evidence = {
+      ...evidenceOf(findings),
+      // Whatever a judge found in a 5xx answer, it is that crash's.
+      ...(res.status >= 500 && findings.length ? { crash: crashSignature(res) } : {}),
+      answer: { status: res.status, type: mediaType(res.headers['content-type']) },
+      ...(owed ? { expectedStatus: owed.status } : {}),
+    };
+    if (credential) evidence.credential = credential;
+    const failed = findings.length > 0;
+    return {
+      ...base,
+      // A failure breaks the hardest promise its findings break, never harder than the case rests on
+      // (a call that rests on x-cors's credentials may still fail an assumed rule of it).
+      ...(failed ? { provenance: weakest(c.level, hardest(findings.map((f) => f.level))) } : {}),
+      status: failed ? 'fail' : 'pass',
+      ...shown,
+      expected:
+        c.expected ?? (owed ? `${owed.status} (${owed.because})` : (findings[0]?.expected ?? promises(verdicts))),
+      actual: describeResponse(res),
+      ...(failed ? { message: findings.map((f) => f.why).join('; '), findings } : {}),
+      ...ms,
+      evidence,
+    };
+  }
+
+  /** Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison asked again). */
+  claim(exchanges: readonly Exchange[], about: readonly string[]): void {
+    for (const e of exchanges) {
+      const observed = e.response && this.byResponse.get(e.response);
+      for (const j of about) observed?.claimed.add(j);
+    }
+  }
+
+  /**
+   * The verdicts of the judges `about` names on an answer, which they claim (the run's
+   * verdicts on every answer leave them out there). The run knows its own credentials: a
+   * request carrying one is known to carry a valid one, or the forbidden user's.
+   */
+  judged(
+    request: HttpRequest,
+    response: HttpResponse,
+    about: readonly string[],
+    given?: Known,
+  ): { ex: Judged; verdicts: Verdict[] } {
+    const observed = this.byResponse.get(response);
+    for (const j of about) observed?.claimed.add(j);
+    const credential = this.credentials.carriedBy(request.headers);
+    const standing: Known['credential'] = credential === 'forbidden' ? 'forbidden' : credential ? 'valid' : undefined;
+    const known: Known | undefined = standing && !given?.credential ? { ...given, credential: standing } : given;
+    const ex = judgedExchange(request, response, known);
+    return { ex, verdicts: judgeExchange(ex, this.ctx).filter((v) => about.includes(v.judge.name)) };
+  }
+
+  /** Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the mock routes it). */
+  private place(request: HttpRequest): { method: string; route?: string } {
+    const url = new URL(request.url);
+    const route = this.ctx.read({
+      request: { method: request.method, target: url.pathname + url.search, headers: {} },
+    }).route;
+    const template = route.kind === 'operation' ? route.op.path : 'template' in route ? route.template : undefined;
+    return { method: request.method.toUpperCase(), ...(template ? { route: template } : {}) };
+  }
+
+  /**
+   * Every judge's verdict on every answer of the run that no case claimed, one result per
+   * operation, judge and level (kit/verdict-tally.ts). `wants`: the operations the run selected.
+   */
+  tallies(wants: (operationId: string) => boolean): CheckResult[] {
+    const tally = new VerdictTally();
+    for (const o of this.observed) {
+      const operationId = o.subject.operationId;
+      if (operationId !== NO_OPERATION && !wants(operationId)) continue;
+      const ex = judgedExchange(o.request, o.response);
+      const verdicts = judgeExchange(ex, this.ctx).filter((v) => !o.claimed.has(v.judge.name));
+      tally.add({ operationId, ...this.place(o.request) }, verdicts, () => ({
+        ...show(o.request),
+        actual: describeResponse(o.response),
+        answer: { status: o.response.status, type: mediaType(o.response.headers['content-type']) },
+        ...(o.response.status >= 500 ? { crash: crashSignature(o.response) } : {}),
+      }));
+    }
+    return tally.results();
+  }
+}

@@ -1,0 +1,115 @@
+// What a judge is: a small pure function of one exchange (exchange.ts) and the spec,
+// giving findings, and what a finding holds. A judge never sends anything, never keeps
+// state between exchanges and never renders text for a report beyond its own words: the
+// suite, the proxy and the mock each own sending, budgets and reporting, and hand every
+// exchange to the same judges (registry.ts), as Schemathesis' checks are small functions
+// its engine calls.
+import type { Operation, SpecModel } from '../model.ts';
+import { within, type Provenance } from '../provenance.ts';
+import type { Exchange } from './exchange.ts';
+import { readRequest, type RequestReading } from './reading.ts';
+import { Schemas } from './schemas.ts';
+
+/** What a failure is about, as fields a report groups on. */
+export interface Subject {
+  parameter?: string;
+  /** A field of the body or of its rows (`results.*.port`, `keys.*.secret`). */
+  field?: string;
+  header?: string;
+}
+
+/** What failures of one defect share besides their defect's words. */
+export interface Evidence {
+  /** A 5xx answer's status and first line, what varies taken out: one crash met by many requests. */
+  crash?: string;
+  /** Body-schema errors without row indices (`body.results.*.port must be integer`). */
+  schemaErrors?: string[];
+  /** The media type that came back where JSON was promised. */
+  wrongType?: string;
+  /** Declared headers the answer lacked. */
+  missingHeaders?: string[];
+  /** The status the spec says the request should have had. */
+  expectedStatus?: number;
+  /** The indexes of the rows (of the operation's rows property) an error was found in. */
+  rows?: number[];
+}
+
+export interface Finding {
+  /** The judge's name in the registry (`auth`, `schema`, ...). */
+  judge: string;
+  /** The softest part of the spec the broken promise rests on. */
+  level: Provenance;
+  /** What is wrong with this exchange, for people, values included. */
+  why: string;
+  /** What the spec wants instead, for people. */
+  expected?: string;
+  /** The defect in words every failure of it shares, no values of one exchange: causes group on it. */
+  defect: string;
+  subject?: Subject;
+  /**
+   * Whether the defect reads the same whichever subject it is met on (`the target accepts
+   * values the spec refuses`): then failures on many parameters are one cause. Otherwise a
+   * failure with a subject is a cause of that subject's.
+   */
+  acrossSubjects?: boolean;
+  evidence?: Evidence;
+}
+
+/** What a judge reads besides the exchange: the spec, the level it judges at, the compiled schemas, the reading of the request. */
+export class JudgeContext {
+  private static readonly made = new WeakMap<SpecModel, Map<Provenance, JudgeContext>>();
+
+  /** The context of a model at a level, made once. */
+  static of(model: SpecModel, level: Provenance = 'assumed'): JudgeContext {
+    let byLevel = JudgeContext.made.get(model);
+    if (!byLevel) JudgeContext.made.set(model, (byLevel = new Map()));
+    let ctx = byLevel.get(level);
+    if (!ctx) byLevel.set(level, (ctx = new JudgeContext(model, level)));
+    return ctx;
+  }
+
+  readonly schemas: Schemas;
+  private readonly readings = new WeakMap<object, RequestReading>();
+
+  private constructor(
+    readonly model: SpecModel,
+    /** The softest promise judged: findings about softer parts of the spec are not made. */
+    readonly level: Provenance,
+  ) {
+    this.schemas = Schemas.of(model, level);
+  }
+
+  /** Whether a promise this firm is judged at this context's level. */
+  wants(level: Provenance): boolean {
+    return within(level, this.level);
+  }
+
+  /** The request read against the spec, once per request object. */
+  read(ex: Pick<Exchange, 'request'>): RequestReading {
+    let reading = this.readings.get(ex.request);
+    if (!reading) this.readings.set(ex.request, (reading = readRequest(this, ex.request)));
+    return reading;
+  }
+
+  /** The operation of an exchange, if it is one. */
+  operation(ex: Pick<Exchange, 'request'>): Operation | undefined {
+    return this.read(ex).op;
+  }
+}
+
+export interface Judge {
+  /** Its name in the registry: what a finding and a report's row carry. */
+  name: string;
+  /** The promise it holds a target to, for people: the row a report files its verdicts under. */
+  promise: string;
+  /** Whether it has anything to judge in this exchange (a pass is counted only where it applies). */
+  applies(ex: Exchange, ctx: JudgeContext): boolean;
+  /** How firm its promise is on this exchange, for a pass (a failure carries its own level). */
+  level(ex: Exchange, ctx: JudgeContext): Provenance;
+  judge(ex: Exchange, ctx: JudgeContext): Finding[];
+}
+
+/** Declares a judge: the registry's entries are written with it, so each reads the same. */
+export function judge(j: Judge): Judge {
+  return j;
+}
