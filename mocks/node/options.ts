@@ -6,7 +6,7 @@ import { optionsInterface, flagsMarkdown as tableMarkdown } from '../../cli/flag
 import { FlagError, type FlagTable, type FlagValues, helpLines, parseFlags } from '../../cli/flags.ts';
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
-import { parseAllowedHosts } from '../core/host-check/host-check.ts';
+import { parseAllowedHosts } from '../../cli/allowed-hosts.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
