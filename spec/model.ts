@@ -157,6 +157,8 @@ export interface SpecModel {
   routing: Routing;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
+  /** Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values. */
+  secretFields: ReadonlySet<string>;
 }
 
 export class SpecError extends Error {}
@@ -457,6 +459,25 @@ function readRouting(doc: OpenApiDoc): Routing {
   return { unknownPath: status('unknownPath'), wrongMethod: status('wrongMethod'), provenance: levelOf(raw) };
 }
 
+/** Every property name that some schema of the document marks `format: password`. */
+function secretFieldsOf(doc: OpenApiDoc): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const props = (node as { properties?: unknown }).properties;
+    if (props && typeof props === 'object')
+      for (const [name, schema] of Object.entries(props))
+        if ((schema as { format?: unknown } | null)?.format === 'password') out.add(name);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(doc);
+  return out;
+}
+
 export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
   const operations = readOperations(doc);
   const schemes = readSchemes(doc);
@@ -479,6 +500,7 @@ export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
     limits: readLimits(doc, operations),
     routing: readRouting(doc),
     documentProvenance: provenanceOf(doc.info) ?? levelOf(doc),
+    secretFields: secretFieldsOf(doc),
   };
 }
 

@@ -88,10 +88,12 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** A short, single-line excerpt of a body for people. */
-export function excerpt(text: string, max = 300): string {
+/** A short, single-line excerpt of a body for people; `length`: the whole body's, when `text` is its start. */
+export function excerpt(text: string, max = 300, length = text.length): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat || '(empty body)';
+  return flat.length > max || length > text.length
+    ? `${flat.slice(0, max)}… (${length} chars)`
+    : flat || '(empty body)';
 }
 
 /**
