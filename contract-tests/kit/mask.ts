@@ -45,6 +45,8 @@ export function mask(secret: string): string {
  * already (or a fixture's name); cut short (`sls_live_0123…`), the part before the cut.
  */
 function hideValue(value: string): string {
+  // A repro line's variable (`${CONTRACT_API_KEY}`) names a secret without holding it.
+  if (value.startsWith('$')) return value;
   if (/^\[fixture [^\]]*\]$/.test(value) || /^[^…]{0,8}…[^…]{0,4}$/.test(value)) return value;
   const cut = value.indexOf('…');
   return cut === -1 ? mask(value) : `${mask(value.slice(0, cut))}${value.slice(cut)}`;
@@ -103,7 +105,9 @@ export function hideSpecSecrets(model: SpecModel): void {
   shapes = {
     // The value runs to its closing quote, or to the end of a text cut inside it.
     ...(fields.length ? { fields: new RegExp(`("(?:${fields.join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)`, 'g') } : {}),
-    ...(model.cookieName ? { cookie: new RegExp(`(\\b${literal(model.cookieName)}=)([^;\\s"',&]+)`, 'g') } : {}),
+    ...(model.cookieName
+      ? { cookie: new RegExp(`(\\b${literal(model.cookieName)}=)([^;\\s"',&()<>[\\]{}]+)`, 'g') }
+      : {}),
   };
 }
 
@@ -168,7 +172,7 @@ export function redactKnown(text: string): string {
 /** Replaces every secret remembered by value, and every one the spec's shapes show (a bearer token, a password field, the session cookie). */
 export function redact(text: string): string {
   let out = redactKnown(text).replace(/(Bearer\s+)([^\s"',;…[\]]{9,})/gi, (m, p: string, v: string) =>
-    isTokenLike(v) ? p + mask(v) : m,
+    isTokenLike(v) && !v.startsWith('$') ? p + mask(v) : m,
   );
   if (!shapes) hideSpecSecrets(loadModel());
   const { fields, cookie } = shapes!;

@@ -7,7 +7,8 @@
 // repeats it (credentials as the variables the suite reads them from); later ones are
 // counted (kit/verdict-tally.ts). The results feed the suite's report writers: one result
 // per operation, judge and level, passes included, and a skip for answers that were
-// forwarded but not judged (too big, cut off, no answer), so the report says so.
+// forwarded but not judged (too big, the client gone, the upstream unreachable), so the
+// report says so. An answer the judges cannot read is a failure, never a skip.
 import type { Exchange } from '../../spec/judges/exchange.ts';
 import { judgeExchange, JudgeContext, type Verdict } from '../../spec/judges/registry.ts';
 import { mediaType } from '../../spec/judges/exchange.ts';
@@ -16,6 +17,8 @@ import type { SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
 import { describeResponse, redact } from '../kit/mask.ts';
+import { forTerminal } from '../reports/escape.ts';
+import { readable } from '../../spec/judges/readable.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { VerdictTally } from '../kit/verdict-tally.ts';
 import { nameStandIns, showRequest } from './show-request.ts';
@@ -42,12 +45,42 @@ export class TrafficJudge {
     nameStandIns(model.cookieName);
   }
 
-  /** An answer that was forwarded but not judged, and why. */
+  /** The operation a request is, if the judges can read it. */
+  private operationId(method: string, target: string): string {
+    try {
+      return this.ctx.operation({ request: { method, target, headers: {} } })?.operationId ?? NO_OPERATION;
+    } catch {
+      return NO_OPERATION;
+    }
+  }
+
+  /** An answer that was forwarded but not judged, and why (one of a few fixed reasons: read-exchange.ts). */
   skipped(method: string, target: string, why: string): void {
-    const id = this.ctx.operation({ request: { method, target, headers: {} } })?.operationId ?? NO_OPERATION;
+    const id = this.operationId(method, target);
     let reasons = this.notJudged.get(id);
     if (!reasons) this.notJudged.set(id, (reasons = new Map()));
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+
+  /** An answer the proxy could not judge at all (the judges threw on it outside the registry): a failure of `readable`. */
+  unjudgeable(method: string, target: string, err: unknown): void {
+    this.judgedCount++;
+    const id = this.operationId(method, target);
+    const op = this.model.byId.get(id);
+    const place = op
+      ? { operationId: id, method: op.method, route: op.path }
+      : { operationId: NO_OPERATION, method: method.toUpperCase() };
+    const why = `the judges could not read it: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
+    const finding = { judge: readable.name, level: 'assumed' as const, why, defect: 'answers the judges cannot read' };
+    const verdict = { judge: readable, level: 'assumed' as const, findings: [finding] };
+    const request = redact(`${method.toUpperCase()} ${target}`);
+    for (const f of this.tally.add(place, [verdict], () => ({
+      request,
+      repro: '-',
+      actual: '(not read)',
+      answer: { status: 0, type: '' },
+    })))
+      this.log(forTerminal(`VIOLATION [${f.level}] ${place.operationId}  ${f.judge}: ${f.why}; request: ${request}`));
   }
 
   /**
@@ -80,7 +113,8 @@ export class TrafficJudge {
       lines.set(key, [...(lines.get(key) ?? []), redact(f.why)]);
     }
     for (const [key, whys] of lines) {
-      this.log(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown!.request}; repro: ${shown!.repro}`);
+      // One line whatever the upstream sent: no newline, no terminal escape from it (reports/escape.ts).
+      this.log(forTerminal(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown!.request}; repro: ${shown!.repro}`));
     }
     return verdicts.filter((v) => !VOLATILE.has(v.judge.name));
   }

@@ -50,15 +50,20 @@ export function forHtml(text: string, max?: number): string {
 }
 
 /**
- * Text in markdown (a table cell, a list item) shown as it is: every ASCII punctuation
- * escaped (CommonMark lets any be), so no `![image](...)`, `[link](...)`, emphasis, HTML,
- * table cell break or bare autolink (`https\:\/\/...`, `www\.`) can come of it; one line.
+ * Text in markdown (a table cell, a list item) shown as it is: what makes markup of text
+ * escaped (emphasis, code, `![image](...)` and `[link](...)` brackets, a table cell's `|`,
+ * HTML's `<`), and what GitHub turns into a link by itself broken (`https:\/\/...`,
+ * `www\.`, an email's `\@`); one line.
  */
 export function forMarkdown(text: string, max?: number): string {
   return masked(text, max)
     .replace(/[\r\n]+/g, ' ')
     .replace(ACTIVE, ' ')
-    .replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+    .replace(/[\\`*_[\]!|~@]/g, (c) => `\\${c}`)
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/:\/\//g, ':\\/\\/')
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\\.`);
 }
 
 /** A markdown code span that holds any text (a repro may hold backticks): nothing in it is markup. */

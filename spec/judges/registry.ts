@@ -12,6 +12,7 @@ import { headers } from './headers.ts';
 import { json } from './json.ts';
 import { hygiene } from './leaks.ts';
 import { listed, secrets } from './listed.ts';
+import { readable } from './readable.ts';
 import {
   auth,
   bodyLimit,
@@ -33,6 +34,7 @@ export type { Finding, Judge };
 
 /** Every judge, in the order its findings are listed: the status first, then the body, then the rows. */
 export const JUDGES: readonly Judge[] = [
+  readable,
   serverError,
   routing,
   bodyLimit,
@@ -77,6 +79,23 @@ export const STATUS_JUDGES: readonly string[] = [
   declaredStatus,
 ].map((j) => j.name);
 
+/** The judges of an answer's body: they do not run on an answer whose body could not be read (`readable` fails it). */
+const BODY_JUDGES: ReadonlySet<Judge> = new Set([
+  json,
+  errorBody,
+  schema,
+  hygiene,
+  listed,
+  secrets,
+  about,
+  trueWhen,
+  counts,
+  filters,
+  order,
+  page,
+  switches,
+]);
+
 /** What one judge made of one exchange it applies to. */
 export interface Verdict {
   judge: Judge;
@@ -92,7 +111,10 @@ export interface Verdict {
  */
 export function judgeExchange(ex: Exchange, ctx: JudgeContext, judges: readonly Judge[] = JUDGES): Verdict[] {
   const out: Verdict[] = [];
+  const unreadable = ex.answer.unreadable?.kind;
   for (const j of judges) {
+    // No answer: nothing to judge but that. A body that could not be read: only the status and headers.
+    if (unreadable && (unreadable === 'no-answer' ? j !== readable : BODY_JUDGES.has(j))) continue;
     try {
       if (!j.applies(ex, ctx)) continue;
       const level = j.level(ex, ctx);
