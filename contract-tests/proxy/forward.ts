@@ -49,17 +49,23 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 /** Connections to the upstream at most. */
 const CONNECTIONS = 128;
 
+/** Lengths of the hop-by-hop names: a name of another length is no such field, and is not lower-cased to find out. */
+const HOP_LENGTHS = new Set([...HOP_BY_HOP].map((n) => n.length));
+
 /** A flat raw header list (`[name, value, name, value, ...]`) without the hop-by-hop fields and those its Connection header names. */
 export function endToEnd(raw: readonly string[]): string[] {
-  const named = new Set<string>();
+  let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection')
+    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') {
+      named ??= new Set();
       for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    }
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) out.push(raw[i]!, raw[i + 1]!);
+    const name = raw[i]!;
+    const hop = HOP_LENGTHS.has(name.length) && HOP_BY_HOP.has(name.toLowerCase());
+    if (!hop && !named?.has(name.toLowerCase())) out.push(name, raw[i + 1]!);
   }
   return out;
 }
@@ -84,6 +90,8 @@ const UNWRITABLE = /[^\t\u0020-\u007e\u0080-\u00ff]/g;
  * becomes `?`. Node throws on anything else, and the client would wait for an answer.
  */
 export function writableReason(statusText: string): string {
+  // Nearly every reason phrase is plain ASCII: as it is.
+  if (/^[\t\x20-\x7e]*$/.test(statusText)) return statusText;
   return Buffer.from(statusText, 'utf8').toString('latin1').replace(UNWRITABLE, '?');
 }
 

@@ -10,7 +10,7 @@
 // forwarded but not judged (too big, the client gone, the upstream unreachable), so the
 // report says so. An answer the judges cannot read is a failure, never a skip.
 import type { Exchange } from '../../spec/judges/exchange.ts';
-import { judgeExchange, JudgeContext, type Verdict } from '../../spec/judges/registry.ts';
+import { JUDGES, judgeExchange, JudgeContext, type Verdict } from '../../spec/judges/registry.ts';
 import { mediaType } from '../../spec/judges/exchange.ts';
 import { crashSignature } from '../../spec/judges/server-error.ts';
 import type { SpecModel } from '../../spec/model.ts';
@@ -20,7 +20,8 @@ import { describeResponse, redact } from '../kit/mask.ts';
 import { forTerminal } from '../reports/escape.ts';
 import { readable } from '../../spec/judges/readable.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { VerdictTally } from '../kit/verdict-tally.ts';
+import { type Place, VerdictTally } from '../kit/verdict-tally.ts';
+import type { Finding } from '../../spec/judges/judge.ts';
 import { nameStandIns, showRequest } from './show-request.ts';
 
 /** The check of answers that were forwarded but not judged. */
@@ -28,6 +29,8 @@ export const NOT_JUDGED = 'judged: every answer is judged';
 
 /** The judges that read what changes from answer to answer (the rate-limit headers): judged every time, never remembered. */
 export const VOLATILE = new Set(['headers']);
+/** Those judges alone: an answer whose other verdicts are known is judged by them only. */
+const VOLATILE_JUDGES = JUDGES.filter((j) => VOLATILE.has(j.name));
 
 export class TrafficJudge {
   readonly ctx: JudgeContext;
@@ -91,13 +94,8 @@ export class TrafficJudge {
    */
   judgeOne(ex: Exchange, request: { upstreamUrl: string; body?: string }, known?: readonly Verdict[]): Verdict[] {
     this.judgedCount++;
-    const verdicts = known
-      ? [...known, ...judgeExchange(ex, this.ctx).filter((v) => VOLATILE.has(v.judge.name))]
-      : judgeExchange(ex, this.ctx);
-    const op = this.ctx.operation(ex);
-    const place = op
-      ? { operationId: op.operationId, method: op.method, route: op.path }
-      : { operationId: NO_OPERATION, method: ex.request.method };
+    const verdicts = known ? [...known, ...judgeExchange(ex, this.ctx, VOLATILE_JUDGES)] : judgeExchange(ex, this.ctx);
+    const place = this.placeOf(ex);
     let shown: { request: string; repro: string } | undefined;
     const example = () => {
       shown ??= showRequest(ex, request, this.model.cookieName);
@@ -106,17 +104,39 @@ export class TrafficJudge {
       const crash = ex.answer.status >= 500 ? { crash: crashSignature(ex.answer) } : {};
       return { ...shown, actual: redact(describeResponse(answer)), answer: status, ...crash };
     };
-    // One line per operation, judge and level: the first answer that broke it, all it found there.
+    const firsts = this.tally.add(place, verdicts, example);
+    if (firsts.length) this.logFirsts(place, firsts, shown!);
+    return known ? (known as Verdict[]) : verdicts.filter((v) => !VOLATILE.has(v.judge.name));
+  }
+
+  /** Where an exchange's verdicts are filed: its operation (one place object each, reused), or NO_OPERATION by method. */
+  private readonly places = new Map<string, Place>();
+  private placeOf(ex: Exchange): Place {
+    const op = this.ctx.operation(ex);
+    const id = op ? op.operationId : `${NO_OPERATION}\u0000${ex.request.method}`;
+    let place = this.places.get(id);
+    if (!place) {
+      // Bounded: one per operation, and one per method a request no operation matches was sent with.
+      if (this.places.size > 1000) this.places.clear();
+      place = op
+        ? { operationId: op.operationId, method: op.method, route: op.path }
+        : { operationId: NO_OPERATION, method: ex.request.method };
+      this.places.set(id, place);
+    }
+    return place;
+  }
+
+  /** One line per operation, judge and level: the first answer that broke it, all it found there. */
+  private logFirsts(place: Place, firsts: Finding[], shown: { request: string; repro: string }): void {
     const lines = new Map<string, string[]>();
-    for (const f of this.tally.add(place, verdicts, example)) {
+    for (const f of firsts) {
       const key = `[${f.level}] ${place.operationId}  ${f.judge}`;
       lines.set(key, [...(lines.get(key) ?? []), redact(f.why)]);
     }
     for (const [key, whys] of lines) {
       // One line whatever the upstream sent: no newline, no terminal escape from it (reports/escape.ts).
-      this.log(forTerminal(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown!.request}; repro: ${shown!.repro}`));
+      this.log(forTerminal(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown.request}; repro: ${shown.repro}`));
     }
-    return verdicts.filter((v) => !VOLATILE.has(v.judge.name));
   }
 
   /** Every result so far: one per operation, judge and level (passes too), and a skip per operation with answers not judged. */

@@ -140,10 +140,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     learn(read.judged);
     const remembered = traffic.judgeOne(read.judged, read.request, seen);
     if (!seen && !recorder) verdicts.keep(ex, remembered);
+    if (!recorder) return;
+    // Only a recording parses the body of an answer whose verdicts were known.
     const op = traffic.ctx.operation(read.judged);
-    const { status, json, unreadable } = read.judged.answer;
-    if (recorder && !unreadable && DatasetRecorder.records(op))
-      recorder.note(op, { path: ex.path, status, json, answeredAt: read.judged.at });
+    const { answer } = read.judged;
+    if (!answer.unreadable && DatasetRecorder.records(op))
+      recorder.note(op, { path: ex.path, status: answer.status, json: answer.json, answeredAt: read.judged.at });
   };
 
   const drain = () => {

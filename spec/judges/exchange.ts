@@ -96,8 +96,13 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
+/** The last Date header read, and its time: answers that come within a second share it. */
+let lastDate = { text: '', ms: Number.NaN };
+
 /** The answer's time: its Date header when it has a plausible one, else `fallback`. */
 export function answerTime(headers: Record<string, string>, fallback = Date.now()): number {
-  const t = headers.date ? Date.parse(headers.date) : Number.NaN;
+  const date = headers.date;
+  if (date !== undefined && date !== lastDate.text) lastDate = { text: date, ms: Date.parse(date) };
+  const t = date ? lastDate.ms : Number.NaN;
   return Number.isNaN(t) || Math.abs(t - fallback) > 3650 * 86_400_000 ? fallback : t;
 }
