@@ -126,7 +126,7 @@ export interface Leak {
 
 /** A pattern's hints in a text (lower-cased for a case-blind pattern). */
 function hinted(p: Pattern, text: string, lower: () => string): boolean {
-  const h = p.re.flags.includes('i') ? lower() : text;
+  const h = p.re.ignoreCase ? lower() : text;
   return p.hints.some((hint) => h.includes(hint));
 }
 
@@ -155,8 +155,8 @@ function scan(text: string, json: boolean): Leak[] {
  * (what a string leaks), bounded; strings past MEMO_LONGEST are read each time.
  */
 const clean = new Set<string>();
-const MEMO_SIZE = 50_000;
-const MEMO_LONGEST = 512;
+const MEMO_SIZE = 20_000;
+const MEMO_LONGEST = 256;
 
 /** What a JSON value's strings (and its keys) leak, each string read apart (a stack inside one has its line breaks back). */
 function scanJson(value: unknown, found: Leak[][]): void {

@@ -168,7 +168,7 @@ function sortAsked(
 ): { param: Parameter; value: string; explicit: boolean } | undefined {
   const op = ctx.operation(ex);
   const param = op?.parameters.find((p) => p.meaning?.rule === 'sort' && p.in === 'query');
-  if (!param || param.meaning?.rule !== 'sort') return undefined;
+  if (param?.meaning?.rule !== 'sort') return undefined;
   const reading = ctx.read(ex);
   const sent = reading.values.get(param.name);
   if (sent)
