@@ -175,6 +175,8 @@ export interface SpecModel {
   cors: CorsContract;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
+  /** Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values. */
+  secretFields: ReadonlySet<string>;
 }
 
 export class SpecError extends Error {}
@@ -521,6 +523,25 @@ function readCors(doc: OpenApiDoc): CorsContract {
   };
 }
 
+/** Every property name that some schema of the document marks `format: password`. */
+function secretFieldsOf(doc: OpenApiDoc): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const props = (node as { properties?: unknown }).properties;
+    if (props && typeof props === 'object')
+      for (const [name, schema] of Object.entries(props))
+        if ((schema as { format?: unknown } | null)?.format === 'password') out.add(name);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(doc);
+  return out;
+}
+
 export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
   const operations = readOperations(doc);
   const schemes = readSchemes(doc);
@@ -544,6 +565,7 @@ export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
     routing: readRouting(doc),
     cors: readCors(doc),
     documentProvenance: provenanceOf(doc.info) ?? levelOf(doc),
+    secretFields: secretFieldsOf(doc),
   };
 }
 

@@ -4,6 +4,7 @@
 // contract-report.schema.json beside this file (a test validates every report against
 // it); `format` names the version of that shape, raised when a field changes meaning.
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
+import { forJson } from './escape.ts';
 import { failsStrictly, verdictLine, type RunOutcome } from './outcome.ts';
 
 export const REPORT_FORMAT = 'server-listing-contract-report/1';
@@ -124,5 +125,5 @@ export function jsonReport(outcome: RunOutcome): JsonReport {
 
 /** The report as the file holds it. */
 export function jsonText(outcome: RunOutcome): string {
-  return `${JSON.stringify(jsonReport(outcome), null, 2)}\n`;
+  return forJson(jsonReport(outcome));
 }

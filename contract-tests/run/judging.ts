@@ -58,7 +58,13 @@ export function judgedExchange(request: HttpRequest, response: HttpResponse, kno
       headers: lowerCased(wire.headers),
       ...(wire.body !== undefined ? { body: wire.body } : {}),
     },
-    answer: { status: response.status, headers: response.headers, text: response.text, json: response.json },
+    answer: {
+      status: response.status,
+      headers: response.headers,
+      text: response.text,
+      json: response.json,
+      ...(response.unreadable ? { unreadable: response.unreadable } : {}),
+    },
     at: answerTime(response.headers),
     ...(known ? { known } : {}),
   };

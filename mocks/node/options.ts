@@ -7,7 +7,7 @@ import { FlagError, type FlagTable, type FlagValues, helpLines, parseFlags } fro
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import { parseCorsOrigins, SPEC_CORS_ORIGINS } from '../core/cors/cors-policy.ts';
 import { JOURNAL_SIZE } from '../core/journal/journal.ts';
-import { parseAllowedHosts } from '../core/host-check/host-check.ts';
+import { parseAllowedHosts } from '../../cli/allowed-hosts.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 

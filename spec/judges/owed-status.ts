@@ -26,6 +26,19 @@ export interface Owed {
 /** Statuses an answer may have whatever the request: the rate limit refuses anything. */
 export const ALWAYS_ALLOWED = new Set([429]);
 
+/**
+ * A conditional GET or HEAD (If-None-Match, If-Modified-Since) answered 304 Not Modified:
+ * the client's cache asked for it (RFC 9110 13.1, 15.4.5), whatever the operation declares.
+ */
+export function notModified(ex: Exchange): boolean {
+  const { method, headers } = ex.request;
+  return (
+    ex.answer.status === 304 &&
+    (method === 'GET' || method === 'HEAD') &&
+    (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined)
+  );
+}
+
 /** Invalid credentials, as the sender knows them. */
 const INVALID = new Set(['unknown', 'revoked', 'expired']);
 

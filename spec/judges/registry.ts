@@ -13,6 +13,7 @@ import { headers } from './headers.ts';
 import { json } from './json.ts';
 import { hygiene } from './leaks.ts';
 import { listed, secrets } from './listed.ts';
+import { readable } from './readable.ts';
 import {
   auth,
   bodyLimit,
@@ -47,14 +48,11 @@ const STATUS: readonly Judge[] = [
   declaredStatus,
 ];
 
-/** Every judge, in the order its findings are listed: the status first, then the body, then the rows. */
-export const JUDGES: readonly Judge[] = [
-  ...STATUS,
+/** The judges of an answer's body: they do not run on an answer whose body could not be read (`readable` fails it). */
+const BODY: readonly Judge[] = [
   json,
   errorBody,
   schema,
-  headers,
-  cors,
   hygiene,
   listed,
   secrets,
@@ -66,6 +64,10 @@ export const JUDGES: readonly Judge[] = [
   page,
   switches,
 ];
+const BODY_JUDGES: ReadonlySet<Judge> = new Set(BODY);
+
+/** Every judge, in the order its findings are listed: whether the answer could be read, its status, its headers, its body, its rows. */
+export const JUDGES: readonly Judge[] = [readable, ...STATUS, headers, cors, ...BODY];
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);
 
@@ -87,7 +89,10 @@ export interface Verdict {
  */
 export function judgeExchange(ex: Exchange, ctx: JudgeContext, judges: readonly Judge[] = JUDGES): Verdict[] {
   const out: Verdict[] = [];
+  const unreadable = ex.answer.unreadable?.kind;
   for (const j of judges) {
+    // No answer: nothing to judge but that. A body that could not be read: only the status and headers.
+    if (unreadable && (unreadable === 'no-answer' ? j !== readable : BODY_JUDGES.has(j))) continue;
     try {
       if (!j.applies(ex, ctx)) continue;
       const level = j.level(ex, ctx);
