@@ -9,7 +9,7 @@
 import { didYouMean } from '../../../cli/flags.ts';
 import { operationFor, type Operation, type SpecModel } from '../../../spec/model.ts';
 import { createRng, type Rng } from '../../dataset/rng.ts';
-import { nearMiss } from '../journal/findings.ts';
+import { nearMiss } from '../../../spec/judges/request-judges.ts';
 import { printable } from '../printable.ts';
 import type { ResponseChecker } from '../self-check/self-check.ts';
 import { FAULTS, type FaultKind } from './transport.ts';
