@@ -10,7 +10,11 @@ describe("the mock's findings", () => {
   it('are the request judges, as warnings with their hint; nothing found is undefined', () => {
     const findings = findingsOf();
     expect(findings(get('/api/v0.1/servers/find?sortBy=users'))).toEqual([
-      expect.objectContaining({ judge: 'unknown-parameter', level: 'warning', hint: expect.stringContaining("'sort'") }),
+      expect.objectContaining({
+        judge: 'unknown-parameter',
+        level: 'warning',
+        hint: expect.stringContaining("'sort'"),
+      }),
     ]);
     expect(findings(get('/api/v0.1/servers/find?sort=users'))).toBeUndefined();
   });

@@ -42,7 +42,9 @@ export type Rule =
   | 'dev-route'
   | 'operation';
 
-/** What the mock found about a request (undefined for nothing): the request judges' findings, as the journal shows them. */
+/**
+ * What the mock found about a request (undefined for nothing): the request judges' findings, as the journal shows them.
+ */
 export type FindingsOf = (request: SentRequest) => Finding[] | undefined;
 
 /** Requests whose findings are remembered: a front end sends the same few requests again and again. */
