@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { deref } from './load.ts';
-import { objectProperties, operationFor, type Parameter, type SpecModel } from './model.ts';
+import { objectProperties, type Operation, operationFor, type Parameter, type SpecModel } from './model.ts';
 import SCHEMA from './usage-profile.schema.json' with { type: 'json' };
 
 export const USAGE_FORMAT = 'server-listing-usage-profile/1';
@@ -63,8 +63,8 @@ export interface UsageNote {
   credential?: CredentialKind;
   /** The status of the answer, when there was one. */
   status?: number;
-  /** When it was sent (ISO 8601 or a Date). */
-  at?: string | Date;
+  /** When it was sent (ISO 8601, a Date, or ms since the epoch). */
+  at?: string | Date | number;
 }
 
 /** The kind of a value: query and path values are text on the wire, so `"12"` is a number there. */
@@ -122,8 +122,9 @@ export interface AccumulatorOptions {
 export class UsageAccumulator {
   private readonly operations: Record<string, OperationUsage> = {};
   private requests = 0;
-  private from?: string;
-  private to?: string;
+  /** The first and last request's time, ms since the epoch (a number: no string made per request). */
+  private from?: number;
+  private to?: number;
 
   constructor(
     readonly consumer: string,
@@ -135,9 +136,11 @@ export class UsageAccumulator {
   note(n: UsageNote): void {
     this.requests++;
     if (n.at !== undefined) {
-      const at = typeof n.at === 'string' ? n.at : n.at.toISOString();
-      if (!this.from || at < this.from) this.from = at;
-      if (!this.to || at > this.to) this.to = at;
+      const at = typeof n.at === 'number' ? n.at : typeof n.at === 'string' ? Date.parse(n.at) : n.at.getTime();
+      if (Number.isFinite(at)) {
+        if (this.from === undefined || at < this.from) this.from = at;
+        if (this.to === undefined || at > this.to) this.to = at;
+      }
     }
     const op = (this.operations[n.operationId] ??= newOperation());
     op.requests++;
@@ -170,7 +173,9 @@ export class UsageAccumulator {
       format: USAGE_FORMAT,
       consumer: this.consumer,
       ...(this.options.recordedBy ? { recordedBy: this.options.recordedBy } : {}),
-      ...(this.from ? { from: this.from, to: this.to } : {}),
+      ...(this.from !== undefined
+        ? { from: new Date(this.from).toISOString(), to: new Date(this.to!).toISOString() }
+        : {}),
       requests: this.requests,
       operations: structuredClone(this.operations),
     };
@@ -219,16 +224,30 @@ export function mergeProfiles(profiles: readonly UsageProfile[], consumer?: stri
   };
 }
 
+/** A request as a recorder saw it: its URL (absolute, or its path and query), headers, body. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 /** What a request to the API shows of its use: its operation, parameters, body, credential; undefined outside the spec. */
-export function usageNoteOf(
-  model: SpecModel,
-  request: { method: string; url: string; headers?: Record<string, string>; body?: unknown },
-  status?: number,
-): UsageNote | undefined {
+export function usageNoteOf(model: SpecModel, request: SeenRequest, status?: number): UsageNote | undefined {
   const url = new URL(request.url, 'http://localhost');
   const relative = url.pathname.startsWith(model.basePath) ? url.pathname.slice(model.basePath.length) : url.pathname;
   const op = operationFor(model, request.method, relative);
-  if (!op) return undefined;
+  return op ? usageNoteFor(model, op, request, status) : undefined;
+}
+
+/**
+ * What a request shows of its use, its operation known (a recorder that routed it already):
+ * the query as sent (not as parsed: defaults filled in are not what the consumer used), the
+ * path's values, the credential's kind by the header that carries it (valid or not).
+ */
+export function usageNoteFor(model: SpecModel, op: Operation, request: SeenRequest, status?: number): UsageNote {
+  const url = new URL(request.url, 'http://localhost');
+  const relative = url.pathname.startsWith(model.basePath) ? url.pathname.slice(model.basePath.length) : url.pathname;
   const query: Record<string, string[]> = {};
   for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
   const path: Record<string, string> = {};
@@ -237,11 +256,16 @@ export function usageNoteOf(
     const name = /^\{([^}]+)\}$/.exec(t)?.[1];
     if (name) path[name] = safeDecode(segments[i] ?? '');
   });
-  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   let credential: CredentialKind = 'none';
-  if (/^bearer\s/i.test(headers.authorization ?? '')) credential = 'bearer';
-  else if (model.cookieName && new RegExp(`(^|;\\s*)${model.cookieName}=`).test(headers.cookie ?? ''))
-    credential = 'cookie';
+  let authorization: string | undefined;
+  let cookie: string | undefined;
+  for (const [k, v] of Object.entries(request.headers ?? {})) {
+    const name = k.toLowerCase();
+    if (name === 'authorization') authorization = v;
+    else if (name === 'cookie') cookie = v;
+  }
+  if (/^bearer\s/i.test(authorization ?? '')) credential = 'bearer';
+  else if (model.cookieName && cookieCarried(cookie ?? '', model.cookieName)) credential = 'cookie';
   let body = request.body;
   if (typeof body === 'string') {
     try {
@@ -258,6 +282,12 @@ export function usageNoteOf(
     credential,
     ...(status !== undefined ? { status } : {}),
   };
+}
+
+/** The cookie header names this cookie (with a value or not). */
+function cookieCarried(header: string, name: string): boolean {
+  for (const part of header.split(';')) if (part.trimStart().startsWith(`${name}=`)) return true;
+  return false;
 }
 
 function safeDecode(s: string): string {

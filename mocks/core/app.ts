@@ -203,7 +203,7 @@ export function createApp(parts: AppParts): MockApp {
   const control = createControl(() => state, reparser(compiledOps, basePath));
 
   app.use('*', everyAnswer);
-  if (!options.quiet || state.journal.enabled)
+  if (!options.quiet || state.journal.enabled || state.usage)
     app.use(
       '*',
       recordRequests(state, {

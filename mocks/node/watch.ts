@@ -137,6 +137,8 @@ export async function watchInputs(
       const next = buildMock(options, loadInputs(options, model));
       // Only the data changed: keep the keys, sessions and rate counters, so a browser stays logged in.
       if (which.every((f) => f === options.data)) next.state.adoptRuntimeState(running.mock.state);
+      // What the consumer used goes on counting whatever changed: a reload is not a new run.
+      else next.state.usage = running.mock.state.usage;
       running.swap(next);
       log.info(
         `mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ${model.operations.length} operations`,
