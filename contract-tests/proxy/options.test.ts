@@ -37,8 +37,22 @@ describe("the proxy's command line", () => {
     );
   });
 
+  test("--usage-out needs --consumer, a plain name, as the mock's", () => {
+    expect(parseOptions(['--upstream', 'http://x', '--consumer', 'web', '--usage-out', 'web.json'], {})).toMatchObject({
+      consumer: 'web',
+      usageOut: 'web.json',
+    });
+    expect(() => parseOptions(['--upstream', 'http://x', '--usage-out', 'web.json'], {})).toThrow(
+      new FlagError('--usage-out needs --consumer <name>: who the usage profile is of (e.g. --consumer web)'),
+    );
+    expect(() => parseOptions(['--upstream', 'http://x'], { PROXY_CONSUMER: 'a b' })).toThrow(
+      /^PROXY_CONSUMER must be who the usage profile is of, .*got 'a b'$/,
+    );
+  });
+
   test('--help lists every flag', () => {
-    for (const flag of ['--upstream', '--port', '--host', '--provenance', '--record', '--reports', '--max-body'])
+    const flags = ['--upstream', '--port', '--host', '--provenance', '--record', '--reports', '--max-body'];
+    for (const flag of [...flags, '--consumer', '--usage-out'])
       expect(USAGE).toContain(flag);
   });
 });

@@ -343,3 +343,42 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
     expect(await empty.json()).toEqual({ displayed: 0, total: 0, filtered: 0, results: [] });
   });
 });
+
+describe('createMock(): the usage profile (issue 32)', () => {
+  it('mock.usage() is what the app used under the consumer named; reset keeps it, clearUsage() starts afresh', async () => {
+    const mock = createMock({ consumer: 'web', servers: 20, now: NOW });
+    try {
+      await mock.fetch('https://api.example.test/api/v0.1/servers/find?country=DE&limit=5');
+      mock.useCredential('valid-key');
+      await mock.fetch('https://api.example.test/api/v0.1/user/apikeys');
+      mock.reset();
+      const profile = mock.usage();
+      expect(profile).toMatchObject({ consumer: 'web', recordedBy: 'mock', requests: 2, from: NOW_ISO, to: NOW_ISO });
+      expect(profile.operations.findServers?.parameters.country).toEqual({
+        in: 'query',
+        requests: 1,
+        kinds: { text: 1 },
+      });
+      expect(profile.operations.listApiKeys).toMatchObject({ credentials: { bearer: 1 }, statuses: { 200: 1 } });
+      expect(JSON.stringify(profile)).not.toContain(credentials['valid-key'].value);
+      mock.clearUsage();
+      expect(mock.usage()).toMatchObject({ requests: 0, operations: {} });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('without a consumer, usage() says how to name one; a bad name is refused as the flag is', async () => {
+    const mock = createMock({ servers: 5 });
+    try {
+      expect(() => mock.usage()).toThrow(
+        "createMock: no usage profile is recorded: name the consumer, createMock({ consumer: 'web' })",
+      );
+    } finally {
+      await mock.close();
+    }
+    expect(() => createMock({ consumer: 'web frontend' })).toThrow(
+      "createMock: option 'consumer' must be who the usage profile is of, 1 to 100 letters, digits",
+    );
+  });
+});

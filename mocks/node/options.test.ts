@@ -208,6 +208,7 @@ describe("createMock's options: the flags the table declares inCode", () => {
       ['latency', 7, '--latency=7'],
       ['corsOrigins', ['http://a.test', 'http://b.test:*'], '--cors-origin=http://a.test,http://b.test:*'],
       ['cacheDir', null, '--cache-dir=off'],
+      ['consumer', 'web', '--consumer=web'],
     ];
     for (const [key, value, flag] of samples) {
       const inCode = (optionsInCode(FLAGS, { [key]: value }, 'createMock') as Record<string, unknown>)[key];
