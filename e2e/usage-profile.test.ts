@@ -130,7 +130,7 @@ describe("the mock's --usage-out", () => {
 });
 
 describe("the proxy's --usage-out", () => {
-  it('live traffic through the proxy becomes the profile, written on SIGTERM; GET /__proxy/usage is it so far', async () => {
+  it('live traffic becomes the profile, written on SIGTERM; GET /__proxy/usage is it so far', async () => {
     const upstream = await mockOnSocket({ servers: 30 });
     closers.push(() => upstream.close());
     const dir = mkdtempSync(join(tmpdir(), 'usage-proxy-'));
@@ -200,6 +200,10 @@ describe('the gate: a profile the mock wrote from a frontend test run weighs a s
     await expect(api.listKeys()).rejects.toMatchObject({ status: 401 });
     process.kill(-mock.child.pid!, 'SIGTERM');
     expect(await mock.exit).toBe(0);
+    // What the mock's manual shows it saying.
+    const manual = readFileSync(join(REPO, 'mocks/README.md'), 'utf8');
+    const said = /^# (mock: usage of web: \d+ requests written to )\S+$/m.exec(manual)?.[1];
+    expect(mock.out()).toContain(`${said}${profileFile}\n`);
 
     const base = join(dir, 'base.yaml');
     writeFileSync(base, readFileSync(SPEC_PATH, 'utf8'));

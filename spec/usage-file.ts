@@ -26,7 +26,7 @@ export function parseConsumerName(raw: string): string {
 /** A `--usage-out` file that cannot take this consumer's profile. */
 export class UsageFileError extends Error {}
 
-/** The profile in `file` now, undefined when there is none; throws UsageFileError when it is not one of `consumer`'s. */
+/** The profile in `file` now, undefined when there is none; throws UsageFileError when it is not `consumer`'s. */
 export function existingProfile(file: string, consumer: string): UsageProfile | undefined {
   if (!existsSync(file)) return undefined;
   let text: string;

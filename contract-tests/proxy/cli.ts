@@ -74,7 +74,8 @@ async function main(argv: string[]): Promise<void> {
       `  the report so far: ${proxy.origin}/__proxy/report${opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''}`,
       ...(opts.consumer !== undefined
         ? [
-            `  the usage of ${opts.consumer}: ${proxy.origin}/__proxy/usage${usageOut ? ` (written to ${usageOut} on exit)` : ''}`,
+            `  the usage of ${opts.consumer}: ${proxy.origin}/__proxy/usage` +
+              (usageOut ? ` (written to ${usageOut} on exit)` : ''),
           ]
         : []),
       '  Ctrl-C writes the reports and exits (1 if a violation was seen)',

@@ -3,8 +3,8 @@
 // (forward.ts), a queue the answers wait in once they are sent, the judge that empties it
 // between requests (judge-traffic.ts), the recorder (dataset-recorder.ts), the usage
 // profile of `--consumer` (spec/usage-profile.ts: kinds and counts, never a header's value)
-// and `GET /__proxy/report`, the report so far as the suite's JSON (`/__proxy/usage`, the profile). Judging never holds an
-// answer back: bytes reach the client as they stream, and the judge reads its copy
+// and `GET /__proxy/report`, the report so far as the suite's JSON (`/__proxy/usage`, the
+// profile). Judging never holds an answer back: bytes reach the client as they stream, and the judge reads its copy
 // afterwards. What it holds is bounded: every copy of a body, in flight or waiting for
 // the judge, is charged to one budget (HELD_LIMIT); past it an answer is forwarded and
 // counted as not judged ("the judge fell behind"), never queued without end. The secrets

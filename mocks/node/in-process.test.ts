@@ -345,7 +345,7 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
 });
 
 describe('createMock(): the usage profile (issue 32)', () => {
-  it('mock.usage() is what the app used under the consumer named; reset keeps it, clearUsage() starts afresh', async () => {
+  it('mock.usage() is what the app used under its consumer; reset keeps it, clearUsage() starts afresh', async () => {
     const mock = createMock({ consumer: 'web', servers: 20, now: NOW });
     try {
       await mock.fetch('https://api.example.test/api/v0.1/servers/find?country=DE&limit=5');
