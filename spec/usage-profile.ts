@@ -240,32 +240,64 @@ export function usageNoteOf(model: SpecModel, request: SeenRequest, status?: num
   return op ? usageNoteFor(model, op, request, status) : undefined;
 }
 
+/** Where an operation's path holds its parameters (`/status/ping/{address}`: segment 3 is `address`). */
+const pathSlots = new WeakMap<Operation, { index: number; name: string }[]>();
+
+function slotsOf(op: Operation): { index: number; name: string }[] {
+  let slots = pathSlots.get(op);
+  if (!slots) {
+    slots = [];
+    for (const [index, t] of op.path.split('/').entries()) {
+      const name = /^\{([^}]+)\}$/.exec(t)?.[1];
+      if (name) slots.push({ index, name });
+    }
+    pathSlots.set(op, slots);
+  }
+  return slots;
+}
+
 /**
  * What a request shows of its use, its operation known (a recorder that routed it already):
  * the query as sent (not as parsed: defaults filled in are not what the consumer used), the
- * path's values, the credential's kind by the header that carries it (valid or not).
+ * path's values, the credential's kind by the header that carries it (valid or not). Read
+ * with string searches, not a URL parser: the mock counts every request it answers.
  */
 export function usageNoteFor(model: SpecModel, op: Operation, request: SeenRequest, status?: number): UsageNote {
-  const url = new URL(request.url, 'http://localhost');
-  const relative = url.pathname.startsWith(model.basePath) ? url.pathname.slice(model.basePath.length) : url.pathname;
-  const query: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
-  const path: Record<string, string> = {};
-  const segments = relative.split('/');
-  op.path.split('/').forEach((t, i) => {
-    const name = /^\{([^}]+)\}$/.exec(t)?.[1];
-    if (name) path[name] = safeDecode(segments[i] ?? '');
-  });
-  let credential: CredentialKind = 'none';
+  const { url } = request;
+  const scheme = url.indexOf('://');
+  const slash = scheme === -1 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
+  const mark = url.indexOf('?');
+  const hash = url.indexOf('#');
+  const pathEnd = mark !== -1 ? mark : hash !== -1 ? hash : url.length;
+  const pathname = slash === -1 || slash > pathEnd ? '/' : url.slice(slash, pathEnd);
+  const note: UsageNote = { operationId: op.operationId, credential: 'none' };
+  if (mark !== -1) {
+    const query: Record<string, string[]> = {};
+    let any = false;
+    for (const [k, v] of new URLSearchParams(url.slice(mark + 1, hash > mark ? hash : undefined))) {
+      (query[k] ??= []).push(v);
+      any = true;
+    }
+    if (any) note.query = query;
+  }
+  const slots = slotsOf(op);
+  if (slots.length) {
+    const relative = pathname.startsWith(model.basePath) ? pathname.slice(model.basePath.length) : pathname;
+    const segments = relative.split('/');
+    const path: Record<string, string> = {};
+    for (const { index, name } of slots) path[name] = safeDecode(segments[index] ?? '');
+    note.path = path;
+  }
   let authorization: string | undefined;
   let cookie: string | undefined;
-  for (const [k, v] of Object.entries(request.headers ?? {})) {
+  for (const k in request.headers) {
     const name = k.toLowerCase();
-    if (name === 'authorization') authorization = v;
-    else if (name === 'cookie') cookie = v;
+    if (name === 'authorization') authorization = request.headers[k];
+    else if (name === 'cookie') cookie = request.headers[k];
   }
-  if (/^bearer\s/i.test(authorization ?? '')) credential = 'bearer';
-  else if (model.cookieName && cookieCarried(cookie ?? '', model.cookieName)) credential = 'cookie';
+  if (authorization !== undefined && /^bearer\s/i.test(authorization)) note.credential = 'bearer';
+  else if (cookie !== undefined && model.cookieName && cookieCarried(cookie, model.cookieName))
+    note.credential = 'cookie';
   let body = request.body;
   if (typeof body === 'string') {
     try {
@@ -274,14 +306,9 @@ export function usageNoteFor(model: SpecModel, op: Operation, request: SeenReque
       body = undefined;
     }
   }
-  return {
-    operationId: op.operationId,
-    ...(Object.keys(query).length ? { query } : {}),
-    ...(Object.keys(path).length ? { path } : {}),
-    ...(body !== undefined ? { body } : {}),
-    credential,
-    ...(status !== undefined ? { status } : {}),
-  };
+  if (body !== undefined) note.body = body;
+  if (status !== undefined) note.status = status;
+  return note;
 }
 
 /** The cookie header names this cookie (with a value or not). */

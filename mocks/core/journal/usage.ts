@@ -41,5 +41,7 @@ export function noteUsage(
   const body = parsed !== undefined ? parsed : c.get('bodyText');
   const request = { method: c.req.method, url: c.req.url, headers, ...(body !== undefined ? { body } : {}) };
   const note = op ? usageNoteFor(state.model, op, request, status) : usageNoteOf(state.model, request, status);
-  if (note) usage.note({ ...note, at: state.now() });
+  if (!note) return;
+  note.at = state.now();
+  usage.note(note);
 }
