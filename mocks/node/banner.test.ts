@@ -119,4 +119,21 @@ describe('banner', () => {
     expect(shown(loadInputs(options))).toMatch(/^ {2}snapshot: +loaded from .*servers-[0-9a-f]+\.snap/m);
     expect(shown(loadInputs({ ...options, servers: 100 }))).not.toMatch(/snapshot:/);
   });
+
+  it('says whose usage is counted, where to read it and where it is written', async () => {
+    const shown = async (more: Parameters<typeof testOptions>[0]) => {
+      const running = await startMock(testOptions(more));
+      try {
+        return banner(running, testOptions(more), 5);
+      } finally {
+        await running.close();
+      }
+    };
+    const both = await shown({ consumer: 'web', usageOut: 'web.json' });
+    expect(both).toMatch(
+      /^ {2}usage: +what web sends is counted: http:\/\/127\.0\.0\.1:\d+\/__mock\/usage, written to web\.json on exit/m,
+    );
+    expect(await shown({ consumer: 'web' })).toMatch(/^ {2}usage: +what web sends is counted: \S+\/__mock\/usage$/m);
+    expect(await shown({})).not.toMatch(/usage:/);
+  });
 });

@@ -32,6 +32,12 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
       : []),
     `  rate limits: ${options.rateLimit ? 'enforced (429 with Retry-After)' : 'reported in headers, not enforced (--rate-limit)'}`,
     `  CORS:        ${options.corsOrigins.join(', ')} (with credentials); add a page's origin with --cors-origin +http://host:port`,
+    ...(options.consumer !== undefined
+      ? [
+          `  usage:       what ${options.consumer} sends is counted: ${origin}/__mock/usage` +
+            (options.usageOut !== undefined ? `, written to ${options.usageOut} on exit` : ''),
+        ]
+      : []),
   );
   const first = index.size > 0 ? serverAt(index.dataset, 0) : undefined;
   lines.push(
