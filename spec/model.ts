@@ -177,7 +177,9 @@ export interface SpecModel {
   cors: CorsContract;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
-  /** Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values. */
+  /**
+   * Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values.
+   */
   secretFields: ReadonlySet<string>;
 }
 
@@ -325,7 +327,8 @@ function readSchemes(doc: OpenApiDoc): Map<string, SecurityScheme> {
       out.set(name, { name, kind: 'cookie', cookieName: s.name, provenance: levelOf(s) });
     } else {
       throw new SpecError(
-        `security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands (bearer, or apiKey in a cookie)`,
+        `security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands ` +
+          `(bearer, or apiKey in a cookie)`,
       );
     }
   }

@@ -232,7 +232,9 @@ export interface SeenRequest {
   body?: unknown;
 }
 
-/** What a request to the API shows of its use: its operation, parameters, body, credential; undefined outside the spec. */
+/**
+ * What a request to the API shows of its use: its operation, parameters, body, credential; undefined outside the spec.
+ */
 export function usageNoteOf(model: SpecModel, request: SeenRequest, status?: number): UsageNote | undefined {
   const url = new URL(request.url, 'http://localhost');
   const relative = url.pathname.startsWith(model.basePath) ? url.pathname.slice(model.basePath.length) : url.pathname;
