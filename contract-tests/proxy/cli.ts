@@ -63,15 +63,22 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     console.error(
-      `proxy: cannot start: ${e.code === 'EADDRINUSE' ? `port ${opts.port} on ${opts.host} is in use (try --port 0 or another port)` : e.message}`,
+      `proxy: cannot start: ${
+        e.code === 'EADDRINUSE'
+          ? `port ${opts.port} on ${opts.host} is in use (try --port 0 or another port)`
+          : e.message
+      }`,
     );
     return process.exit(2);
   }
   console.log(
     [
       `Validation proxy on ${proxy.baseUrl} -> ${opts.upstream}`,
-      `  judging every answer against spec/openapi.yaml${opts.provenance === 'assumed' ? '' : ` at ${opts.provenance} and harder`}; each new violation is logged once below`,
-      `  the report so far: ${proxy.origin}/__proxy/report${opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''}`,
+      `  judging every answer against spec/openapi.yaml` +
+        (opts.provenance === 'assumed' ? '' : ` at ${opts.provenance} and harder`) +
+        '; each new violation is logged once below',
+      `  the report so far: ${proxy.origin}/__proxy/report` +
+        (opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''),
       ...(opts.consumer !== undefined
         ? [
             `  the usage of ${opts.consumer}: ${proxy.origin}/__proxy/usage` +
@@ -99,7 +106,15 @@ async function main(argv: string[]): Promise<void> {
         const rec = proxy.finishRecording()!;
         console.log(
           forTerminal(
-            `Recorded ${rec.servers} servers from ${rec.requests} answers to ${rec.file}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.unreadable ? `; ${rec.unreadable} left out: they could not be read back` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`,
+            `Recorded ${rec.servers} servers from ${rec.requests} answers to ${rec.file}` +
+              (rec.marked ? ` (${rec.marked} marked: they break the spec)` : '') +
+              (rec.approximate ? `; ${rec.approximate} with a time read from relative text` : '') +
+              (rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : '') +
+              (rec.unreadable ? `; ${rec.unreadable} left out: they could not be read back` : '') +
+              (rec.overCap
+                ? `; ${rec.overCap} more servers seen past the cap of ` +
+                  `${MAX_SERVERS.toLocaleString('en-US')}, not recorded`
+                : ''),
           ),
         );
       } catch (err) {

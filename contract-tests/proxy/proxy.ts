@@ -108,7 +108,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const upstream = new URL(options.upstream);
   const log = options.log ?? ((line: string) => console.log(line));
-  // Fixture credentials print as their names, as in the suite's reports; the spec's secret fields and cookie are hidden by shape.
+  // Fixture credentials print as their names, as in the suite's reports; the spec's secret fields and cookie are
+  // hidden by shape.
   nameSecrets(loadFixtures(undefined, model).credentials);
   hideSpecSecrets(model);
   const traffic = new TrafficJudge(model, level, log);
@@ -129,7 +130,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const remember = (headers: Record<string, string>) => {
     for (const c of carriedCredentials(model, headers).presented) rememberSecret(c.secret);
   };
-  // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up later.
+  // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up
+  // later.
   const learn = (judged: Judged) => {
     const { method } = judged.request;
     const { status } = judged.answer;
@@ -220,10 +222,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       })),
       settings: [
         `Validation proxy: ${origin}${model.basePath} -> ${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}`,
-        `  checks: every answer against spec/openapi.yaml at ${level === 'assumed' ? 'every level' : `${level} and harder`}`,
+        `  checks: every answer against spec/openapi.yaml at ${
+          level === 'assumed' ? 'every level' : `${level} and harder`
+        }`,
         ...(recorder
           ? [
-              `  recording: ${recorder.size.servers} servers from ${recorder.size.answers} answers so far (the file is written on exit)`,
+              `  recording: ${recorder.size.servers} servers from ${recorder.size.answers} answers so far ` +
+                '(the file is written on exit)',
             ]
           : []),
       ],
@@ -238,7 +243,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const { path, authority } = originForm(req.url ?? '/');
     const host = authority ?? req.headers.host ?? '';
     if (!answers(host)) {
-      // A page of another site reaching the upstream (and this report) by DNS rebinding: refused, as the mock refuses it.
+      // A page of another site reaching the upstream (and this report) by DNS rebinding: refused, as the mock
+      // refuses it.
       const name = forTerminal(hostnameOf(host)).slice(0, 200);
       const message =
         "Forbidden: You don't have permission to access this resource. The validation proxy does not answer " +

@@ -27,7 +27,10 @@ export interface MockInputs {
   source?: DataSource;
 }
 
-/** A data file, servers given in code (createMock), or generated: by the build (`built`), or at start (and then maybe read from or written to a snapshot in the cache). */
+/**
+ * A data file, servers given in code (createMock), or generated: by the build (`built`), or at start (and then maybe
+ * read from or written to a snapshot in the cache).
+ */
 export type DataSource =
   | { kind: 'file'; path: string }
   | { kind: 'code' }

@@ -73,13 +73,14 @@ describe('progressPrinter', () => {
       true,
     );
     expect(text).toBe(
-      '\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\ngenerated 1000000 servers; sorting them for every sort key\n',
+      '\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\n' +
+        'generated 1000000 servers; sorting them for every sort key\n',
     );
   });
 });
 
 describe('banner', () => {
-  it("with --host 0.0.0.0 lists URLs a browser can open: the machine's addresses, loopback first, each answering", async () => {
+  it("with --host 0.0.0.0 lists URLs a browser opens: the machine's addresses, loopback first", async () => {
     const options = testOptions({ host: '0.0.0.0', servers: 20 });
     const running = await startMock(options);
     try {

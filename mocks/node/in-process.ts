@@ -94,13 +94,22 @@ export interface InProcessMock {
    * have, a malformed credential), listing each with its near miss; for `afterEach`.
    */
   assertNoFindings(): void;
-  /** Logs in as a fixture user (id or email; default the first) through `/__mock/login`: later requests carry the cookie. */
+  /**
+   * Logs in as a fixture user (id or email; default the first) through `/__mock/login`: later requests carry the
+   * cookie.
+   */
   signIn(user?: string): Promise<void>;
-  /** Later requests carry this fixture credential (a session as its cookie, a key as `Authorization`), unless they carry their own. */
+  /**
+   * Later requests carry this fixture credential (a session as its cookie, a key as `Authorization`), unless they
+   * carry their own.
+   */
   useCredential(name: FixtureCredentialName): void;
   /** Forgets the cookies kept and the credential chosen. */
   signOut(): void;
-  /** The headers that present a fixture credential: `{ Authorization: 'Bearer ...' }` or `{ Cookie: 'sls_session=...' }`. */
+  /**
+   * The headers that present a fixture credential: `{ Authorization: 'Bearer ...' }` or
+   * `{ Cookie: 'sls_session=...' }`.
+   */
   credentialHeaders(name: FixtureCredentialName): Record<string, string>;
   /**
    * What the app used since the mock was made (or `clearUsage()`), as `GET /__mock/usage`:
@@ -150,7 +159,9 @@ function toRequest(input: Request | string | URL, init: RequestInit | undefined)
     url = new URL(String(input), page);
   } catch {
     throw new TypeError(
-      `createMock: fetch needs an absolute URL${page ? '' : ' (there is no page location to resolve a relative one against)'}, got '${String(input)}'`,
+      `createMock: fetch needs an absolute URL${
+        page ? '' : ' (there is no page location to resolve a relative one against)'
+      }, got '${String(input)}'`,
     );
   }
   return new Request(url, init);
@@ -357,7 +368,8 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
           r.findings.map((f) => `  ${r.request.method} ${r.request.target}: ${f.why}${f.hint ? `: ${f.hint}` : ''}`),
         );
       throw new Error(
-        `createMock: ${found.length} request${found.length === 1 ? '' : 's'} the real service would not take as meant:\n${lines.join('\n')}`,
+        `createMock: ${found.length} request${found.length === 1 ? '' : 's'} ` +
+          `the real service would not take as meant:\n${lines.join('\n')}`,
       );
     },
     async signIn(user) {

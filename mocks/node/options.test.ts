@@ -24,7 +24,8 @@ describe('the flag table', () => {
     const table = /<!-- flags:start -->\n?([\s\S]*?)\n?<!-- flags:end -->/.exec(readme)?.[1];
     expect(
       table,
-      'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: put them back, then run npm run docs:flags',
+      'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: ' +
+        'put them back, then run npm run docs:flags',
     ).toBeDefined();
     expect(table, 'the flag table in mocks/README.md is stale: run npm run docs:flags').toBe(flagsMarkdown());
   });

@@ -141,11 +141,13 @@ export async function watchInputs(
       else next.state.usage = running.mock.state.usage;
       running.swap(next);
       log.info(
-        `mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ${model.operations.length} operations`,
+        `mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ` +
+          `${model.operations.length} operations`,
       );
     } catch (err) {
       log.error(
-        `mock: reload after a change to ${what} failed; still serving the last good version.\n  ${(err as Error).message}`,
+        `mock: reload after a change to ${what} failed; still serving the last good version.\n` +
+          `  ${(err as Error).message}`,
       );
     }
   };

@@ -40,8 +40,10 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       said.add(kind);
       warn(
         said.size > MAX_SAID
-          ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here (GET /__mock/requests?findings=true lists them)`
-          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}${f.hint ? `: ${f.hint}` : ''}` +
+          ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here ` +
+              '(GET /__mock/requests?findings=true lists them)'
+          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}` +
+              (f.hint ? `: ${f.hint}` : '') +
               ' (said once; GET /__mock/requests?findings=true lists every such request)',
       );
     }
