@@ -382,7 +382,7 @@ createMock({ seeds: 1 });
         expect(wrong.stdout).toMatch(
           new RegExp(
             String.raw`wrong-types\.mts\(5,\d+\): error TS2561: Object literal may only specify known` +
-              String.raw` properties, but 'seeds' does not exist in type 'CreateMockOptions'`,
+              ` properties, but 'seeds' does not exist in type 'CreateMockOptions'`,
           ),
         );
       }

@@ -61,9 +61,9 @@ describe('pre-flight: a target that cannot be reached', () => {
     const port = await listen(createHttpsServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('{}')));
     await expect(preflight(`https://127.0.0.1:${port}/api/v0.1`, model)).rejects.toThrow(
       new RegExp(
-        String.raw`TLS: the server's certificate is not trusted` +
+        `TLS: the server's certificate is not trusted` +
           String.raw` \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN): self[- ]signed` +
-          String.raw` certificate.*NODE_EXTRA_CA_CERTS`,
+          ' certificate.*NODE_EXTRA_CA_CERTS',
       ),
     );
   });
@@ -97,7 +97,7 @@ describe('pre-flight: a base URL that misses the API', () => {
     await expect(preflight(`http://127.0.0.1:${port}/api/v0.1`, model)).rejects.toThrow(
       new RegExp(
         String.raw`^no public route of the spec answers under .* \(GET \/servers\/find: 200 HTML, .*\): is it` +
-          String.raw` the base URL of the Server Listing API`,
+          ' the base URL of the Server Listing API',
       ),
     );
   });

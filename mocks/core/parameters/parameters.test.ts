@@ -27,7 +27,7 @@ describe('parameters and bodies', () => {
       await m.fetch(m.url('/status/ping/not_a*host')),
       400,
       new RegExp(
-        String.raw`^Bad Request: path parameter 'address' must be a hostname or IPv4 address, optionally` +
+        `^Bad Request: path parameter 'address' must be a hostname or IPv4 address, optionally` +
           String.raw` followed by :port \(1 to 65535\), like "148\.198\.53\.190:25565"; got "not_a\*host"$`,
       ),
     );
