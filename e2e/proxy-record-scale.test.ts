@@ -32,7 +32,8 @@ function holdPort(port: number): Promise<Server | undefined> {
 }
 
 describe('the proxy recording a listing through a process', () => {
-  it('2,000 servers with 4 KiB favicons, paged 500 at a time: exit 0, four reports, every server recorded, its peak RSS said', async () => {
+  it('2,000 servers with 4 KiB favicons, paged 500 at a time: exit 0, four reports, every server recorded, its ' +
+    'peak RSS said', async () => {
     // The mock's default port held meanwhile, as another mock on the machine holds it: the script picks a free one.
     const squatter = await holdPort(4010);
     const { code, out } = await run(['--servers', '2000', '--favicon-bytes', '4096']).finally(() => squatter?.close());

@@ -56,12 +56,16 @@ describe('a parameter added to the spec with a known rule', () => {
 });
 
 describe('the contract suite on a copy of the spec with that parameter', () => {
-  it('checks the parameter by its rule: passes against the mock that filters by it, fails against one that ignores it', async () => {
-    const spec = specWith(ADDRESS_FILTER);
-    const [withIt, without] = await Promise.all([startMockProgram(['--spec', spec]), startMockProgram([])]);
-    const meaningOf = (baseUrl: string) =>
-      findServersChecks(baseUrl, spec, 150, (r) => r.check.startsWith('meaning: address '));
-    expectAllPass(await meaningOf(withIt));
-    expectOneFails(await meaningOf(without));
-  });
+  it(
+    'checks the parameter by its rule: passes against the mock that filters by it, fails against one that ' +
+      'ignores it',
+    async () => {
+      const spec = specWith(ADDRESS_FILTER);
+      const [withIt, without] = await Promise.all([startMockProgram(['--spec', spec]), startMockProgram([])]);
+      const meaningOf = (baseUrl: string) =>
+        findServersChecks(baseUrl, spec, 150, (r) => r.check.startsWith('meaning: address '));
+      expectAllPass(await meaningOf(withIt));
+      expectOneFails(await meaningOf(without));
+    },
+  );
 });

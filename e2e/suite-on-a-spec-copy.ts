@@ -1,5 +1,6 @@
 // What the contract suite says about findServers on a copy of the spec that adds a rule (a filter, an order), against
-// a server that honours the rule and one that ignores it: e2e/spec-adds-a-filter.test.ts and spec-adds-an-order.test.ts.
+// a server that honours the rule and one that ignores it:
+// e2e/spec-adds-a-filter.test.ts and spec-adds-an-order.test.ts.
 import { expect } from 'vitest';
 import type { CheckResult } from '../contract-tests/kit/recorder.ts';
 import { runSuite } from '../contract-tests/run/suite.ts';
