@@ -28,6 +28,8 @@ export const NOT_JUDGED_BECAUSE = {
   accepted: 'in a Content-Encoding the client accepts but the proxy cannot decode',
 } as const;
 
+const EMPTY = Buffer.alloc(0);
+
 /** A value from the upstream shown in a sentence: short and one line. */
 const shown = (value: string) => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
@@ -38,6 +40,8 @@ function decode(
   accepted: string | undefined,
   limit: number,
 ): Buffer | Unreadable | string {
+  // Nearly every answer is sent as it is.
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return body;
   const codings = (encoding ?? '')
     .toLowerCase()
     .split(',')
@@ -98,7 +102,7 @@ export function readExchange(
   if (ex.error?.connecting) return NOT_JUDGED_BECAUSE.unreachable;
   const res = ex.response;
   let unreadable: Unreadable | undefined;
-  let decoded: Buffer = Buffer.alloc(0);
+  let decoded: Buffer = EMPTY;
   if (ex.error) unreadable = unreadableOf(ex, timeoutMs);
   else if (res && !res.body && res.bytes > 0)
     return res.notKept === 'budget' ? NOT_JUDGED_BECAUSE.budget : NOT_JUDGED_BECAUSE.size(limit);
@@ -110,24 +114,23 @@ export function readExchange(
   }
   const type = ex.requestHeaders['content-type'] ?? '';
   const body = ex.requestBody && /json|text|form/i.test(type) ? ex.requestBody.toString('utf8') : undefined;
+  const request: Judged['request'] = { method: ex.method, target: ex.path, headers: ex.requestHeaders };
+  if (body) request.body = body;
   let text: string | undefined;
   let json: { value: unknown } | undefined;
   const headers = res?.headers ?? {};
-  const judged: Judged = {
-    request: { method: ex.method, target: ex.path, headers: ex.requestHeaders, ...(body ? { body } : {}) },
-    answer: {
-      status: res?.status ?? 0,
-      headers,
-      // Read as text and parsed only when a judge reads them: an answer whose verdicts are known needs neither.
-      get text() {
-        return (text ??= unreadable ? '' : decoded.toString('utf8'));
-      },
-      get json() {
-        return (json ??= { value: parseJson(this.text) }).value;
-      },
-      ...(unreadable ? { unreadable } : {}),
+  const answer: Judged['answer'] = {
+    status: res?.status ?? 0,
+    headers,
+    // Read as text and parsed only when a judge reads them: an answer whose verdicts are known needs neither.
+    get text() {
+      return (text ??= unreadable ? '' : decoded.toString('utf8'));
     },
-    at: answerTime(headers),
+    get json() {
+      return (json ??= { value: parseJson(this.text) }).value;
+    },
   };
-  return { judged, request: { upstreamUrl: ex.upstreamUrl, ...(body ? { body } : {}) } };
+  if (unreadable) answer.unreadable = unreadable;
+  const judged: Judged = { request, answer, at: answerTime(headers) };
+  return { judged, request: body ? { upstreamUrl: ex.upstreamUrl, body } : { upstreamUrl: ex.upstreamUrl } };
 }
