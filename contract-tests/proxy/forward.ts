@@ -49,43 +49,57 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 /** Connections to the upstream at most. */
 const CONNECTIONS = 128;
 
+/** Lengths of the names the proxy sends on itself: a name of another length is none of them. */
+const NOT_FORWARDED_LENGTHS = new Set([...NOT_FORWARDED].map((n) => n.length));
+
 /** Lengths of the hop-by-hop names: a name of another length is no such field, and is not lower-cased to find out. */
 const HOP_LENGTHS = new Set([...HOP_BY_HOP].map((n) => n.length));
 
 /**
  * A flat raw header list (`[name, value, name, value, ...]`, as strings or as undici's
  * bytes) without the hop-by-hop fields and those its Connection header names. One pass:
- * a second only when Connection names a field that is not hop-by-hop already.
+ * a second only when Connection names a field that is not hop-by-hop already. `record`,
+ * when given, gets the fields kept as the judge reads them (headerRecord).
  */
-export function endToEnd(raw: readonly (string | Buffer)[]): string[] {
+export function endToEnd(raw: readonly (string | Buffer)[], record?: Record<string, string>): string[] {
   let named: string[] | undefined;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toString('latin1');
     const value = raw[i + 1]!.toString('latin1');
-    if (HOP_LENGTHS.has(name.length) && HOP_BY_HOP.has(name.toLowerCase())) {
-      if (name.length === 10 && name.toLowerCase() === 'connection')
+    const lower = name.toLowerCase();
+    if (HOP_LENGTHS.has(name.length) && HOP_BY_HOP.has(lower)) {
+      if (lower === 'connection')
         for (const token of value.split(',')) {
           const t = token.trim().toLowerCase();
           if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
         }
-    } else out.push(name, value);
+      continue;
+    }
+    out.push(name, value);
+    if (record) addHeader(record, lower, value);
   }
   if (!named) return out;
   const drop = new Set(named);
   const kept: string[] = [];
   for (let i = 0; i < out.length; i += 2) if (!drop.has(out[i]!.toLowerCase())) kept.push(out[i]!, out[i + 1]!);
+  if (record) {
+    for (const name of Object.keys(record)) delete record[name];
+    for (let i = 0; i < kept.length; i += 2) addHeader(record, kept[i]!.toLowerCase(), kept[i + 1]!);
+  }
   return kept;
+}
+
+/** A field added to headers as the judge reads them: repeats joined as Node joins them. */
+function addHeader(record: Record<string, string>, name: string, value: string): void {
+  const had = record[name];
+  record[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
 }
 
 /** Headers as the judge reads them: names lower-cased, repeats joined as Node joins them. */
 export function headerRecord(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const value = raw[i + 1]!;
-    out[name] = out[name] === undefined ? value : `${out[name]}${name === 'cookie' ? '; ' : ', '}${value}`;
-  }
+  for (let i = 0; i < raw.length; i += 2) addHeader(out, raw[i]!.toLowerCase(), raw[i + 1]!);
   return out;
 }
 
@@ -311,19 +325,20 @@ class Forwarding implements Dispatcher.DispatchHandler {
 
   onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     const { res } = this;
-    const kept = endToEnd(rawHeaders);
+    const headers: Record<string, string> = {};
+    const kept = endToEnd(rawHeaders, headers);
     if (status < 200) {
       // An interim answer goes on before the final one, as Node can write it; others are the hop's.
       if (res.headersSent) return true;
       try {
-        if (status === 103) res.writeEarlyHints(headerRecord(kept));
+        if (status === 103) res.writeEarlyHints(headers);
         else if (status === 102) res.writeProcessing();
       } catch {
         // Hints Node will not write (a malformed Link) are hints the client does without.
       }
       return true;
     }
-    this.exchange.response = { status, headers: headerRecord(kept), bytes: 0 };
+    this.exchange.response = { status, headers, bytes: 0 };
     // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
     res.sendDate = false;
     // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
@@ -444,12 +459,16 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
     close: () => pool.destroy(),
     forward(req, res: ClientAnswer, path) {
       const { target, inApi } = upstreamPath(upstream, path, shared.base);
-      const raw = endToEnd(req.rawHeaders);
+      const requestHeaders: Record<string, string> = {};
+      const raw = endToEnd(req.rawHeaders, requestHeaders);
       const outgoing: string[] = [];
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
-      for (let i = 0; i < raw.length; i += 2)
-        if (!NOT_FORWARDED.has(raw[i]!.toLowerCase())) outgoing.push(raw[i]!, raw[i + 1]!);
-      const via = req.headers.via;
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!;
+        if (!(NOT_FORWARDED_LENGTHS.has(name.length) && NOT_FORWARDED.has(name.toLowerCase())))
+          outgoing.push(name, raw[i + 1]!);
+      }
+      const { via } = requestHeaders;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
       const method = req.method ?? 'GET';
       const exchange: Exchange = {
@@ -457,7 +476,7 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
         path,
         inApi,
         upstreamUrl: `${shared.origin}${target}`,
-        requestHeaders: headerRecord(raw),
+        requestHeaders,
         held: 0,
         startedAt: Date.now(),
         ms: 0,
