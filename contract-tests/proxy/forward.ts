@@ -305,6 +305,8 @@ class Forwarding implements Dispatcher.DispatchHandler {
   abort: ((err?: Error) => void) | undefined;
   requestTap: Tap | undefined;
   readonly responseTap: Tap;
+  /** undici's: reads the upstream's body on, once the client has taken what it was sent. */
+  private resume: (() => void) | undefined;
   private done = false;
   private readonly t0 = performance.now();
 
@@ -352,7 +354,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
         kept.map((v, i) => (i % 2 ? v.replace(UNWRITABLE, '?') : v)),
       );
     }
-    res.on('drain', resume);
+    this.resume = resume;
     // The head goes out with the first bytes of the body, in one write (Node writes it alone otherwise).
     res.cork();
     return true;
@@ -363,6 +365,8 @@ class Forwarding implements Dispatcher.DispatchHandler {
     const { res } = this;
     const more = res.write(chunk);
     if (res.writableCorked) res.uncork();
+    // undici holds the next bytes until the client has taken these (a listener only then: most answers never wait).
+    if (!more) res.once('drain', this.resume!);
     return more;
   }
 
