@@ -266,10 +266,8 @@ export interface ForwardOptions {
   onExchange: (ex: Exchange) => void;
 }
 
-/** What every forwarding shares: the pool, where paths go, the budget, who gets the exchanges. */
+/** What every forwarding shares: where answers come from, the budget, who gets the exchanges. */
 interface Shared {
-  pool: Pool;
-  upstream: Upstream;
   /** The upstream's origin and its base path without a trailing slash, worked out once. */
   origin: string;
   base: string;
@@ -450,8 +448,6 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
     bodyTimeout: timeout,
   });
   const shared: Shared = {
-    pool,
-    upstream,
     origin: upstream.url.origin,
     base: upstream.url.pathname.replace(/\/+$/, ''),
     limit: options.limit,
