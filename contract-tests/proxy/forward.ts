@@ -49,35 +49,57 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 /** Connections to the upstream at most. */
 const CONNECTIONS = 128;
 
+/** Lengths of the names the proxy sends on itself: a name of another length is none of them. */
+const NOT_FORWARDED_LENGTHS = new Set([...NOT_FORWARDED].map((n) => n.length));
+
 /** Lengths of the hop-by-hop names: a name of another length is no such field, and is not lower-cased to find out. */
 const HOP_LENGTHS = new Set([...HOP_BY_HOP].map((n) => n.length));
 
-/** A flat raw header list (`[name, value, name, value, ...]`) without the hop-by-hop fields and those its Connection header names. */
-export function endToEnd(raw: readonly string[]): string[] {
-  let named: Set<string> | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') {
-      named ??= new Set();
-      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
-    }
-  }
+/**
+ * A flat raw header list (`[name, value, name, value, ...]`, as strings or as undici's
+ * bytes) without the hop-by-hop fields and those its Connection header names. One pass:
+ * a second only when Connection names a field that is not hop-by-hop already. `record`,
+ * when given, gets the fields kept as the judge reads them (headerRecord).
+ */
+export function endToEnd(raw: readonly (string | Buffer)[], record?: Record<string, string>): string[] {
+  let named: string[] | undefined;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    const hop = HOP_LENGTHS.has(name.length) && HOP_BY_HOP.has(name.toLowerCase());
-    if (!hop && !named?.has(name.toLowerCase())) out.push(name, raw[i + 1]!);
+    const name = raw[i]!.toString('latin1');
+    const value = raw[i + 1]!.toString('latin1');
+    const lower = name.toLowerCase();
+    if (HOP_LENGTHS.has(name.length) && HOP_BY_HOP.has(lower)) {
+      if (lower === 'connection')
+        for (const token of value.split(',')) {
+          const t = token.trim().toLowerCase();
+          if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
+        }
+      continue;
+    }
+    out.push(name, value);
+    if (record) addHeader(record, lower, value);
   }
-  return out;
+  if (!named) return out;
+  const drop = new Set(named);
+  const kept: string[] = [];
+  for (let i = 0; i < out.length; i += 2) if (!drop.has(out[i]!.toLowerCase())) kept.push(out[i]!, out[i + 1]!);
+  if (record) {
+    for (const name of Object.keys(record)) delete record[name];
+    for (let i = 0; i < kept.length; i += 2) addHeader(record, kept[i]!.toLowerCase(), kept[i + 1]!);
+  }
+  return kept;
+}
+
+/** A field added to headers as the judge reads them: repeats joined as Node joins them. */
+function addHeader(record: Record<string, string>, name: string, value: string): void {
+  const had = record[name];
+  record[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
 }
 
 /** Headers as the judge reads them: names lower-cased, repeats joined as Node joins them. */
 export function headerRecord(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const value = raw[i + 1]!;
-    out[name] = out[name] === undefined ? value : `${out[name]}${name === 'cookie' ? '; ' : ', '}${value}`;
-  }
+  for (let i = 0; i < raw.length; i += 2) addHeader(out, raw[i]!.toLowerCase(), raw[i + 1]!);
   return out;
 }
 
@@ -191,10 +213,15 @@ export interface Upstream {
 }
 
 /** Where a request path of the proxy goes: the API's paths under the upstream's base (`inApi`), anything else to the upstream's origin as it is. */
-export function upstreamPath(upstream: Upstream, path: string): { target: string; inApi: boolean } {
-  const base = upstream.url.pathname.replace(/\/+$/, '');
+export function upstreamPath(
+  upstream: Upstream,
+  path: string,
+  base = upstream.url.pathname.replace(/\/+$/, ''),
+): { target: string; inApi: boolean } {
   const { basePath } = upstream;
-  if (path === basePath || path.startsWith(`${basePath}/`) || path.startsWith(`${basePath}?`))
+  const next = path.charCodeAt(basePath.length);
+  // The base path alone, or followed by `/` or `?` (47, 63).
+  if (path.startsWith(basePath) && (Number.isNaN(next) || next === 47 || next === 63))
     return { target: `${base}${path.slice(basePath.length)}`, inApi: true };
   return { target: path, inApi: false };
 }
@@ -239,6 +266,173 @@ export interface ForwardOptions {
   onExchange: (ex: Exchange) => void;
 }
 
+/** What every forwarding shares: where answers come from, the budget, who gets the exchanges. */
+interface Shared {
+  /** The upstream's origin and its base path without a trailing slash, worked out once. */
+  origin: string;
+  base: string;
+  limit: number;
+  held: HeldBytes;
+  timeout: number;
+  onExchange: (ex: Exchange) => void;
+}
+
+/** The forwarding an answer to the client belongs to, on the answer itself: its listeners are shared functions. */
+const FORWARDING = Symbol('forwarding');
+type ClientAnswer = ServerResponse & { [FORWARDING]?: Forwarding };
+
+/**
+ * The client's answer is done: sent whole (Node emits `close` after `finish`), or cut off
+ * because the client went away first, and then the upstream is not asked any further.
+ */
+function onClientClose(this: ClientAnswer): void {
+  const f = this[FORWARDING]!;
+  if (!this.writableFinished) {
+    f.exchange.aborted = true;
+    f.abort?.();
+  }
+  f.finish();
+}
+
+/**
+ * One request forwarded: undici's handler of the upstream's answer, which it writes on to
+ * the client as it comes, keeping the copies the judge reads. One object a request, its
+ * methods shared (no closures made per request: the proxy forwards thousands a second).
+ */
+class Forwarding implements Dispatcher.DispatchHandler {
+  abort: ((err?: Error) => void) | undefined;
+  requestTap: Tap | undefined;
+  readonly responseTap: Tap;
+  /** undici's: reads the upstream's body on, once the client has taken what it was sent. */
+  private resume: (() => void) | undefined;
+  private done = false;
+  private readonly t0 = performance.now();
+
+  constructor(
+    private readonly shared: Shared,
+    private readonly res: ClientAnswer,
+    readonly exchange: Exchange,
+  ) {
+    // Outside the API nothing is judged: its bytes are not kept.
+    this.responseTap = new Tap(exchange.inApi ? shared.limit : 0, shared.held);
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.abort = abort;
+    // The client left before the upstream was reached: do not ask it at all.
+    if (this.exchange.aborted) abort();
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
+    const { res } = this;
+    const headers: Record<string, string> = {};
+    const kept = endToEnd(rawHeaders, headers);
+    if (status < 200) {
+      // An interim answer goes on before the final one, as Node can write it; others are the hop's.
+      if (res.headersSent) return true;
+      try {
+        if (status === 103) res.writeEarlyHints(headers);
+        else if (status === 102) res.writeProcessing();
+      } catch {
+        // Hints Node will not write (a malformed Link) are hints the client does without.
+      }
+      return true;
+    }
+    this.exchange.response = { status, headers, bytes: 0 };
+    // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
+    res.sendDate = false;
+    // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
+    try {
+      res.writeHead(status, writableReason(statusText), kept);
+    } catch {
+      // A header value Node will not write (a control character): written with it as `?`.
+      res.writeHead(
+        status,
+        writableReason(statusText),
+        kept.map((v, i) => (i % 2 ? v.replace(UNWRITABLE, '?') : v)),
+      );
+    }
+    this.resume = resume;
+    // The head goes out with the first bytes of the body, in one write (Node writes it alone otherwise).
+    res.cork();
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.responseTap.add(chunk);
+    const { res } = this;
+    const more = res.write(chunk);
+    if (res.writableCorked) res.uncork();
+    // undici holds the next bytes until the client has taken these (a listener only then: most answers never wait).
+    if (!more) res.once('drain', this.resume!);
+    return more;
+  }
+
+  onComplete(): void {
+    const { res } = this;
+    if (res.writableCorked) res.uncork();
+    // The exchange is complete once the client's answer closes (onClientClose).
+    res.end();
+  }
+
+  onError(err: Error): void {
+    const { exchange, res } = this;
+    if (this.done || exchange.aborted) return;
+    const code = (err as NodeJS.ErrnoException).code ?? err.name;
+    const status = exchange.response?.status;
+    // undici counts a 304's (or 204's) Content-Length as a body that never came: HTTP says it has none.
+    if (
+      status !== undefined &&
+      NO_BODY.has(status) &&
+      code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' &&
+      this.responseTap.bytes === 0
+    ) {
+      this.onComplete();
+      return;
+    }
+    exchange.error = { code, message: err.message, connecting: CONNECTING.test(code) };
+    if (!res.headersSent) {
+      // Not the upstream's answer: said in the API's own error shape, and never judged.
+      const { origin, timeout } = this.shared;
+      const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT';
+      const text = JSON.stringify({
+        success: false,
+        message: timedOut
+          ? `Gateway Timeout: ${origin} sent no answer within ${timeout} ms`
+          : `Bad Gateway: the proxy got no answer from ${origin} (${code}: ${err.message})`,
+      });
+      res
+        .writeHead(timedOut ? 504 : 502, {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(text),
+        })
+        .end(text);
+    } else res.destroy();
+    this.finish();
+  }
+
+  /** The exchange is over: its copies go to the judge (or back to the budget when it was not answered whole). */
+  finish(): void {
+    if (this.done) return;
+    this.done = true;
+    const { exchange, responseTap } = this;
+    exchange.ms = performance.now() - this.t0;
+    const body = this.requestTap?.take();
+    if (body?.length) exchange.requestBody = body;
+    // An answer that is not judged whole needs no copy (a client that left, no answer).
+    const response = exchange.response;
+    if (exchange.aborted || !response) responseTap.drop('size');
+    const answered = responseTap.take();
+    exchange.held = (body?.length ?? 0) + (answered?.length ?? 0);
+    if (response) {
+      response.bytes = responseTap.bytes;
+      if (answered) response.body = answered;
+      if (responseTap.dropped) response.notKept = responseTap.dropped;
+    }
+    this.shared.onExchange(exchange);
+  }
+}
+
 /**
  * Forwards each request to the upstream; `onExchange` gets the whole exchange once the
  * answer is sent (or failed), with each body kept up to the limit and within the budget.
@@ -246,7 +440,6 @@ export interface ForwardOptions {
  * slow answer never holds up another), which costs the proxy less than node:http's client.
  */
 export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarder {
-  const { limit, held, onExchange } = options;
   const timeout = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const pool = new Pool(upstream.url.origin, {
     connections: CONNECTIONS,
@@ -254,157 +447,56 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
     headersTimeout: timeout,
     bodyTimeout: timeout,
   });
+  const shared: Shared = {
+    origin: upstream.url.origin,
+    base: upstream.url.pathname.replace(/\/+$/, ''),
+    limit: options.limit,
+    held: options.held,
+    timeout,
+    onExchange: options.onExchange,
+  };
   return {
     close: () => pool.destroy(),
-    forward(req, res, path) {
-      const startedAt = Date.now();
-      const t0 = performance.now();
-      const { target, inApi } = upstreamPath(upstream, path);
-      const raw = endToEnd(req.rawHeaders);
+    forward(req, res: ClientAnswer, path) {
+      const { target, inApi } = upstreamPath(upstream, path, shared.base);
+      const requestHeaders: Record<string, string> = {};
+      const raw = endToEnd(req.rawHeaders, requestHeaders);
       const outgoing: string[] = [];
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
-      for (let i = 0; i < raw.length; i += 2)
-        if (!NOT_FORWARDED.has(raw[i]!.toLowerCase())) outgoing.push(raw[i]!, raw[i + 1]!);
-      const via = req.headers.via;
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!;
+        if (!(NOT_FORWARDED_LENGTHS.has(name.length) && NOT_FORWARDED.has(name.toLowerCase())))
+          outgoing.push(name, raw[i + 1]!);
+      }
+      const { via } = requestHeaders;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
+      const method = req.method ?? 'GET';
       const exchange: Exchange = {
-        method: req.method ?? 'GET',
+        method,
         path,
         inApi,
-        upstreamUrl: `${upstream.url.origin}${target}`,
-        requestHeaders: headerRecord(raw),
+        upstreamUrl: `${shared.origin}${target}`,
+        requestHeaders,
         held: 0,
-        startedAt,
+        startedAt: Date.now(),
         ms: 0,
       };
-      // Outside the API nothing is judged: its bytes are not kept.
-      const requestTap = new Tap(inApi ? Math.min(limit, 64 * 1024) : 0, held);
-      const responseTap = new Tap(inApi ? limit : 0, held);
-      let done = false;
-      let abort: ((err?: Error) => void) | undefined;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        exchange.ms = performance.now() - t0;
-        const body = requestTap.take();
-        if (body?.length) exchange.requestBody = body;
-        // An answer that is not judged whole needs no copy (a client that left, no answer).
-        if (exchange.aborted || !exchange.response) responseTap.drop('size');
-        const answered = responseTap.take();
-        exchange.held = (body?.length ?? 0) + (answered?.length ?? 0);
-        if (exchange.response)
-          exchange.response = {
-            ...exchange.response,
-            bytes: responseTap.bytes,
-            ...(answered ? { body: answered } : {}),
-            ...(responseTap.dropped ? { notKept: responseTap.dropped } : {}),
-          };
-        onExchange(exchange);
-      };
+      const forwarding = new Forwarding(shared, res, exchange);
       let body: Transform | null = null;
       if (hasBody(req)) {
+        const tap = new Tap(inApi ? Math.min(shared.limit, 64 * 1024) : 0, shared.held);
+        forwarding.requestTap = tap;
         body = new Transform({
           transform(chunk: Buffer, _enc, next) {
-            requestTap.add(chunk);
+            tap.add(chunk);
             next(null, chunk);
           },
         });
         req.pipe(body);
       }
-      res.on('close', () => {
-        if (!res.writableFinished) {
-          exchange.aborted = true;
-          abort?.();
-          finish();
-        }
-      });
-      const complete = () => {
-        if (res.writableCorked) res.uncork();
-        res.end(() => finish());
-      };
-      pool.dispatch(
-        { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, path: target, headers: outgoing, body },
-        {
-          onConnect(a) {
-            abort = a;
-            // The client left before the upstream was reached: do not ask it at all.
-            if (exchange.aborted) a();
-          },
-          onHeaders(status, rawHeaders, resume, statusText) {
-            const headers: string[] = [];
-            for (let i = 0; i < rawHeaders.length; i += 2)
-              headers.push(rawHeaders[i]!.toString('latin1'), rawHeaders[i + 1]!.toString('latin1'));
-            const kept = endToEnd(headers);
-            if (status < 200) {
-              // An interim answer goes on before the final one, as Node can write it; others are the hop's.
-              if (res.headersSent) return true;
-              try {
-                if (status === 103) res.writeEarlyHints(headerRecord(kept));
-                else if (status === 102) res.writeProcessing();
-              } catch {
-                // Hints Node will not write (a malformed Link) are hints the client does without.
-              }
-              return true;
-            }
-            exchange.response = { status, headers: headerRecord(kept), bytes: 0 };
-            // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
-            res.sendDate = false;
-            // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
-            try {
-              res.writeHead(status, writableReason(statusText), kept);
-            } catch {
-              // A header value Node will not write (a control character): written with it as `?`.
-              res.writeHead(
-                status,
-                writableReason(statusText),
-                kept.map((v, i) => (i % 2 ? v.replace(UNWRITABLE, '?') : v)),
-              );
-            }
-            res.on('drain', resume);
-            // The head goes out with the first bytes of the body, in one write (Node writes it alone otherwise).
-            res.cork();
-            return true;
-          },
-          onData(chunk) {
-            responseTap.add(chunk);
-            const more = res.write(chunk);
-            if (res.writableCorked) res.uncork();
-            return more;
-          },
-          onComplete: complete,
-          onError(err) {
-            if (done || exchange.aborted) return;
-            const code = (err as NodeJS.ErrnoException).code ?? err.name;
-            const status = exchange.response?.status;
-            // undici counts a 304's (or 204's) Content-Length as a body that never came: HTTP says it has none.
-            if (
-              status !== undefined &&
-              NO_BODY.has(status) &&
-              code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' &&
-              responseTap.bytes === 0
-            )
-              return complete();
-            exchange.error = { code, message: err.message, connecting: CONNECTING.test(code) };
-            if (!res.headersSent) {
-              // Not the upstream's answer: said in the API's own error shape, and never judged.
-              const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT';
-              const text = JSON.stringify({
-                success: false,
-                message: timedOut
-                  ? `Gateway Timeout: ${upstream.url.origin} sent no answer within ${timeout} ms`
-                  : `Bad Gateway: the proxy got no answer from ${upstream.url.origin} (${code}: ${err.message})`,
-              });
-              res
-                .writeHead(timedOut ? 504 : 502, {
-                  'Content-Type': 'application/json',
-                  'Content-Length': Buffer.byteLength(text),
-                })
-                .end(text);
-            } else res.destroy();
-            finish();
-          },
-        },
-      );
+      res[FORWARDING] = forwarding;
+      res.on('close', onClientClose);
+      pool.dispatch({ method: method as Dispatcher.HttpMethod, path: target, headers: outgoing, body }, forwarding);
     },
   };
 }

@@ -6,7 +6,12 @@
 // that could not be reached, a body over the size limit or the proxy's budget. Every
 // reason is one of a few fixed sentences, whatever the values, so their count is bounded.
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { answerTime, type Exchange as Judged, type Unreadable } from '../../spec/judges/exchange.ts';
+import {
+  answerTime,
+  type Exchange as Judged,
+  type ReceivedAnswer,
+  type Unreadable,
+} from '../../spec/judges/exchange.ts';
 import { parseJson } from '../transport/http.ts';
 import type { Exchange } from './forward.ts';
 
@@ -28,6 +33,8 @@ export const NOT_JUDGED_BECAUSE = {
   accepted: 'in a Content-Encoding the client accepts but the proxy cannot decode',
 } as const;
 
+const EMPTY = Buffer.alloc(0);
+
 /** A value from the upstream shown in a sentence: short and one line. */
 const shown = (value: string) => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
@@ -38,6 +45,8 @@ function decode(
   accepted: string | undefined,
   limit: number,
 ): Buffer | Unreadable | string {
+  // Nearly every answer is sent as it is.
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return body;
   const codings = (encoding ?? '')
     .toLowerCase()
     .split(',')
@@ -88,6 +97,33 @@ function unreadableOf(ex: Exchange, timeoutMs: number): Unreadable {
   };
 }
 
+/**
+ * An answer as the judges read it, its body read as text and parsed only when a judge
+ * reads them (an answer whose verdicts are known needs neither). A class, not an object
+ * literal with getters: a literal's getters are new functions each time, so V8 gives
+ * every answer a hidden class of its own, made in the old generation, which then took a
+ * full collection every few hundred milliseconds under load.
+ */
+class ForwardedAnswer implements ReceivedAnswer {
+  readonly unreadable?: Unreadable;
+  private textRead: string | undefined;
+  private jsonRead: { value: unknown } | undefined;
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    private readonly decoded: Buffer,
+    unreadable: Unreadable | undefined,
+  ) {
+    if (unreadable) this.unreadable = unreadable;
+  }
+  get text(): string {
+    return (this.textRead ??= this.unreadable ? '' : this.decoded.toString('utf8'));
+  }
+  get json(): unknown {
+    return (this.jsonRead ??= { value: parseJson(this.text) }).value;
+  }
+}
+
 /** An exchange as the judges read it, or why it is not judged. */
 export function readExchange(
   ex: Exchange,
@@ -98,7 +134,7 @@ export function readExchange(
   if (ex.error?.connecting) return NOT_JUDGED_BECAUSE.unreachable;
   const res = ex.response;
   let unreadable: Unreadable | undefined;
-  let decoded: Buffer = Buffer.alloc(0);
+  let decoded: Buffer = EMPTY;
   if (ex.error) unreadable = unreadableOf(ex, timeoutMs);
   else if (res && !res.body && res.bytes > 0)
     return res.notKept === 'budget' ? NOT_JUDGED_BECAUSE.budget : NOT_JUDGED_BECAUSE.size(limit);
@@ -110,24 +146,10 @@ export function readExchange(
   }
   const type = ex.requestHeaders['content-type'] ?? '';
   const body = ex.requestBody && /json|text|form/i.test(type) ? ex.requestBody.toString('utf8') : undefined;
-  let text: string | undefined;
-  let json: { value: unknown } | undefined;
+  const request: Judged['request'] = { method: ex.method, target: ex.path, headers: ex.requestHeaders };
+  if (body) request.body = body;
   const headers = res?.headers ?? {};
-  const judged: Judged = {
-    request: { method: ex.method, target: ex.path, headers: ex.requestHeaders, ...(body ? { body } : {}) },
-    answer: {
-      status: res?.status ?? 0,
-      headers,
-      // Read as text and parsed only when a judge reads them: an answer whose verdicts are known needs neither.
-      get text() {
-        return (text ??= unreadable ? '' : decoded.toString('utf8'));
-      },
-      get json() {
-        return (json ??= { value: parseJson(this.text) }).value;
-      },
-      ...(unreadable ? { unreadable } : {}),
-    },
-    at: answerTime(headers),
-  };
-  return { judged, request: { upstreamUrl: ex.upstreamUrl, ...(body ? { body } : {}) } };
+  const answer = new ForwardedAnswer(res?.status ?? 0, headers, decoded, unreadable);
+  const judged: Judged = { request, answer, at: answerTime(headers) };
+  return { judged, request: body ? { upstreamUrl: ex.upstreamUrl, body } : { upstreamUrl: ex.upstreamUrl } };
 }

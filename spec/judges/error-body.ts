@@ -8,6 +8,7 @@ import { reasonPhrase } from '../messages.ts';
 import { weakest } from '../provenance.ts';
 import type { Exchange } from './exchange.ts';
 import { judge, type JudgeContext } from './judge.ts';
+import { asBody } from './schemas.ts';
 import { routeLevel } from './server-error.ts';
 
 function level(ex: Exchange, ctx: JudgeContext) {
@@ -28,7 +29,7 @@ export const errorBody = judge({
     const base = { judge: 'error-body', level: level(ex, ctx) };
     const op = ctx.operation(ex);
     if (!op?.responses.has(status)) {
-      const verdict = ctx.schemas.errorBody({ ...ex.answer, body: ex.answer.text });
+      const verdict = ctx.schemas.errorBody(asBody(ex.answer));
       if (verdict.problems.length) {
         return [
           {

@@ -5,6 +5,7 @@
 import { weakest } from '../provenance.ts';
 import type { Exchange } from './exchange.ts';
 import { judge, type JudgeContext } from './judge.ts';
+import { asBody } from './schemas.ts';
 
 function level(ex: Exchange, ctx: JudgeContext) {
   const op = ctx.operation(ex)!;
@@ -26,7 +27,7 @@ export const schema = judge({
   level,
   judge: (ex, ctx) => {
     const op = ctx.operation(ex)!;
-    const verdict = ctx.schemas.body(op, ex.answer.status, { ...ex.answer, body: ex.answer.text });
+    const verdict = ctx.schemas.body(op, ex.answer.status, asBody(ex.answer));
     if (!verdict.problems.length) return [];
     // Which rows broke it, for a reader that counts invalid rows (the suite's sample).
     const property = op.rows?.property;

@@ -9,7 +9,7 @@ import { schemaLevel, toJsonSchema } from '../json-schema.ts';
 import type { Operation, SpecModel } from '../model.ts';
 import { within, type Provenance } from '../provenance.ts';
 import { describeErrors, SchemaValidator } from '../validator.ts';
-import { mediaType } from './exchange.ts';
+import { mediaType, type ReceivedAnswer } from './exchange.ts';
 
 /** The body of every error answer; named here and nowhere else. */
 export const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
@@ -22,6 +22,15 @@ export interface Answer {
   body: string;
   /** The parsed body, when the caller has it already (then `body` is not read). */
   json?: unknown;
+}
+
+/**
+ * A received answer as the schemas read it: its text as the body, with the body already
+ * parsed. Read field by field, not spread: a receiver may read text and JSON only when
+ * asked (the proxy's answers do, from getters a spread would not copy).
+ */
+export function asBody(answer: ReceivedAnswer): Answer {
+  return { status: answer.status, headers: answer.headers, body: answer.text, json: answer.json };
 }
 
 export interface BodyVerdict {
