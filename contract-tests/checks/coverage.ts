@@ -11,7 +11,10 @@ import { family, type GivenFor } from './run-kit.ts';
 const NEEDS = ['scope', 'answers', 'results'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
-/** Why a declared status no check provoked could not be, for the report; `unavoidable` when no setting of the suite would provoke it. */
+/**
+ * Why a declared status no check provoked could not be, for the report;
+ * `unavoidable` when no setting of the suite would provoke it.
+ */
 function notProvokedBecause(run: Run, op: Operation, status: number): { reason: string; unavoidable: boolean } {
   if (status >= 500)
     return {

@@ -40,7 +40,10 @@ async function unknownPath(run: Run): Promise<CheckResult[]> {
   return [run.judging.case({ op: { operationId: NO_OPERATION }, check, level, about: ROUTING }, exchange)];
 }
 
-/** A method the path does not declare, once per path (filed under its first selected operation), without credentials: refused before anything is authorised, and nothing can be written. */
+/**
+ * A method the path does not declare, once per path (filed under its first selected operation), without
+ * credentials: refused before anything is authorised, and nothing can be written.
+ */
 async function wrongMethod(op: Operation, run: Run): Promise<CheckResult[]> {
   const { routing } = run.spec;
   const level = routingLevel(run);
@@ -50,7 +53,8 @@ async function wrongMethod(op: Operation, run: Run): Promise<CheckResult[]> {
   const wrong = METHODS.find((m) => !declared.includes(m));
   if (!wrong) return [];
   const exchange = await run.http.send({ method: wrong, url: run.http.url(pathWith(op)) });
-  const check = `errors: ${wrong} ${op.path} (not declared) -> ${routing.wrongMethod} with Allow: ${declared.join(', ')}`;
+  const check =
+    `errors: ${wrong} ${op.path} (not declared) -> ` + `${routing.wrongMethod} with Allow: ${declared.join(', ')}`;
   return [run.judging.case({ op, check, level, about: ROUTING }, exchange)];
 }
 

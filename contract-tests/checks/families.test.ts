@@ -15,7 +15,10 @@ import { CAUSES, GROUPS, INTERFACE, MANY, NAMED, names, type Failure } from '../
 import { junit } from '../reports/junit.ts';
 import { summary, type RunOutcome } from '../reports/outcome.ts';
 
-/** The interface-only runs: every defect that breaks no interface promise on one server (nothing may fail), and each group that has one. */
+/**
+ * The interface-only runs: every defect that breaks no interface promise on one
+ * server (nothing may fail), and each group that has one.
+ */
 const QUIET: Defect[] = GROUPS.flat().filter((d) => d !== 'none' && !INTERFACE[d]);
 const INTERFACE_GROUPS: Defect[][] = [QUIET, ...GROUPS.filter((g) => g.some((d) => INTERFACE[d]))];
 
@@ -143,39 +146,47 @@ describe('one cause per defect, every failure under one', () => {
     });
   }
 
-  test('the summary leads with the causes, each with its level, count and one example that can be repeated; the detail follows', async () => {
-    const o = await outcome(MANY);
-    const text = summary(o);
-    const causes = text.indexOf('Causes, worst level first:');
-    expect(causes).toBeGreaterThan(0);
-    expect(text.indexOf('Every check, per operation:')).toBeGreaterThan(causes);
-    const listed = [...text.matchAll(/^ {2}(\d+)\. \[(interface|observed|assumed)\] (.+): (\d+) failures?$/gm)];
-    expect(listed.map((m) => m[3])).toEqual(o.causes.map((c) => c.title));
-    expect(listed.map((m) => Number(m[4]))).toEqual(o.causes.map((c) => c.failures.length));
-    expect(text.match(/^ {7}e\.g\. \[/gm)).toHaveLength(o.causes.length);
-    // Every failure of the target's carries a curl line; its cause is named beside it.
-    const failing = o.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
-    expect(failing.filter((f) => !f.repro?.startsWith('curl -i '))).toEqual([]);
-    expect(text.match(/^ {10}cause: {4}\d+\. /gm)).toHaveLength(failing.length);
-  });
+  test(
+    'the summary leads with the causes, each with its level, count and one example that can be repeated; the ' +
+      'detail follows',
+    async () => {
+      const o = await outcome(MANY);
+      const text = summary(o);
+      const causes = text.indexOf('Causes, worst level first:');
+      expect(causes).toBeGreaterThan(0);
+      expect(text.indexOf('Every check, per operation:')).toBeGreaterThan(causes);
+      const listed = [...text.matchAll(/^ {2}(\d+)\. \[(interface|observed|assumed)\] (.+): (\d+) failures?$/gm)];
+      expect(listed.map((m) => m[3])).toEqual(o.causes.map((c) => c.title));
+      expect(listed.map((m) => Number(m[4]))).toEqual(o.causes.map((c) => c.failures.length));
+      expect(text.match(/^ {7}e\.g\. \[/gm)).toHaveLength(o.causes.length);
+      // Every failure of the target's carries a curl line; its cause is named beside it.
+      const failing = o.reports.flatMap((r) => r.results.filter((x) => x.status === 'fail'));
+      expect(failing.filter((f) => !f.repro?.startsWith('curl -i '))).toEqual([]);
+      expect(text.match(/^ {10}cause: {4}\d+\. /gm)).toHaveLength(failing.length);
+    },
+  );
 
-  test("the expected line says what that check expects, its parameter and its status, not the spec's example message", async () => {
-    const o = await outcome(MANY);
-    const negatives = o.reports.flatMap((r) =>
-      r.results.filter((x) => x.status === 'fail' && x.check.startsWith('negative: ')),
-    );
-    expect(negatives.length).toBeGreaterThan(5);
-    for (const f of negatives) {
-      const [, name = '', value = ''] = /^negative: \w+ (\w+)=(\S+)/.exec(f.check)!;
-      expect(f.expected, f.check).toMatch(
-        new RegExp(
-          `^400 with the error body, its message naming '${name}' \\(${name}=${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `,
-        ),
+  test(
+    "the expected line says what that check expects, its parameter and its status, not the spec's example " + 'message',
+    async () => {
+      const o = await outcome(MANY);
+      const negatives = o.reports.flatMap((r) =>
+        r.results.filter((x) => x.status === 'fail' && x.check.startsWith('negative: ')),
       );
-    }
-    // The spec's example of a 400 is about 'limit' alone: no check quotes it.
-    expect(o.reports.flatMap((r) => r.results).filter((x) => /must be integer/.test(x.expected ?? ''))).toEqual([]);
-  });
+      expect(negatives.length).toBeGreaterThan(5);
+      for (const f of negatives) {
+        const [, name = '', value = ''] = /^negative: \w+ (\w+)=(\S+)/.exec(f.check)!;
+        expect(f.expected, f.check).toMatch(
+          new RegExp(
+            `^400 with the error body, its message naming '${name}' \\(${name}=` +
+              `${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `,
+          ),
+        );
+      }
+      // The spec's example of a 400 is about 'limit' alone: no check quotes it.
+      expect(o.reports.flatMap((r) => r.results).filter((x) => /must be integer/.test(x.expected ?? ''))).toEqual([]);
+    },
+  );
 });
 
 describe('--provenance interface against the broken servers: only the defects that break interface promises', () => {
@@ -227,7 +238,8 @@ describe('failures that share a cause are one finding', () => {
     expect(headers).toMatchObject({
       level: 'observed',
       title:
-        'response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of 8 operations',
+        'response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every ' +
+        'answer of 8 operations',
     });
     expect(headers!.failures).toHaveLength(8);
     expect(o.causes).toHaveLength(2);
@@ -240,7 +252,8 @@ describe('failures that share a cause are one finding', () => {
     const o = await outcome(['text-plain-json', 'refuses-credentials']);
     expect(o.causes.map((c) => `${c.level} ${c.title}`)).toEqual([
       "interface Content-Type is 'text/plain' where the spec promises application/json (on every answer)",
-      'assumed valid credentials refused: every request with the API key, the session cookie, the forbidden API key (CONTRACT_FORBIDDEN_API_KEY) got 401',
+      'assumed valid credentials refused: every request with the API key, the session cookie, the forbidden ' +
+        'API key (CONTRACT_FORBIDDEN_API_KEY) got 401',
     ]);
     expect(summary(o)).toContain(
       'check that CONTRACT_API_KEY, CONTRACT_SESSION_COOKIE, CONTRACT_FORBIDDEN_API_KEY are valid on this target',

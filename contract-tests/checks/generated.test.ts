@@ -47,17 +47,21 @@ describe('the generated phase', () => {
       expect(result(results, id, checkName('repeated'))?.status, id).toBe('fail');
   });
 
-  test("finds a ping address with its ':' percent-encoded answered 404 while the raw ':' gets 200, shrunk to the ':' alone", async () => {
-    const { results } = await generate(['repeated-param-500', 'encoded-colon-404']);
-    const f = result(results, 'pingServer', checkName('encoded'))!;
-    expect(f.status).toBe('fail');
-    expect(f.message).toMatch(
-      /^status 404, but 200 for the same request spelt plainly \(\/status\/ping\/[\w.-]+:\d+\)/,
-    );
-    // Only the colon is encoded: the dots that need not be to fail stay raw.
-    expect(f.request).toMatch(/^GET \/api\/v0\.1\/status\/ping\/[\w-]+(\.[\w-]+)+%3A\d+ \(/);
-    expect(result(results, 'pingServerHostPort', checkName('encoded'))?.status).toBe('pass');
-  });
+  test(
+    "finds a ping address with its ':' percent-encoded answered 404 while the raw ':' gets 200, shrunk to the " +
+      "':' alone",
+    async () => {
+      const { results } = await generate(['repeated-param-500', 'encoded-colon-404']);
+      const f = result(results, 'pingServer', checkName('encoded'))!;
+      expect(f.status).toBe('fail');
+      expect(f.message).toMatch(
+        /^status 404, but 200 for the same request spelt plainly \(\/status\/ping\/[\w.-]+:\d+\)/,
+      );
+      // Only the colon is encoded: the dots that need not be to fail stay raw.
+      expect(f.request).toMatch(/^GET \/api\/v0\.1\/status\/ping\/[\w-]+(\.[\w-]+)+%3A\d+ \(/);
+      expect(result(results, 'pingServerHostPort', checkName('encoded'))?.status).toBe('pass');
+    },
+  );
 
   test('finds nothing on a correct server, and never writes', async () => {
     const { results, urls } = await generate(['none']);

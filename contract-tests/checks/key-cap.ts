@@ -38,7 +38,9 @@ export async function keyCap(
       op,
       check,
       level,
-      reason: `could not count the keys (${listed.skipped ?? listed.error ?? `GET ${list.path} answered ${listed.response?.status}`})`,
+      reason:
+        `could not count the keys (` +
+        `${listed.skipped ?? listed.error ?? `GET ${list.path} answered ${listed.response?.status}`})`,
     });
   const need = Math.max(0, cap - existing.length);
   if (http.budget.left() < need + 1)
@@ -46,7 +48,9 @@ export async function keyCap(
       op,
       check,
       level,
-      reason: `needs ${need + 1} creates and as many removals; ${http.budget.left()} requests of the budget are left (raise --budget)`,
+      reason:
+        `needs ${need + 1} creates and as many removals; ${http.budget.left()} requests of the budget are ` +
+        `left (raise --budget)`,
     });
   const before = new Set(keys.open().map((k) => k.id));
   try {
@@ -75,7 +79,8 @@ export async function keyCap(
     const known = { credential: 'valid', atKeyCap: true } as const;
     return [run.judging.case({ op, check, level, about: STATUS_JUDGES, known }, over)];
   } finally {
-    // The ledger saw every key made here (the one over the cap too, if the target made it): remove them now, not at the end.
+    // The ledger saw every key made here (the one over the cap too, if the
+    // target made it): remove them now, not at the end.
     for (const key of keys.open().filter((k) => !before.has(k.id))) await keys.remove(key);
   }
 }

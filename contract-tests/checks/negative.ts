@@ -36,7 +36,10 @@ function notInEnum(values: unknown[]): string {
   return `${shape}-unknown`;
 }
 
-/** Variants of the example that break the pattern: an invalid character, a zero or oversized number in place of the last digits. */
+/**
+ * Variants of the example that break the pattern: an invalid character, a
+ * zero or oversized number in place of the last digits.
+ */
 function againstPattern(pattern: string, example: unknown): string[] {
   const re = new RegExp(pattern, 'u');
   const ex = String(example ?? 'x');
@@ -117,7 +120,9 @@ function parameterCases(op: Operation, run: Run, headers: Record<string, string>
         .map((bad) => ({
           name: p.name,
           breaks: `${p.name}=${show(bad.value)}: ${bad.breaks}`,
-          check: `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body naming '${p.name}'`,
+          check:
+            `negative: ${p.in} ${p.name}=${show(bad.value)} (${bad.breaks}) -> 400 with the error body ` +
+            `naming '${p.name}'`,
           level: weakest(op.provenance, p.provenance, errorBody),
           request: {
             method: op.method,
@@ -132,7 +137,10 @@ function parameterCases(op: Operation, run: Run, headers: Record<string, string>
     );
 }
 
-/** Every property of a JSON request body, broken one at a time (on the suite's own valid body); and a property the schema does not know. */
+/**
+ * Every property of a JSON request body, broken one at a time (on the suite's own
+ * valid body); and a property the schema does not know.
+ */
 function bodyCases(op: Operation, run: Run, headers: Record<string, string>): Case[] {
   const schema = op.requestBody?.schema ? deref<Record<string, any>>(run.spec.doc, op.requestBody.schema) : undefined;
   if (!schema?.properties) return [];

@@ -30,7 +30,10 @@ export function pingsOneServer(op: Operation): boolean {
   return /\{(address|host)\}/.test(op.path);
 }
 
-/** The path of one ping form for a server: `{address}` is `host:port` (or `host` alone on the default port), `{host}`/`{port}` the parts. */
+/**
+ * The path of one ping form for a server: `{address}` is `host:port` (or `host`
+ * alone on the default port), `{host}`/`{port}` the parts.
+ */
 export function pingPath(op: Operation, server: Server, hostOnly = false): string {
   return op.path
     .replace('{address}', segment(hostOnly ? server.address : `${server.address}:${server.port}`))
@@ -38,7 +41,10 @@ export function pingPath(op: Operation, server: Server, hostOnly = false): strin
     .replace('{port}', String(server.port));
 }
 
-/** The query parameters a request that should succeed sends: the required ones, and the page size when it is as firm as the operation. */
+/**
+ * The query parameters a request that should succeed sends: the required ones,
+ * and the page size when it is as firm as the operation.
+ */
 export function successParameters(op: Operation): Operation['parameters'] {
   return op.parameters.filter(
     (p) =>

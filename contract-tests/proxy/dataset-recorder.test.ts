@@ -127,42 +127,49 @@ describe('DatasetRecorder', () => {
     expect(BREAKS_SPEC in d!).toBe(false);
   });
 
-  it('relative times are read to their unit; rows that break the spec are kept and marked; credentials and non-public operations never', () => {
-    expect([ageOfText('just now'), ageOfText('an hour ago'), ageOfText('3 days ago'), ageOfText('soon')]).toEqual([
-      0,
-      3_600_000,
-      3 * 86_400_000,
-      undefined,
-    ]);
-    const r = recorder();
-    r.note(op('findServers'), {
-      path: '/api/v0.1/servers/find?relativeTime=true',
-      status: 200,
-      json: {
-        displayed: 3,
-        total: 3,
-        results: [
-          row({ address: 'e.example', port: 1, last_ping: '2 hours ago' }),
-          row({ address: 'f.example', port: 2, port_text: 'x', players_online: 99, players_limit: 10 }),
-          row({ address: 'g.example', port: 3, motd: 'key sls_live_abcdefghijklmnop' }),
-        ],
-      },
-      answeredAt: NOW,
-    });
-    r.note(op('listApiKeys'), {
-      path: '/api/v0.1/user/apikeys',
-      status: 200,
-      json: { keys: [{ id: 'k1', name: 'mine' }] },
-      answeredAt: NOW,
-    });
-    rememberSecret('sls_live_abcdefghijklmnop');
-    const recording = r.finish();
-    const text = readFileSync(recording.file, 'utf8');
-    const file = JSON.parse(text) as { servers: Record<string, any>[] };
-    expect(recording).toMatchObject({ servers: 2, marked: 1, approximate: 1, withCredential: 1, requests: 1 });
-    expect(file.servers[0]).toMatchObject({ address: 'e.example', last_ping: new Date(NOW - 7_200_000).toISOString() });
-    expect(file.servers[1]![BREAKS_SPEC]).toEqual(['players_online (99) must not be above players_limit (10)']);
-    expect('port_text' in file.servers[1]!).toBe(false);
-    expect(text).not.toMatch(/sls_live_|apikeys/);
-  });
+  it(
+    'relative times are read to their unit; rows that break the spec are kept and marked; credentials and ' +
+      'non-public operations never',
+    () => {
+      expect([ageOfText('just now'), ageOfText('an hour ago'), ageOfText('3 days ago'), ageOfText('soon')]).toEqual([
+        0,
+        3_600_000,
+        3 * 86_400_000,
+        undefined,
+      ]);
+      const r = recorder();
+      r.note(op('findServers'), {
+        path: '/api/v0.1/servers/find?relativeTime=true',
+        status: 200,
+        json: {
+          displayed: 3,
+          total: 3,
+          results: [
+            row({ address: 'e.example', port: 1, last_ping: '2 hours ago' }),
+            row({ address: 'f.example', port: 2, port_text: 'x', players_online: 99, players_limit: 10 }),
+            row({ address: 'g.example', port: 3, motd: 'key sls_live_abcdefghijklmnop' }),
+          ],
+        },
+        answeredAt: NOW,
+      });
+      r.note(op('listApiKeys'), {
+        path: '/api/v0.1/user/apikeys',
+        status: 200,
+        json: { keys: [{ id: 'k1', name: 'mine' }] },
+        answeredAt: NOW,
+      });
+      rememberSecret('sls_live_abcdefghijklmnop');
+      const recording = r.finish();
+      const text = readFileSync(recording.file, 'utf8');
+      const file = JSON.parse(text) as { servers: Record<string, any>[] };
+      expect(recording).toMatchObject({ servers: 2, marked: 1, approximate: 1, withCredential: 1, requests: 1 });
+      expect(file.servers[0]).toMatchObject({
+        address: 'e.example',
+        last_ping: new Date(NOW - 7_200_000).toISOString(),
+      });
+      expect(file.servers[1]![BREAKS_SPEC]).toEqual(['players_online (99) must not be above players_limit (10)']);
+      expect('port_text' in file.servers[1]!).toBe(false);
+      expect(text).not.toMatch(/sls_live_|apikeys/);
+    },
+  );
 });

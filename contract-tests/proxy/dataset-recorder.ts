@@ -301,7 +301,8 @@ export class DatasetRecorder {
     try {
       const out = new ChunkedWriter(fd);
       out.write(
-        `{\n  "recordedAt": ${JSON.stringify(new Date(recordedAt).toISOString())},\n  "recordedFrom": ${JSON.stringify(this.source)},\n  "servers": [`,
+        `{\n  "recordedAt": ${JSON.stringify(new Date(recordedAt).toISOString())},\n  "recordedFrom": ` +
+          `${JSON.stringify(this.source)},\n  "servers": [`,
       );
       this.spool?.out.flush();
       // By address, then port (a key is `address:port` in lower case).

@@ -40,7 +40,10 @@ const HOP_BY_HOP = new Set([
 
 export const VIA = '1.1 server-listing-proxy';
 
-/** Sent on by the proxy itself: the upstream's Host (from its URL), a Via line of its own; the client's Expect was answered by Node. */
+/**
+ * Sent on by the proxy itself: the upstream's Host (from its URL), a Via line
+ * of its own; the client's Expect was answered by Node.
+ */
 const NOT_FORWARDED = new Set(['host', 'via', 'expect']);
 
 /** An upstream answer's headers, or the next bytes of its body, wait at most this long by default. */
@@ -212,7 +215,10 @@ export interface Upstream {
   basePath: string;
 }
 
-/** Where a request path of the proxy goes: the API's paths under the upstream's base (`inApi`), anything else to the upstream's origin as it is. */
+/**
+ * Where a request path of the proxy goes: the API's paths under the upstream's base
+ * (`inApi`), anything else to the upstream's origin as it is.
+ */
 export function upstreamPath(
   upstream: Upstream,
   path: string,
@@ -250,8 +256,10 @@ const hasBody = (req: IncomingMessage) =>
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** undici's codes for an upstream that could not be reached at all (the request never left). */
-const CONNECTING =
-  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT)$|CERT|SSL|TLS|EPROTO/;
+const CONNECTING = new RegExp(
+  `^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_C` +
+    `ONNECT_TIMEOUT)$|CERT|SSL|TLS|EPROTO`,
+);
 
 /** Answers whose Content-Length describes a body they do not carry (RFC 9110 8.6): undici counts it as a short body. */
 const NO_BODY = new Set([204, 304]);

@@ -97,10 +97,13 @@ describe('the proxy judge against the reference server', () => {
     });
   }
 
-  it('judges only as firm a promise as --provenance asks: at interface, an observed defect is not a violation', async () => {
-    const observed = await judgeAll('wrong-type', [SHOWN['wrong-type']!.request], 'interface');
-    expect(observed.results.filter((r) => r.status === 'fail')).toEqual([]);
-    const hard = await judgeAll('out-of-range-accepted', [SHOWN['out-of-range-accepted']!.request], 'interface');
-    expect(hard.results.filter((r) => r.status === 'fail').map((r) => r.evidence?.judge)).toEqual(['refused-values']);
-  });
+  it(
+    'judges only as firm a promise as --provenance asks: ' + 'at interface, an observed defect is not a violation',
+    async () => {
+      const observed = await judgeAll('wrong-type', [SHOWN['wrong-type']!.request], 'interface');
+      expect(observed.results.filter((r) => r.status === 'fail')).toEqual([]);
+      const hard = await judgeAll('out-of-range-accepted', [SHOWN['out-of-range-accepted']!.request], 'interface');
+      expect(hard.results.filter((r) => r.status === 'fail').map((r) => r.evidence?.judge)).toEqual(['refused-values']);
+    },
+  );
 });

@@ -69,7 +69,9 @@ export class TrafficJudge {
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
   }
 
-  /** An answer the proxy could not judge at all (the judges threw on it outside the registry): a failure of `readable`. */
+  /**
+   * An answer the proxy could not judge at all (the judges threw on it outside the registry): a failure of `readable`.
+   */
   unjudgeable(method: string, target: string, err: unknown): void {
     this.judgedCount++;
     const id = this.operationId(method, target);
@@ -113,7 +115,9 @@ export class TrafficJudge {
     return known ? (known as Verdict[]) : verdicts.filter((v) => !VOLATILE.has(v.judge.name));
   }
 
-  /** Where an exchange's verdicts are filed: its operation (one place object each, reused), or NO_OPERATION by method. */
+  /**
+   * Where an exchange's verdicts are filed: its operation (one place object each, reused), or NO_OPERATION by method.
+   */
   private readonly places = new Map<string, Place>();
   private placeOf(ex: Exchange): Place {
     const op = this.ctx.operation(ex);
@@ -143,7 +147,10 @@ export class TrafficJudge {
     }
   }
 
-  /** Every result so far: one per operation, judge and level (passes too), and a skip per operation with answers not judged. */
+  /**
+   * Every result so far: one per operation, judge and level (passes too),
+   * and a skip per operation with answers not judged.
+   */
   results(): CheckResult[] {
     const out = this.tally.results();
     for (const [operationId, reasons] of this.notJudged) {

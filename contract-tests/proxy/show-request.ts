@@ -39,7 +39,10 @@ export function nameStandIns(sessionCookie: string | undefined): void {
   );
 }
 
-/** The request as people read it (credentials masked) and as a shell repeats it against the upstream (credentials as variables). */
+/**
+ * The request as people read it (credentials masked) and as a shell repeats
+ * it against the upstream (credentials as variables).
+ */
 export function showRequest(
   ex: Exchange,
   request: { upstreamUrl: string; body?: string },

@@ -30,7 +30,11 @@ export class VerdictCache {
     const h = ex.requestHeaders;
     const session = cookieValue(h.cookie, this.sessionCookie);
     // The credentials themselves: whether each is well formed is part of what the judges read.
-    return `${ex.method}\u0000${ex.path}\u0000${res.status}\u0000${res.headers['content-type']}\u0000${res.headers['content-encoding']}\u0000${res.headers.allow}\u0000${h.authorization}\u0000${session}\u0000${h.prefer}`;
+    return (
+      `${ex.method}\u0000${ex.path}\u0000${res.status}\u0000${res.headers['content-type']}\u0000` +
+      `${res.headers['content-encoding']}\u0000${res.headers.allow}\u0000${h.authorization}\u0000${session}\u0000` +
+      `${h.prefer}`
+    );
   }
 
   private static minute(ex: Exchange): number {

@@ -136,7 +136,8 @@ const PLAYERS = [
   'PixelPam',
 ];
 const FAVICON =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  'data:image/png;base64,' +
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PORTS = [25566, 25567, 19132, 25575, 30000];
 
 export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
@@ -159,7 +160,8 @@ export function referenceRows(count = 320, seed = 20260301, now = Date.now()) {
       address =
         r() < 0.3
           ? `play.${name.toLowerCase()}${Math.floor(r() * 90) + 10}.net`
-          : `${1 + Math.floor(r() * 222)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + Math.floor(r() * 254)}`;
+          : `${1 + Math.floor(r() * 222)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.` +
+            `${1 + Math.floor(r() * 254)}`;
       port = r() < 0.85 ? 25565 : pick(PORTS);
     } while (taken.has(`${address}:${port}`));
     taken.add(`${address}:${port}`);

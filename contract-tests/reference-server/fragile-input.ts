@@ -28,7 +28,9 @@ export function fragileInput(has: (d: Defect) => boolean): MiddlewareHandler {
         .map((v) => `'${v}'`)
         .join(', ');
       return c.text(
-        `Error: ER_OPERAND_COLUMNS: Operand should contain 1 column(s)\n    at Packet.asError (/srv/app/node_modules/mysql2/lib/packets/packet.js:728:17)\n    sql: SELECT * FROM servers WHERE ${twice} = (${values}) ORDER BY last_ping DESC LIMIT 50`,
+        `Error: ER_OPERAND_COLUMNS: Operand should contain 1 column(s)\n    at Packet.asError ` +
+          `(/srv/app/node_modules/mysql2/lib/packets/packet.js:728:17)\n    sql: SELECT * FROM servers WHERE ` +
+          `${twice} = (${values}) ORDER BY last_ping DESC LIMIT 50`,
         500,
       );
     }

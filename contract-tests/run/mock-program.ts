@@ -16,7 +16,8 @@ export interface MockProgram {
 const START_TIMEOUT_MS = 60_000;
 
 export function startMockProgram(): Promise<MockProgram> {
-  // No --rate-limit: the mock reports its limits without enforcing them, and the run does not wait on them (--pace off).
+  // No --rate-limit: the mock reports its limits without enforcing them,
+  // and the run does not wait on them (--pace off).
   const child = spawn(process.execPath, [...MOCK_PROGRAM, '--port', '0', '--host', '127.0.0.1', '--quiet'], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

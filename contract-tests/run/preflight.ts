@@ -108,12 +108,14 @@ export async function preflight(baseUrl: string, model: SpecModel, fetch: Fetch)
       requests++;
       if (res && answersAsApi(res)) {
         throw new PreflightError(
-          `every public route of the spec answers 404 or HTML under ${baseUrl} (${missed.join(', ')}), but ${candidate}${routes[0]!.path} answers ${res.status}: did you mean --base-url ${candidate}?`,
+          `every public route of the spec answers 404 or HTML under ${baseUrl} (${missed.join(', ')}), but ` +
+            `${candidate}${routes[0]!.path} answers ${res.status}: did you mean --base-url ${candidate}?`,
         );
       }
     }
     throw new PreflightError(
-      `no public route of the spec answers under ${baseUrl} (${missed.join(', ')}): is it the base URL of the Server Listing API, ending in its server path (e.g. https://host${model.basePath})?`,
+      `no public route of the spec answers under ${baseUrl} (${missed.join(', ')}): is it the base URL of the ` +
+        `Server Listing API, ending in its server path (e.g. https://host${model.basePath})?`,
     );
   }
   requests++;

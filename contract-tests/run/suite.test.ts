@@ -34,7 +34,8 @@ describe('what a run refuses (exit 2, nothing checked)', () => {
     expect(
       (await runAgainstReference('none', { only: ['listApiKeys'], provenance: 'interface' })).outcome.refusal,
     ).toBe(
-      'nothing was checked: --only listApiKeys with --provenance interface selects no check (every part it would rely on is softer than interface)',
+      'nothing was checked: --only listApiKeys with --provenance interface selects no check (every part it ' +
+        'would rely on is softer than interface)',
     );
   });
 
@@ -73,90 +74,103 @@ describe('what a run selects', () => {
     );
   });
 
-  test('writes stay off on a target that is not the mock without --allow-writes: nothing is created or revoked', async () => {
-    const methods = new Set<string>();
-    const reference = referenceFetch();
-    const { outcome } = await runSuite({
-      baseUrl: REFERENCE_BASE,
-      fetch: (r) => {
-        methods.add(r.method);
-        return reference(r);
-      },
-      dredd: false,
-      env: fixtureEnv(),
-      only: ['listRegions', 'createApiKey'],
-    });
-    expect(outcome.exitCode, summary(outcome)).toBe(0);
-    expect(outcome.settings).toEqual(
-      expect.arrayContaining([
-        '  writes: off (the target is not the mock)',
-        expect.stringMatching(/credentials: .* \(from environment\)/),
-      ]),
-    );
-    expect(summary(outcome)).toMatch(
-      /skipped: keys: the secret is in the create answer \(writes are off \(the target is not the mock\); pass --allow-writes/,
-    );
-    // PUT is refused (a method the path does not declare); a CORS preflight writes nothing.
-    expect([...methods].sort()).toEqual(['GET', 'OPTIONS', 'PUT']);
-  });
+  test(
+    'writes stay off on a target that is not the mock ' + 'without --allow-writes: nothing is created or revoked',
+    async () => {
+      const methods = new Set<string>();
+      const reference = referenceFetch();
+      const { outcome } = await runSuite({
+        baseUrl: REFERENCE_BASE,
+        fetch: (r) => {
+          methods.add(r.method);
+          return reference(r);
+        },
+        dredd: false,
+        env: fixtureEnv(),
+        only: ['listRegions', 'createApiKey'],
+      });
+      expect(outcome.exitCode, summary(outcome)).toBe(0);
+      expect(outcome.settings).toEqual(
+        expect.arrayContaining([
+          '  writes: off (the target is not the mock)',
+          expect.stringMatching(/credentials: .* \(from environment\)/),
+        ]),
+      );
+      expect(summary(outcome)).toMatch(
+        new RegExp(
+          String.raw`skipped: keys: the secret is in the create answer \(writes are off \(the target is not the` +
+            String.raw` mock\); pass --allow-writes`,
+        ),
+      );
+      // PUT is refused (a method the path does not declare); a CORS preflight writes nothing.
+      expect([...methods].sort()).toEqual(['GET', 'OPTIONS', 'PUT']);
+    },
+  );
 
-  test('--spec: another copy of the spec, its operations renamed, is what the run replays; the key checks follow its links', async () => {
-    const doc = loadSpec();
-    doc.paths['/user/apikeys']!.post.operationId = 'mintKey';
-    doc.paths['/user/apikeys/{id}']!.delete.operationId = 'dropKey';
-    doc.paths['/user/apikeys']!.post.responses['201'].links.revokeTheNewKey.operationId = 'dropKey';
-    const file = join(mkdtempSync(join(tmpdir(), 'spec-')), 'renamed.yaml');
-    writeFileSync(file, dump(doc));
-    const { outcome } = await runAgainstReference('none', { spec: file, only: ['mintKey', 'dropKey'] });
-    expect(outcome.exitCode, summary(outcome)).toBe(0);
-    expect(outcome.settings[0]).toBe(`Contract suite: renamed.yaml against ${REFERENCE_BASE}`);
-    const names = checks(outcome)
-      .filter((c) => c.status === 'pass')
-      .map((c) => `${c.op} ${c.check}`);
-    expect(names).toEqual(
-      expect.arrayContaining([
-        'mintKey keys: the secret is in the create answer',
-        'dropKey keys: a revoked key stops working (401)',
-        'mintKey auth: a valid session -> 201',
-      ]),
-    );
-  });
+  test(
+    '--spec: another copy of the spec, its operations renamed, is what the run replays; the key checks follow ' +
+      'its links',
+    async () => {
+      const doc = loadSpec();
+      doc.paths['/user/apikeys']!.post.operationId = 'mintKey';
+      doc.paths['/user/apikeys/{id}']!.delete.operationId = 'dropKey';
+      doc.paths['/user/apikeys']!.post.responses['201'].links.revokeTheNewKey.operationId = 'dropKey';
+      const file = join(mkdtempSync(join(tmpdir(), 'spec-')), 'renamed.yaml');
+      writeFileSync(file, dump(doc));
+      const { outcome } = await runAgainstReference('none', { spec: file, only: ['mintKey', 'dropKey'] });
+      expect(outcome.exitCode, summary(outcome)).toBe(0);
+      expect(outcome.settings[0]).toBe(`Contract suite: renamed.yaml against ${REFERENCE_BASE}`);
+      const names = checks(outcome)
+        .filter((c) => c.status === 'pass')
+        .map((c) => `${c.op} ${c.check}`);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'mintKey keys: the secret is in the create answer',
+          'dropKey keys: a revoked key stops working (401)',
+          'mintKey auth: a valid session -> 201',
+        ]),
+      );
+    },
+  );
 });
 
 describe('a run stopped half-way', () => {
-  test('sends nothing more but the cleanup: every key it created is gone, and its report says it was stopped', async () => {
-    const app = createReferenceApp('none');
-    const session = { Cookie: `sls_session=${fixtureEnv().CONTRACT_SESSION_COOKIE}` };
-    const listed = async () =>
-      (
-        (await (await app.fetch(new Request(`${REFERENCE_BASE}/user/apikeys`, { headers: session }))).json()) as {
-          keys: { name: string | null }[];
-        }
-      ).keys;
-    const before = (await listed()).length;
-    const stop = new AbortController();
-    let created = 0;
-    const fetch = async (request: Request) => {
-      const res = await app.fetch(request);
-      if (request.method === 'POST' && res.status === 201 && ++created === 5) stop.abort('SIGTERM');
-      return res;
-    };
-    const { outcome } = await runSuite({
-      baseUrl: REFERENCE_BASE,
-      fetch,
-      dredd: false,
-      env: fixtureEnv(),
-      allowWrites: true,
-      signal: stop.signal,
-    });
-    expect(created).toBe(5);
-    expect(await listed()).toHaveLength(before);
-    expect((await listed()).filter((k) => k.name?.startsWith('contract-test-'))).toEqual([]);
-    expect(outcome.exitCode).toBe(1);
-    expect(checks(outcome).find((c) => c.check === 'suite: the run finished')).toMatchObject({
-      status: 'fail',
-      message: expect.stringMatching(/^the run was stopped \(SIGTERM\) before every check ran/),
-    });
-    expect(checks(outcome).find((c) => c.op === 'cleanup')).toBeUndefined();
-  });
+  test(
+    'sends nothing more but the cleanup: every key it ' + 'created is gone, and its report says it was stopped',
+    async () => {
+      const app = createReferenceApp('none');
+      const session = { Cookie: `sls_session=${fixtureEnv().CONTRACT_SESSION_COOKIE}` };
+      const listed = async () =>
+        (
+          (await (await app.fetch(new Request(`${REFERENCE_BASE}/user/apikeys`, { headers: session }))).json()) as {
+            keys: { name: string | null }[];
+          }
+        ).keys;
+      const before = (await listed()).length;
+      const stop = new AbortController();
+      let created = 0;
+      const fetch = async (request: Request) => {
+        const res = await app.fetch(request);
+        if (request.method === 'POST' && res.status === 201 && ++created === 5) stop.abort('SIGTERM');
+        return res;
+      };
+      const { outcome } = await runSuite({
+        baseUrl: REFERENCE_BASE,
+        fetch,
+        dredd: false,
+        env: fixtureEnv(),
+        allowWrites: true,
+        signal: stop.signal,
+      });
+      expect(created).toBe(5);
+      expect(await listed()).toHaveLength(before);
+      expect((await listed()).filter((k) => k.name?.startsWith('contract-test-'))).toEqual([]);
+      expect(outcome.exitCode).toBe(1);
+      expect(checks(outcome).find((c) => c.check === 'suite: the run finished')).toMatchObject({
+        status: 'fail',
+        message: expect.stringMatching(/^the run was stopped \(SIGTERM\) before every check ran/),
+      });
+      expect(checks(outcome).find((c) => c.op === 'cleanup')).toBeUndefined();
+    },
+  );
 });

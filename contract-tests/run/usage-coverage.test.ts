@@ -48,7 +48,8 @@ describe('--usage', () => {
       /no operation of the spec has this operationId/,
     );
     expect(outcome.figures.at(-1)).toBe(
-      'Usage (web, legacy-app): 4 of 6 operations and parameters they use were checked against the target; never checked: findServers colour (web, 1 request), listCities (legacy-app, 1 request)',
+      'Usage (web, legacy-app): 4 of 6 operations and parameters they use were checked against the target; ' +
+        'never checked: findServers colour (web, 1 request), listCities (legacy-app, 1 request)',
     );
   });
 

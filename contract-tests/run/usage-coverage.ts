@@ -66,7 +66,9 @@ export function usageCoverage(
     const sent = checked.operations[u.operationId];
     const answered = sent && Object.keys(sent.statuses).length > 0;
     const verified = Boolean(answered && (!u.parameter || sent.parameters[u.parameter]?.requests));
-    const check = `usage: ${u.parameter ? `parameter ${u.parameter}` : 'the operation'}, as consumers use it, is checked against the target`;
+    const check =
+      `usage: ${u.parameter ? `parameter ${u.parameter}` : 'the operation'}, as consumers use it, is ` +
+      `checked against the target`;
     const base = { operationId: u.operationId, check, provenance, expected: `used by ${whoWords(u.by)}` };
     if (verified) {
       const n = u.parameter ? sent!.parameters[u.parameter]!.requests : sent!.requests;
@@ -88,7 +90,8 @@ export function usageCoverage(
   }
   const consumers = [...new Set(profiles.map((p) => p.consumer))].join(', ');
   const figures = [
-    `Usage (${consumers}): ${used.length - never.length} of ${used.length} operations and parameters they use were checked against the target${never.length ? `; never checked: ${never.join(', ')}` : ''}`,
+    `Usage (${consumers}): ${used.length - never.length} of ${used.length} operations and parameters they use ` +
+      `were checked against the target${never.length ? `; never checked: ${never.join(', ')}` : ''}`,
   ];
   return { results, figures };
 }

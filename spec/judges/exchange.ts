@@ -36,7 +36,10 @@ export interface ReceivedAnswer {
   text: string;
   /** The parsed body; undefined when it is not JSON. */
   json: unknown;
-  /** The receiver could not read the body as a client reads it (then `text` is '' and only the judges of the status and headers run). */
+  /**
+   * The receiver could not read the body as a client reads it (then `text` is ''
+   * and only the judges of the status and headers run).
+   */
   unreadable?: Unreadable;
 }
 

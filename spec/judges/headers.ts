@@ -74,7 +74,9 @@ export const headers = judge({
       out.push({
         judge: 'headers',
         level: h.level,
-        why: `${op.operationId} ${ex.answer.status}: header ${h.name} is ${JSON.stringify(value)}, which its schema does not allow`,
+        why:
+          `${op.operationId} ${ex.answer.status}: header ${h.name} is ${JSON.stringify(value)}, which its ` +
+          `schema does not allow`,
         defect: `header ${h.name} has a value its schema does not allow`,
         subject: { header: h.name },
       });

@@ -35,7 +35,9 @@ export const json = judge({
       return [
         {
           ...base,
-          why: `${status} body is not JSON: ${shown.length > 120 ? `${shown.slice(0, 120)}… (${text.length} chars)` : shown || '(empty body)'}`,
+          why:
+            `${status} body is not JSON: ` +
+            `${shown.length > 120 ? `${shown.slice(0, 120)}… (${text.length} chars)` : shown || '(empty body)'}`,
           defect: `Content-Type is '${type}' where the spec promises application/json`,
           evidence: { wrongType: type },
         },
@@ -45,7 +47,9 @@ export const json = judge({
     return [
       {
         ...base,
-        why: `Content-Type is ${headers['content-type'] ? `'${headers['content-type']}'` : 'missing'}, expected application/json`,
+        why:
+          `Content-Type is ${headers['content-type'] ? `'${headers['content-type']}'` : 'missing'}, expected ` +
+          `application/json`,
         defect: `Content-Type is '${type}' where the spec promises application/json`,
         evidence: { wrongType: type },
       },

@@ -54,7 +54,10 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     kind: 'stack trace',
-    re: /goroutine \d+ \[running\]|\bStack trace:\s*#0|\bin \S+\.php(?::| on line )\d+|\bat [\w.]+\(.*\) in \S+:line \d+/,
+    re: new RegExp(
+      String.raw`goroutine \d+ \[running\]|\bStack trace:\s*#0|\bin \S+\.php(?::| on line )\d+|\bat` +
+        String.raw` [\w.]+\(.*\) in \S+:line \d+`,
+    ),
     hints: ['goroutine ', 'Stack trace:', '.php', ':line '],
   },
   // A body that is not JSON: the key as written (a JSON body's keys are read as keys: STACK_KEYS).
@@ -67,7 +70,11 @@ const PATTERNS: readonly Pattern[] = [
   // Database errors and statements.
   {
     kind: 'SQL text',
-    re: /You have an error in your SQL syntax|\bSQLSTATE\b|\bsyntax error at or near\b|\bSQLITE_[A-Z]+\b|\bORA-\d{5}\b/i,
+    re: new RegExp(
+      String.raw`You have an error in your SQL syntax|\bSQLSTATE\b|\bsyntax error at or` +
+        String.raw` near\b|\bSQLITE_[A-Z]+\b|\bORA-\d{5}\b`,
+      'i',
+    ),
     hints: ['you have an error in your sql syntax', 'sqlstate', 'syntax error at or near', 'sqlite_', 'ora-'],
   },
   // MySQL's error codes, as it writes them.
@@ -79,18 +86,31 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     kind: 'SQL text',
-    re: /\bSELECT\s+[\w*`".,\s()]+?\s+FROM\s+[`"]?\w+[`"]?(?:\s+(?:AS\s+)?\w+)?\s+(?:WHERE|ORDER\s+BY|GROUP\s+BY|LIMIT|(?:INNER\s+|LEFT\s+)?JOIN)\b/i,
+    // \x60 is a backquote (MySQL's quote for names).
+    re: new RegExp(
+      String.raw`\bSELECT\s+[\w*\x60".,\s()]+?\s+FROM\s+[\x60"]?\w+[\x60"]?(?:\s+(?:AS\s+)?\w+)?\s+` +
+        String.raw`(?:WHERE|ORDER\s+BY|GROUP\s+BY|LIMIT|(?:INNER\s+|LEFT\s+)?JOIN)\b`,
+      'i',
+    ),
     hints: ['select'],
   },
   {
     kind: 'SQL text',
-    re: /\b(?:INSERT\s+INTO|DELETE\s+FROM)\s+[`"]?\w+[`"]?\s*(?:\(|VALUES|WHERE)|\bUPDATE\s+[`"]?\w+[`"]?\s+SET\s+\w+\s*=/i,
+    re: new RegExp(
+      String.raw`\b(?:INSERT\s+INTO|DELETE\s+FROM)\s+[\x60"]?\w+[\x60"]?\s*(?:\(|VALUES|WHERE)` +
+        String.raw`|\bUPDATE\s+[\x60"]?\w+[\x60"]?\s+SET\s+\w+\s*=`,
+      'i',
+    ),
     hints: ['insert', 'delete', 'update'],
   },
   // Paths of the server's own files.
   {
     kind: 'file path',
-    re: /(?:^|[\s"'(=:])\/(?:home|usr|var|opt|srv|app|root|tmp|etc|Users|workspace|src)\/[\w.@-]+(?:\/[\w.@-]+)*\.(?:js|mjs|cjs|ts|py|rb|php|java|go|cs|jar|so|json|ya?ml|sql|log|conf|ini|env)\b/,
+    re: new RegExp(
+      String.raw`(?:^|[\s"'(=:])\/(?:home|usr|var|opt|srv|app|root|tmp|etc|Users|workspace|src)\/[\w.@-]+(?:` +
+        String.raw`\/[\w.@-]+)*\.(?:js|mjs|cjs|ts|py|rb|php|java|go|cs|jar|so|json|ya?ml|sql|log|conf|ini|env)` +
+        String.raw`\b`,
+    ),
     hints: SERVER_DIRS.flatMap((d) => [`/${d}/`, `\\/${d}\\/`]),
   },
   {
@@ -101,7 +121,10 @@ const PATTERNS: readonly Pattern[] = [
   // What frameworks answer when the application did not.
   {
     kind: 'framework internals',
-    re: /<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/|Whitelabel Error Page|\bWerkzeug\b|Django Version:|\bASP\.NET is configured\b|\bnode:internal\//,
+    re: new RegExp(
+      String.raw`<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/|Whitelabel Error` +
+        String.raw` Page|\bWerkzeug\b|Django Version:|\bASP\.NET is configured\b|\bnode:internal\/`,
+    ),
     hints: [
       'Cannot ',
       'Whitelabel Error Page',
@@ -113,7 +136,11 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     kind: 'framework internals',
-    re: /\b(?:TypeError|ReferenceError): (?:Cannot read|Cannot set|\S+ is not (?:a function|defined))|\bUnhandledPromiseRejection\b|\b(?:Sequelize\w*|PrismaClient\w*|QueryFailed|Mongo\w*)Error\b|\bE(?:CONNREFUSED|ADDRINUSE|TIMEDOUT)\b/,
+    re: new RegExp(
+      String.raw`\b(?:TypeError|ReferenceError): (?:Cannot read|Cannot set|\S+ is not (?:a` +
+        String.raw` function|defined))|\bUnhandledPromiseRejection\b|\b(?:Sequelize\w*|PrismaClient\w*|QueryFai` +
+        String.raw`led|Mongo\w*)Error\b|\bE(?:CONNREFUSED|ADDRINUSE|TIMEDOUT)\b`,
+    ),
     hints: ['Error', 'UnhandledPromiseRejection', 'ECONNREFUSED', 'EADDRINUSE', 'ETIMEDOUT'],
   },
 ];
@@ -158,7 +185,10 @@ const clean = new Set<string>();
 const MEMO_SIZE = 20_000;
 const MEMO_LONGEST = 256;
 
-/** What a JSON value's strings (and its keys) leak, each string read apart (a stack inside one has its line breaks back). */
+/**
+ * What a JSON value's strings (and its keys) leak, each string read apart
+ * (a stack inside one has its line breaks back).
+ */
 function scanJson(value: unknown, found: Leak[][]): void {
   if (typeof value === 'string') {
     if (clean.has(value)) return;

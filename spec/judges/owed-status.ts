@@ -69,7 +69,10 @@ function authOwed(ex: Exchange, ctx: JudgeContext): Owed | undefined {
 
 const owedOf = new WeakMap<Exchange, { ctx: JudgeContext; owed: Owed[] }>();
 
-/** Every status the request is owed, in the spec's order; empty when nothing about it decides its status. Worked out once per exchange. */
+/**
+ * Every status the request is owed, in the spec's order; empty when nothing
+ * about it decides its status. Worked out once per exchange.
+ */
 export function owedStatuses(ex: Exchange, ctx: JudgeContext): Owed[] {
   const had = owedOf.get(ex);
   if (had?.ctx === ctx) return had.owed;

@@ -23,7 +23,10 @@ export interface RequestReading {
   route: Route;
   op?: Operation;
   query: URLSearchParams;
-  /** Each query and path parameter of the operation sent once, with its value (`allowEmptyValue` empties left out: they mean "no filter"). */
+  /**
+   * Each query and path parameter of the operation sent once, with its value
+   * (`allowEmptyValue` empties left out: they mean "no filter").
+   */
   values: Map<string, { param: Parameter; value: string }>;
   /** Parameters sent more than once: what they mean is the server's to choose. */
   repeated: string[];
@@ -35,10 +38,15 @@ export interface RequestReading {
   body: { bytes: number; type: string; json: unknown; isJson: boolean };
 }
 
-/** The words of an enum a parameter matches in any case: a text rule compares it case-insensitively (the spec says so). */
+/**
+ * The words of an enum a parameter matches in any case: a text rule compares it case-insensitively (the spec says so).
+ */
 const TEXT_RULES = new Set(['equals', 'wholeWildcard', 'substringWildcard', 'nameOrCode']);
 
-/** Whether the spec allows a parameter's value as it travels (`"20"` is an integer; `eu` is `EU` for a text rule's enum). */
+/**
+ * Whether the spec allows a parameter's value as it travels (`"20"` is an
+ * integer; `eu` is `EU` for a text rule's enum).
+ */
 export function allowsValue(ctx: JudgeContext, param: Parameter, value: string): boolean {
   if (ctx.schemas.accepts(param.schema, value)) return true;
   if (!param.meaning || !TEXT_RULES.has(param.meaning.rule)) return false;
