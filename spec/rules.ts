@@ -280,6 +280,17 @@ export function isRowRule(m: Meaning): m is RowMeaning {
 /** The one value that turns a switch on, as servers read a boolean in a URL. */
 export const isOn = (value: unknown): boolean => value === true || value === 'true';
 
+/**
+ * The row fields whose schema `format` does not hold on an answer to this query: a
+ * `relativeTime` switch sent on gives its field as relative text ("2 hours ago"), which
+ * is no ISO 8601 instant. `sentValue` reads a query parameter as sent (undefined: left out).
+ */
+export function formatsReplaced(op: Operation, sentValue: (name: string) => string | undefined): string[] {
+  return op.parameters.flatMap((p) =>
+    p.in === 'query' && p.meaning?.rule === 'relativeTime' && isOn(sentValue(p.name)) ? [p.meaning.field] : [],
+  );
+}
+
 /** Does a field's value pass a range? With `slack`, a judge's tolerance either side. */
 export function inRange(r: Range, v: unknown, slack = 0): boolean {
   const x = r.time ? (typeof v === 'string' ? Date.parse(v) : NaN) : typeof v === 'number' ? v : NaN;

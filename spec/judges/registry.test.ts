@@ -80,6 +80,21 @@ describe('the registry on one exchange', () => {
     expect(names(exchange('GET /api/v0.1/metadata/regions', 201, regions))).toEqual(['declared-status']);
   });
 
+  it('holds a timestamp to format date-time: no zone fails; relativeTime=true replaces the format', () => {
+    const example = model.byId.get('findServers')!.responses.get(200)!.examples.get('page') as { results: object[] };
+    const row = (last_ping: string) => ({ ...example.results[0], last_ping });
+    const page = (lastPing: string) => ({ displayed: 1, total: 1, filtered: 0, results: [row(lastPing)] });
+    const schemaErrors = (target: string, lastPing: string) =>
+      findingsOf(exchange(target, 200, page(lastPing)), ctx).flatMap((f) => f.evidence?.schemaErrors ?? []);
+    expect(schemaErrors('GET /api/v0.1/servers/find', '2024-08-26T05:30:29.000Z')).toEqual([]);
+    expect(schemaErrors('GET /api/v0.1/servers/find', '2024-08-26T05:30:29')).toEqual([
+      'body.results.*.last_ping must match format "date-time"',
+    ]);
+    expect(schemaErrors('GET /api/v0.1/servers/find', '2 hours ago')).toHaveLength(1);
+    expect(schemaErrors('GET /api/v0.1/servers/find?relativeTime=true', '2 hours ago')).toEqual([]);
+    expect(schemaErrors('GET /api/v0.1/servers/find?relativeTime=false', '2 hours ago')).toHaveLength(1);
+  });
+
   it('gives each finding the level of the promise it breaks, and cuts what a level does not hold', () => {
     const levels = (ex: Exchange, c = ctx) => findingsOf(ex, c).map((f) => `${f.judge} ${f.level}`);
     const rows = { displayed: 1, total: 1, results: [{ port: 'x' }] };

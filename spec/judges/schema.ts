@@ -3,8 +3,16 @@
 // the row they were found in (`body.results.*.port must be integer`), so one field sent
 // wrong on every row is one defect.
 import { weakest } from '../provenance.ts';
+import { formatsReplaced } from '../rules.ts';
 import type { Exchange } from './exchange.ts';
 import { judge, type JudgeContext } from './judge.ts';
+
+/** The fields whose `format` a switch of the request replaced (`relativeTime=true`: relative text). */
+export function unformattedBy(ex: Exchange, ctx: JudgeContext): string[] {
+  const op = ctx.operation(ex);
+  const values = ctx.read(ex).values;
+  return op ? formatsReplaced(op, (name) => values.get(name)?.value) : [];
+}
 
 function level(ex: Exchange, ctx: JudgeContext) {
   const op = ctx.operation(ex)!;
@@ -26,7 +34,8 @@ export const schema = judge({
   level,
   judge: (ex, ctx) => {
     const op = ctx.operation(ex)!;
-    const verdict = ctx.schemas.body(op, ex.answer.status, { ...ex.answer, body: ex.answer.text });
+    const unformatted = unformattedBy(ex, ctx);
+    const verdict = ctx.schemas.body(op, ex.answer.status, { ...ex.answer, body: ex.answer.text }, unformatted);
     if (!verdict.problems.length) return [];
     // Which rows broke it, for a reader that counts invalid rows (the suite's sample).
     const property = op.rows?.property;
@@ -34,7 +43,7 @@ export const schema = judge({
       ? [
           ...new Set(
             ctx.schemas
-              .bodyErrors(op, ex.answer.status, ex.answer.json)
+              .bodyErrors(op, ex.answer.status, ex.answer.json, unformatted)
               .flatMap((e) => new RegExp(`^/${property}/(\\d+)(?:/|$)`).exec(e.instancePath)?.[1] ?? [])
               .map(Number),
           ),

@@ -86,20 +86,27 @@ export class Schemas {
     this.coercing = new SchemaValidator(model.doc, { coerceTypes: true, allErrors: false });
   }
 
-  private compile(key: string, schema: unknown): Compiled {
+  private compile(key: string, schema: unknown, unformatted: readonly string[] = []): Compiled {
     if (!this.compiled.has(key)) {
       const level = schema === undefined ? undefined : schemaLevel(this.model.doc, schema, this.level);
       if (!level) this.compiled.set(key, undefined);
       else {
         const { $schema: _ignored, ...rest } = toJsonSchema(this.model.doc, schema, this.level);
-        this.compiled.set(key, { validate: this.validator.compile(rest), level });
+        const converted = unformatted.length ? withoutFormats(rest, new Set(unformatted)) : rest;
+        this.compiled.set(key, { validate: this.validator.compile(converted), level });
       }
     }
     return this.compiled.get(key);
   }
 
-  private bodyValidator(op: Operation, status: number): Compiled {
-    return this.compile(`${op.operationId} ${status}`, op.responses.get(status)?.schema);
+  /**
+   * The validator of a status's body; `unformatted` names fields whose `format` does not
+   * hold on this answer (a switch of the request replaced it: `relativeTime=true` gives
+   * `last_ping` as relative text).
+   */
+  private bodyValidator(op: Operation, status: number, unformatted: readonly string[] = []): Compiled {
+    const key = `${op.operationId} ${status}${unformatted.length ? ` -${unformatted.join(',')}` : ''}`;
+    return this.compile(key, op.responses.get(status)?.schema, unformatted);
   }
 
   private errorValidator(): Compiled {
@@ -163,14 +170,14 @@ export class Schemas {
         };
   }
 
-  /** The body against the schema the spec declares for `status` on `op`. */
-  body(op: Operation, status: number, answer: Answer): BodyVerdict {
-    return this.judgeBody(this.bodyValidator(op, status), answer);
+  /** The body against the schema the spec declares for `status` on `op` (`unformatted`: fields whose format a switch replaced). */
+  body(op: Operation, status: number, answer: Answer, unformatted: readonly string[] = []): BodyVerdict {
+    return this.judgeBody(this.bodyValidator(op, status, unformatted), answer);
   }
 
   /** A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps nothing of it), for a caller that groups them itself (by row). */
-  bodyErrors(op: Operation, status: number, json: unknown): ErrorObject[] {
-    const compiled = this.bodyValidator(op, status);
+  bodyErrors(op: Operation, status: number, json: unknown, unformatted: readonly string[] = []): ErrorObject[] {
+    const compiled = this.bodyValidator(op, status, unformatted);
     return !compiled || compiled.validate(json) ? [] : [...(compiled.validate.errors ?? [])];
   }
 
@@ -229,4 +236,25 @@ export class Schemas {
     }
     return out;
   }
+}
+
+/** A converted schema with the `format` of every property named in `fields` taken out, wherever it sits. */
+function withoutFormats(schema: unknown, fields: ReadonlySet<string>): any {
+  if (Array.isArray(schema)) return schema.map((s) => withoutFormats(s, fields));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'properties' || !value || typeof value !== 'object') {
+      out[key] = withoutFormats(value, fields);
+      continue;
+    }
+    const props: Record<string, unknown> = {};
+    for (const [name, prop] of Object.entries(value)) {
+      const inner = withoutFormats(prop, fields);
+      if (fields.has(name) && inner && typeof inner === 'object') delete (inner as Record<string, unknown>).format;
+      props[name] = inner;
+    }
+    out.properties = props;
+  }
+  return out;
 }
