@@ -400,7 +400,7 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
   'false-as-true':
     /^a boolean parameter set to false does not answer like the parameter left out .*\((3 of the \d+ `default:` checks|\d+ checks): (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
-  'wrong-default-sort': /^findServers: sort: \d+ out of order/,
+  'wrong-default-sort': /^findServers: sort: (\d+ out of order|with sort=updated the rows come in another order)/,
   'ignored-filter': /^findServers: org: \d+ of \d+ rows break it/,
   'motd-raw': /^findServers: motd: no row at all/,
   'total-counts-hidden': /^findServers: total: total is \d+ with noFilter=true, but/,

@@ -55,7 +55,7 @@ export function assembleKit(p: KitParts): Kit {
   const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
   const credentials = new CredentialSet(p.model, p.credentials);
   let keys: KeyLedger | undefined;
-  const judging = new RunJudging(p.model, p.scope.level, credentials);
+  const judging = new RunJudging(p.model, p.scope.level, credentials, p.clock.now);
   const http = new Transport({
     baseUrl: p.baseUrl,
     fetch: p.fetch,

@@ -154,7 +154,10 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
         message: `internal error in the contract suite: ${err.stack ?? err.message}`,
       });
     });
-    recorder.add(run.judging.tallies((id) => run.spec.byId.has(id) && run.scope.selected({ operationId: id })));
+    const wanted = (id: string) => run.spec.byId.has(id) && run.scope.selected({ operationId: id });
+    recorder.add(run.judging.tallies(wanted));
+    // The rate-limit headers over the whole run, one caller and path group at a time, as the pacing counts them.
+    recorder.add(run.judging.rateLimits((r) => run.http.pacer.bucketOf(run.http.relative(r.url), r.headers), wanted));
   } finally {
     // Cleanup is never refused: not for want of budget, not because the run was stopped.
     const left = await run.keys.removeAll().catch(() => run.keys.open());

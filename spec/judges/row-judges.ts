@@ -14,6 +14,7 @@ import { type Finding, judge, type JudgeContext } from './judge.ts';
 import {
   countOf,
   identityOf,
+  lostRow,
   meaningLevel,
   orderProblem,
   type Row,
@@ -114,13 +115,17 @@ export const filters = judge({
             ? `${shown} satisfies it but is not among the ${rows.length} rows`
             : undefined;
       if (why) {
+        const lost = about
+          ? lostRow(about, sent[0]!.value, witness, ex.at)
+          : { defect: 'a row that matches the query is not answered' };
         out.push({
           judge: 'filters',
           level: about ? meaningLevel(op, about, about.meaning!) : op.provenance,
           why,
           expected: `${identityOf(op, witness)} among the rows`,
-          defect: `a row that matches ${about?.name ?? 'the query'} is not answered`,
+          defect: lost.defect,
           ...(about ? { subject: { parameter: about.name } } : {}),
+          ...(lost.acrossSubjects ? { acrossSubjects: true } : {}),
         });
       }
     }
@@ -142,18 +147,23 @@ export const order = judge({
     const m = param.meaning!;
     if (m.rule !== 'sort') return [];
     const asked = m.orders[value]!;
+    // A parameter the spec says is ignored (`order`) that reorders the rows is the defect, not the sort.
+    const ignored = meant(ex, ctx).find((v) => v.param.meaning!.rule === 'ignored');
     for (let i = 1; i < rows.length; i++) {
       const why = orderProblem(asked, m.tieBreak, rows[i - 1]!, rows[i]!);
       if (!why) continue;
       const which = explicit ? `${param.name}=${value}` : `the default ${param.name} (${value})`;
+      const by = ignored ? ` with ${ignored.param.name}=${ignored.value}` : '';
       return [
         {
           judge: 'order',
           level: meaningLevel(op, param, m),
-          why: `rows ${i - 1} and ${i} out of order for ${which}: ${why}`,
+          why: `rows ${i - 1} and ${i} out of order for ${which}${by}: ${why}`,
           expected: `every row after the one before it in ${which}`,
-          defect: `rows out of the ${param.name} order`,
-          subject: { parameter: param.name },
+          defect: ignored
+            ? `${ignored.param.name} is not ignored: it reorders the rows`
+            : `rows out of the ${param.name} order`,
+          subject: { parameter: ignored?.param.name ?? param.name },
         },
       ];
     }
@@ -168,7 +178,7 @@ function sortAsked(
 ): { param: Parameter; value: string; explicit: boolean } | undefined {
   const op = ctx.operation(ex);
   const param = op?.parameters.find((p) => p.meaning?.rule === 'sort' && p.in === 'query');
-  if (!param || param.meaning?.rule !== 'sort') return undefined;
+  if (param?.meaning?.rule !== 'sort') return undefined;
   const reading = ctx.read(ex);
   const sent = reading.values.get(param.name);
   if (sent)

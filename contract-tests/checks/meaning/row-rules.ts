@@ -32,9 +32,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
 
-/** The same letters in the other case: a probe that also proves matching ignores case. */
-function otherCase(value: string, param: Parameter): string {
-  if (Array.isArray(param.schema.enum)) return value; // an enum is matched as written
+/** The same letters in the other case: a probe that also proves matching ignores case (an enum of a text rule too: `region=eu`). */
+function otherCase(value: string, _param: Parameter): string {
   const swapped = [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
   return swapped;
 }
@@ -142,25 +141,28 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
   substringWildcard: {
     probes: (m, seen, param) => {
       // With `raw`, prefer a row whose codes sit inside the text: its probe only matches through them.
-      const across = m.raw
+      const coded = m.raw
         ? seen.filter((s) => acrossCodes(String(s.row[m.field]), String(s.row[m.raw!])) !== undefined)
         : [];
-      const w = spread(across.length ? across : seen, stringField(m.field), 6);
+      const w = spread(coded.length ? coded : seen, stringField(m.field), 6);
       if (!w) return [];
       const v = String(w.row[m.field]);
       const quarter = Math.floor(v.length / 4);
-      const piece =
-        (m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined) ??
-        v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
+      const piece = v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
+      const across = m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined;
       const third = Math.max(1, Math.floor(v.length / 3));
       return [
-        {
-          value: otherCase(piece.trim(), param),
-          label: m.raw
-            ? `matches a part of ${m.field} across § colour codes of ${m.raw}, in any case`
-            : `matches a part of ${m.field}, in any case`,
-          witness: w,
-        },
+        // Across the codes in the text's own case, and in the other case apart: a lost row then says which it was.
+        ...(across
+          ? [
+              {
+                value: across.trim(),
+                label: `matches a part of ${m.field} across § colour codes of ${m.raw}`,
+                witness: w,
+              },
+            ]
+          : []),
+        { value: otherCase(piece.trim(), param), label: `matches a part of ${m.field}, in any case`, witness: w },
         {
           value: `${v.slice(0, third).trimStart()}*${v.slice(-third).trimEnd()}`,
           label: `matches a * wildcard within ${m.field}`,

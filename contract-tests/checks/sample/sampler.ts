@@ -33,7 +33,7 @@ export interface PagedQuery {
   done: boolean;
   /** Rows per page the target really serves (it may cut `limit` to the caller's plan). */
   pageSize?: number;
-  totals: { page: number; total: number }[];
+  totals: { page: number; total: number; rows: number }[];
   reached: Set<string>;
   lastRow?: Row;
   firstRequest?: ShownRequest;
@@ -259,7 +259,7 @@ export class Sampler {
       for (const why of outOfOrder) q.orderProblems.push(`${request}: ${why}`);
     }
     const total = totalOf(this.op, res.json);
-    if (total !== undefined) q.totals.push({ page, total });
+    if (total !== undefined) q.totals.push({ page, total, rows: rows.length });
     for (const row of rows) {
       const id = identityOf(this.op, row);
       this.distinct.add(id);
