@@ -35,7 +35,7 @@ describe('the contract suite against the mock, in process', () => {
     expect(outcome.settings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/),
-        '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture forbidden-key] (from fixtures/auth.json, as the target is the mock)',
+        '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture forbidden-key], expired key [fixture expired-key], expired session [fixture expired-session] (from fixtures/auth.json, as the target is the mock)',
         '  writes: on (the target is the mock)',
       ]),
     );

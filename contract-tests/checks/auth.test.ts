@@ -8,13 +8,15 @@ const model = loadModel();
 const op = (id: string) => model.byId.get(id)!;
 
 describe('the auth matrix', () => {
-  test('createApiKey: x-credentials [session] makes a valid API key a 403; a public operation has none', async () => {
+  test('createApiKey: x-credentials [session] makes a valid API key a 403; expired credentials 401; a public operation has none', async () => {
     const { run } = referenceKit();
     expect(matrixCases(op('createApiKey'), run).map((c) => `${c.variant}:${c.status}`)).toEqual([
       'none:401',
       'unknownKey:401',
       'malformed:401',
       'unknownSession:401',
+      'expiredKey:401',
+      'expiredSession:401',
       'forbidden:403',
       'apiKey:403',
       'session:201',

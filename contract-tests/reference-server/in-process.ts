@@ -21,6 +21,8 @@ export function fixtureEnv(): Record<string, string> {
     CONTRACT_API_KEY: value('valid-key'),
     CONTRACT_SESSION_COOKIE: value('valid-session'),
     CONTRACT_FORBIDDEN_API_KEY: value('forbidden-key'),
+    CONTRACT_EXPIRED_API_KEY: value('expired-key'),
+    CONTRACT_EXPIRED_SESSION_COOKIE: value('expired-session'),
   };
 }
 

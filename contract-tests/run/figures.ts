@@ -37,6 +37,8 @@ export function settingsLines(f: RunFacts): string[] {
     c.apiKey && `API key ${mask(c.apiKey)}`,
     c.session && `session ${mask(c.session)}`,
     c.forbiddenKey && `forbidden key ${mask(c.forbiddenKey)}`,
+    c.expiredKey && `expired key ${mask(c.expiredKey)}`,
+    c.expiredSession && `expired session ${mask(c.expiredSession)}`,
   ]
     .filter(Boolean)
     .join(', ');

@@ -9,6 +9,7 @@
 // (spec/judges/comparisons.ts). The family judges nothing itself.
 import { countsKept, leftOut, revealsHidden } from '../../../spec/judges/comparisons.ts';
 import type { Finding } from '../../../spec/judges/judge.ts';
+import { allowsValue } from '../../../spec/judges/reading.ts';
 import { STATUS_JUDGES } from '../../../spec/judges/registry.ts';
 import { identityOf, meaningLevel, rowCountOf, rowsOf } from '../../../spec/judges/rows.ts';
 import { fieldsOf, type Rule } from '../../../spec/meaning.ts';
@@ -48,7 +49,8 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   const rule = ROW_RULES[m.rule] as RowRule;
   const level = meaningLevel(op, param, m);
   if (!run.scope.wants(level)) return [];
-  const probes = rule.probes(m, seen, param).filter((p) => run.judging.ctx.schemas.accepts(param.schema, p.value));
+  // A value the spec allows as it travels: `eu` for the enum of a text rule, which takes any case.
+  const probes = rule.probes(m, seen, param).filter((p) => allowsValue(run.judging.ctx, param, p.value));
   if (!probes.length) {
     return skip(run.scope, {
       op,
