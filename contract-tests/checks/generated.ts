@@ -59,6 +59,7 @@ interface Verdict {
 /** The answer to one generated request judged (`plain`: the answer to the same request spelt plainly). */
 function judged(run: Run, c: { op: Operation; check: string }, exchange: Exchange, plain?: Exchange): Verdict {
   const same = plain?.response && exchange.response;
+  if (same) run.judging.compared(spelling.name, c.op);
   const more = same
     ? spelling.compare(
         run.judging.ctx,

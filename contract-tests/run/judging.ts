@@ -38,6 +38,8 @@ export interface Case {
   known?: Known;
   /** What is expected, for people, when the judges' words are not enough. */
   expected?: string;
+  /** The comparison's findings explain the judges' (an ignored parameter that reorders rows): they come first. */
+  comparisonFirst?: boolean;
 }
 
 /** What the judges of a case promise, for people: what a case without an owed status expects. */
@@ -123,7 +125,9 @@ export class RunJudging {
     }
     const { ex, verdicts } = this.judged(exchange.request, res, c.about, c.known);
     const credential = this.credentials.carriedBy(exchange.request.headers);
-    const findings = [...verdicts.flatMap((v) => v.findings), ...more.filter((f) => this.ctx.wants(f.level))];
+    const judged = verdicts.flatMap((v) => v.findings);
+    const compared = more.filter((f) => this.ctx.wants(f.level));
+    const findings = c.comparisonFirst ? [...compared, ...judged] : [...judged, ...compared];
     const owed = owedStatuses(ex, this.ctx)[0];
     const evidence: Evidence = {
       ...evidenceOf(findings),

@@ -8,6 +8,7 @@ import type { Exchange } from './exchange.ts';
 import type { Finding, JudgeContext } from './judge.ts';
 import {
   countOf,
+  hasIdentity,
   identityOf,
   lostRow,
   meaningLevel,
@@ -235,7 +236,7 @@ export const witness: Comparison<[asked: Asked, row: Row, pages: readonly unknow
   compare: (_ctx, { op, param, value }, row, pages, now) => {
     const rows = pages.flatMap((b) => rowsOf(op, b) ?? []);
     const id = identityOf(op, row);
-    if (!pages.length || rows.some((r) => identityOf(op, r) === id)) return [];
+    if (!pages.length || !hasIdentity(op, row) || rows.some((r) => identityOf(op, r) === id)) return [];
     const total = totalOf(op, pages[0]);
     const last = rowCountOf(op, pages.at(-1)) ?? 0;
     const first = rowCountOf(op, pages[0]) ?? 0;

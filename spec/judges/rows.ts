@@ -57,6 +57,12 @@ export function identityOf(op: Operation, row: Row): string {
   return fields.map((f) => String(row[f])).join(':');
 }
 
+/** Whether a row can be told apart from others: it holds every field of its identity. */
+export function hasIdentity(op: Operation, row: Row): boolean {
+  const fields = identityFields(op);
+  return fields.length > 0 && fields.every((f) => row[f] !== null && row[f] !== undefined);
+}
+
 /** A few rows by who they are, and how many more. */
 export function someRows(op: Operation, rows: readonly Row[]): string {
   const ids = rows.slice(0, 3).map((r) => identityOf(op, r));

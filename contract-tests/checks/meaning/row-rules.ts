@@ -95,16 +95,29 @@ const age = (q: number, round: (d: number) => number, words: string) =>
   rule<MeaningOf<'ageAtLeastDays' | 'ageAtMostDays'>>({
     probes: (m, seen) => {
       const now = Date.now();
-      const pick = at(
-        seen,
-        (r) => ageDays(r[m.field], now),
-        q,
-        (a, b) => a - b,
-      );
+      // The value is the row's own age in whole days, so the row satisfies it; a day or more
+      // where a row has it (0 days asks next to nothing).
+      const days = (r: Row, least: number) => {
+        const d = ageDays(r[m.field], now);
+        return round(d) >= least ? d : undefined;
+      };
+      const pick =
+        at(
+          seen,
+          (r) => days(r, 1),
+          q,
+          (a, b) => a - b,
+        ) ??
+        at(
+          seen,
+          (r) => days(r, 0),
+          q,
+          (a, b) => a - b,
+        );
       return pick
         ? [
             {
-              value: String(Math.max(1, round(pick.v))),
+              value: String(round(pick.v)),
               label: `keeps rows whose ${m.field} is ${words} that many days ago`,
               witness: pick.row,
             },
@@ -113,7 +126,7 @@ const age = (q: number, round: (d: number) => number, words: string) =>
     },
     valueFor: (m, row) => {
       const d = ageDays(row[m.field], Date.now());
-      return Number.isNaN(d) ? undefined : String(Math.max(1, round(d)));
+      return Number.isNaN(d) ? undefined : String(round(d));
     },
   });
 

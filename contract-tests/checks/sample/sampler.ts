@@ -252,6 +252,7 @@ export class Sampler {
         q.lastRow,
         rows[0],
       );
+      this.parts.judging.compared(orderAcross.name, this.op, sort.name);
       outOfOrder.push(...across.map((f) => f.why));
     }
     if (q.order && outOfOrder.length) {
