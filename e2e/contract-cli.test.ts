@@ -48,7 +48,7 @@ describe.concurrent('the CLI against the mock', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
     expect(run.stdout).toMatch(
-      /^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 9 by Dredd and \d+ by the pre-flight$/m,
+      /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 9 by Dredd and \d+ by the pre-flight$/m,
     );
     const xml = readFileSync(run.junit, 'utf8');
     expect(xml).toContain('name="Dredd: GET /servers/find -&gt; 200 as the spec says [interface]"');

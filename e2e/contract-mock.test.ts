@@ -69,7 +69,7 @@ describe('the contract suite against the mock, in process', () => {
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.filter((name) => !/^coverage: the declared (429|500) /.test(name))).toEqual([]);
     expect(text).toMatch(
-      /^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m,
+      /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m,
     );
     expect(text).toMatch(/^Sample: \d+ rows in \d+ pages, 1000 distinct, 0 invalid \(0\.0%\); \d+ pings$/m);
     // Secrets are masked everywhere a person or CI can read them.

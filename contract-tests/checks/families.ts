@@ -7,6 +7,7 @@
 // one file exporting a `Family` and one line here (contract-tests/README.md shows one).
 import { authFamily } from './auth.ts';
 import { coverageFamily } from './coverage.ts';
+import { edgesFamily } from './edges.ts';
 import { errorsFamily } from './error-answers.ts';
 import { generatedFamily } from './generated.ts';
 import { keysFamily } from './key-life.ts';
@@ -28,6 +29,7 @@ export const FAMILIES: readonly Family[] = [
   keysFamily,
   meaningFamily,
   negativeFamily,
+  edgesFamily,
   errorsFamily,
   sampleFamily,
   pingFamily,

@@ -200,9 +200,12 @@ export class RunJudging {
       buckets.set(key, had);
     }
     const byGroup = new Map<string, { findings: Finding[]; first?: Observed; broke?: Observed }>();
+    // A pass is filed under the group's first operation in the spec's order, the same on every run.
+    const rank = (o: Observed) => this.ctx.model.operations.findIndex((op) => op.operationId === o.subject.operationId);
     for (const { observed, group, window } of buckets.values()) {
       const verdict = byGroup.get(group) ?? { findings: [] };
-      verdict.first ??= observed[0];
+      const earliest = observed.reduce((a, b) => (rank(b) < rank(a) ? b : a));
+      if (!verdict.first || rank(earliest) < rank(verdict.first)) verdict.first = earliest;
       const answers = observed.map((o) => counted(judgedExchange(o.request, o.response, undefined, o.at)));
       const found = rateLimit.compare(this.ctx, answers, window, level);
       if (found.length && !verdict.findings.length) {

@@ -8,7 +8,7 @@ import { LEVELS } from '../../spec/provenance.ts';
 /** The generated requests' seed when none is given: a gate sends the same requests on every run. */
 export const DEFAULT_SEED = 1;
 
-export const DEFAULT_BUDGET = 400;
+export const DEFAULT_BUDGET = 500;
 
 export const FLAGS = {
   'base-url': {

@@ -18,7 +18,7 @@ import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
 import { assembleKit, type Clock, type Kit } from './assemble.ts';
 import { redact } from '../kit/mask.ts';
-import { DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
+import { DEFAULT_BUDGET, DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
@@ -233,7 +233,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const target = await preflight(normaliseBaseUrl(options.baseUrl), model, fetch);
   const { credentials, scope } = settle(options, model, target);
-  const budget = options.budget ?? 400;
+  const budget = options.budget ?? DEFAULT_BUDGET;
   const pace = options.pace ?? true;
   const kit = assembleKit({
     model,
