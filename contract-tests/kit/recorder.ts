@@ -35,6 +35,8 @@ export interface Evidence {
   judge?: string;
   /** The first finding's defect, in the words every failure of it shares. */
   defect?: string;
+  /** A secret that leaked: what and where (spec/judges/secret-leak.ts). */
+  leak?: string;
 }
 
 export interface CheckResult {

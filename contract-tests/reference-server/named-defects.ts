@@ -395,7 +395,7 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'missing-field': /^schema: body\.results\.\* must have property 'port'/,
   'wrong-type': /^schema: body\.results\.\*\.port must be integer/,
   'limit-ignored': /^findServers: limit: results\.length is \d+, more than limit=3: limit is ignored/,
-  'secret-in-list': /^schema: body\.keys\.\* must NOT be valid/,
+  'secret-in-list': /^a secret leaks: listApiKeys answers carry each key's secret \(keys\.\*\.secret\)/,
   'wrong-status': /^answers 200 where the spec says 201: POST \/user\/apikeys/,
   'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
   'false-as-true':

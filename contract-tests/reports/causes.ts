@@ -182,12 +182,25 @@ function fingerprints(
       },
     },
     {
-      // Only the first schema error of a failure: the one it is listed under.
-      key: (f) => f.evidence?.schemaErrors?.[0],
+      // What leaked and where, whichever judge met it (the schema's `not`, the suite's own secrets).
+      key: (f) => f.evidence?.leak,
       cause: (failures) => ({
-        title: `schema: ${failures[0]!.evidence!.schemaErrors![0]} (the same error in ${plural(failures.length, 'check')})`,
-        hint: 'one field the target sends differently from what the spec describes',
+        title: failures[0]!.evidence!.leak!,
+        hint: 'the spec keeps a secret to the answer that creates it: an answer that carries it again hands it to whoever reads that answer',
       }),
+    },
+    {
+      // Only the first schema error of a failure: the one it is listed under, as the field it is about, wherever it
+      // sits (one field sent as text in the search's rows and in both pings is one defect).
+      key: (f) => (f.evidence?.schemaErrors?.[0] ? fieldError(f.evidence.schemaErrors[0]) : undefined),
+      cause: (failures) => {
+        const where = [...new Set(failures.map((f) => f.evidence!.schemaErrors![0]!))];
+        const also = where.length > 1 ? `; also ${some(where.slice(1))}` : '';
+        return {
+          title: `schema: ${where[0]} (the same error in ${plural(failures.length, 'check')}${also})`,
+          hint: 'one field the target sends differently from what the spec describes',
+        };
+      },
     },
     {
       key: (f) => f.evidence?.finding,
@@ -229,6 +242,24 @@ function fingerprints(
       },
     },
   ];
+}
+
+/**
+ * A schema error as the field it is about, wherever in a body it sits: `body.results.*.port
+ * must be integer` and `body.server.port must be integer` are `port must be integer`;
+ * `body.server must have property 'city'` is `must have property 'city'`.
+ */
+export function fieldError(error: string): string {
+  const m = /^body(?:\.[^\s]*)?\s(.*)$/.exec(error);
+  if (!m) return error;
+  // A missing or unknown property names itself: where it was missed is its container, not it.
+  if (/^(must have property|has unknown property) /.test(m[1]!)) return m[1]!;
+  const path = error
+    .slice(0, error.length - m[1]!.length)
+    .trim()
+    .split('.');
+  const last = path.at(-1);
+  return last && last !== 'body' && last !== '*' ? `${last} ${m[1]}` : m[1]!;
 }
 
 const hardest = (levels: Provenance[]): Provenance =>

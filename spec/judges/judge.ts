@@ -32,6 +32,8 @@ export interface Evidence {
   expectedStatus?: number;
   /** The indexes of the rows (of the operation's rows property) an error was found in. */
   rows?: number[];
+  /** A secret that leaked, what and where, in words every failure of it shares (secret-leak.ts). */
+  leak?: string;
 }
 
 export interface Finding {

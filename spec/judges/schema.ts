@@ -6,6 +6,7 @@ import { weakest } from '../provenance.ts';
 import { formatsReplaced } from '../rules.ts';
 import type { Exchange } from './exchange.ts';
 import { judge, type JudgeContext } from './judge.ts';
+import { leakOf, secretNames } from './secret-leak.ts';
 
 /** The fields whose `format` a switch of the request replaced (`relativeTime=true`: relative text). */
 export function unformattedBy(ex: Exchange, ctx: JudgeContext): string[] {
@@ -49,13 +50,19 @@ export const schema = judge({
           ),
         ]
       : [];
+    // A property the spec marks a secret where the spec says it must not be: what leaked, and where.
+    const secrets = secretNames(ctx.model);
+    const leaked = verdict.schemaErrors
+      .map((e) => /^body\.(.+) must not be present$/.exec(e)?.[1])
+      .find((path) => path !== undefined && secrets.has(path.split('.').at(-1)!));
+    const leak = leaked ? leakOf(op, leaked) : undefined;
     return [
       {
         judge: 'schema',
         level: level(ex, ctx),
         why: `${op.operationId} ${ex.answer.status}: ${verdict.problems.join('; ')}`,
-        defect: `schema: ${verdict.schemaErrors[0] ?? 'the body'}`,
-        evidence: { schemaErrors: verdict.schemaErrors, ...(rows.length ? { rows } : {}) },
+        defect: leak ?? `schema: ${verdict.schemaErrors[0] ?? 'the body'}`,
+        evidence: { schemaErrors: verdict.schemaErrors, ...(rows.length ? { rows } : {}), ...(leak ? { leak } : {}) },
       },
     ];
   },

@@ -162,12 +162,9 @@ export class Schemas {
         schemaErrors: ['body is not JSON'],
       };
     }
-    return compiled.validate(body.json)
-      ? { problems: [], schemaErrors: [] }
-      : {
-          problems: [describeErrors(compiled.validate.errors, 'body')],
-          schemaErrors: schemaErrorKeys(compiled.validate.errors),
-        };
+    if (compiled.validate(body.json)) return { problems: [], schemaErrors: [] };
+    const errors = presentWhereRefused(compiled.validate.errors ?? [], compiled.validate.schema);
+    return { problems: [describeErrors(errors, 'body')], schemaErrors: schemaErrorKeys(errors) };
   }
 
   /** The body against the schema the spec declares for `status` on `op` (`unformatted`: fields whose format a switch replaced). */
@@ -178,7 +175,9 @@ export class Schemas {
   /** A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps nothing of it), for a caller that groups them itself (by row). */
   bodyErrors(op: Operation, status: number, json: unknown, unformatted: readonly string[] = []): ErrorObject[] {
     const compiled = this.bodyValidator(op, status, unformatted);
-    return !compiled || compiled.validate(json) ? [] : [...(compiled.validate.errors ?? [])];
+    return !compiled || compiled.validate(json)
+      ? []
+      : presentWhereRefused(compiled.validate.errors ?? [], compiled.validate.schema);
   }
 
   /** The body against the error body. */
@@ -257,4 +256,31 @@ function withoutFormats(schema: unknown, fields: ReadonlySet<string>): any {
     out.properties = props;
   }
   return out;
+}
+
+/** The schema at a JSON pointer of a compiled schema (`#/properties/keys/items/allOf/1/not`). */
+function schemaAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const part of pointer.replace(/^#\/?/, '').split('/').filter(Boolean))
+    node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return node;
+}
+
+/**
+ * A `not: {required: [name]}` the body broke says which property it must not carry: the
+ * error is that property's (`body.keys.0.secret must not be present`), not the object's
+ * (`body.keys.0 must NOT be valid`, which names nothing).
+ */
+function presentWhereRefused(errors: readonly ErrorObject[], root: unknown): ErrorObject[] {
+  return errors.map((e) => {
+    if (e.keyword !== 'not') return e;
+    const names = (schemaAt(root, e.schemaPath) as { required?: unknown } | undefined)?.required;
+    if (!Array.isArray(names) || names.length !== 1) return e;
+    return {
+      ...e,
+      instancePath: `${e.instancePath}/${names[0]}`,
+      keyword: 'notPresent',
+      message: 'must not be present',
+    };
+  });
 }
