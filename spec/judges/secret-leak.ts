@@ -12,7 +12,6 @@ export function secretNames(model: SpecModel): ReadonlySet<string> {
   if (!names) {
     const found = new Set<string>();
     const walk = (node: unknown): void => {
-      if (Array.isArray(node)) return node.forEach(walk);
       if (!node || typeof node !== 'object') return;
       for (const [name, prop] of Object.entries((node as Record<string, any>).properties ?? {}))
         if ((prop as Record<string, unknown>)?.format === 'password') found.add(name);
