@@ -9,6 +9,7 @@
 // is answered (`ServerCore.port`: the search's rows and both pings), as the spec writes
 // it once. An extension no kind reads is listed too, held by the judges that say they
 // hold it (`Judge.holds`), so a promise the spec adds shows up with no code here.
+import { registryNames } from './judges/registry.ts';
 import { deref, type OpenApiDoc } from './load.ts';
 import type { Comparison, Meaning } from './meaning.ts';
 import type { Operation, Parameter, SpecModel } from './model.ts';
@@ -386,7 +387,9 @@ function meaningPromises(b: MapBuilder, op: Operation, p: Parameter, m: Meaning,
     case 'equals':
       for (const field of m.fields)
         add('equals-field', `equals ${field}`, `keeps the rows whose ${field} equals it`, { field });
-      add('text-case', 'any case', `${m.fields.join(' or ')} match in any case`, { field: m.fields[0] });
+      // Digits have no case: an integer parameter (asn) promises none.
+      if (p.schema.type !== 'integer' && p.schema.type !== 'number')
+        add('text-case', 'any case', `${m.fields.join(' or ')} match in any case`, { field: m.fields[0] });
       break;
     case 'flag':
       add('flag', 'on', `any value but '${m.off}' keeps only rows with ${m.field} ${JSON.stringify(m.value)}`, {
@@ -1010,7 +1013,7 @@ function extensionPromises(b: MapBuilder): void {
 }
 
 /** Every promise the spec makes, in the spec's order: operations, their parameters, bodies and security; then fields, headers, routing, limits, extensions. */
-export function promiseMap(model: SpecModel, judges: readonly JudgeNames[] = []): SpecPromise[] {
+export function promiseMap(model: SpecModel, judges: readonly JudgeNames[] = registryNames()): SpecPromise[] {
   const b = new MapBuilder(model, judges);
   for (const op of model.operations) {
     operationPromises(b, op);

@@ -3,9 +3,10 @@
 // worst level first, each with its count and one example (its request, what came back,
 // the curl line that repeats it), then every failure with its request, what was
 // expected, what came back, why, its cause and its repro, and a table of the operations.
+import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
-import { failsStrictly, failureFields, verdictLine, type RunOutcome } from './outcome.ts';
+import { failsStrictly, failureFields, promisesLine, verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
 function esc(text: string): string {
@@ -65,6 +66,24 @@ function causeCard(c: Cause, n: number): string {
 ${example ? `<p class="example">e.g. ${esc(example.operationId)}: ${esc(example.check)}</p>${fields(shown)}` : ''}<details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary><ul>${c.failures.map(item).join('')}</ul></details></section>`;
 }
 
+/** What the run covered of the promise map: per area, then the promises it never put to the test, and those no judge holds. */
+function promisesSection(p: PromiseCoverage): string {
+  const rows = Object.entries(p.byArea)
+    .map(
+      ([area, a]) =>
+        `<tr><td>${esc(area)}</td><td class="n">${a.total}</td><td class="n">${a.covered}</td><td class="n">${a.exercised}</td></tr>`,
+    )
+    .join('');
+  const untested = p.promises.filter((x) => !x.times && !x.uncovered);
+  const unheld = p.promises.filter((x) => x.uncovered);
+  const item = (x: PromiseCoverage['promises'][number], why: string) =>
+    `<li>${badge(x.level)} ${esc(x.id)}: ${esc(why)}</li>`;
+  return `<h2 id="promises">Promises: what the run put to the test</h2><p>${esc(promisesLine(p))}</p>
+<table><thead><tr><th>area</th><th>promises</th><th>held by a judge</th><th>put to the test</th></tr></thead><tbody>${rows}</tbody></table>
+<details><summary>${untested.length} held by a judge but not put to the test by this run</summary><ul class="checks">${untested.map((x) => item(x, `${x.says} (${x.judges.join(', ')})`)).join('')}</ul></details>
+<details><summary>${unheld.length} no judge holds</summary><ul class="checks">${unheld.map((x) => item(x, x.uncovered ?? '')).join('')}</ul></details>`;
+}
+
 export function htmlReport(outcome: RunOutcome): string {
   const t = outcome.tally;
   const state = outcome.exitCode === 0 ? 'passed' : outcome.exitCode === 1 ? 'failed' : 'refused';
@@ -120,6 +139,7 @@ export function htmlReport(outcome: RunOutcome): string {
       );
     }
   }
+  if (outcome.promises) body.push(promisesSection(outcome.promises));
   body.push(
     `<h2>Run</h2><p class="figures">${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`,
   );

@@ -70,6 +70,8 @@ interface Observed {
   response: HttpResponse;
   /** When it came, by the run's clock (what a target without a Date header is judged by). */
   at: number;
+  /** What a case knew about its request (a credential it made up, a path naming nothing). */
+  known?: Known;
   /** Judges a case claimed on this answer. */
   claimed: Set<string>;
 }
@@ -163,12 +165,9 @@ export class RunJudging {
     return [...this.comparisons.values()];
   }
 
-  /** Every answer of the run, as the judges read it, with the operation it is filed under. */
-  exchanges(): { operationId: string; exchange: Judged }[] {
-    return this.observed.map((o) => ({
-      operationId: o.subject.operationId,
-      exchange: judgedExchange(o.request, o.response, undefined, o.at),
-    }));
+  /** Every answer of the run, as the judges read it, with what a case knew of its request. */
+  exchanges(): Judged[] {
+    return this.observed.map((o) => judgedExchange(o.request, o.response, o.known, o.at));
   }
 
   /**
@@ -274,6 +273,7 @@ export class RunJudging {
     const standing: Known['credential'] = credential === 'forbidden' ? 'forbidden' : credential ? 'valid' : undefined;
     const known: Known | undefined = standing && !given?.credential ? { ...given, credential: standing } : given;
     const ex = judgedExchange(request, response, known, observed?.at ?? this.now());
+    if (observed && known) observed.known = known;
     return { ex, verdicts: judgeExchange(ex, this.ctx).filter((v) => about.includes(v.judge.name)) };
   }
 

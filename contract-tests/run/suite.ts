@@ -12,7 +12,9 @@ import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { FAMILIES, handOut, type Family } from '../checks/families.ts';
 import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
-import { outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
+import { promisesLine, outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
+import { promiseCoverage } from '../../spec/promise-coverage.ts';
+import { promiseMap } from '../../spec/promises.ts';
 import type { Fetch } from '../transport/http.ts';
 import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
@@ -211,6 +213,12 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
     startedAt: started,
     durationMs: Date.now() - started.getTime(),
   });
+  outcome.promises = promiseCoverage(
+    promiseMap(run.spec),
+    run.judging.exchanges(),
+    run.judging.comparisonsMade(),
+    run.judging.ctx,
+  );
   outcome.figures = figureLines({
     budget: run.http.budget,
     pace: { ...run.http.pacer.stats, honoured: facts.pace },
@@ -219,6 +227,7 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
     sample: run.sample?.stats,
     wallMs: outcome.durationMs,
   });
+  outcome.figures.splice(-1, 0, promisesLine(outcome.promises));
   return outcome;
 }
 

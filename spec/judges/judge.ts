@@ -104,6 +104,11 @@ export interface Judge {
   name: string;
   /** The promise it holds a target to, for people: the row a report files its verdicts under. */
   promise: string;
+  /**
+   * The extensions of the spec whose promises it holds (`x-cors`): the promise map
+   * (spec/promises.ts) lists an extension no kind reads as held by the judges naming it.
+   */
+  holds?: readonly string[];
   /** Whether it has anything to judge in this exchange (a pass is counted only where it applies). */
   applies(ex: Exchange, ctx: JudgeContext): boolean;
   /** How firm its promise is on this exchange, for a pass (a failure carries its own level). */

@@ -6,6 +6,7 @@ import type { Provenance } from '../provenance.ts';
 import type { Exchange } from './exchange.ts';
 import { type Finding, type Judge, JudgeContext } from './judge.ts';
 import { about } from './about.ts';
+import { COMPARISONS } from './comparisons.ts';
 import { declaredStatus } from './declared-status.ts';
 import { errorBody } from './error-body.ts';
 import { headers } from './headers.ts';
@@ -61,6 +62,14 @@ export const JUDGES: readonly Judge[] = [
 ];
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);
+
+/** Every judge and comparison by name, with the extensions each holds: what the promise map maps promises to. */
+export function registryNames(): { name: string; holds?: readonly string[] }[] {
+  return [
+    ...JUDGES.map((j) => ({ name: j.name, ...(j.holds ? { holds: j.holds } : {}) })),
+    ...COMPARISONS.map((c) => ({ name: c.name })),
+  ];
+}
 
 /** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
 export const STATUS_JUDGES: readonly string[] = [

@@ -74,7 +74,10 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
     const first = q.totals[0]!.total;
     const other = q.totals.find((t) => t.total !== first);
     const asked = { op, param, label: q.label, totals: q.totals };
-    if (q.totals.length > 1) paged++;
+    if (q.totals.length > 1) {
+      paged++;
+      run.judging.compared(totalSteady.name, op, param.name);
+    }
     if (other) {
       // A live target's count may move between two requests (an age window slides with the clock; a
       // big listing has rows crossing its edge every second): page 1 is asked again before it is a defect.
@@ -84,7 +87,6 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
         { fresh: true },
       );
       const found = totalSteady.compare(run.judging.ctx, asked, totalOf(op, again.response?.json));
-      run.judging.compared(totalSteady.name, op, param.name);
       if (found.length) {
         moving.push(...found);
         movingRequest ??= q.firstRequest;
