@@ -109,6 +109,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     if (auth !== undefined) {
       const m = /^Bearer (\S+)$/.exec(auth);
       const key = m && keys.find((k) => k.secret === m[1] && !k.revoked && (!k.expires_at || k.expires_at > NOW));
+      // A key that authenticates a request was last used now.
+      if (key) key.last_used_at = new Date(now()).toISOString();
       return key ? { user: key.user, scheme: 'apiKey' } : undefined;
     }
     const cookie = c.req
