@@ -305,9 +305,15 @@ export function findCauses(
       left = left.filter((x) => x !== f);
     }
   }
-  // The rest: by family and what went wrong, so the same failure on several operations is one cause.
+  // The rest: by what went wrong (a judge's defect, whichever family met it; else the family's check), so the
+  // same failure on several operations, or met by a family's case and by the scan of every answer, is one cause.
   claim(
-    { key: (f) => `${familyOf(f)}\u0000${f.evidence?.judge ?? ''}\u0000${f.evidence?.defect ?? f.check}` },
+    {
+      key: (f) =>
+        f.evidence?.judge && f.evidence.defect
+          ? `\u0000${f.evidence.judge}\u0000${f.evidence.defect}`
+          : `${familyOf(f)}\u0000\u0000${f.check}`,
+    },
     (failures) => {
       const f = failures[0]!;
       return failures.length === 1

@@ -10,6 +10,7 @@ import {
   countOf,
   hasIdentity,
   identityOf,
+  LOST,
   lostRow,
   meaningLevel,
   orderProblem,
@@ -127,6 +128,8 @@ export const leftOut: Comparison<[asked: Asked, without: unknown, withIt: unknow
     }
     if (!problems.length) return [];
     const falseNotNeutral = param.schema.type === 'boolean' && value === 'false';
+    // Fewer rows with the default sent than left out: what the value does to rows says which defect it is.
+    const lost = fewer(x, y) ? lostByDefault(param, value, x, y) : undefined;
     return [
       {
         judge: 'left-out',
@@ -135,13 +138,38 @@ export const leftOut: Comparison<[asked: Asked, without: unknown, withIt: unknow
         expected: `the same keys, row fields and counts as ${param.name} left out`,
         defect: falseNotNeutral
           ? FALSE_NOT_NEUTRAL
-          : `${param.name}=${value} does not answer like ${param.name} left out`,
+          : (lost ?? `${param.name}=${value} does not answer like ${param.name} left out`),
         subject: { parameter: param.name },
-        ...(falseNotNeutral ? { acrossSubjects: true } : {}),
+        ...(falseNotNeutral || lost ? { acrossSubjects: true } : {}),
       },
     ];
   },
 };
+
+/** Whether an answer holds fewer rows than another (by its counts, or its rows). */
+function fewer(without: Shape, withIt: Shape): boolean {
+  const counted = [...without.counts].some(([k, v]) => (withIt.counts.get(k) ?? v) < v);
+  return counted || (withIt.rows ?? 0) < (without.rows ?? 0);
+}
+
+/**
+ * Why a filter sent at its default loses rows the default keeps, by its rule: a `*` read
+ * literally (`version=*`), a bound or an age read as strict at its own edge.
+ */
+function lostByDefault(param: Parameter, value: string, without: Shape, withIt: Shape): string | undefined {
+  const rule = param.meaning?.rule;
+  if (value.includes('*') && (rule === 'wholeWildcard' || rule === 'substringWildcard' || rule === 'nameOrCode'))
+    return LOST.literalStar;
+  // Only the rows at the edge: a few (a tenth at most) of those left out keeps. Many more is another default.
+  const edge = [...without.counts].some(([k, v]) => {
+    const w = withIt.counts.get(k);
+    return w !== undefined && w < v && v - w <= v / 10;
+  });
+  if (!edge) return undefined;
+  if (rule === 'ageAtLeastDays' || rule === 'ageAtMostDays') return LOST.ageEdge;
+  if (rule === 'atLeast' || rule === 'atMost') return LOST.inclusive;
+  return undefined;
+}
 
 /** `counts-kept`: a parameter that limits rows (`limitsRows`) leaves the counts its meaning names alone, and cuts the rows. */
 export const countsKept: Comparison<[asked: Asked, without: unknown, limited: unknown]> = {
@@ -387,7 +415,11 @@ export const rateLimit: Comparison<[answers: readonly Counted[], windowSeconds: 
     let warned = true;
     for (let i = 0; i < answers.length; i++) {
       const a = answers[i]!;
-      const before = answers.slice(0, i).filter((b) => b.reset === a.reset && b.remaining !== undefined);
+      // Without a Reset, which window an answer counts in cannot be told: its Remaining says nothing.
+      const before =
+        a.reset === undefined
+          ? []
+          : answers.slice(0, i).filter((b) => b.reset === a.reset && b.remaining !== undefined);
       const prev = before.at(-1);
       if (a.status === 429) {
         // Every earlier answer of this window said the whole limit remained: the 429 came unannounced.

@@ -84,7 +84,8 @@ function strings(value: unknown, out: string[] = []): string[] {
 /** What an answer's body leaks, one finding per kind. */
 export function findLeaks(text: string, json?: unknown): Leak[] {
   // The decoded strings as one text, a line each: one pass per pattern, however many strings (a proxy scans every answer).
-  const decoded = json === undefined ? [] : strings(json);
+  // A JSON body without escapes holds its strings as they are: the raw text is all there is to scan.
+  const decoded = json === undefined || !text.includes('\\') ? [] : strings(json);
   const haystacks = decoded.length ? [text, decoded.join('\n')] : [text];
   const out: Leak[] = [];
   for (const { kind, re } of PATTERNS) {

@@ -300,7 +300,8 @@ export const counts = judge({
     return countedBy(op, ex.answer.status).flatMap(({ count, of, level }) => {
       const n = countOf(body, count);
       const list = body[of];
-      if (n === undefined || !Array.isArray(list) || n === list.length) return [];
+      // A count that is no count (negative) is the schema's finding.
+      if (n === undefined || n < 0 || !Array.isArray(list) || n === list.length) return [];
       return [
         {
           judge: 'counts',

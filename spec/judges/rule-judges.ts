@@ -138,7 +138,8 @@ export const refusedValues = ruleJudge(
   (ex, ctx, owed) => {
     // A body that is no JSON, or no error body, is `json`'s or `schema`'s finding: there is no message to read.
     const message = (ex.answer.json as { message?: unknown } | undefined)?.message;
-    if (typeof message !== 'string') return [];
+    // No message to read (an empty one too) is the schema's finding.
+    if (typeof message !== 'string' || message === '') return [];
     const { refused, repeated } = ctx.read(ex);
     // Several refused values may be met one at a time, and a parameter sent twice read either way:
     // naming one of them names what was wrong.
