@@ -1,11 +1,12 @@
 // `edges:` for every parameter and every property of a JSON request body, each value its
 // schema allows at the very edge, sent alone: a bound itself (`minimum`, `maximum`: the
 // spec's bounds are inclusive), a text of exactly `maxLength` (or `minLength`), each value
-// of an enum, a value matching the pattern. The `negative:` family sends the values just
-// past each edge; this one the values on it, so a target that reads a bound as strict
-// fails here (Schemathesis' coverage phase sends both sides of a keyword the same way).
-// The family only sends them: what each is owed is the registry's (a public lookup's
-// success; a path value that names nothing, its 404).
+// of an enum, a value matching the pattern, and an empty value where the spec allows one
+// (it means left out). The `negative:` family sends the values just past each edge; this
+// one the values on it, so a target that reads a bound as strict fails here
+// (Schemathesis' coverage phase sends both sides of a keyword the same way). The family
+// only sends them: what each is owed is the registry's (a public lookup's success; a path
+// value that names nothing, its 404).
 import { deref } from '../../spec/load.ts';
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Known } from '../../spec/judges/exchange.ts';
@@ -98,6 +99,8 @@ async function parameterEdges(op: Operation, run: Run, headers: Record<string, s
       // The sample asks for every sort order already.
       sampled: p.meaning?.rule === 'sort',
     });
+    // An empty value of a parameter that allows one means "left out" (real clients send `motd=`).
+    if (p.in === 'query' && p.raw.allowEmptyValue) edges.push({ value: '', edge: 'empty (read as left out)' });
     for (const e of edges) {
       const value = String(e.value);
       const path = pathNamingNothing(op, run, p, value);
@@ -133,6 +136,14 @@ async function bodyEdges(op: Operation, run: Run, headers: Record<string, string
   if (!schema?.properties) return [];
   const valid = op === run.keys.lifecycle?.create ? run.keys.newKeyBody() : {};
   const out: CheckResult[] = [];
+  // A body the spec does not require may be left out altogether.
+  if (!op.requestBody?.required && run.scope.wants(op.provenance)) {
+    const exchange = await run.http.send({ method: op.method, url: run.http.url(op.path), headers });
+    const created = run.keys.keyIn(exchange.response?.json);
+    if (created) await run.keys.remove(created);
+    const check = 'edges: no body at all is allowed (the body is optional)';
+    out.push(run.judging.case({ op, check, level: op.provenance, about: ABOUT }, exchange));
+  }
   for (const [name, raw] of Object.entries<any>(schema.properties)) {
     const prop = deref<Record<string, any>>(run.spec.doc, raw);
     const level = weakest(op.provenance, provenanceOf(schema), provenanceOf(prop));

@@ -108,6 +108,23 @@ async function revokedKey(
     });
   }
   const use = await http.send({ method: 'GET', url: http.url(lc.list.path), headers: credentials.bearer(key.secret) });
+  // The revoked key on the other operations too: creating a key with it, revoking itself again.
+  const elsewhere = [
+    { on: lc.create, path: lc.create.path, body: keys.newKeyBody() },
+    { on: op, path: keys.revokePath(key.id)!, body: undefined },
+  ];
+  const tried = [];
+  for (const e of elsewhere) {
+    const exchange = await http.send({
+      method: e.on.method,
+      url: http.url(e.path),
+      headers: credentials.bearer(key.secret),
+      body: e.body,
+    });
+    const made = keys.keyIn(exchange.response?.json);
+    if (made) await keys.remove(made);
+    tried.push({ op: e.on, exchange });
+  }
   const listed = await http.send({
     method: 'GET',
     url: http.url(lc.list.path),
@@ -117,6 +134,18 @@ async function revokedKey(
   const gone = { credential: 'valid', listed: { field: idField(lc), absent: [key.id] } } as const;
   return [
     run.judging.case({ op, check, level: op.provenance, about: STATUS_JUDGES, known: revokedKnown }, use),
+    ...tried.map((t) =>
+      run.judging.case(
+        {
+          op: t.op,
+          check: `keys: a revoked key stops working on ${t.op.operationId} (401)`,
+          level: t.op.provenance,
+          about: STATUS_JUDGES,
+          known: revokedKnown,
+        },
+        t.exchange,
+      ),
+    ),
     run.judging.case(
       {
         op,

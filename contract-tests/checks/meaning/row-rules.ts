@@ -70,6 +70,17 @@ const stringField =
   (r: Row): string | undefined =>
     r[field] === null || r[field] === undefined || r[field] === '' ? undefined : String(r[field]);
 
+/**
+ * A part of a value without a `*`, as a probe with no row to keep: matched whole, it finds
+ * only rows whose field is that part, never a row it is a part of (no implicit wildcards).
+ */
+function partOf(v: string, field: string): Probe[] {
+  const part = v.slice(1, -1).trim();
+  return part.length >= 2 && !part.includes('*')
+    ? [{ value: part, label: `matches the whole ${field}, not a part of it (no implicit wildcards)` }]
+    : [];
+}
+
 /** Half of a value and a `*`: `Paper 1.2*`. */
 function prefixPattern(v: string): string {
   return `${v.slice(0, Math.max(1, Math.ceil(v.length / 2))).trimEnd()}*`;
@@ -77,15 +88,26 @@ function prefixPattern(v: string): string {
 
 const rule = <M extends RowMeaning>(r: RowRule<M>): RowRule<M> => r;
 
-const bound = (q: number, sign: string) =>
+const bound = (q: number, sign: '>=' | '<=') =>
   rule<MeaningOf<'atLeast' | 'atMost'>>({
     probes: (m, seen) => {
-      const pick = at(
-        seen,
-        (r) => num(r[m.field]),
-        q,
-        (a, b) => a - b,
-      );
+      // A value a seen row holds (it must be kept: the bound is inclusive) with a seen row just past it
+      // (it must not be), near the quantile: both sides of the bound met by one probe.
+      const values = new Set(seen.map((s) => num(s.row[m.field])).filter((v): v is number => v !== undefined));
+      const past = sign === '>=' ? -1 : 1;
+      const pick =
+        at(
+          seen,
+          (r) => ((v) => (v !== undefined && values.has(v + past) ? v : undefined))(num(r[m.field])),
+          q,
+          (a, b) => a - b,
+        ) ??
+        at(
+          seen,
+          (r) => num(r[m.field]),
+          q,
+          (a, b) => a - b,
+        );
       return pick ? [{ value: String(pick.v), label: `keeps rows with ${m.field} ${sign} it`, witness: pick.row }] : [];
     },
     valueFor: (m, row) => (num(row[m.field]) === undefined ? undefined : String(row[m.field])),
@@ -145,6 +167,7 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       return [
         { value: otherCase(v, param), label: `matches a whole ${m.field}, in any case`, witness: w },
         { value: prefixPattern(v), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
+        ...partOf(v, m.field),
       ];
     },
     valueFor: (m, row) =>
@@ -201,6 +224,8 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       return [
         { value: otherCase(name, param), label: `matches a whole ${m.field}, in any case`, witness: w },
         { value: prefixPattern(name), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
+        // Two letters would be a code: a part of a name is probed at three or more.
+        ...partOf(name, m.field).filter((p) => p.value.length > 2),
         {
           value: String(w.row[m.codeField]).toLowerCase(),
           label: `of two letters matches ${m.codeField} (an ISO code)`,

@@ -111,10 +111,11 @@ describe('row rules: which rows a value lets through', () => {
         .r.probes(rule(param(name)).m, rows, param(name))
         .map((p) => p.value);
     expect(probe('minUsers')).toEqual(['5']);
-    expect(probe('version')).toEqual(['pAPER 1.21.1', 'Paper*']);
+    // The whole value in another case, a * wildcard, and a part of it (which must match no row: no implicit wildcards).
+    expect(probe('version')).toEqual(['pAPER 1.21.1', 'Paper*', 'aper 1.21.']);
     // An enum a text rule compares takes any case of its values: `na` must find the NA row.
     expect(probe('region')).toEqual(['na']);
-    expect(probe('country')).toEqual(['uNITED sTATES', 'United*', 'us']);
+    expect(probe('country')).toEqual(['uNITED sTATES', 'United*', 'nited State', 'us']);
     expect(probe('modpack')).toEqual([]); // no row has one: the check is skipped, not vacuous
   });
 

@@ -61,17 +61,16 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
     });
   }
   const out: CheckResult[] = [];
-  // As wide a page as the spec allows: the row a probe was taken from (at a bound, say) may match late.
-  const limit = byRule(op, 'limitsRows');
-  const widest = typeof limit?.schema.maximum === 'number' ? { [limit.name]: String(limit.schema.maximum) } : {};
   for (const probe of probes) {
-    const query = { ...scopeOf(op, probe.witness?.query ?? {}), ...widest, [param.name]: probe.value };
+    const query = { ...scopeOf(op, probe.witness?.query ?? {}), [param.name]: probe.value };
     const exchange = await run.reads.get(op, query);
     const witness = probe.witness ? ` ${identityOf(op, probe.witness.row)} among them` : '';
     const expected = `${op.successStatus}, every row with ${says(m, probe.value)}${witness ? `,${witness}` : ''}`;
     const known = probe.witness ? { witness: probe.witness.row } : {};
+    // A bound is probed on both sides: every page of its matches is read (each judged as any answer is).
+    const every = m.rule === 'atLeast' || m.rule === 'atMost';
     const more = probe.witness
-      ? await pagedWitness(run, op, param, probe.value, probe.witness.row, query, exchange)
+      ? await pagedWitness(run, op, param, probe.value, probe.witness.row, query, exchange, every)
       : [];
     out.push(
       run.judging.case(
@@ -84,16 +83,17 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   return out;
 }
 
-/** Pages a probe reads at most, past the first, looking for the row it was taken from. */
-const WITNESS_PAGES = 4;
+/** Pages a probe reads at most, past the first, looking for the row it was taken from (at a bound, it may match late). */
+const WITNESS_PAGES = 8;
 
 const byRule = (op: Operation, rule: Rule) => op.parameters.find((p) => p.meaning?.rule === rule);
 
 /**
- * When the first page of a probe's matches lacks the row the probe was taken from and
- * there are more matches than the page holds, the next pages, until the row is found,
- * every match is read or WITNESS_PAGES more were asked: the `witness` comparison's
- * findings over them (none while paging has not reached every match).
+ * When the first page of a probe's matches lacks the row the probe was taken from (or
+ * `every` page is wanted) and there are more matches than the page holds, the next
+ * pages, until the row is found, every match is read or WITNESS_PAGES more were asked:
+ * the `witness` comparison's findings over them (none while paging has not reached every
+ * match).
  */
 async function pagedWitness(
   run: Run,
@@ -103,6 +103,7 @@ async function pagedWitness(
   row: Row,
   query: Record<string, string>,
   first: Exchange,
+  every = false,
 ): Promise<Finding[]> {
   const pageParam = byRule(op, 'page');
   const body = first.response?.status === op.successStatus ? first.response.json : undefined;
@@ -112,7 +113,7 @@ async function pagedWitness(
   const id = identityOf(op, row);
   const pages: unknown[] = [body];
   const has = (b: unknown) => (rowsOf(op, b) ?? []).some((r) => identityOf(op, r) === id);
-  for (let n = 2; n <= WITNESS_PAGES + 1 && !pages.some(has); n++) {
+  for (let n = 2; n <= WITNESS_PAGES + 1 && (every || !pages.some(has)); n++) {
     const seen = pages.reduce<number>((k, b) => k + (rowsOf(op, b)?.length ?? 0), 0);
     if (seen >= total) break;
     const next = await run.reads.get(op, { ...query, [pageParam.name]: String(n) });

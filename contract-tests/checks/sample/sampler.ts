@@ -270,7 +270,9 @@ export class Sampler {
     q.lastRow = rows.at(-1) ?? q.lastRow;
     q.rowsSeen += rows.length;
     if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
-    if (rows.length < (q.pageSize ?? q.limit) || (total !== undefined && q.rowsSeen >= total)) q.done = true;
+    // The end is a page short of rows; a full page is asked past even when the total says it was the last
+    // (one request more, where a total that counts only the page would end the paging and hide itself).
+    if (rows.length < (q.pageSize ?? q.limit) || (total !== undefined && q.rowsSeen > total)) q.done = true;
   }
 
   /** The schema judge's findings on a page: each invalid row counted once, by who it is. */
