@@ -133,7 +133,25 @@ class MapBuilder {
       entry?: KindEntry;
     },
   ): void {
-    const entry = p.entry ?? KINDS[p.kind];
+    const kind = p.entry ?? KINDS[p.kind];
+    // A field or a header is provoked by whatever gets the statuses it is answered with.
+    const places = p.detail?.places;
+    const entry =
+      places?.length && kind.provokedBy.includes('every answer')
+        ? {
+            ...kind,
+            // A 429 is met, not provoked: what provokes the other statuses provokes the field.
+            provokedBy: [
+              ...new Set(
+                places.flatMap((pl) =>
+                  pl.status === 429 && places.some((other) => other.status !== 429)
+                    ? []
+                    : [...statusEntry(pl.status).provokedBy, ...meetsMany(this.model, pl)],
+                ),
+              ),
+            ],
+          }
+        : kind;
     const { entry: _entry, ...rest } = p;
     // A field of a shared schema met in several places is one promise: the first place names it.
     if (this.ids.has(p.id)) return;
@@ -155,6 +173,18 @@ class MapBuilder {
       ? { judges, provokedBy: ['every answer'] }
       : { judges: [], provokedBy: [], uncovered: `no judge of the registry says it holds ${name}` };
   }
+}
+
+/**
+ * What meets many answers of a place, so a value that only some rows hold (a null) is met:
+ * the sample, paging through the rows of the search; its pings, asking about many servers.
+ */
+function meetsMany(model: SpecModel, place: Place): string[] {
+  const op = model.byId.get(place.operation);
+  if (!op || place.status >= 300) return [];
+  const paged = op.rows && op.parameters.some((p) => p.meaning?.rule === 'page');
+  if (paged && place.path.startsWith(`${op.rows!.property}.*`)) return ['sample'];
+  return op.isPublic && op.parameters.some((p) => p.in === 'path') ? ['sample (pings)'] : [];
 }
 
 const levelOf = (...nodes: unknown[]): Provenance => weakest(...nodes.map((n) => provenanceOf(n) ?? 'assumed'));

@@ -24,6 +24,8 @@ export interface RunFacts {
   dredd: boolean;
   /** Wait on `X-RateLimit-Remaining: 0` as well as on 429. */
   pace: boolean;
+  /** Work out what the run covered of the promise map. */
+  promises: boolean;
 }
 
 /** Which suite judged: the package's version (its bin is server-listing-contract). */

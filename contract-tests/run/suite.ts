@@ -55,6 +55,8 @@ export interface SuiteOptions {
   usage?: readonly UsageProfile[];
   /** `--require-usage`: one the run never checked fails it. */
   requireUsage?: boolean;
+  /** Work out what the run covered of the spec's promise map (default true; a run of many mutants leaves it out). */
+  promises?: boolean;
 }
 
 export interface SuiteRun {
@@ -213,12 +215,13 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
     startedAt: started,
     durationMs: Date.now() - started.getTime(),
   });
-  outcome.promises = promiseCoverage(
-    promiseMap(run.spec),
-    run.judging.exchanges(),
-    run.judging.comparisonsMade(),
-    run.judging.ctx,
-  );
+  if (facts.promises)
+    outcome.promises = promiseCoverage(
+      promiseMap(run.spec),
+      run.judging.exchanges(),
+      run.judging.comparisonsMade(),
+      run.judging.ctx,
+    );
   outcome.figures = figureLines({
     budget: run.http.budget,
     pace: { ...run.http.pacer.stats, honoured: facts.pace },
@@ -227,7 +230,7 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
     sample: run.sample?.stats,
     wallMs: outcome.durationMs,
   });
-  outcome.figures.splice(-1, 0, promisesLine(outcome.promises));
+  if (outcome.promises) outcome.figures.splice(-1, 0, promisesLine(outcome.promises));
   return outcome;
 }
 
@@ -268,6 +271,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     strict: options.strict ?? false,
     dredd: Boolean(replay),
     pace,
+    promises: options.promises ?? true,
   };
   // Writes off without --allow-writes: their skips were asked for, and fail a --strict run only when writes were.
   if (!scope.writes.allowed)
