@@ -114,6 +114,8 @@ describe('the package, installed from its tarball', () => {
       'dist/index.d.ts',
       'dist/index.mjs',
       'dist/mock.mjs',
+      'dist/msw.d.ts',
+      'dist/msw.mjs',
       'dist/proxy.mjs',
       'dist/swagger-ui/LICENSE',
       'dist/swagger-ui/NOTICE',
@@ -131,7 +133,7 @@ describe('the package, installed from its tarball', () => {
 
   it('depends on exactly the packages its bundles load (Dredd as an optional peer), and its install runs no install script', () => {
     const loaded = new Set<string>();
-    for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs']) {
+    for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs', 'msw.mjs']) {
       const code = readFileSync(join(installed, 'dist', bundle), 'utf8');
       // Static imports, import(), and require() through createRequire.
       for (const m of code.matchAll(/(?:\bfrom |\bimport\(|\brequire\d*\(|\)\()"([^".][^"]*)"/g)) {
@@ -250,8 +252,12 @@ describe('the package, installed from its tarball', () => {
       writeFileSync(
         join(work, 'in-process.mjs'),
         `
-import { createMock } from 'server-listing-mock';
-const mock = createMock({ seed: 7, servers: 200, now: '${NOW_ISO}' });
+import { createMock, credentials } from 'server-listing-mock';
+import auth from 'server-listing-mock/fixtures/auth.json' with { type: 'json' };
+// The typed constants are the shipped file's credentials, and the exports map lets a consumer read that file.
+if (JSON.stringify(Object.values(credentials)) !== JSON.stringify(auth.credentials)) throw new Error('credentials differ');
+// The server's row cache (64 MiB) rather than createMock's 8, for /__mock/info to say the same.
+const mock = createMock({ seed: 7, servers: 200, now: '${NOW_ISO}', rowCacheMiB: 64 });
 const answers = [];
 for (const [path, init] of ${JSON.stringify(requests)}) {
   const res = await mock.fetch(new Request('${origin}' + path, init));

@@ -4,14 +4,20 @@
 // 0) with --record: the dataset it writes, served by another mock with another seed,
 // gives the recorded requests the same rows, and holds no fixture credential.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../fixtures/load.ts';
 import { caseHeaders, SHOWN, type TrafficCase } from '../contract-tests/testing/traffic-cases.ts';
 import { startReferenceServer } from '../contract-tests/reference-server/socket.ts';
+import { loadSpec } from '../spec/load.ts';
 import { mockOnSocket, REPO, stop } from './helpers.ts';
+
+const example = loadSpec().paths['/servers/find']!.get.responses['200'].content['application/json'].examples;
+const ROW = Object.values<any>(example)[0].value.results[0] as Record<string, unknown>;
 
 const CLI = join(REPO, 'contract-tests/proxy/cli.ts');
 const children: ChildProcess[] = [];
@@ -181,4 +187,56 @@ describe('the proxy as a process', () => {
       after.map((r) => Date.parse(r.last_ping) - Date.parse(before.find((x) => x.address === r.address)!.last_ping)),
     ).toEqual(after.map(() => year));
   }, 90_000);
+});
+
+describe('the proxy as a process, whatever happens at exit', () => {
+  it('a row with an age no date can hold, the last reports kept until new ones exist, rows spooled as they come: every report and the recording at exit (1: a violation); a forged line from the upstream stays inside its own', async () => {
+    const detail = 'Internal Server Error\n::warning::forged\nPASSED: 1 checks run, 0 failed';
+    const upstream = createServer((req, res) => {
+      const limits = { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' };
+      if (req.url!.includes('/user/')) {
+        res.writeHead(500, { 'Content-Type': 'text/plain', ...limits }).end(detail);
+        return;
+      }
+      const results = [
+        { ...ROW, address: 'old.example', port: 1, last_ping: '99999999999999999999 years ago' },
+        { ...ROW, address: 'new.example', port: 2, last_ping: '2 hours ago' },
+      ];
+      res
+        .writeHead(200, { 'Content-Type': 'application/json', ...limits })
+        .end(JSON.stringify({ displayed: 2, total: 2, results }));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise((r) => upstream.close(() => r())));
+    const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0.1`;
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-exit-'));
+    const old = join(dir, 'proxy-report.json');
+    writeFileSync(old, '{"verdict":"the last run"}');
+    const file = join(dir, 'recorded.json');
+    const proxy = await startCli(['--upstream', base, '--record', file, '--reports', dir]);
+    expect((await fetch(`${proxy.baseUrl}/servers/find?relativeTime=true&limit=2`)).status).toBe(200);
+    expect((await fetch(`${proxy.baseUrl}/user/apikeys`, { headers: { authorization: 'Bearer null' } })).status).toBe(
+      500,
+    );
+    // While it runs: the last run's report is still there, and the rows are on disk already.
+    await fetch(`${new URL(proxy.baseUrl).origin}/__proxy/report`);
+    expect(readFileSync(old, 'utf8')).toContain('the last run');
+    const spool = readdirSync(dir).find((f) => f.endsWith('.spool'));
+    expect(spool && statSync(join(dir, spool)).size).toBeGreaterThan(0);
+    proxy.child.kill('SIGTERM');
+    const code = await proxy.exit;
+    const out = proxy.out();
+    expect(out).toMatch(/Recorded 2 servers from 1 answers/);
+    for (const f of ['proxy-report.json', 'proxy-junit.xml', 'proxy-summary.md', 'proxy-report.html'])
+      expect(statSync(join(dir, f)).size, f).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(old, 'utf8')).verdict).toBe('failed');
+    expect(code).toBe(1);
+    const recorded = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, unknown>[] };
+    const marked = recorded.servers.find((s) => s.address === 'old.example')!;
+    expect(marked.last_ping).toBe('99999999999999999999 years ago');
+    expect(marked['x-breaks-spec']).toBeDefined();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.spool') || f.endsWith('.tmp'))).toEqual([]);
+    // The upstream's newlines never start a line of the proxy's own.
+    expect(out.split('\n').filter((l) => /^(::warning::|PASSED)/.test(l))).toEqual([]);
+  }, 60_000);
 });

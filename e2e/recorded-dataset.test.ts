@@ -1,7 +1,7 @@
 // A recording as the mock meets it: the validation proxy's recorder marks a row the mock's
 // loader would refuse (by the same rules, spec/server-record.ts), and the loader then serves
 // the others, naming the marked row and why, instead of refusing the whole file.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a recorded file with rows the upstream got wrong', () => {
   it('marks each such row with what the loader would refuse; the mock serves the rest and names the marked ones', () => {
-    const recorder = new DatasetRecorder(model, 'http://up.test/api/v0.1');
+    const recorder = new DatasetRecorder(model, 'http://up.test/api/v0.1', join(dir, 'recorded.json'));
     recorder.note(model.byId.get('findServers')!, {
       path: '/api/v0.1/servers/find',
       status: 200,
@@ -44,7 +44,7 @@ describe('a recorded file with rows the upstream got wrong', () => {
         ],
       },
     });
-    const text = recorder.recording(new Set()).text;
+    const text = readFileSync(recorder.finish().file, 'utf8');
     const servers = (JSON.parse(text) as { servers: Record<string, any>[] }).servers;
     expect(Object.fromEntries(servers.map((s) => [s.address, s[BREAKS_SPEC]]))).toEqual({
       'good.example': undefined,
@@ -52,7 +52,6 @@ describe('a recorded file with rows the upstream got wrong', () => {
       'full.example': ['players_online (120) must not be above players_limit (100)'],
     });
     const file = join(dir, 'recorded.json');
-    writeFileSync(file, text);
     const warned: string[] = [];
     const served = loadDataset(file, doc, { now: NOW, warn: (l) => warned.push(l) });
     expect(served.map((s) => s.address)).toEqual(['good.example']);

@@ -22,17 +22,28 @@ import { builtModules, bundleOptions } from './build-mock.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const ENTRY = join(ROOT, 'mocks/node/in-process.ts');
+const MSW_ENTRY = join(ROOT, 'mocks/node/msw-handlers.ts');
 
 mkdirSync(join(DIST, 'swagger-ui'), { recursive: true });
 
 await build({ entryPoints: [ENTRY], outfile: join(DIST, 'index.mjs'), ...bundleOptions(builtModules()) });
+await build({ entryPoints: [MSW_ENTRY], outfile: join(DIST, 'msw.mjs'), ...bundleOptions(builtModules()) });
 
-const [declarations] = generateDtsBundle([{ filePath: ENTRY, output: { noBanner: true } }], {
-  preferredConfigPath: join(ROOT, 'tsconfig.json'),
-});
+const [declarations, mswDeclarations] = generateDtsBundle(
+  [
+    { filePath: ENTRY, output: { noBanner: true } },
+    // The mock's own types come from the main entry, not a copy.
+    { filePath: MSW_ENTRY, output: { noBanner: true }, libraries: { importedLibraries: ['msw'] } },
+  ],
+  { preferredConfigPath: join(ROOT, 'tsconfig.json') },
+);
 writeFileSync(
   join(DIST, 'index.d.ts'),
   `// server-listing-mock: the mock in process (see mocks/README.md in this package).\n${declarations}`,
+);
+writeFileSync(
+  join(DIST, 'msw.d.ts'),
+  `// server-listing-mock/msw: MSW handlers over a mock in process.\n${mswDeclarations}`,
 );
 
 const types = readFileSync(join(ROOT, 'spec/openapi.gen.ts'), 'utf8');

@@ -4,9 +4,12 @@
 // mocks/node/options.ts (the same table `--help` prints), and the real-world gap rates
 // (<!-- gaps:start --> ... <!-- gaps:end -->) from mocks/dataset/real-world-gaps.ts.
 // mocks/node/options.test.ts and mocks/dataset/real-world-gaps.test.ts fail while one is stale.
+// And the shipped fixtures as typed constants (fixtures/auth.gen.ts; fixtures/typed.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { loadFixtures } from '../fixtures/load.ts';
+import { typedFixturesSource } from '../fixtures/typed.ts';
 import { gapRatesMarkdown } from '../mocks/dataset/real-world-gaps.ts';
 import { createMockOptionsSource, flagsMarkdown } from '../mocks/node/options.ts';
 
@@ -84,4 +87,14 @@ if (existsSync(OPTIONS_MODULE) && readFileSync(OPTIONS_MODULE, 'utf8') === optio
 } else {
   writeFileSync(OPTIONS_MODULE, options);
   console.log("docs:flags: createMock's options (mocks/node/create-mock-options.gen.ts) written");
+}
+
+// The shipped fixtures as typed constants (fixtures/typed.ts), which the package exports.
+const FIXTURES_MODULE = `${ROOT}fixtures/auth.gen.ts`;
+const fixturesModule = typedFixturesSource(loadFixtures());
+if (existsSync(FIXTURES_MODULE) && readFileSync(FIXTURES_MODULE, 'utf8') === fixturesModule) {
+  console.log('docs:flags: the typed fixtures (fixtures/auth.gen.ts) are up to date');
+} else {
+  writeFileSync(FIXTURES_MODULE, fixturesModule);
+  console.log('docs:flags: the typed fixtures (fixtures/auth.gen.ts) written');
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   lintSpec,
   lintAuthResponses,
+  lintCors,
   lintExamples,
   lintLimits,
   lintLinks,
@@ -181,6 +182,36 @@ describe('lintLinks', () => {
     expect(lintLinks(other)).toEqual([
       "POST /user/apikeys response 201 link 'revokeTheNewKey' has no x-provenance",
       "POST /user/apikeys response 201 link 'revokeTheNewKey' parameter 'id': the 201 body has nothing at /key/uuid",
+    ]);
+  });
+});
+
+describe('lintCors', () => {
+  const cors = (doc: ReturnType<typeof fresh>) => doc['x-cors'] as Record<string, any>;
+  it('finds the CORS contract complete and said in the prose', () => {
+    expect(lintCors(fresh())).toEqual([]);
+  });
+  it('reports a header a browser app could not read, or send, and credentials for every origin', () => {
+    const doc = fresh();
+    cors(doc).exposeHeaders.names = ['X-RateLimit-Limit', 'X-RateLimit-Reset', 'Allow'];
+    cors(doc).preflight.allowHeaders = ['Content-Type'];
+    cors(doc).origins.allowed = ['*', 'https://app.example.test'];
+    expect(lintCors(doc)).toEqual([
+      "x-cors allows credentials to every origin ('*'): any page could act with a user's session",
+      'response header X-RateLimit-Remaining is declared but not in x-cors.exposeHeaders: a browser app cannot read it',
+      'response header Retry-After is declared but not in x-cors.exposeHeaders: a browser app cannot read it',
+      'x-cors.preflight.allowHeaders leaves out Authorization: a bearer security scheme sends it, ' +
+        "so a browser's preflight fails",
+      'info.description (x-cors) does not mention `https://app.example.test`',
+    ]);
+  });
+  it('reports a part without provenance, and prose that says another number', () => {
+    const doc = fresh();
+    delete cors(doc).preflight['x-provenance'];
+    cors(doc).preflight.maxAgeSeconds = 300;
+    expect(lintCors(doc)).toEqual([
+      'x-cors.preflight has no x-provenance',
+      'info.description (x-cors) does not mention `Access-Control-Max-Age: 300`',
     ]);
   });
 });

@@ -1,7 +1,8 @@
 // The spec's linter: rules on the document itself that a schema validator cannot hold it
 // to: every example is valid, every part says where it comes from, every parameter has an
 // example, the 401/403 bodies are exactly the promised ones, the limits the prose states
-// agree with their `x-` values, every filter has a meaning and every link a target. Each
+// agree with their `x-` values, every filter has a meaning and every link a target, and the
+// CORS contract lets a browser app send what the spec asks and read what it declares. Each
 // rule returns a list of problems (empty when all is well) so `npm run spec:check` can
 // print them and the tests can assert them. (A check, in this repository, is the contract
 // suite's judgement of a server; this judges the document.)
@@ -324,6 +325,75 @@ export function lintLinks(doc: OpenApiDoc): string[] {
   return problems;
 }
 
+/** Response headers a page reads unexposed: the Fetch standard's CORS-safelisted response-header names. */
+const SAFELISTED_RESPONSE_HEADERS = [
+  'cache-control',
+  'content-language',
+  'content-length',
+  'content-type',
+  'expires',
+  'last-modified',
+  'pragma',
+];
+
+/**
+ * The CORS contract (`x-cors`) lets a browser app do what the rest of the spec asks of it:
+ * each part says where it comes from; credentials are never granted to every origin (any
+ * page could then act with a user's session); every response header an operation declares
+ * is exposed (a page cannot read it otherwise); a preflight allows the headers the
+ * security schemes and the request bodies need; and the prose says what the data says.
+ */
+export function lintCors(doc: OpenApiDoc): string[] {
+  const model = modelOf(doc);
+  if (typeof model === 'string') return [model];
+  const { cors } = model;
+  const raw = doc['x-cors'] as Record<string, any>;
+  const problems: string[] = [];
+  for (const [where, node] of [
+    ['x-cors', raw],
+    ['x-cors.origins', raw.origins],
+    ['x-cors.preflight', raw.preflight],
+    ['x-cors.exposeHeaders', raw.exposeHeaders],
+  ] as const) {
+    const problem = provenanceProblem(where, node ?? {});
+    if (problem) problems.push(problem);
+  }
+  if (cors.credentials && cors.origins.allowed.includes('*'))
+    problems.push("x-cors allows credentials to every origin ('*'): any page could act with a user's session");
+  const has = (list: string[], name: string) => list.some((n) => n.toLowerCase() === name.toLowerCase());
+  const declared = new Set<string>();
+  for (const op of model.operations)
+    for (const response of op.responses.values()) for (const name of response.headers.keys()) declared.add(name);
+  for (const name of declared) {
+    if (!SAFELISTED_RESPONSE_HEADERS.includes(name.toLowerCase()) && !has(cors.exposeHeaders.names, name))
+      problems.push(
+        `response header ${name} is declared but not in x-cors.exposeHeaders: a browser app cannot read it`,
+      );
+  }
+  const needs: [string, string][] = [];
+  if ([...model.schemes.values()].some((s) => s.kind === 'bearer'))
+    needs.push(['Authorization', 'a bearer security scheme sends it']);
+  if (model.operations.some((o) => o.requestBody?.mediaTypes.includes('application/json')))
+    needs.push(['Content-Type', 'a JSON request body needs it']);
+  for (const [name, why] of needs) {
+    if (!has(cors.preflight.allowHeaders, name))
+      problems.push(`x-cors.preflight.allowHeaders leaves out ${name}: ${why}, so a browser's preflight fails`);
+  }
+  const prose = String(doc.info.description ?? '');
+  const said = [
+    ...cors.origins.allowed,
+    `\`${cors.preflight.status}\``,
+    ...cors.preflight.allowHeaders,
+    ...cors.exposeHeaders.names,
+    ...(cors.preflight.maxAgeSeconds === undefined ? [] : [`Access-Control-Max-Age: ${cors.preflight.maxAgeSeconds}`]),
+  ];
+  for (const words of said) {
+    const quoted = words.startsWith('`') ? words : `\`${words}\``;
+    if (!prose.includes(quoted)) problems.push(`info.description (x-cors) does not mention ${quoted}`);
+  }
+  return problems;
+}
+
 /** Every rule's problems with the document, in the rules' order. */
 export function lintSpec(doc: OpenApiDoc): string[] {
   return [
@@ -334,5 +404,6 @@ export function lintSpec(doc: OpenApiDoc): string[] {
     ...lintLimits(doc),
     ...lintMeanings(doc),
     ...lintLinks(doc),
+    ...lintCors(doc),
   ];
 }

@@ -277,6 +277,47 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
     }
   });
 
+  it('reads x-cors: credentials, the allowed origins, the preflight, the exposed headers, each with its level', () => {
+    expect(model.cors).toEqual({
+      credentials: true,
+      provenance: 'interface',
+      origins: { allowed: ['http://localhost:*', 'http://127.0.0.1:*'], provenance: 'assumed' },
+      preflight: {
+        status: 204,
+        allowHeaders: ['Authorization', 'Content-Type'],
+        maxAgeSeconds: 600,
+        provenance: 'assumed',
+      },
+      exposeHeaders: {
+        names: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow'],
+        provenance: 'assumed',
+      },
+    });
+    const cases: [(d: Record<string, any>) => void, string][] = [
+      [(d) => delete d['x-cors'], 'the document has no x-cors'],
+      [(d) => (d['x-cors'].credentials = 'yes'), 'x-cors.credentials must be true or false, got "yes"'],
+      [
+        (d) => (d['x-cors'].origins.allowed = ['http://localhost:5173/']),
+        "x-cors.origins.allowed: 'http://localhost:5173/' has a path; " +
+          "a browser's Origin never does: use http://localhost:5173",
+      ],
+      [(d) => (d['x-cors'].preflight.status = 302), 'x-cors.preflight.status must be a 2xx status, got 302'],
+      [
+        (d) => (d['x-cors'].preflight.maxAgeSeconds = -1),
+        'x-cors.preflight.maxAgeSeconds must be a whole number of seconds, got -1',
+      ],
+      [
+        (d) => (d['x-cors'].exposeHeaders.names = ['X-RateLimit-Limit, Retry-After']),
+        'x-cors.exposeHeaders.names must be a list of header names, got ["X-RateLimit-Limit, Retry-After"]',
+      ],
+    ];
+    for (const [breakIt, message] of cases) {
+      const doc = fresh();
+      breakIt(doc as Record<string, any>);
+      expect(() => buildModel(doc)).toThrow(message);
+    }
+  });
+
   it('reads x-routing: 404 for an unknown path, 405 for a wrong method, and how firm that is', () => {
     expect(model.routing).toEqual({ unknownPath: 404, wrongMethod: 405, provenance: 'assumed' });
     const bad = fresh();

@@ -2,8 +2,10 @@
 // checks rely on, worked out once: each operation with its security (OR of AND),
 // the security schemes and what kind each is, `x-permission` / `x-credentials`, the
 // parameters with their defaults, the declared responses with their examples, the
-// provenance of each part, and the limits the spec states as `x-` extensions.
+// provenance of each part, the limits the spec states as `x-` extensions, and the CORS
+// contract (`x-cors`).
 // Nothing else in the project interprets the document's structure.
+import { originPatternProblem } from './cors-origins.ts';
 import { HTTP_METHODS, deref, loadSpec, SPEC_PATH, type OpenApiDoc } from './load.ts';
 import { readMeaning, type Meaning, type Rows } from './meaning.ts';
 import { provenanceOf, weakest, type Provenance } from './provenance.ts';
@@ -144,6 +146,20 @@ export interface Routing {
   provenance: Provenance;
 }
 
+/** `x-cors`: what a browser app on another origin is answered, each part with how firm it is. */
+export interface CorsContract {
+  /** A page may send its cookies: an allowed origin is echoed (never `*`), with Access-Control-Allow-Credentials. */
+  credentials: boolean;
+  /** What `credentials` rests on (x-cors's own `x-provenance`). */
+  provenance: Provenance;
+  /** The origins granted, as patterns (`*` any run of characters but `/`); any other is granted nothing. */
+  origins: { allowed: string[]; provenance: Provenance };
+  /** What a preflight from an allowed origin answers (and every method of its path in Access-Control-Allow-Methods). */
+  preflight: { status: number; allowHeaders: string[]; maxAgeSeconds?: number; provenance: Provenance };
+  /** The headers every other answer to an allowed origin lists in Access-Control-Expose-Headers. */
+  exposeHeaders: { names: string[]; provenance: Provenance };
+}
+
 export interface SpecModel {
   doc: OpenApiDoc;
   /** `/api/v0.1`: the path of the first server URL. */
@@ -155,8 +171,12 @@ export interface SpecModel {
   cookieName: string | undefined;
   limits: Limits;
   routing: Routing;
+  /** `x-cors`: the CORS contract. */
+  cors: CorsContract;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
+  /** Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values. */
+  secretFields: ReadonlySet<string>;
 }
 
 export class SpecError extends Error {}
@@ -457,6 +477,71 @@ function readRouting(doc: OpenApiDoc): Routing {
   return { unknownPath: status('unknownPath'), wrongMethod: status('wrongMethod'), provenance: levelOf(raw) };
 }
 
+/** A list of header names (`Authorization`), or the reason it is not one. */
+function headerNames(where: string, value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(v)))
+    throw new SpecError(`${where} must be a list of header names, got ${JSON.stringify(value)}`);
+  return value as string[];
+}
+
+function readCors(doc: OpenApiDoc): CorsContract {
+  const raw = doc['x-cors'] as Record<string, any> | undefined;
+  if (!raw || typeof raw !== 'object') throw new SpecError('the document has no x-cors');
+  if (typeof raw.credentials !== 'boolean')
+    throw new SpecError(`x-cors.credentials must be true or false, got ${JSON.stringify(raw.credentials)}`);
+  const allowed = raw.origins?.allowed;
+  if (!Array.isArray(allowed) || allowed.length === 0 || !allowed.every((o) => typeof o === 'string'))
+    throw new SpecError(`x-cors.origins.allowed must list origins, got ${JSON.stringify(allowed)}`);
+  for (const o of allowed as string[]) {
+    const problem = originPatternProblem(o);
+    if (problem) throw new SpecError(`x-cors.origins.allowed: ${problem}`);
+  }
+  const preflight = raw.preflight as Record<string, any> | undefined;
+  const status = preflight?.status;
+  // A preflight is passed only with an ok status (Fetch standard, CORS-preflight fetch).
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 299)
+    throw new SpecError(`x-cors.preflight.status must be a 2xx status, got ${JSON.stringify(status)}`);
+  const maxAge = preflight?.maxAgeSeconds;
+  if (maxAge !== undefined && !(typeof maxAge === 'number' && Number.isInteger(maxAge) && maxAge >= 0))
+    throw new SpecError(
+      `x-cors.preflight.maxAgeSeconds must be a whole number of seconds, got ${JSON.stringify(maxAge)}`,
+    );
+  return {
+    credentials: raw.credentials,
+    provenance: levelOf(raw),
+    origins: { allowed, provenance: levelOf(raw.origins) },
+    preflight: {
+      status,
+      allowHeaders: headerNames('x-cors.preflight.allowHeaders', preflight?.allowHeaders ?? []),
+      ...(maxAge !== undefined ? { maxAgeSeconds: maxAge } : {}),
+      provenance: levelOf(preflight),
+    },
+    exposeHeaders: {
+      names: headerNames('x-cors.exposeHeaders.names', raw.exposeHeaders?.names ?? []),
+      provenance: levelOf(raw.exposeHeaders),
+    },
+  };
+}
+
+/** Every property name that some schema of the document marks `format: password`. */
+function secretFieldsOf(doc: OpenApiDoc): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const props = (node as { properties?: unknown }).properties;
+    if (props && typeof props === 'object')
+      for (const [name, schema] of Object.entries(props))
+        if ((schema as { format?: unknown } | null)?.format === 'password') out.add(name);
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(doc);
+  return out;
+}
+
 export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
   const operations = readOperations(doc);
   const schemes = readSchemes(doc);
@@ -478,7 +563,9 @@ export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
     cookieName: cookies[0]?.cookieName,
     limits: readLimits(doc, operations),
     routing: readRouting(doc),
+    cors: readCors(doc),
     documentProvenance: provenanceOf(doc.info) ?? levelOf(doc),
+    secretFields: secretFieldsOf(doc),
   };
 }
 

@@ -16,6 +16,13 @@ export function weakest(...levels: (Provenance | undefined)[]): Provenance {
   return LEVELS[worst] ?? 'assumed';
 }
 
+/** The hardest of the given levels, undefined when none is given: what a verdict covering parts of several levels is filed under. */
+export function firmest(...levels: (Provenance | undefined)[]): Provenance | undefined {
+  let best: number | undefined;
+  for (const level of levels) if (level) best = Math.min(best ?? LEVELS.length, LEVELS.indexOf(level));
+  return best === undefined ? undefined : LEVELS[best];
+}
+
 /** True when `level` is `selected` or a harder promise. */
 export function within(level: Provenance, selected: Provenance): boolean {
   return LEVELS.indexOf(level) <= LEVELS.indexOf(selected);

@@ -6,6 +6,7 @@
 // the spec, and the run gives their verdicts at the end (run/judging.ts). A new family is
 // one file exporting a `Family` and one line here (contract-tests/README.md shows one).
 import { authFamily } from './auth.ts';
+import { corsFamily } from './cors.ts';
 import { coverageFamily } from './coverage.ts';
 import { edgesFamily } from './edges.ts';
 import { errorsFamily } from './error-answers.ts';
@@ -31,6 +32,7 @@ export const FAMILIES: readonly Family[] = [
   negativeFamily,
   edgesFamily,
   errorsFamily,
+  corsFamily,
   sampleFamily,
   pingFamily,
   generatedFamily,

@@ -64,12 +64,20 @@ export function evidenceOf(findings: readonly Finding[]): Evidence {
 }
 
 export class VerdictTally {
-  private readonly tallies = new Map<string, Tally>();
+  /** By operation, judge and level: maps in maps, so counting a verdict builds no key (the proxy counts every answer). */
+  private readonly byPlace = new Map<string, Map<string, Map<Provenance, Tally>>>();
+  private readonly tallies: Tally[] = [];
 
   private tally(place: Place, judge: string, promise: string, level: Provenance): Tally {
-    const key = `${place.operationId}\u0000${judge}\u0000${level}`;
-    let t = this.tallies.get(key);
-    if (!t) this.tallies.set(key, (t = { place, judge, promise, level, judged: 0, failed: 0, requests: [] }));
+    let byJudge = this.byPlace.get(place.operationId);
+    if (!byJudge) this.byPlace.set(place.operationId, (byJudge = new Map()));
+    let byLevel = byJudge.get(judge);
+    if (!byLevel) byJudge.set(judge, (byLevel = new Map()));
+    let t = byLevel.get(level);
+    if (!t) {
+      byLevel.set(level, (t = { place, judge, promise, level, judged: 0, failed: 0, requests: [] }));
+      this.tallies.push(t);
+    }
     return t;
   }
 
@@ -105,7 +113,7 @@ export class VerdictTally {
   results(): CheckResult[] {
     // In the registry's order, then hardest level first: the same on every run, whatever answer came first.
     const order = (t: Tally) => JUDGE_NAMES.indexOf(t.judge) * LEVELS.length + LEVELS.indexOf(t.level);
-    const all = [...this.tallies.values()].sort((a, b) => order(a) - order(b));
+    const all = [...this.tallies].sort((a, b) => order(a) - order(b));
     const failing = new Set(all.filter((t) => t.failed).map((t) => `${t.place.operationId}\u0000${t.judge}`));
     const out: CheckResult[] = [];
     const plural = (n: number) => `${n} answer${n === 1 ? '' : 's'}`;

@@ -1,14 +1,17 @@
 // `server-listing-proxy --upstream <url>` (`npm run proxy --` in a clone): the flags, the
 // proxy (proxy.ts), then on Ctrl-C or SIGTERM (or when the process that started it ends,
 // as when a CI script kills `npx`): stop accepting, finish the requests in flight, judge
-// what is left, write `--record`'s dataset and the reports, print the summary.
+// what is left, write `--record`'s dataset and the reports, print the summary. Each is
+// written whatever befalls the others (a recording that cannot be written still leaves
+// every report), and each replaces the last run's only once it is whole (written beside
+// it, then renamed): the last reports are never deleted before new ones exist.
 // Exit 0: no violation at --provenance; 1: a violation; 2: nothing was judged, or it
 // could not start (bad flags, the port in use); 130: a second Ctrl-C.
 import { FlagError } from '../../cli/flags.ts';
 import { ownPackage } from '../../cli/own-package.ts';
-import { redact } from '../kit/mask.ts';
 import { resolve } from 'node:path';
-import { clearReports, reportPaths, writeAtomically, writeReports } from '../reports/files.ts';
+import { forTerminal } from '../reports/escape.ts';
+import { reportPaths, writeReports } from '../reports/files.ts';
 import { summary, verdictLine } from '../reports/outcome.ts';
 import { parseOptions, USAGE, type ProxyCliOptions } from './options.ts';
 import { MAX_SERVERS } from './dataset-recorder.ts';
@@ -31,17 +34,17 @@ async function main(argv: string[]): Promise<void> {
   if (opts.help) return void console.log(USAGE);
   if (opts.version) return void console.log(ownPackage().version);
   const reports = reportPaths({ reports: opts.reports }, process.cwd(), 'proxy');
-  // A gate must never read the last run's reports as this one's.
-  clearReports(reports);
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
       upstream: opts.upstream,
       port: opts.port,
       host: opts.host,
+      allowedHosts: opts.allowedHosts,
       provenance: opts.provenance,
-      record: Boolean(opts.record),
+      ...(opts.record ? { record: resolve(opts.record) } : {}),
       maxBodyBytes: opts.maxBody,
+      upstreamTimeoutMs: opts.upstreamTimeoutMs,
       log: (line) => console.log(line),
     });
   } catch (err) {
@@ -65,23 +68,40 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`\nproxy: ${why}, stopping (finishing requests in flight, at most 5 s)`);
-    await proxy.close();
+    let failed = false;
+    try {
+      await proxy.close();
+    } catch (err) {
+      failed = true;
+      console.error(forTerminal(`proxy: stopping went wrong: ${(err as Error).message}`));
+    }
     if (opts.record) {
-      const rec = proxy.recording()!;
-      writeAtomically(resolve(opts.record), rec.text);
-      console.log(
-        `Recorded ${rec.servers} servers from ${rec.requests} answers to ${resolve(opts.record)}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`,
-      );
+      try {
+        const rec = proxy.finishRecording()!;
+        console.log(
+          forTerminal(
+            `Recorded ${rec.servers} servers from ${rec.requests} answers to ${rec.file}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.unreadable ? `; ${rec.unreadable} left out: they could not be read back` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`,
+          ),
+        );
+      } catch (err) {
+        failed = true;
+        console.error(forTerminal(`proxy: the recording could not be written: ${(err as Error).message}`));
+      }
     }
     let outcome = proxy.outcome();
     if (outcome.exitCode === 0 && outcome.reports.every((r) => r.results.every((x) => x.status === 'skip'))) {
       outcome = { ...outcome, exitCode: 2, refusal: 'nothing was judged: no answer of the API came through the proxy' };
     }
-    const files = writeReports(outcome, reports, 'proxy');
-    if (outcome.exitCode === 2) console.error(`proxy: ${verdictLine(outcome)}`);
-    else console.log([summary(outcome), ...outcome.figures].join('\n'));
-    console.log(files);
-    process.exit(outcome.exitCode);
+    if (outcome.exitCode === 2) console.error(forTerminal(`proxy: ${verdictLine(outcome)}`));
+    else console.log([summary(outcome), ...outcome.figures.map(forTerminal)].join('\n'));
+    try {
+      console.log(writeReports(outcome, reports, 'proxy'));
+    } catch (err) {
+      failed = true;
+      console.error(forTerminal(`proxy: the reports could not all be written: ${(err as Error).message}`));
+    }
+    // A recording or a report that could not be written fails a run that would have passed.
+    process.exit(outcome.exitCode === 0 && failed ? 1 : outcome.exitCode);
   };
   let first: { signal: string; at: number } | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -106,6 +126,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: Error) => {
-  console.error(`proxy: unexpected error: ${redact(err.stack ?? err.message)}`);
+  console.error(`proxy: unexpected error: ${forTerminal(err.stack ?? err.message)}`);
   process.exit(2);
 });

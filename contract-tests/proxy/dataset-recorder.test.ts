@@ -3,7 +3,11 @@
 // time of its last answer; a pinged-only server completed as a search row; rows that break the spec
 // kept and marked; nothing of an operation that is not public, nor a row with a
 // credential a request carried.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rememberSecret } from '../kit/mask.ts';
 import { loadSpec } from '../../spec/load.ts';
 import { loadModel } from '../../spec/model.ts';
 import { ageOfText, BREAKS_SPEC, DatasetRecorder } from './dataset-recorder.ts';
@@ -17,8 +21,11 @@ const row = (patch: Record<string, unknown> = {}) => ({
   ...(Object.values<any>(example)[0].value.results[0] as Record<string, unknown>),
   ...patch,
 });
-const read = (r: DatasetRecorder, secrets: string[] = []) =>
-  JSON.parse(r.recording(new Set(secrets)).text) as {
+const dir = mkdtempSync(join(tmpdir(), 'recorder-'));
+let files = 0;
+const recorder = () => new DatasetRecorder(model, 'http://up.test/api/v0.1', join(dir, `recorded-${++files}.json`));
+const read = (r: DatasetRecorder) =>
+  JSON.parse(readFileSync(r.finish().file, 'utf8')) as {
     recordedAt: string;
     servers: Record<string, any>[];
     requests: { path: string }[];
@@ -26,7 +33,7 @@ const read = (r: DatasetRecorder, secrets: string[] = []) =>
 
 describe('DatasetRecorder', () => {
   it('keeps each server once, the latest answer winning, with its time as answered', () => {
-    const r = new DatasetRecorder(model, 'http://up.test/api/v0.1');
+    const r = recorder();
     const a = row({
       address: 'a.example',
       port: 25565,
@@ -75,7 +82,7 @@ describe('DatasetRecorder', () => {
   });
 
   it('a ping adds its favicon to a searched server, and makes a row of a server seen only through a ping', () => {
-    const r = new DatasetRecorder(model, 'http://up.test/api/v0.1');
+    const r = recorder();
     const searched = row({
       address: 'c.example',
       port: 25565,
@@ -127,7 +134,7 @@ describe('DatasetRecorder', () => {
       3 * 86_400_000,
       undefined,
     ]);
-    const r = new DatasetRecorder(model, 'http://up.test/api/v0.1');
+    const r = recorder();
     r.note(op('findServers'), {
       path: '/api/v0.1/servers/find?relativeTime=true',
       status: 200,
@@ -148,12 +155,14 @@ describe('DatasetRecorder', () => {
       json: { keys: [{ id: 'k1', name: 'mine' }] },
       answeredAt: NOW,
     });
-    const recording = r.recording(new Set(['sls_live_abcdefghijklmnop']));
-    const file = JSON.parse(recording.text) as { servers: Record<string, any>[] };
+    rememberSecret('sls_live_abcdefghijklmnop');
+    const recording = r.finish();
+    const text = readFileSync(recording.file, 'utf8');
+    const file = JSON.parse(text) as { servers: Record<string, any>[] };
     expect(recording).toMatchObject({ servers: 2, marked: 1, approximate: 1, withCredential: 1, requests: 1 });
     expect(file.servers[0]).toMatchObject({ address: 'e.example', last_ping: new Date(NOW - 7_200_000).toISOString() });
     expect(file.servers[1]![BREAKS_SPEC]).toEqual(['players_online (99) must not be above players_limit (10)']);
     expect('port_text' in file.servers[1]!).toBe(false);
-    expect(recording.text).not.toMatch(/sls_live_|apikeys/);
+    expect(text).not.toMatch(/sls_live_|apikeys/);
   });
 });

@@ -1,5 +1,5 @@
 // The proxy's judge, in process: exchanges with the reference server (its Hono app's
-// fetch, no socket) read as the proxy reads what it forwarded (proxy.ts `readExchange`).
+// fetch, no socket) read as the proxy reads what it forwarded (read-exchange.ts).
 // Each defect one exchange can show is named once, at its level, with a repro that
 // carries no credential; a correct server gives none of them, nor any other violation;
 // the same violation again is counted, not logged again.
@@ -11,7 +11,7 @@ import { REFERENCE_BASE, referenceFetch } from '../reference-server/in-process.t
 import type { Defect } from '../reference-server/defects.ts';
 import { headerRecord, type Exchange } from './forward.ts';
 import { TrafficJudge } from './judge-traffic.ts';
-import { readExchange } from './proxy.ts';
+import { readExchange } from './read-exchange.ts';
 import { caseHeaders, EVERYDAY, SHOWN, type TrafficCase } from '../testing/traffic-cases.ts';
 
 const model = loadModel();
@@ -36,6 +36,7 @@ async function exchange(fetch: (r: Request) => Promise<Response>, c: TrafficCase
     requestHeaders: headers,
     ...(body ? { requestBody: Buffer.from(body) } : {}),
     response: { status: res.status, headers: headerRecord(raw), body: bytes, bytes: bytes.length },
+    held: 0,
     startedAt: Date.now(),
     ms: 1,
   };
@@ -46,7 +47,7 @@ async function judgeAll(defects: Defect | Defect[], cases: TrafficCase[], level:
   const traffic = new TrafficJudge(model, level, (l) => lines.push(l));
   const fetch = referenceFetch(defects);
   for (const c of cases) {
-    const read = readExchange(await exchange(fetch, c), 8 * 2 ** 20);
+    const read = readExchange(await exchange(fetch, c), 8 * 2 ** 20, 30_000);
     if (typeof read === 'string') throw new Error(read);
     traffic.judgeOne(read.judged, read.request);
   }

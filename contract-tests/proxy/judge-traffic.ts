@@ -7,24 +7,34 @@
 // repeats it (credentials as the variables the suite reads them from); later ones are
 // counted (kit/verdict-tally.ts). The results feed the suite's report writers: one result
 // per operation, judge and level, passes included, and a skip for answers that were
-// forwarded but not judged (too big, cut off, no answer), so the report says so.
+// forwarded but not judged (too big, the client gone, the upstream unreachable), so the
+// report says so. An answer the judges cannot read is a failure, never a skip.
 import type { Exchange } from '../../spec/judges/exchange.ts';
-import { judgeExchange, JudgeContext, type Verdict } from '../../spec/judges/registry.ts';
+import { JUDGES, judgeExchange, JudgeContext, type Verdict } from '../../spec/judges/registry.ts';
 import { mediaType } from '../../spec/judges/exchange.ts';
 import { crashSignature } from '../../spec/judges/server-error.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { NO_OPERATION } from '../kit/answer-log.ts';
 import { describeResponse, redact } from '../kit/mask.ts';
+import { forTerminal } from '../reports/escape.ts';
+import { readable } from '../../spec/judges/readable.ts';
 import type { CheckResult } from '../kit/recorder.ts';
-import { VerdictTally } from '../kit/verdict-tally.ts';
+import { type Place, VerdictTally } from '../kit/verdict-tally.ts';
+import type { Finding } from '../../spec/judges/judge.ts';
 import { nameStandIns, showRequest } from './show-request.ts';
 
 /** The check of answers that were forwarded but not judged. */
 export const NOT_JUDGED = 'judged: every answer is judged';
 
-/** The judges that read what changes from answer to answer (the rate-limit headers): judged every time, never remembered. */
-export const VOLATILE = new Set(['headers']);
+/**
+ * The judges that read what the verdict cache's key leaves out (the rate-limit headers, which
+ * change from answer to answer; a browser's Origin and the CORS headers it gets): judged every
+ * time, never remembered.
+ */
+export const VOLATILE = new Set(['headers', 'cors']);
+/** Those judges alone: an answer whose other verdicts are known is judged by them only. */
+const VOLATILE_JUDGES = JUDGES.filter((j) => VOLATILE.has(j.name));
 
 export class TrafficJudge {
   readonly ctx: JudgeContext;
@@ -42,12 +52,42 @@ export class TrafficJudge {
     nameStandIns(model.cookieName);
   }
 
-  /** An answer that was forwarded but not judged, and why. */
+  /** The operation a request is, if the judges can read it. */
+  private operationId(method: string, target: string): string {
+    try {
+      return this.ctx.operation({ request: { method, target, headers: {} } })?.operationId ?? NO_OPERATION;
+    } catch {
+      return NO_OPERATION;
+    }
+  }
+
+  /** An answer that was forwarded but not judged, and why (one of a few fixed reasons: read-exchange.ts). */
   skipped(method: string, target: string, why: string): void {
-    const id = this.ctx.operation({ request: { method, target, headers: {} } })?.operationId ?? NO_OPERATION;
+    const id = this.operationId(method, target);
     let reasons = this.notJudged.get(id);
     if (!reasons) this.notJudged.set(id, (reasons = new Map()));
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+
+  /** An answer the proxy could not judge at all (the judges threw on it outside the registry): a failure of `readable`. */
+  unjudgeable(method: string, target: string, err: unknown): void {
+    this.judgedCount++;
+    const id = this.operationId(method, target);
+    const op = this.model.byId.get(id);
+    const place = op
+      ? { operationId: id, method: op.method, route: op.path }
+      : { operationId: NO_OPERATION, method: method.toUpperCase() };
+    const why = `the judges could not read it: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
+    const finding = { judge: readable.name, level: 'assumed' as const, why, defect: 'answers the judges cannot read' };
+    const verdict = { judge: readable, level: 'assumed' as const, findings: [finding] };
+    const request = redact(`${method.toUpperCase()} ${target}`);
+    for (const f of this.tally.add(place, [verdict], () => ({
+      request,
+      repro: '-',
+      actual: '(not read)',
+      answer: { status: 0, type: '' },
+    })))
+      this.log(forTerminal(`VIOLATION [${f.level}] ${place.operationId}  ${f.judge}: ${f.why}; request: ${request}`));
   }
 
   /**
@@ -58,13 +98,8 @@ export class TrafficJudge {
    */
   judgeOne(ex: Exchange, request: { upstreamUrl: string; body?: string }, known?: readonly Verdict[]): Verdict[] {
     this.judgedCount++;
-    const verdicts = known
-      ? [...known, ...judgeExchange(ex, this.ctx).filter((v) => VOLATILE.has(v.judge.name))]
-      : judgeExchange(ex, this.ctx);
-    const op = this.ctx.operation(ex);
-    const place = op
-      ? { operationId: op.operationId, method: op.method, route: op.path }
-      : { operationId: NO_OPERATION, method: ex.request.method };
+    const verdicts = known ? [...known, ...judgeExchange(ex, this.ctx, VOLATILE_JUDGES)] : judgeExchange(ex, this.ctx);
+    const place = this.placeOf(ex);
     let shown: { request: string; repro: string } | undefined;
     const example = () => {
       shown ??= showRequest(ex, request, this.model.cookieName);
@@ -73,16 +108,39 @@ export class TrafficJudge {
       const crash = ex.answer.status >= 500 ? { crash: crashSignature(ex.answer) } : {};
       return { ...shown, actual: redact(describeResponse(answer)), answer: status, ...crash };
     };
-    // One line per operation, judge and level: the first answer that broke it, all it found there.
+    const firsts = this.tally.add(place, verdicts, example);
+    if (firsts.length) this.logFirsts(place, firsts, shown!);
+    return known ? (known as Verdict[]) : verdicts.filter((v) => !VOLATILE.has(v.judge.name));
+  }
+
+  /** Where an exchange's verdicts are filed: its operation (one place object each, reused), or NO_OPERATION by method. */
+  private readonly places = new Map<string, Place>();
+  private placeOf(ex: Exchange): Place {
+    const op = this.ctx.operation(ex);
+    const id = op ? op.operationId : `${NO_OPERATION}\u0000${ex.request.method}`;
+    let place = this.places.get(id);
+    if (!place) {
+      // Bounded: one per operation, and one per method a request no operation matches was sent with.
+      if (this.places.size > 1000) this.places.clear();
+      place = op
+        ? { operationId: op.operationId, method: op.method, route: op.path }
+        : { operationId: NO_OPERATION, method: ex.request.method };
+      this.places.set(id, place);
+    }
+    return place;
+  }
+
+  /** One line per operation, judge and level: the first answer that broke it, all it found there. */
+  private logFirsts(place: Place, firsts: Finding[], shown: { request: string; repro: string }): void {
     const lines = new Map<string, string[]>();
-    for (const f of this.tally.add(place, verdicts, example)) {
+    for (const f of firsts) {
       const key = `[${f.level}] ${place.operationId}  ${f.judge}`;
       lines.set(key, [...(lines.get(key) ?? []), redact(f.why)]);
     }
     for (const [key, whys] of lines) {
-      this.log(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown!.request}; repro: ${shown!.repro}`);
+      // One line whatever the upstream sent: no newline, no terminal escape from it (reports/escape.ts).
+      this.log(forTerminal(`VIOLATION ${key}: ${whys.join('; ')}; request: ${shown.request}; repro: ${shown.repro}`));
     }
-    return verdicts.filter((v) => !VOLATILE.has(v.judge.name));
   }
 
   /** Every result so far: one per operation, judge and level (passes too), and a skip per operation with answers not judged. */

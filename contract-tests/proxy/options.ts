@@ -2,8 +2,10 @@
 // every program of the repository does), which drives parsing, the environment fallbacks,
 // `--help` and the typed options (ProxyCliOptions, each read by its key: `--max-body` is
 // `maxBody`). How a flag is added: decision 0034.
+import { parseAllowedHosts } from '../../cli/allowed-hosts.ts';
 import { FlagError, helpLines, parseFlags, type FlagTable, type FlagValues } from '../../cli/flags.ts';
 import { LEVELS } from '../../spec/provenance.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './forward.ts';
 import { DEFAULT_MAX_BODY } from './proxy.ts';
 
 export const DEFAULT_PORT = 4020;
@@ -28,6 +30,18 @@ export const FLAGS = {
     help: "the port to listen on (0: a free one); the API is served under the spec's path, /api/v0.1",
   },
   host: { type: 'string', value: '<address>', default: '127.0.0.1', help: 'the address to listen on' },
+  'allowed-host': {
+    type: 'custom',
+    env: 'PROXY_ALLOWED_HOST',
+    value: '<list>',
+    key: 'allowedHosts',
+    default: [] as string[],
+    shown: 'loopback names, IP addresses, --host',
+    parse: parseAllowedHosts,
+    help:
+      "more host names the proxy answers (the Host header), comma-separated, as the mock's; " +
+      '.example.test allows it and its subdomains; * allows any',
+  },
   provenance: {
     type: 'string',
     value: '<level>',
@@ -55,6 +69,17 @@ export const FLAGS = {
     min: 1024,
     max: 2 ** 30,
     help: 'answers up to this size are judged; larger ones are forwarded and counted as not judged',
+  },
+  'upstream-timeout': {
+    type: 'integer',
+    value: '<ms>',
+    key: 'upstreamTimeoutMs',
+    default: DEFAULT_UPSTREAM_TIMEOUT_MS,
+    min: 100,
+    max: 3_600_000,
+    help:
+      "how long the upstream's headers, or the next bytes of its body, may take; " +
+      'past it the client gets 504 (or its connection closed) and the answer is judged as none',
   },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version and exit' },

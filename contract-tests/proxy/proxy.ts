@@ -1,44 +1,51 @@
-// The validation proxy put together: a socket that forwards every request to the
-// upstream (forward.ts), a queue the answers wait in once they are sent, the judge that
-// empties it between requests (judge-traffic.ts), the recorder (dataset-recorder.ts), and
+// The validation proxy put together: a socket that answers only the hosts it is served on
+// (as the mock: cli/allowed-hosts.ts) and forwards every other request to the upstream
+// (forward.ts), a queue the answers wait in once they are sent, the judge that empties it
+// between requests (judge-traffic.ts), the recorder (dataset-recorder.ts), and
 // `GET /__proxy/report`, the report so far as the suite's JSON. Judging never holds an
 // answer back: bytes reach the client as they stream, and the judge reads its copy
-// afterwards. Memory stays bounded: a body over the size limit is forwarded and counted
-// as not judged; answers waiting for the judge past PENDING_LIMIT bytes are counted as
-// not judged too ("the judge fell behind"), never queued without end.
+// afterwards. What it holds is bounded: every copy of a body, in flight or waiting for
+// the judge, is charged to one budget (HELD_LIMIT); past it an answer is forwarded and
+// counted as not judged ("the judge fell behind"), never queued without end. The secrets
+// requests present and answers create are remembered by the one mask (kit/mask.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { hostMatcher, hostnameOf } from '../../cli/allowed-hosts.ts';
 import { loadFixtures } from '../../fixtures/load.ts';
-import { answerTime, type Exchange as Judged } from '../../spec/judges/exchange.ts';
-import { cookieValue } from '../../spec/judges/credentials.ts';
-import { loadModel } from '../../spec/model.ts';
+import { carriedCredentials } from '../../spec/judges/credentials.ts';
+import type { Exchange as Judged } from '../../spec/judges/exchange.ts';
+import { loadModel, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { nameSecrets, rememberSecret } from '../kit/mask.ts';
+import { hideSpecSecrets, nameSecrets, rememberSecret } from '../kit/mask.ts';
+import { forTerminal } from '../reports/escape.ts';
 import { jsonText } from '../reports/json.ts';
 import { outcomeOf, type RunOutcome } from '../reports/outcome.ts';
-import { parseJson } from '../transport/http.ts';
 import { DatasetRecorder, type Recording } from './dataset-recorder.ts';
-import { forwarder, type Exchange } from './forward.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, type Exchange, forwarder, HeldBytes, originForm } from './forward.ts';
+import { readExchange } from './read-exchange.ts';
 import { TrafficJudge } from './judge-traffic.ts';
 import { VerdictCache } from './verdict-cache.ts';
 
-/** Bytes of answers waiting for the judge before new ones are counted as not judged. */
-export const PENDING_LIMIT = 64 * 2 ** 20;
+/** Bytes of copies the proxy holds at most: bodies in flight and answers waiting for the judge. */
+export const HELD_LIMIT = 64 * 2 ** 20;
 /** A body up to this size is judged (8 MiB: a page of 500 rows with favicons fits). */
 export const DEFAULT_MAX_BODY = 8 * 2 ** 20;
-/** At most this many credentials are remembered to keep them out of a recording. */
-const SECRETS_KEPT = 1000;
+/** Client connections at most; past it Node closes new ones. */
+const MAX_CONNECTIONS = 1024;
 
 export interface ProxyOptions {
   /** The upstream's base URL, `/api/v0.1` included. */
   upstream: string;
   port?: number;
   host?: string;
+  /** Host names it answers besides loopback names, IP addresses and `host` (as the mock's --allowed-host). */
+  allowedHosts?: readonly string[];
   provenance?: Provenance;
-  /** Keep the public answers for a dataset (`recording()`). */
-  record?: boolean;
+  /** Keep the public answers for a dataset, written to this file by `finishRecording()`. */
+  record?: string;
   maxBodyBytes?: number;
+  /** How long the upstream's headers, or the next bytes of its body, may take. */
+  upstreamTimeoutMs?: number;
   spec?: string;
   /** One line per new violation. */
   log?: (line: string) => void;
@@ -53,114 +60,105 @@ export interface RunningProxy {
   outcome(): RunOutcome;
   /** Resolves once every answer sent so far is judged. */
   judged(): Promise<void>;
-  recording(): Recording | undefined;
+  /** Writes the recording (`record`), row by row; undefined without one. */
+  finishRecording(): Recording | undefined;
+  /** Bytes of copies held now (in flight and waiting for the judge). */
+  held(): number;
   /** Stops accepting, lets requests in flight finish (at most `graceMs`), judges what is left. */
   close(graceMs?: number): Promise<void>;
 }
 
-/** A body as the judge reads it: decoded as its Content-Encoding says, within the size limit. */
-function decode(body: Buffer, encoding: string | undefined, limit: number): Buffer | string {
-  const e = (encoding ?? '').trim().toLowerCase();
-  try {
-    if (!e || e === 'identity') return body;
-    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body, { maxOutputLength: limit });
-    if (e === 'deflate') return inflateSync(body, { maxOutputLength: limit });
-    if (e === 'br') return brotliDecompressSync(body, { maxOutputLength: limit });
-  } catch (err) {
-    return `its ${e} body could not be decoded (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+/** Names of the properties of a JSON value (at any depth) that the spec marks secret, with their string values. */
+function secretValues(value: unknown, fields: ReadonlySet<string>, out: string[] = [], depth = 0): string[] {
+  if (!value || typeof value !== 'object' || depth > 8) return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' && fields.has(k)) out.push(v);
+    else if (v && typeof v === 'object') secretValues(v, fields, out, depth + 1);
   }
-  return `encoded as ${e}, which the proxy does not decode`;
+  return out;
 }
 
-/** An exchange as the judge reads it, or why it cannot be judged. */
-export function readExchange(
-  ex: Exchange,
-  limit: number,
-): { judged: Judged; request: { upstreamUrl: string; body?: string } } | string {
-  const res = ex.response;
-  if (ex.error || !res) return 'with no answer from the upstream';
-  if (ex.aborted) return 'cut off (the client went away first)';
-  if (!res.body && res.bytes > 0) return `over ${limit} bytes`;
-  const decoded = decode(res.body ?? Buffer.alloc(0), res.headers['content-encoding'], limit);
-  if (typeof decoded === 'string') return decoded;
-  const type = ex.requestHeaders['content-type'] ?? '';
-  const body = ex.requestBody && /json|text|form/i.test(type) ? ex.requestBody.toString('utf8') : undefined;
-  let text: string | undefined;
-  let json: { value: unknown } | undefined;
-  const judged: Judged = {
-    request: { method: ex.method, target: ex.path, headers: ex.requestHeaders, ...(body ? { body } : {}) },
-    answer: {
-      status: res.status,
-      headers: res.headers,
-      // Read as text and parsed only when a judge reads them: an answer whose verdicts are known needs neither.
-      get text() {
-        return (text ??= decoded.toString('utf8'));
-      },
-      get json() {
-        return (json ??= { value: parseJson(this.text) }).value;
-      },
-    },
-    at: answerTime(res.headers),
-  };
-  return { judged, request: { upstreamUrl: ex.upstreamUrl, ...(body ? { body } : {}) } };
+/** The proxy's own answer (a refusal, its report), in the API's error shape when it is one. */
+function answer(
+  res: import('node:http').ServerResponse,
+  method: string | undefined,
+  status: number,
+  body: string,
+  extra: Record<string, string> = {},
+) {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Content-Type-Options': 'nosniff',
+    ...extra,
+  });
+  res.end(method === 'HEAD' ? undefined : body);
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const model = loadModel(options.spec);
+  const model: SpecModel = loadModel(options.spec);
   const level = options.provenance ?? 'assumed';
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const upstream = new URL(options.upstream);
   const log = options.log ?? ((line: string) => console.log(line));
-  // Fixture credentials print as their names, as in the suite's reports.
+  // Fixture credentials print as their names, as in the suite's reports; the spec's secret fields and cookie are hidden by shape.
   nameSecrets(loadFixtures(undefined, model).credentials);
+  hideSpecSecrets(model);
   const traffic = new TrafficJudge(model, level, log);
   const recorder = options.record
-    ? new DatasetRecorder(model, `${upstream.origin}${upstream.pathname}`.replace(/\/+$/, ''))
+    ? new DatasetRecorder(model, `${upstream.origin}${upstream.pathname}`.replace(/\/+$/, ''), options.record)
     : undefined;
-  const secrets = new Set<string>();
   const startedAt = new Date();
+  const held = new HeldBytes(HELD_LIMIT);
+  const answers = hostMatcher([options.host ?? '127.0.0.1', ...(options.allowedHosts ?? [])]);
 
   const queue: Exchange[] = [];
-  let pendingBytes = 0;
   let draining = false;
   let idle: (() => void)[] = [];
 
-  // The credentials requests carry (an API key, the API's session cookie; not other cookies):
-  // masked wherever a log line or report would show them (an answer echoing one), and kept
-  // out of a recording. At most SECRETS_KEPT: the set is keyed by what clients send.
-  const remember = (ex: Exchange) => {
-    const h = ex.requestHeaders;
-    for (const value of [h.authorization?.split(' ').pop(), cookieValue(h.cookie, model.cookieName)]) {
-      if (!value || secrets.has(value) || secrets.size >= SECRETS_KEPT) continue;
-      secrets.add(value);
-      rememberSecret(value);
-    }
+  // The credentials a request presents the way the spec's schemes read them (never `Bearer null`):
+  // remembered when it comes, and again when it is judged, so the mask holds them when its answer is shown.
+  const remember = (headers: Record<string, string>) => {
+    for (const c of carriedCredentials(model, headers).presented) rememberSecret(c.secret);
+  };
+  // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up later.
+  const learn = (judged: Judged) => {
+    const { method } = judged.request;
+    const { status } = judged.answer;
+    if (method === 'GET' || method === 'HEAD' || status < 200 || status >= 300 || !model.secretFields.size) return;
+    for (const s of secretValues(judged.answer.json, model.secretFields)) rememberSecret(s);
   };
 
   const verdicts = new VerdictCache(model.cookieName);
   const judgeOne = (ex: Exchange) => {
+    remember(ex.requestHeaders);
     // A recording reads every answer's rows: no shortcut then.
     const seen = recorder ? undefined : verdicts.lookup(ex);
-    const read = readExchange(ex, limit);
+    const read = readExchange(ex, limit, timeoutMs);
     if (typeof read === 'string') return traffic.skipped(ex.method, ex.path, read);
+    learn(read.judged);
     const remembered = traffic.judgeOne(read.judged, read.request, seen);
     if (!seen && !recorder) verdicts.keep(ex, remembered);
+    if (!recorder) return;
+    // Only a recording parses the body of an answer whose verdicts were known.
     const op = traffic.ctx.operation(read.judged);
-    const { status, json } = read.judged.answer;
-    if (recorder && DatasetRecorder.records(op))
-      recorder.note(op, { path: ex.path, status, json, answeredAt: read.judged.at });
+    const { answer } = read.judged;
+    if (!answer.unreadable && DatasetRecorder.records(op))
+      recorder.note(op, { path: ex.path, status: answer.status, json: answer.json, answeredAt: read.judged.at });
   };
 
   const drain = () => {
     const until = performance.now() + 10;
     while (queue.length && performance.now() < until) {
       const ex = queue.shift()!;
-      pendingBytes -= ex.response?.body?.length ?? 0;
       try {
         judgeOne(ex);
       } catch (err) {
-        // A judge that trips over an answer must not take the proxy, its counts and its reports with it.
-        traffic.skipped(ex.method, ex.path, `the judge failed on it (${(err as Error).message.slice(0, 120)})`);
+        // An answer the judges trip over is a failure, not a skip; the proxy, its counts and its reports stay up.
+        traffic.unjudgeable(ex.method, ex.path, err);
+      } finally {
+        held.give(ex.held);
       }
     }
     if (queue.length) setImmediate(drain);
@@ -173,12 +171,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const onExchange = (ex: Exchange) => {
-    if (!ex.inApi) return;
-    remember(ex);
-    const bytes = ex.response?.body?.length ?? 0;
-    if (pendingBytes + bytes > PENDING_LIMIT)
-      return traffic.skipped(ex.method, ex.path, 'while the judge had fallen behind');
-    pendingBytes += bytes;
+    if (!ex.inApi) {
+      held.give(ex.held);
+      return;
+    }
     queue.push(ex);
     if (!draining) {
       draining = true;
@@ -186,7 +182,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
   };
 
-  const forward = forwarder({ url: upstream, basePath: model.basePath }, limit, onExchange);
+  const forward = forwarder({ url: upstream, basePath: model.basePath }, { limit, held, timeoutMs, onExchange });
   let origin = '';
   const outcome = (): RunOutcome => {
     const { judged, notJudged } = traffic.counts();
@@ -218,10 +214,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 
   const server: Server = createServer((req, res) => {
-    if ((req.url ?? '').startsWith('/__proxy/')) {
-      const path = req.url!.split('?')[0];
+    // An absolute-form target names its host itself (RFC 9112 3.2.2); only its path goes on.
+    const { path, authority } = originForm(req.url ?? '/');
+    const host = authority ?? req.headers.host ?? '';
+    if (!answers(host)) {
+      // A page of another site reaching the upstream (and this report) by DNS rebinding: refused, as the mock refuses it.
+      const name = forTerminal(hostnameOf(host)).slice(0, 200);
+      const message =
+        "Forbidden: You don't have permission to access this resource. The validation proxy does not answer " +
+        `the host '${name}': it answers loopback names, IP addresses and the hosts it is told (a page on another ` +
+        `site could otherwise reach the upstream through it by DNS rebinding); if you call it by that name, start ` +
+        `it with --allowed-host ${name}`;
+      return answer(res, req.method, 403, JSON.stringify({ success: false, message }));
+    }
+    if (path.startsWith('/__proxy/')) {
       const [status, body] =
-        path !== '/__proxy/report'
+        path.split('?')[0] !== '/__proxy/report'
           ? [
               404,
               JSON.stringify({ success: false, message: `Not Found: the proxy's own routes are GET /__proxy/report` }),
@@ -229,18 +237,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           : req.method !== 'GET' && req.method !== 'HEAD'
             ? [405, JSON.stringify({ success: false, message: 'Method Not Allowed: GET /__proxy/report' })]
             : [200, jsonText(outcome())];
-      res.writeHead(status, {
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(body),
-        ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return;
+      return answer(res, req.method, status, body, status === 405 ? { Allow: 'GET, HEAD' } : {});
     }
-    forward.forward(req, res);
+    forward.forward(req, res, path);
   });
-  // Requests may take as long as the upstream takes; idle connections are closed as Node does.
-  server.requestTimeout = 0;
+  // Receiving a whole request takes at most Node's default (300 s) and its headers 60 s; the
+  // answer may take as long as the upstream's timeouts allow. Idle connections close as Node closes them.
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -255,7 +258,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     baseUrl: `${origin}${model.basePath}`,
     outcome,
     judged,
-    recording: () => recorder?.recording(secrets),
+    finishRecording: () => recorder?.finish(),
+    held: () => held.held,
     async close(graceMs = 5_000) {
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();

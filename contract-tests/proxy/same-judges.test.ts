@@ -1,5 +1,5 @@
 // The proxy keeps no rule of its own: an exchange read as the proxy reads what it forwarded
-// (proxy.ts `readExchange`) and as the suite reads what it sent (run/judging.ts) is the same
+// (read-exchange.ts) and as the suite reads what it sent (run/judging.ts) is the same
 // exchange to the registry, and gets the same findings, on every request of the defects one
 // exchange shows and on a browser's everyday traffic.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { judgedExchange } from '../run/judging.ts';
 import { caseHeaders, EVERYDAY, SHOWN, type TrafficCase } from '../testing/traffic-cases.ts';
 import { send } from '../transport/http.ts';
 import { headerRecord } from './forward.ts';
-import { readExchange } from './proxy.ts';
+import { readExchange } from './read-exchange.ts';
 
 const model = loadModel();
 const ctx = JudgeContext.of(model);
@@ -35,10 +35,11 @@ async function bothWays(defect: Defect, c: TrafficCase) {
     requestHeaders: suite.request.headers,
     ...(suite.request.body ? { requestBody: Buffer.from(suite.request.body) } : {}),
     response: { status: res.status, headers: headerRecord(raw), body, bytes: body.length },
+    held: 0,
     startedAt: Date.now(),
     ms: 1,
   };
-  const read = readExchange(forwarded, 8 * 2 ** 20);
+  const read = readExchange(forwarded, 8 * 2 ** 20, 30_000);
   if (typeof read === 'string') throw new Error(read);
   const shown = (ex: typeof suite) => findingsOf(ex, ctx).map((f) => `${f.judge} [${f.level}] ${f.why}`);
   return { suite: shown(suite), proxy: shown({ ...read.judged, at: suite.at }) };

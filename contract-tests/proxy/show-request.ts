@@ -9,6 +9,27 @@ import type { Exchange } from '../../spec/judges/exchange.ts';
 const KEY_STAND_IN = '__proxy_bearer_credential__';
 const SESSION_STAND_IN = '__proxy_session_credential__';
 
+/** The request headers an answer depends on, which a repro sends again (a browser's Origin, a preflight's asks too). */
+const REPEATED = [
+  'content-type',
+  'prefer',
+  'authorization',
+  'cookie',
+  'origin',
+  'access-control-request-method',
+  'access-control-request-headers',
+] as const;
+
+const SPELT: Record<(typeof REPEATED)[number], string> = {
+  'content-type': 'Content-Type',
+  prefer: 'Prefer',
+  authorization: 'Authorization',
+  cookie: 'Cookie',
+  origin: 'Origin',
+  'access-control-request-method': 'Access-Control-Request-Method',
+  'access-control-request-headers': 'Access-Control-Request-Headers',
+};
+
 /** The variables a repro line reads the credentials from, the session's without its cookie name. */
 export function nameStandIns(sessionCookie: string | undefined): void {
   nameVariable(KEY_STAND_IN, '${CONTRACT_API_KEY}');
@@ -27,7 +48,7 @@ export function showRequest(
   const h = ex.request.headers;
   const repro: Record<string, string> = {};
   const shownHeaders: Record<string, string> = {};
-  for (const name of ['content-type', 'prefer', 'authorization', 'cookie'] as const) {
+  for (const name of REPEATED) {
     const value = h[name];
     if (value === undefined) continue;
     if (name === 'authorization') {
@@ -42,8 +63,8 @@ export function showRequest(
         shownHeaders.Cookie = `${sessionCookie}=${session}`;
       }
     } else {
-      repro[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
-      shownHeaders[name === 'content-type' ? 'Content-Type' : 'Prefer'] = value;
+      repro[SPELT[name]] = value;
+      shownHeaders[SPELT[name]] = value;
     }
   }
   const body = request.body;

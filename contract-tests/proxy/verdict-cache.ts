@@ -29,18 +29,8 @@ export class VerdictCache {
     if (!res?.body || ex.aborted || ex.error || ex.requestBody) return undefined;
     const h = ex.requestHeaders;
     const session = cookieValue(h.cookie, this.sessionCookie);
-    return [
-      ex.method,
-      ex.path,
-      res.status,
-      res.headers['content-type'],
-      res.headers['content-encoding'],
-      res.headers.allow,
-      // The credentials themselves: whether each is well formed is part of what the judges read.
-      h.authorization,
-      session,
-      h.prefer,
-    ].join('\u0000');
+    // The credentials themselves: whether each is well formed is part of what the judges read.
+    return `${ex.method}\u0000${ex.path}\u0000${res.status}\u0000${res.headers['content-type']}\u0000${res.headers['content-encoding']}\u0000${res.headers.allow}\u0000${h.authorization}\u0000${session}\u0000${h.prefer}`;
   }
 
   private static minute(ex: Exchange): number {

@@ -11,6 +11,7 @@ import { FORBIDDEN_MESSAGE, UNAUTHORIZED_MESSAGE, errorBody } from '../../spec/m
 import { referenceRows } from './data.ts';
 import { QueryError, countries, regions, search, versions, type SearchDefects } from './search.ts';
 import type { Defect } from './defects.ts';
+import { corsLayer } from './cors.ts';
 import { fragileInput } from './fragile-input.ts';
 import { rateLimiter } from './rate-limit.ts';
 
@@ -142,6 +143,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
   });
 
   const app = new Hono().basePath(BASE);
+  // First: a preflight is answered before anything counts it, and every answer after it gets its grant.
+  app.use(corsLayer(has));
   if (has('text-plain-json')) {
     app.use(async (c, next) => {
       await next();

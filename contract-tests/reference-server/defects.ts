@@ -30,5 +30,11 @@ export const DEFECTS = {
   'encoded-colon-404': "a ping address with its ':' percent-encoded answers 404, the raw ':' 200",
   'utf8mb4-500': 'a value with a 4-byte UTF-8 character answers 500 (a utf8mb3 column)',
   'foreign-param-500': "GET /metadata/countries crashes (500) when the search's sort parameter comes along",
+  'cors-wildcard-with-credentials':
+    'every answer to a page on another origin says Access-Control-Allow-Origin: * with credentials, ' +
+    'which browsers refuse',
+  'cors-no-expose-headers': 'no Access-Control-Expose-Headers: a page cannot read X-RateLimit-* or Retry-After',
+  'cors-preflight-missing-method': 'preflights allow GET, HEAD and POST but not DELETE, so a page cannot revoke a key',
+  'cors-any-origin': 'the Origin is echoed with credentials whatever it is, so any site can act with a session',
 } as const;
 export type Defect = keyof typeof DEFECTS;

@@ -279,6 +279,38 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
       level: 'assumed',
     },
   ],
+  'cors-wildcard-with-credentials': [
+    {
+      operation: 'findServers',
+      check: /^cors: GET from an allowed origin: /,
+      why: /^Origin http:\/\/localhost:5173 got Access-Control-Allow-Origin: \*, which a browser refuses/,
+      level: 'interface',
+    },
+  ],
+  'cors-no-expose-headers': [
+    {
+      operation: 'listApiKeys',
+      check: /^cors: a call with the session cookie from an allowed origin: /,
+      why: /^Access-Control-Expose-Headers is absent: a page cannot read X-RateLimit-Limit, X-RateLimit-Remaining, /,
+      level: 'assumed',
+    },
+  ],
+  'cors-preflight-missing-method': [
+    {
+      operation: 'revokeApiKey',
+      check: /^cors: a preflight of DELETE \/user\/apikeys\/\{id\} from an allowed origin -> 204/,
+      why: /Access-Control-Allow-Methods 'GET, HEAD, POST', which leaves out DELETE$/,
+      level: 'assumed',
+    },
+  ],
+  'cors-any-origin': [
+    {
+      operation: 'findServers',
+      check: /^cors: GET from an origin no deployment allows: granted nothing/,
+      why: /^Origin (https:\/\/not-allowed\.invalid), which no deployment may allow, got [\w-]+: \1$/,
+      level: 'assumed',
+    },
+  ],
 };
 
 /** The defects the replay names too: each operation's documented success, as Dredd replays it. */
@@ -342,18 +374,22 @@ export const INTERFACE: Partial<Record<Defect, Omit<Named, 'level'>[]>> = {
   'bare-error-body': [{ operation: 'findServers', check: /^schema: /, why: /body must have property 'success'/ }],
   // Every JSON answer of the one interface operation says text/plain.
   'text-plain-json': [{ operation: 'findServers', check: /^(Dredd|json): /, why: PLAIN }],
+  // Credentials cross-origin are the interface's: `*` breaks every credentialed call, whatever origins are allowed.
+  'cors-wildcard-with-credentials': [
+    { operation: 'findServers', check: /^cors: GET from an allowed origin/, why: /Access-Control-Allow-Origin: \*/ },
+  ],
 };
 
 /** Defects that share a run: none of them hides or imitates another's failure; at most one breaks an interface promise. */
 export const GROUPS: Defect[][] = [
   ['none'],
-  ['auth-not-enforced', 'missing-field', 'html-404'],
-  ['wrong-401-message', 'wrong-type', '404-wrong-method'],
-  ['limit-ignored', 'secret-in-list', 'motd-raw'],
+  ['auth-not-enforced', 'missing-field', 'html-404', 'cors-no-expose-headers'],
+  ['wrong-401-message', 'wrong-type', '404-wrong-method', 'cors-preflight-missing-method'],
+  ['limit-ignored', 'secret-in-list', 'motd-raw', 'cors-any-origin'],
   ['wrong-status', 'nulls-past-page-one', 'sql-500', 'total-per-page'],
   ['false-as-true', 'wrong-default-sort', 'bare-error-body'],
   ['total-counts-hidden', 'out-of-range-accepted', 'ignored-filter', 'limit-dependent-count'],
-  ['missing-route', 'no-rate-limit-headers'],
+  ['missing-route', 'no-rate-limit-headers', 'cors-wildcard-with-credentials'],
   ['text-plain-json', 'refuses-credentials'],
   ['repeated-param-500', 'encoded-colon-404'],
   ['utf8mb4-500', 'foreign-param-500'],
@@ -386,6 +422,8 @@ export const MANY: Exclude<Defect, 'none'>[] = [
   'encoded-colon-404',
   'utf8mb4-500',
   'foreign-param-500',
+  'cors-no-expose-headers',
+  'cors-any-origin',
 ];
 
 /** The cause each defect must be named as, alone: a run of several defects has one cause per defect and no other. */
@@ -421,4 +459,11 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'utf8mb4-500': /^server error: 500 Internal Server Error: ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value/,
   'foreign-param-500':
     /^server error: 500 Internal Server Error: the request could not be completed \(TypeError\) \(GET \/metadata\/countries\)$/,
+  'cors-wildcard-with-credentials':
+    /^Access-Control-Allow-Origin: \* where x-cors allows credentials: browsers refuse every credentialed call \(/,
+  'cors-no-expose-headers':
+    /^Access-Control-Expose-Headers leaves out headers x-cors exposes \(2 of the \d+ `cors:` checks\)$/,
+  'cors-preflight-missing-method':
+    /^Access-Control-Allow-Methods of a preflight leaves out methods its path declares \(1 of the \d+ `cors:` /,
+  'cors-any-origin': /^an origin x-cors does not allow is granted \(1 of the \d+ `cors:` checks\)$/,
 };

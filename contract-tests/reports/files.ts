@@ -45,7 +45,16 @@ export function reportPaths(
 
 /** Writes an outcome in every format (JUnit's suite named `suiteName`) and says where, for the run's last line. */
 export function writeReports(outcome: RunOutcome, paths: ReportPaths, suiteName: 'contract' | 'proxy'): string {
-  for (const f of FORMATS) writeAtomically(paths[f.id], f.render(outcome, suiteName));
+  // Each is written whatever befalls the others; then any that could not be is said.
+  const failed: string[] = [];
+  for (const f of FORMATS) {
+    try {
+      writeAtomically(paths[f.id], f.render(outcome, suiteName));
+    } catch (err) {
+      failed.push(`${f.label} (${paths[f.id]}): ${(err as Error).message}`);
+    }
+  }
+  if (failed.length) throw new Error(`not written: ${failed.join('; ')}`);
   return `Reports: ${FORMATS.map((f) => `${paths[f.id]} (${f.label})`).join(', ')}`;
 }
 

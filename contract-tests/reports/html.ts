@@ -8,10 +8,9 @@ import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
 import { failsStrictly, failureFields, promisesLine, verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
+import { forHtml } from './escape.ts';
 
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+const esc = forHtml;
 
 const STYLE = `
 :root { color-scheme: light; --fail: #b42318; --pass: #067647; --muted: #475467; --line: #d0d5dd; }

@@ -5,6 +5,7 @@
 // it); `format` names the version of that shape, raised when a field changes meaning.
 import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
+import { forJson } from './escape.ts';
 import { failsStrictly, verdictLine, type RunOutcome } from './outcome.ts';
 
 export const REPORT_FORMAT = 'server-listing-contract-report/1';
@@ -140,5 +141,5 @@ export function jsonReport(outcome: RunOutcome): JsonReport {
 
 /** The report as the file holds it. */
 export function jsonText(outcome: RunOutcome): string {
-  return `${JSON.stringify(jsonReport(outcome), null, 2)}\n`;
+  return forJson(jsonReport(outcome));
 }

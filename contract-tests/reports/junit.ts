@@ -5,19 +5,9 @@
 // nothing (exit 2) is one test case in error saying why, so a gate never reads green.
 import type { RunOutcome } from './outcome.ts';
 import { failsStrictly } from './outcome.ts';
+import { forXml } from './escape.ts';
 
-function xml(text: string): string {
-  return (
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // XML 1.0 cannot carry most control characters, even escaped.
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '?')
-  );
-}
+const xml = forXml;
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 

@@ -5,25 +5,14 @@
 import { LEVELS } from '../../spec/provenance.ts';
 import { verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
+import { forCode, forFence, forMarkdown } from './escape.ts';
 
-/** Text safe inside a table cell or a list item. */
-function md(text: string): string {
-  return text
-    .replace(/\|/g, '\\|')
-    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
-    .replace(/\r?\n/g, ' ');
-}
-
-/** A code span that holds any text (a repro may hold backticks). */
-function code(text: string): string {
-  const ticks = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
-  return `${ticks}${ticks.length > 1 ? ' ' : ''}${text.replace(/\r?\n/g, ' ')}${ticks.length > 1 ? ' ' : ''}${ticks}`;
-}
-
-const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+const md = forMarkdown;
+const code = forCode;
+const SHOWN = 300;
 
 function failureItem(f: CheckResult): string {
-  return `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}${f.message ? `<br>${md(cut(f.message))}` : ''}${f.repro ? `<br>${code(f.repro)}` : ''}`;
+  return `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}${f.message ? `<br>${md(f.message, SHOWN)}` : ''}${f.repro ? `<br>${code(f.repro)}` : ''}`;
 }
 
 export function markdown(outcome: RunOutcome): string {
@@ -50,10 +39,10 @@ export function markdown(outcome: RunOutcome): string {
       );
       if (example) {
         lines.push(
-          `   e.g. **${md(example.operationId)}**: ${md(example.check)}${example.actual ? `<br>got ${code(cut(example.actual))}` : ''}`,
+          `   e.g. **${md(example.operationId)}**: ${md(example.check)}${example.actual ? `<br>got ${code(example.actual, SHOWN)}` : ''}`,
           '',
         );
-        if (example.repro) lines.push('   ```sh', `   ${example.repro}`, '   ```', '');
+        if (example.repro) lines.push(...forFence(example.repro, 'sh', '   '), '');
       }
       lines.push(
         `   <details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary>`,

@@ -9,6 +9,7 @@ import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import { findCauses, type Cause, type Observed, type OperationInfo } from './causes.ts';
 import type { CheckResult } from '../kit/recorder.ts';
+import { linesForTerminal } from './escape.ts';
 
 export interface OperationReport {
   operationId: string;
@@ -218,6 +219,7 @@ function causeLines(outcome: RunOutcome): string[] {
   return lines;
 }
 
+/** The summary for a terminal: every line masked and made one line (text from the target is never trusted: reports/escape.ts). */
 export function summary(outcome: RunOutcome): string {
   const t = outcome.tally;
   const lines = [...outcome.settings, '', verdictLine(outcome)];
@@ -249,5 +251,5 @@ export function summary(outcome: RunOutcome): string {
     const unavoidable = results.filter((x) => x.unavoidable);
     if (unavoidable.length) lines.push(`      - skipped, unavoidable: ${unavoidable.map((r) => r.check).join('; ')}`);
   }
-  return lines.join('\n');
+  return linesForTerminal(lines);
 }

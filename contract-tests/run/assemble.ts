@@ -69,7 +69,8 @@ export function assembleKit(p: KitParts): Kit {
     signal: p.signal,
     observe: (request, response) => {
       const subject = filedUnder(p.model, request.method, http.relative(request.url));
-      answers.note(subject, response);
+      // A preflight's answer is the CORS layer's: it says nothing of whether the operation's route is there.
+      if (request.method.toUpperCase() !== 'OPTIONS') answers.note(subject, response);
       judging.observe(subject, request, response);
       keys?.observe(subject, request, response);
       const sent = usageNoteOf(p.model, { ...request, url: http.relative(request.url) }, response.status);

@@ -16,7 +16,7 @@ import { JudgeContext, judgeExchange, type Verdict } from '../../spec/judges/reg
 import { crashSignature } from '../../spec/judges/server-error.ts';
 import { owedStatuses } from '../../spec/judges/owed-status.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import type { Provenance } from '../../spec/provenance.ts';
+import { LEVELS, type Provenance, weakest } from '../../spec/provenance.ts';
 import { NO_OPERATION, type Subject } from '../kit/answer-log.ts';
 import type { CredentialSet } from '../kit/credentials.ts';
 import { describeResponse } from '../kit/mask.ts';
@@ -42,6 +42,9 @@ export interface Case {
   comparisonFirst?: boolean;
 }
 
+/** The firmest of some levels. */
+const hardest = (levels: readonly Provenance[]): Provenance => LEVELS.find((l) => levels.includes(l)) ?? 'assumed';
+
 /** What the judges of a case promise, for people: what a case without an owed status expects. */
 function promises(verdicts: readonly Verdict[]): string {
   return verdicts.map((v) => v.judge.promise).join('; ');
@@ -58,7 +61,13 @@ export function judgedExchange(request: HttpRequest, response: HttpResponse, kno
       headers: lowerCased(wire.headers),
       ...(wire.body !== undefined ? { body: wire.body } : {}),
     },
-    answer: { status: response.status, headers: response.headers, text: response.text, json: response.json },
+    answer: {
+      status: response.status,
+      headers: response.headers,
+      text: response.text,
+      json: response.json,
+      ...(response.unreadable ? { unreadable: response.unreadable } : {}),
+    },
     at: answerTime(response.headers, received),
     ...(known ? { known } : {}),
   };
@@ -142,6 +151,9 @@ export class RunJudging {
     const failed = findings.length > 0;
     return {
       ...base,
+      // A failure breaks the hardest promise its findings break, never harder than the case rests on
+      // (a call that rests on x-cors's credentials may still fail an assumed rule of it).
+      ...(failed ? { provenance: weakest(c.level, hardest(findings.map((f) => f.level))) } : {}),
       status: failed ? 'fail' : 'pass',
       ...shown,
       expected:

@@ -14,7 +14,14 @@ export interface TrafficCase {
   /** Which fixture credential it carries, if any. */
   credential?: 'valid-key' | 'valid-session' | 'unknown-key';
   body?: unknown;
+  /** The page's origin, as a browser sends it on a call from another origin. */
+  origin?: string;
+  /** A CORS preflight's Access-Control-Request-Method and -Headers. */
+  preflight?: { method: string; headers?: string };
 }
+
+/** A page on an origin x-cors allows. */
+const PAGE = 'http://localhost:5173';
 
 export interface Seen {
   operation: string;
@@ -194,6 +201,33 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     request: { method: 'GET', path: '/metadata/countries?sort=users' },
     seen: { operation: 'listCountries', judge: 'server-error', why: /^status 500: /, level: 'observed' },
   },
+  'cors-wildcard-with-credentials': {
+    request: { method: 'GET', path: '/user/apikeys', credential: 'valid-session', origin: PAGE },
+    seen: {
+      operation: 'listApiKeys',
+      judge: 'cors',
+      why: /got Access-Control-Allow-Origin: \*, which a browser refuses/,
+      level: 'interface',
+    },
+  },
+  'cors-no-expose-headers': {
+    request: { method: 'GET', path: '/metadata/regions', origin: PAGE },
+    seen: {
+      operation: 'listRegions',
+      judge: 'cors',
+      why: /Access-Control-Expose-Headers is absent: a page cannot read X-RateLimit-Limit/,
+      level: 'assumed',
+    },
+  },
+  'cors-preflight-missing-method': {
+    request: {
+      method: 'OPTIONS',
+      path: '/user/apikeys/key_0123456789ab',
+      origin: PAGE,
+      preflight: { method: 'DELETE', headers: 'authorization' },
+    },
+    seen: { operation: '(no operation)', judge: 'cors', why: /which leaves out DELETE/, level: 'assumed' },
+  },
 };
 
 /**
@@ -208,6 +242,8 @@ export const NOT_SHOWN: Defect[] = [
   'total-counts-hidden',
   'total-per-page',
   'limit-dependent-count',
+  // Live traffic cannot tell an origin no deployment may allow from a deployment's own web site.
+  'cors-any-origin',
 ];
 
 /** More of what a browser session sends: every operation, filters, sorts, pages, pings, errors it may provoke. None may be a violation against a correct server. */
@@ -239,6 +275,11 @@ export const EVERYDAY: TrafficCase[] = [
   { method: 'PUT', path: '/servers/find' },
   { method: 'GET', path: '/no-such-page' },
   { method: 'HEAD', path: '/servers/find?limit=2' },
+  { method: 'GET', path: '/servers/find?limit=5', origin: PAGE },
+  { method: 'GET', path: '/user/apikeys', credential: 'valid-session', origin: PAGE },
+  { method: 'OPTIONS', path: '/user/apikeys', origin: PAGE, preflight: { method: 'POST', headers: 'content-type' } },
+  // A page on a deployment's own site, which x-cors does not list: refused, nothing is owed.
+  { method: 'GET', path: '/metadata/regions', origin: 'https://www.example.com' },
 ];
 
 /** The request headers a case carries, as a browser sends them (the session among other cookies). */
@@ -248,5 +289,10 @@ export function caseHeaders(c: TrafficCase): Record<string, string> {
   if (c.credential === 'valid-session') headers.cookie = `theme=dark; sls_session=${secret('valid-session')}`;
   else if (c.credential) headers.authorization = `Bearer ${secret(c.credential)}`;
   if (c.body !== undefined) headers['content-type'] = 'application/json';
+  if (c.origin) headers.origin = c.origin;
+  if (c.preflight) {
+    headers['access-control-request-method'] = c.preflight.method;
+    if (c.preflight.headers) headers['access-control-request-headers'] = c.preflight.headers;
+  }
   return headers;
 }

@@ -1,6 +1,9 @@
 // One request, one answer, through whatever `fetch` the run was given: the global one
 // (a real socket) or a Hono app's `app.fetch` (in process, no socket). Waiting out rate
-// limits, the budget and watching answers are the Transport's (transport.ts).
+// limits, the budget and watching answers are the Transport's (transport.ts). An answer
+// whose body a client could not use (cut short, not decodable) is an answer, said so.
+import type { Unreadable } from '../../spec/judges/exchange.ts';
+
 export interface HttpRequest {
   method: string;
   url: string;
@@ -15,6 +18,20 @@ export interface HttpResponse {
   text: string;
   /** The parsed body; undefined when it is not JSON. */
   json: unknown;
+  /** Why the body could not be read as a client reads it (then `text` is ''): the `readable` judge fails it. */
+  unreadable?: Unreadable;
+}
+
+/** The codings fetch decodes, as a browser does. */
+const DECODED = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'identity']);
+
+/** Why fetch could not read a body whose head it had: cut short, or not decodable. */
+function unreadableOf(err: unknown): Unreadable {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (err as Error).name;
+  return /^Z_|ZlibError|BrotliDecoder/i.test(`${code} ${cause?.message ?? ''}`)
+    ? { kind: 'undecodable', detail: `its body does not decode as its Content-Encoding says (${code})` }
+    : { kind: 'cut', detail: `the connection closed inside its body (${code})` };
 }
 
 /** The fetch the run sends with: `(Request) => Promise<Response>`, as `globalThis.fetch` and Hono's `app.fetch` are. */
@@ -48,8 +65,32 @@ export async function send(
       signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
     }),
   );
-  const text = await res.text();
-  return { status: res.status, headers: headersObject(res.headers), text, json: parseJson(text) };
+  const answered = headersObject(res.headers);
+  const coding = (answered['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .find((c) => c && !DECODED.has(c));
+  if (coding) {
+    await res.body?.cancel();
+    const detail = `its body is encoded as ${JSON.stringify(coding.slice(0, 40))}, which clients do not decode`;
+    return {
+      status: res.status,
+      headers: answered,
+      text: '',
+      json: undefined,
+      unreadable: { kind: 'unknown-encoding', detail },
+    };
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    // The head came and the body did not, whole: an answer the client cannot use, not a network failure.
+    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') throw err;
+    return { status: res.status, headers: answered, text: '', json: undefined, unreadable: unreadableOf(err) };
+  }
+  return { status: res.status, headers: answered, text, json: parseJson(text) };
 }
 
 /** Words a person can act on for each way a request gets no answer, by the code Node reports. */
@@ -88,32 +129,12 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** A short, single-line excerpt of a body for people. */
-export function excerpt(text: string, max = 300): string {
+/** A short, single-line excerpt of a body for people; `length`: the whole body's, when `text` is its start. */
+export function excerpt(text: string, max = 300, length = text.length): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat || '(empty body)';
-}
-
-/**
- * What tells one server error from another: the status and the error's first line (a
- * JSON body's `message`), with what varies from request to request taken out (quoted
- * values, numbers, byte escapes), so one crash met through many requests reads the same.
- */
-export function signature(res: Pick<HttpResponse, 'status' | 'text' | 'json'>): string {
-  const json = res.json as { message?: unknown; error?: unknown } | undefined;
-  const said =
-    typeof json?.message === 'string'
-      ? json.message
-      : typeof json?.error === 'string'
-        ? json.error
-        : (res.text.split('\n').find((l) => l.trim()) ?? '');
-  const general = said
-    .replace(/'[^']*'|"[^"]*"|`[^`]*`/g, '…')
-    .replace(/\\x[0-9a-f]{2}/gi, '')
-    .replace(/\d+/g, '#')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${res.status} ${general.length > 120 ? `${general.slice(0, 120)}…` : general || '(empty body)'}`;
+  return flat.length > max || length > text.length
+    ? `${flat.slice(0, max)}… (${length} chars)`
+    : flat || '(empty body)';
 }
 
 function headersObject(headers: Headers): Record<string, string> {

@@ -1,8 +1,13 @@
 // The transport: within the budget (cleanup always), asked again after a 429, every
-// answer observed, and nothing more but the cleanup once the run is stopped.
+// answer observed, and nothing more but the cleanup once the run is stopped; an answer
+// whose body a client cannot use is an answer, marked so.
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
+import { findingsOf, JudgeContext } from '../../spec/judges/registry.ts';
+import { loadModel } from '../../spec/model.ts';
+import { judgedExchange } from '../run/judging.ts';
 import { Budget } from './budget.ts';
-import type { HttpResponse } from './http.ts';
+import { type HttpResponse, send } from './http.ts';
 import { Pacer } from './pacing.ts';
 import { Transport } from './transport.ts';
 
@@ -68,5 +73,38 @@ describe('Transport', () => {
       200,
     );
     expect(sent).toEqual(['DELETE /api/k']);
+  });
+});
+
+describe('send, over a real socket: an answer whose body a client cannot use', () => {
+  test('a body cut short, gzip that does not decode, an unknown encoding: an answer marked unreadable, which the readable judge fails', async () => {
+    const server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', (d: Buffer) => {
+        const path = d.toString('latin1').split(' ')[1]!;
+        const head = (extra: string, length: number) =>
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+        if (path === '/cut') socket.end(`${head('', 50)}{"unique_regions":`);
+        else if (path === '/gzip') socket.end(`${head('Content-Encoding: gzip\r\n', 9)}not gzip!`);
+        else socket.end(`${head('Content-Encoding: x-odd\r\n', 2)}{}`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const kinds: string[] = [];
+      for (const path of ['/cut', '/gzip', '/odd']) {
+        // Asked for the regions; the socket answers by the path it is given.
+        const request = { method: 'GET', url: `${base}/api/v0.1/metadata/regions` };
+        const res = await send((r) => fetch(new Request(`${base}${path}`, r)), request);
+        expect(res.text).toBe('');
+        kinds.push(res.unreadable!.kind);
+        const found = findingsOf(judgedExchange(request, res), JudgeContext.of(loadModel()));
+        expect(found.map((f) => f.judge)).toContain('readable');
+      }
+      expect(kinds).toEqual(['cut', 'undecodable', 'unknown-encoding']);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });

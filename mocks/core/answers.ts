@@ -47,8 +47,16 @@ export function sendJson(c: Context, status: number, body: unknown, headers?: He
   return c.body(JSON.stringify(body), status as ContentfulStatusCode);
 }
 
+/** The message of an error body, kept on the request for the journal (mocks/core/journal/). */
+export function noteWhy(c: Context, body: unknown): void {
+  const message = (body as { message?: unknown } | null)?.message;
+  if (typeof message === 'string') c.set('why', message);
+}
+
 export function createAnswers(checker: ResponseChecker | undefined): Answers {
   const reply: Answers['reply'] = (c, op, status, body, headers) => {
+    // An error's message is what the journal shows as its why.
+    if (status >= 400) noteWhy(c, body);
     const drift = checker?.check(op, status, body, {
       method: c.req.method,
       path: c.req.path,

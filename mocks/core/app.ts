@@ -2,15 +2,17 @@
 // call `app.request()` without a socket and the same app runs on any runtime; the Node
 // adapter (mocks/node/) binds it to a socket. The pipeline, in order, one stage per
 // folder here:
-//   every answer's headers -> request log -> host-check/ -> cors/ -> latency -> auth/ (who is calling)
-//   -> rate-limit/ -> body-limit/ -> route (404 / 405)
+//   every answer's headers -> journal/ (the journal and the request log) -> host-check/ -> cors/
+//   -> latency -> auth/ (who is calling) -> rate-limit/ -> body-limit/ -> route (404 / 405)
 //   -> per operation: auth/ (401 / 403) -> parameters/ (400 / 415)
-//      -> auth/ again once a body is in (401) -> prefer/ -> handlers/
+//      -> auth/ again once a body is in (401) -> overrides/ -> prefer/ -> handlers/
+// Each stage that refuses a request says which rule it is (`refusedBy`, for the journal).
 // Public and protected operations differ only in their spec-given security, applied in
 // one place (authorize), never in the handlers. Every answer is written by answers.ts.
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { LinearRouter } from 'hono/router/linear-router';
 import { errorBody } from '../../spec/messages.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
 import { mountApiIndex } from '../docs-page/api-index.ts';
@@ -18,18 +20,24 @@ import { DOCS_PATH, mountDocs } from '../docs-page/docs-page.ts';
 import { createAnswers, EVERY_ANSWER_HEADERS, sendJson, type Answers, type HandlerResult } from './answers.ts';
 import { Authenticator, authorize, identifyCaller, schemeReaders, stillAuthorized } from './auth/auth.ts';
 import { limitBody } from './body-limit/body-limit.ts';
-import { CORS_REFUSED, corsMiddleware } from './cors/cors-policy.ts';
+import { corsMiddleware } from './cors/cors-policy.ts';
+import { createControl, type MockControl } from './control.ts';
+import { type FindingsOf, mockFindings } from './journal/findings.ts';
+import type { Reparse } from './journal/entry-view.ts';
+import { ownEntry, recordRequests } from './journal/record.ts';
+import { applyOverrides } from './overrides/override-stage.ts';
 import { hostCheck } from './host-check/host-check.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
 import type { AppEnv } from './env.ts';
 import type { Handler, Handlers } from './handlers/handlers.ts';
-import { compileOperations } from './operations.ts';
+import { type CompiledOperation, compileOperations } from './operations.ts';
 import { parameters } from './parameters/parameters.ts';
-import { preferredAnswer, type LiveAnswer } from './prefer/prefer.ts';
+import { preferredAnswer } from './prefer/prefer.ts';
 import { printable } from './printable.ts';
 import { rateLimit, uncountedLimitHeaders } from './rate-limit/rate-limit.ts';
 import { ResponseChecker } from './self-check/self-check.ts';
 import type { MockState } from './state.ts';
+import type { Rule } from './journal/findings.ts';
 
 export type { AppEnv } from './env.ts';
 
@@ -59,6 +67,8 @@ export interface MockApp {
   state: MockState;
   model: SpecModel;
   basePath: string;
+  /** Overrides and the journal, as /__mock/overrides and /__mock/requests serve them. */
+  control: MockControl;
 }
 
 /** What an app is made of: nothing is read from disk or from module state in here. */
@@ -70,19 +80,15 @@ export interface AppParts {
   handlers: Handlers;
   /** Where warnings go; console.warn by default. */
   warn?: (line: string) => void;
+  /** What the journal finds about each request (journal/findings.ts, the mock's own by default). */
+  findings?: FindingsOf;
+  /**
+   * Start fast rather than route fast: Hono's LinearRouter, which builds nothing ahead, for
+   * a mock made per test (createMock); a server keeps the default router, which compiles its
+   * routes into one expression on the first request and matches fastest after.
+   */
+  quickStart?: boolean;
 }
-
-/** One line per request: method, path and query, status, time (and a refused CORS origin). */
-const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const start = performance.now();
-  await next();
-  const ms = (performance.now() - start).toFixed(1);
-  const url = new URL(c.req.url);
-  const refused = c.get(CORS_REFUSED);
-  console.log(
-    `${printable(c.req.method)} ${printable(url.pathname + url.search)} ${c.res.status} ${ms}ms${refused ? ` (CORS: origin ${printable(refused)} refused)` : ''}`,
-  );
-};
 
 /** The request's path as the client sent it (percent-encoded), as the mock repeats it (printable). */
 function requestPath(c: Context): string {
@@ -126,22 +132,63 @@ function run(handler: Handler, state: MockState, c: Context<AppEnv>): HandlerRes
 
 /** The last stage: the operation's handler answers. */
 function handle(op: Operation, handler: Handler, state: MockState, answers: Answers): MiddlewareHandler<AppEnv> {
-  return (c) => Promise.resolve(answers.handled(c, op, run(handler, state, c)));
-}
-
-/** The handler's answer as a value, for Prefer to take the mock's own counts from. */
-function liveBody(handler: Handler, state: MockState): LiveAnswer {
   return (c) => {
     const result = run(handler, state, c);
-    if (result.json === undefined) return result.body;
-    return JSON.parse(typeof result.json === 'string' ? result.json : Buffer.from(result.json).toString('utf8'));
+    if (result.status >= 400 && result.status < 500) c.set('refusedBy', 'operation');
+    return Promise.resolve(answers.handled(c, op, result));
+  };
+}
+
+/** The route's first stage: which operation the request is (for the journal and the stages after). */
+function routedTo(op: Operation): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    c.set('op', op);
+    const entry = ownEntry(c);
+    if (entry) entry.op = op;
+    return next();
+  };
+}
+
+/** Reads an operation's parameters again from a URL it received, as its route and parameters stage did. */
+function reparser(compiled: CompiledOperation[], basePath: string): Reparse {
+  const byOp = new Map(compiled.map((c) => [c.op, c]));
+  return (op, url) => {
+    const c = byOp.get(op);
+    if (!c) return undefined;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const q = url.indexOf('?');
+    const segments = url
+      .slice(start, q === -1 ? undefined : q)
+      .slice(basePath.length)
+      .split('/');
+    const path: Record<string, string> = {};
+    op.path.split('/').forEach((t, i) => {
+      const name = /^\{(.+)\}$/.exec(t)?.[1];
+      if (name && segments[i] !== undefined) {
+        try {
+          path[name] = decodeURIComponent(segments[i]!);
+        } catch {
+          path[name] = segments[i]!;
+        }
+      }
+    });
+    const parsed = c.parseParams(q === -1 ? '' : url.slice(q + 1), path);
+    return parsed.ok ? { query: parsed.query, path: parsed.path } : undefined;
+  };
+}
+
+/** The rule a refusal is, set before `answer` writes it (for the journal). */
+function refusing<A extends unknown[]>(rule: Rule, answer: (c: Context, ...rest: A) => Response) {
+  return (c: Context, ...rest: A): Response => {
+    c.set('refusedBy', rule);
+    return answer(c, ...rest);
   };
 }
 
 export function createApp(parts: AppParts): MockApp {
   const { options, state, handlers } = parts;
   const { model } = state;
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>(parts.quickStart ? { router: new LinearRouter() } : {});
   const basePath = model.basePath;
   const auth = new Authenticator(schemeReaders(model), () => state);
   const answers = createAnswers(options.selfCheck ? new ResponseChecker(model) : undefined);
@@ -151,16 +198,23 @@ export function createApp(parts: AppParts): MockApp {
   // --quiet: they explain a failure the developer is looking at.
   const warn = parts.warn ?? ((line: string) => console.warn(line));
 
+  const compiledOps = compileOperations(model);
+  const control = createControl(() => state, reparser(compiledOps, basePath));
+
   app.use('*', everyAnswer);
-  if (!options.quiet) app.use('*', requestLog);
+  if (!options.quiet || state.journal.enabled)
+    app.use('*', recordRequests(state, { log: !options.quiet, findings: parts.findings ?? mockFindings(model), warn }));
   // A refused host is answered before anyone is identified or counted: as an anonymous caller, counted nowhere.
   app.use(
     '*',
-    hostCheck(options.allowedHosts, (c, detail) =>
-      fail(c, 403, detail, uncountedLimitHeaders(state.rates, basePath, c.req.path, state.now())),
+    hostCheck(
+      options.allowedHosts,
+      refusing('host-check', (c, detail: string) =>
+        fail(c, 403, detail, uncountedLimitHeaders(state.rates, basePath, c.req.path, state.now())),
+      ),
     ),
   );
-  app.use('*', corsMiddleware(options.corsOrigins, warn));
+  app.use('*', corsMiddleware(model, options.corsOrigins, warn));
   if (options.latency.max > 0) app.use('*', latency(options.latency));
   app.use(
     '*',
@@ -178,16 +232,26 @@ export function createApp(parts: AppParts): MockApp {
   );
   app.use(
     '*',
-    limitBody(maxBodyBytes, (c, headers) => fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers)),
+    limitBody(
+      maxBodyBytes,
+      refusing('body-limit', (c, headers?: Record<string, string>) =>
+        fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers),
+      ),
+    ),
   );
   app.use(
     '*',
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        fail(c, 405, `${printable(c.req.method)} is not allowed on ${requestPath(c)}; use ${methods.join(', ')}`, {
-          Allow: methods.join(', '),
-        }),
+        refusing('routing', fail)(
+          c,
+          405,
+          `${printable(c.req.method)} is not allowed on ${requestPath(c)}; use ${methods.join(', ')}`,
+          {
+            Allow: methods.join(', '),
+          },
+        ),
     }),
   );
 
@@ -197,11 +261,12 @@ export function createApp(parts: AppParts): MockApp {
     fail,
     warn,
     dataset: { seed: options.seed, ...(options.data !== undefined ? { data: options.data } : {}) },
+    control,
   });
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);
 
-  for (const compiled of compileOperations(model)) {
+  for (const compiled of compiledOps) {
     const { op, routePath } = compiled;
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
@@ -211,17 +276,19 @@ export function createApp(parts: AppParts): MockApp {
       op.method,
       routePath,
       inOrder(
+        routedTo(op),
         authorize(op, auth, answers),
         parameters(compiled, answers),
         ...recheck,
-        preferredAnswer(op, answers, liveBody(handler, state)),
+        applyOverrides(op, state, answers, warn),
+        preferredAnswer(op, answers),
         handle(op, handler, state, answers),
       ),
     );
   }
 
   app.notFound((c) =>
-    fail(
+    refusing('routing', fail)(
       c,
       404,
       `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`,
@@ -237,5 +304,5 @@ export function createApp(parts: AppParts): MockApp {
     return sendJson(c, 500, errorBody(500, 'the mock failed to answer; see its log'));
   });
 
-  return { app, state, model, basePath };
+  return { app, state, model, basePath, control };
 }

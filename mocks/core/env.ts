@@ -3,8 +3,12 @@
 // runtime's bindings. Every stage types its middleware with this one environment, and
 // nothing here imports the app that assembles them.
 import type { FixtureUser } from '../../fixtures/load.ts';
-import type { SchemeKind } from '../../spec/model.ts';
+import type { Operation, SchemeKind } from '../../spec/model.ts';
 import { CORS_REFUSED } from './cors/cors-policy.ts';
+import type { Finding, Rule } from './journal/findings.ts';
+import type { Recorded } from './journal/journal.ts';
+import type { AppliedOverride } from './overrides/override-stage.ts';
+import type { Transport } from './overrides/transport.ts';
 
 /** Who a request acts for, once its credential is found valid (auth/). */
 export interface Principal {
@@ -21,6 +25,8 @@ export interface Principal {
 /** What @hono/node-server hands the app as `c.env`; absent under `app.request()`. */
 export interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string | undefined } };
+  /** How this runtime fails a connection on purpose (an override's fault); none under `app.request()`. */
+  transport?: Transport;
 }
 
 export type AppEnv = {
@@ -39,5 +45,23 @@ export type AppEnv = {
     params: { query: Record<string, any>; path: Record<string, any> };
     /** The request body, parsed and validated (parameters); undefined when there is none. */
     body: unknown;
+    /** The request body's text as read (parameters, the login), for the journal. */
+    bodyText: string;
+    /** The operation the request routed to (its route's first stage). */
+    op: Operation;
+    /** Query parameters the operation does not have, as sent (parameters), for the journal's findings. */
+    unknownQuery: string[];
+    /** The stage that refused the request, named as the suite's judges are (journal/findings.ts). */
+    refusedBy: Rule;
+    /** The message of an error answer (answers.ts), for the journal. */
+    why: string;
+    /** The override that answered, delayed or failed the request (overrides/). */
+    override: AppliedOverride;
+    /** What the mock found about the request besides a refusal (journal/findings.ts). */
+    findings: Finding[];
+    /** The request's journal entry, for the stages whose work shows while it is pending (journal/record.ts). */
+    entry: Recorded;
+    /** Its id: a slot whose id has changed is a newer request's (the ring came round). */
+    entryId: number;
   };
 };

@@ -16,9 +16,11 @@ export interface CompiledOperation {
   validateBody?: ValidateFunction;
 }
 
-export type ParamResult =
+/** The parameters as read; `unknown`: query parameters the operation does not have, as sent (for the journal). */
+export type ParamResult = (
   | { ok: true; query: Record<string, any>; path: Record<string, any> }
-  | { ok: false; message: string };
+  | { ok: false; message: string }
+) & { unknown?: string[] };
 
 interface ParamGroup {
   where: 'query' | 'path';
@@ -71,15 +73,27 @@ function paramError(group: ParamGroup, values: Record<string, unknown>): string 
   return describeErrors([{ ...err, instancePath: '' }], label);
 }
 
-function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unknown>): void {
-  if (!rawQuery) return;
-  const search = new URLSearchParams(rawQuery);
-  for (const name of group.params.keys()) {
-    // Real clients send `motd=&version=` for unused filters: empty means "no filter".
-    // The first value wins when a parameter is repeated; unknown parameters are ignored.
-    const value = search.get(name);
-    if (value !== null && value !== '') out[name] = group.anyCase.get(name)?.get(value.toLowerCase()) ?? value;
+/** Reads the query into `out`; returns the names of parameters the operation does not have (undefined: none). */
+function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unknown>): string[] | undefined {
+  if (!rawQuery) return undefined;
+  let unknown: string[] | undefined;
+  let empty: Set<string> | undefined;
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    if (!group.params.has(name)) {
+      // Ignored, as the real service does; the journal says so (core/journal/findings.ts).
+      if (!unknown?.includes(name)) (unknown ??= []).push(name);
+      continue;
+    }
+    // The first value wins when a parameter is repeated; real clients send `motd=&version=`
+    // for unused filters: empty means "no filter".
+    if (name in out || empty?.has(name)) continue;
+    if (value === '') {
+      (empty ??= new Set()).add(name);
+      continue;
+    }
+    out[name] = group.anyCase.get(name)?.get(value.toLowerCase()) ?? value;
   }
+  return unknown;
 }
 
 export function compileOperations(model: SpecModel): CompiledOperation[] {
@@ -95,11 +109,12 @@ export function compileOperations(model: SpecModel): CompiledOperation[] {
       ...(op.requestBody ? { validateBody: bodyValidator.compile(op.requestBody.schema ?? {}) } : {}),
       parseParams(rawQuery, pathParams) {
         const q: Record<string, unknown> = {};
-        parseQuery(query, rawQuery, q);
-        if (!query.validate(q)) return { ok: false, message: paramError(query, q) };
+        const unknown = parseQuery(query, rawQuery, q);
+        const extra = unknown ? { unknown } : {};
+        if (!query.validate(q)) return { ok: false, message: paramError(query, q), ...extra };
         const p: Record<string, unknown> = { ...pathParams };
-        if (!pathGroup.validate(p)) return { ok: false, message: paramError(pathGroup, p) };
-        return { ok: true, query: q, path: p };
+        if (!pathGroup.validate(p)) return { ok: false, message: paramError(pathGroup, p), ...extra };
+        return { ok: true, query: q, path: p, ...extra };
       },
     };
   });

@@ -19,6 +19,20 @@ export function printable(text: string, max = PRINTABLE_MAX): string {
   return cut.replace(UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+// The same controls and invisible characters, but not markup: what a terminal must not be sent.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const UNSAFE_IN_A_TERMINAL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Client text as a log line repeats it: a terminal is no page, so `&`, `<` and `>` stay as
+ * sent (a query reads `limit=10&page=1`, as the client wrote it); the characters that would
+ * forge a line, move the cursor or reorder the text are escaped, and a long text is cut.
+ */
+export function loggable(text: string, max = PRINTABLE_MAX): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+  return cut.replace(UNSAFE_IN_A_TERMINAL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** What JSON.parse found wrong with a client's text, without the copy of that text V8 puts in its message. */
 export function jsonProblem(err: unknown): string {
   return printable(String((err as Error).message).replace(/, ".*is not valid JSON$/s, ''));

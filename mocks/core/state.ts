@@ -1,8 +1,13 @@
 // Everything the mock remembers. The dataset is immutable (generated or loaded once);
-// keys, sessions and rate-limit counters change and are restored by `reset()`.
+// keys, sessions and rate-limit counters change and are restored by `reset()`, which also
+// clears the overrides and the request journal.
 import type { FixtureUser, Fixtures } from '../../fixtures/load.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import { KeyStore, SessionStore } from './auth/credentials.ts';
+import { Journal, JOURNAL_SIZE } from './journal/journal.ts';
+import { OverrideStore } from './overrides/override-store.ts';
+import { ResponseChecker } from './self-check/self-check.ts';
+import { defaultHiding, type DefaultHiding } from './journal/hidden-rows.ts';
 import { RateLimiter } from './rate-limit/rate-limit.ts';
 import type { Dataset } from '../dataset/columns.ts';
 import type { SortOrders } from '../dataset/sort-orders.ts';
@@ -21,9 +26,10 @@ export interface MockInputs {
   source?: DataSource;
 }
 
-/** A data file, or generated: by the build (`built`), or at start (and then maybe read from or written to a snapshot in the cache). */
+/** A data file, servers given in code (createMock), or generated: by the build (`built`), or at start (and then maybe read from or written to a snapshot in the cache). */
 export type DataSource =
   | { kind: 'file'; path: string }
+  | { kind: 'code' }
   | { kind: 'generated'; snapshot?: { file: string; hit: boolean } };
 
 export class MockState {
@@ -37,6 +43,12 @@ export class MockState {
   rates!: RateLimiter;
   /** How many resets there have been: a request begun before one must not write after it. */
   generation = 0;
+  /** What tests asked the mock to answer instead (overrides/); cleared by reset. */
+  overrides: OverrideStore;
+  /** The requests received (journal/); cleared by reset. */
+  journal: Journal;
+  /** Loaded rows that a parameter's default hides (the default maxAge), and which requests it hides them from. */
+  readonly hiding: DefaultHiding | undefined;
 
   /**
    * `pinnedNow`: the clock of `--now` (ms since epoch); undefined for the real clock.
@@ -46,12 +58,24 @@ export class MockState {
     inputs: MockInputs,
     private readonly pinnedNow?: number,
     rowCacheBytes?: number,
+    journalSize: number = JOURNAL_SIZE,
   ) {
     this.model = inputs.model;
     this.fixtures = inputs.fixtures;
     this.users = new Map(this.fixtures.users.map((u) => [u.id, u]));
     this.source = inputs.source;
     this.index = buildIndex(inputs.servers, { rowCacheBytes, orders: inputs.orders });
+    let checker: ResponseChecker | undefined;
+    this.overrides = new OverrideStore({
+      model: this.model,
+      checker: () => (checker ??= new ResponseChecker(this.model)),
+    });
+    this.journal = new Journal(journalSize);
+    // Rows a person wrote (a file, servers in code) may be older than a default filter lets through.
+    this.hiding =
+      Array.isArray(inputs.servers) && inputs.source?.kind !== 'generated'
+        ? defaultHiding(this.model, inputs.servers)
+        : undefined;
     this.reset();
   }
 
@@ -65,6 +89,8 @@ export class MockState {
     this.keys = previous.keys;
     this.sessions = previous.sessions;
     this.rates = previous.rates;
+    this.overrides = previous.overrides;
+    this.journal = previous.journal;
   }
 
   /** Back to the seeded state: fixture keys and sessions only, fresh counters. */
@@ -75,5 +101,7 @@ export class MockState {
     this.keys = new KeyStore(ofKind('bearer'));
     this.sessions = new SessionStore(ofKind('cookie'));
     this.rates = new RateLimiter(this.model.limits.rateLimits);
+    this.overrides.clear();
+    this.journal.clear();
   }
 }

@@ -91,14 +91,39 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
 
   /** The record as it is served, or a failure naming the rule it breaks. */
   function check(r: Record<string, unknown>, i: number, fail: (rule: string) => never): StoredServer {
-    const [problem] = serverRecordProblems(spec, r);
-    if (problem !== undefined) fail(problem);
-    const s = r as unknown as StoredServer;
-    const t = Date.parse(s.last_ping);
-    const key = serverKey(s.address, s.port);
-    const dup = seen.get(key);
-    if (dup !== undefined) fail(`address:port duplicates servers[${dup}]`);
-    seen.set(key, i);
-    return { ...s, last_ping: new Date(t + shift).toISOString() };
+    return servedRow(spec, r, i, seen, shift, fail);
   }
+}
+
+/** A record checked by the spec's rules and unique by address:port (`seen`), its time moved by `shift` ms. */
+function servedRow(
+  spec: OpenApiDoc,
+  r: Record<string, unknown>,
+  i: number,
+  seen: Map<string, number>,
+  shift: number,
+  fail: (rule: string) => never,
+): StoredServer {
+  const [problem] = serverRecordProblems(spec, r);
+  if (problem !== undefined) fail(problem);
+  const s = r as unknown as StoredServer;
+  const t = Date.parse(s.last_ping);
+  const key = serverKey(s.address, s.port);
+  const dup = seen.get(key);
+  if (dup !== undefined) fail(`address:port duplicates servers[${dup}]`);
+  seen.set(key, i);
+  return { ...s, last_ping: new Date(t + shift).toISOString() };
+}
+
+/**
+ * Rows given in code (createMock's `servers`), checked as a file's are; a bad one throws
+ * naming `who`, its index, its address and the rule it breaks.
+ */
+export function checkRows(records: readonly Record<string, unknown>[], spec: OpenApiDoc, who: string): StoredServer[] {
+  const seen = new Map<string, number>();
+  return records.map((r, i) =>
+    servedRow(spec, r, i, seen, 0, (rule) => {
+      throw new Error(`${who}: servers[${i}] (${String(r.address)}:${String(r.port)}): ${rule}`);
+    }),
+  );
 }

@@ -242,17 +242,23 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
   // The served spec differs per origin the browser used (the Host header, which the client
   // picks) only in its server URL: it is serialised once with a slot for the URL, filled
   // per request, so no cache grows with the hosts clients name. A JSON string is also a
-  // YAML double-quoted scalar, and js-yaml writes the slot's name bare.
+  // YAML double-quoted scalar, and js-yaml writes the slot's name bare. Each is made on its
+  // first request: a mock in a unit test never serves them, and should not pay for them.
   const SLOT = '__MOCK_SERVER_URL__';
-  const withSlot = servedSpec(model, fixtures, '');
-  withSlot.servers[0].url = SLOT;
-  const json = JSON.stringify(withSlot);
+  let withSlot: Record<string, any> | undefined;
+  const slotted = () => {
+    if (withSlot) return withSlot;
+    withSlot = servedSpec(model, fixtures, '');
+    withSlot.servers[0].url = SLOT;
+    return withSlot;
+  };
+  let json: string | undefined;
   let yaml: string | undefined;
+  let html: ReturnType<typeof page> | undefined;
   const fill = (text: string, slot: string, origin: string) =>
     text.replace(slot, () => JSON.stringify(`${origin}${model.basePath}`));
-  const html = page(model, fixtures);
 
-  app.get(DOCS_PATH, (c) => c.html(html));
+  app.get(DOCS_PATH, (c) => c.html((html ??= page(model, fixtures))));
   app.get(`${DOCS_PATH}/`, (c) => c.redirect(DOCS_PATH));
   app.get(`${DOCS_PATH}/:asset`, (c) => {
     const name = c.req.param('asset');
@@ -273,10 +279,12 @@ export function mountDocs<E extends Env>(app: Hono<E>, deps: DocsDeps): void {
     }
   });
   app.get(SPEC_JSON_PATH, (c) =>
-    c.body(fill(json, `"${SLOT}"`, requestOrigin(c)), 200, { 'Content-Type': 'application/json' }),
+    c.body(fill((json ??= JSON.stringify(slotted())), `"${SLOT}"`, requestOrigin(c)), 200, {
+      'Content-Type': 'application/json',
+    }),
   );
   app.get(SPEC_YAML_PATH, (c) => {
-    yaml ??= dump(withSlot, { lineWidth: 120, noRefs: true });
+    yaml ??= dump(slotted(), { lineWidth: 120, noRefs: true });
     return c.body(fill(yaml, SLOT, requestOrigin(c)), 200, { 'Content-Type': 'application/yaml; charset=utf-8' });
   });
 }

@@ -59,6 +59,9 @@ async function main(): Promise<void> {
   }
   const ms = Math.round(performance.now() - started);
   console.log(options.quiet ? `Mock listening on ${running.baseUrl}` : banner(running, options, ms));
+  // Rows of --data that a default filter hides (an old last_ping and the default maxAge): said, even with --quiet.
+  const { state } = running.mock;
+  for (const line of state.hiding?.lines(state.now()) ?? []) console.error(`mock: ${options.data}: ${line}`);
 
   const stopWatching = loaded
     ? await watchInputs(running, options, { info: (l) => console.log(l), error: (l) => console.error(l) }, loaded)

@@ -4,7 +4,7 @@
  * The mock's settings that mean something without a socket: the server's flags of the same names (see
  * `server-listing-mock --help`).
  */
-export interface CreateMockOptions {
+export interface CreateMockFlags {
   /** Dataset seed; the same seed gives the same servers (`--seed`, default 1337). */
   seed?: number;
   /**
@@ -18,7 +18,7 @@ export interface CreateMockOptions {
   cleanData?: boolean;
   /**
    * Memory for serialised search rows and their index (8 bytes per server), in MiB; past it the oldest rows are dropped
-   * (0: none) (`--row-cache`, default 64).
+   * (0: none); in code, 8 by default: room for the rows of a few thousand servers (`--row-cache`, default 8).
    */
   rowCacheMiB?: number;
   /**
@@ -45,6 +45,10 @@ export interface CreateMockOptions {
    * true).
    */
   quiet?: boolean;
+  /**
+   * Requests the journal keeps (GET /__mock/requests), the oldest dropped first; 0: none (`--journal`, default 1000).
+   */
+  journal?: number;
   /**
    * Validate every answer against the spec; a drift answers 500 and is logged (`--self-check`, default off; on under
    * vitest or NODE_ENV=test).

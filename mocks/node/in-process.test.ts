@@ -2,15 +2,16 @@
 // socket: the same requests get the same bytes (status, headers, body); reset() and
 // close() do what they say; a bad option is refused, named. (The same, installed from
 // the packed package: e2e/installed-package.pack.ts; under MSW: e2e/mock-in-msw.test.ts.)
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FindResponse } from '../../spec/openapi.gen.ts';
 import { authHeaders, credential } from '../testing/test-app.ts';
 import { inCodeFlags } from '../../cli/options-in-code.ts';
-import { createMock, type InProcessMock } from './in-process.ts';
+import { createMock, credentials, type InProcessMock, server as aServer } from './in-process.ts';
 import { FLAGS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { NOW, NOW_ISO } from '../../testing/instants.ts';
 
-const SETTINGS = { seed: 4242, servers: 250, now: NOW_ISO, cacheDir: null };
+const SETTINGS = { seed: 4242, servers: 250, now: NOW_ISO, cacheDir: null, rowCacheMiB: 8 };
 /** What node:http adds to every answer on a socket, which an answer in process has no use for. */
 const TRANSPORT = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
 
@@ -173,5 +174,133 @@ describe('createMock()', () => {
     expect(() => createMock({ cleanData: 'yes' } as never)).toThrow(
       'createMock: option \'cleanData\' must be true or false, got "yes"',
     );
+  });
+});
+
+describe('createMock(): steered and asked in process (issue 30)', () => {
+  const API = 'https://api.example.test/api/v0.1';
+  const own = createMock({ now: NOW_ISO, servers: 50 });
+  afterEach(() => own.reset());
+  afterAll(() => own.close());
+
+  it('serves exactly the servers given: every field not given filled, times relative to its clock', async () => {
+    const mock = createMock({
+      now: NOW_ISO,
+      servers: [aServer({ motd: 'A' }), aServer({ players_online: 40 }), { motd: 'C' }],
+    });
+    const page = (await (await mock.fetch(`${API}/servers/find`)).json()) as FindResponse;
+    expect(page.total).toBe(3);
+    expect(page.results.map((s) => s.last_ping)).toEqual(Array(3).fill(new Date(NOW - 5 * 60_000).toISOString()));
+    expect(page.results.find((s) => s.players_online === 40)?.players_limit).toBe(40);
+    await mock.close();
+  });
+
+  it('says at start, and in the journal, when a default filter hides rows it was given', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const mock = createMock({ now: NOW_ISO, servers: [aServer(), aServer({ pingedAgo: '40d' })] });
+    expect(warn.mock.calls.map(([l]) => l)).toEqual([
+      "createMock: 1 of 2 servers were last seen more than 30 days before the mock's clock: findServers leaves them " +
+        'out unless the request gives maxAge (its default is 30)',
+    ]);
+    warn.mockRestore();
+    expect(((await (await mock.fetch(`${API}/servers/find`)).json()) as FindResponse).total).toBe(1);
+    expect(mock.requests()[0]!.hidden).toMatchObject({ parameter: 'maxAge', default: 30, rows: 1 });
+    await mock.fetch(`${API}/servers/find?maxAge=60`);
+    expect(mock.requests()[0]!.hidden).toBeUndefined();
+    await mock.close();
+  });
+
+  it('refuses servers it could not serve, naming the row and the rule', () => {
+    expect(() => createMock({ servers: [aServer({ players_online: 5, players_limit: 1 })] })).toThrow(
+      /^createMock: servers\[0\] \(server-\d+\.example\.test:25565\): players_online \(5\) must not be above players_limit \(1\)$/,
+    );
+    expect(() => createMock({ servers: [{ pingedAgo: 'soon' as never }] })).toThrow(/pingedAgo must be milliseconds/);
+    expect(() => createMock({ servers: [], data: 'x.json' })).toThrow(/not both/);
+  });
+
+  it('a 500, a 409, a 401 or a slow answer, once', async () => {
+    own.use({ operationId: 'findServers', status: 500, times: 1 });
+    expect((await own.fetch(`${API}/servers/find`)).status).toBe(500);
+    expect((await own.fetch(`${API}/servers/find`)).status).toBe(200);
+    own.use(
+      { operationId: 'createApiKey', status: 409, times: 1 },
+      { operationId: 'listApiKeys', status: 401, times: 1 },
+    );
+    own.useCredential('valid-session');
+    expect((await own.fetch(`${API}/user/apikeys`, { method: 'POST' })).status).toBe(409);
+    expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(401);
+    own.use({ operationId: 'listRegions', delay: 30, times: 1 });
+    const slow = own.fetch(`${API}/metadata/regions`);
+    expect(own.requests()[0]).toMatchObject({ pending: true, status: null, override: { id: 4, delay: 30 } });
+    expect((await slow).status).toBe(200);
+    expect(own.overrides().map((o) => o.remaining)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('a reset connection, a truncated answer, no answer: as fetch meets a broken network', async () => {
+    own.use({ operationId: 'findServers', fault: 'reset', times: 1 });
+    await expect(own.fetch(`${API}/servers/find`)).rejects.toThrow(
+      expect.objectContaining({ message: 'fetch failed', cause: expect.objectContaining({ code: 'ECONNRESET' }) }),
+    );
+    own.use({ operationId: 'findServers', fault: 'truncate', times: 1 });
+    const cut = await own.fetch(`${API}/servers/find?limit=3`);
+    expect(cut.status).toBe(200);
+    await expect(cut.json()).rejects.toThrow('terminated');
+    own.use({ operationId: 'listRegions', fault: 'no-answer' });
+    await expect(own.fetch(`${API}/metadata/regions`, { signal: AbortSignal.timeout(50) })).rejects.toThrow(
+      /aborted|timeout/i,
+    );
+    expect(own.requests().map((r) => [r.status, r.fault])).toEqual([
+      [null, 'no-answer'],
+      [200, 'truncate'],
+      [null, 'reset'],
+    ]);
+  });
+
+  it('what the UI sent: the journal, with parameters as parsed and the caller masked', async () => {
+    own.useCredential('valid-key');
+    await own.fetch(`${API}/servers/find?limit=10&page=2&region=eu`);
+    const [sent] = own.requests({ operationId: 'findServers' });
+    expect(sent!.params!.query).toMatchObject({ limit: 10, page: 2, region: 'EU' });
+    expect(sent!.auth).toEqual({ user: 'usr_test_alice', scheme: 'apiKey', kind: 'bearer', credential: '<valid-key>' });
+  });
+
+  it('signs in within a unit test: the cookie the login sets is kept, as a browser keeps it; reset signs out', async () => {
+    expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(401);
+    await own.signIn('alice@example.test');
+    expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(200);
+    expect((await own.fetch(`${API}/user/apikeys`, { credentials: 'omit' })).status).toBe(401);
+    await own.fetch('https://api.example.test/__mock/logout', { method: 'POST' });
+    expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(401);
+    await own.signIn();
+    own.reset();
+    expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(401);
+    await expect(own.signIn('nobody')).rejects.toThrow(/signIn failed: Bad Request: unknown fixture user "nobody"/);
+    expect(own.credentialHeaders('forbidden-key')).toEqual({
+      Authorization: `Bearer ${credentials['forbidden-key'].value}`,
+    });
+  });
+
+  it('a test fails on an unknown parameter, with its did-you-mean', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await own.fetch(`${API}/servers/find?sortBy=users`);
+    vi.restoreAllMocks();
+    expect(() => own.assertNoFindings()).toThrow(
+      "createMock: 1 request the real service would not take as meant:\n  GET /api/v0.1/servers/find?sortBy=users: 'sortBy' is not a parameter of findServers; the real service ignores it: did you mean 'sort'?",
+    );
+    own.reset();
+    own.assertNoFindings();
+  });
+
+  it('refuses a bad override in code with the same sentences as over HTTP', () => {
+    expect(() => own.use({ operationId: 'findServers', status: 418 })).toThrow(
+      'invalid override: findServers does not declare a 418 response (declared: 200, 400, 429, 500)',
+    );
+    expect(own.overrides()).toEqual([]);
+    expect(own.removeOverrides()).toBe(false);
+  });
+
+  it('serves Prefer examples consistent with themselves: example=empty counts 0', async () => {
+    const empty = await own.fetch(`${API}/servers/find`, { headers: { Prefer: 'code=200, example=empty' } });
+    expect(await empty.json()).toEqual({ displayed: 0, total: 0, filtered: 0, results: [] });
   });
 });

@@ -2,17 +2,55 @@
 // app the server runs (mocks/core/app.ts, built by load.ts from the same options, so the
 // same seed, data, fixture credentials, auth, errors and headers), answering a
 // web-standard Request with a Response, without a socket. This module is the package's
-// library entry: `import { createMock } from 'server-listing-mock'`.
+// library entry: `import { createMock } from 'server-listing-mock'`. Besides answering, a
+// mock here is steered and asked as over HTTP under /__mock/ (mocks/core/control.ts: the
+// same overrides, journal and reset), keeps the cookies its answers set as a browser would
+// (cookie-jar.ts), and takes its servers as an array (mocks/dataset/server-builder.ts).
 import { optionsInCode } from '../../cli/options-in-code.ts';
+import { FIXTURE_CREDENTIALS, FIXTURE_USERS, type FixtureCredentialName } from '../../fixtures/auth.gen.ts';
 import type { MockApp } from '../core/app.ts';
-import type { CreateMockOptions } from './create-mock-options.gen.ts';
+import type { OverrideView } from '../core/control.ts';
+import type { JournalEntry, RequestFilter } from '../core/journal/entry-view.ts';
+import type { OverrideInput } from '../core/overrides/override.ts';
+import type { Transport } from '../core/overrides/transport.ts';
+import { checkRows } from '../dataset/data-file.ts';
+import { rowsAt, server, type ServerFields } from '../dataset/server-builder.ts';
+import { CookieJar } from './cookie-jar.ts';
+import type { CreateMockFlags } from './create-mock-options.gen.ts';
 import { STOP_GRACE_MS } from './lifetime.ts';
-import { buildMock } from './load.ts';
+import { buildMock, loadInputs } from './load.ts';
 import { FLAGS, type MockOptions } from './options.ts';
+import { credentialHeaders, loadModel } from '../../spec/model.ts';
+import { loadFixtures } from '../../fixtures/load.ts';
+import type { MockInputs } from '../core/state.ts';
 
-// The options' interface, with a doc comment each, is written from the flag table (FLAGS's
-// `inCode` flags) by `npm run docs:flags`; mocks/node/options.test.ts fails while it is stale.
-export type { CreateMockOptions } from './create-mock-options.gen.ts';
+export type { OverrideView, JournalInfo } from '../core/control.ts';
+export type { JournalEntry, RequestFilter } from '../core/journal/entry-view.ts';
+export type { Finding, Rule } from '../core/journal/findings.ts';
+export type { OverrideInput } from '../core/overrides/override.ts';
+export type { FaultKind } from '../core/overrides/transport.ts';
+export type { Ago, ServerFields, ServerFixture } from '../dataset/server-builder.ts';
+export type { FixtureCredentialName, FixtureUserId } from '../../fixtures/auth.gen.ts';
+export { server };
+
+/** The shipped fixture credentials (fixtures/auth.json), by name: `credentials['valid-key'].value`. */
+export const credentials = FIXTURE_CREDENTIALS;
+/** The shipped fixture users, by id. */
+export const users = FIXTURE_USERS;
+
+/**
+ * createMock's options: the server's flags that mean something without a socket (their
+ * interface, with a doc comment each, is written from the flag table by `npm run docs:flags`),
+ * and `servers` given as rows.
+ */
+export type CreateMockOptions = Omit<CreateMockFlags, 'servers'> & {
+  /**
+   * How many servers to generate (`--servers`, default 1000); or the servers themselves, each
+   * a `server()` or its fields (every field not given is filled with a value the spec allows,
+   * its time relative to the mock's clock), checked as a `--data` file's rows are.
+   */
+  servers?: number | readonly ServerFields[];
+};
 
 /** A mock in this process. */
 export interface InProcessMock {
@@ -23,10 +61,47 @@ export interface InProcessMock {
    * a URL and its init; a relative URL resolves against the page's location, in a DOM
    * environment). Routes, auth and rate limits read the path, headers
    * and body; the origin only shapes what points back at the mock (the docs page's
-   * `servers`, the login cookie's attributes).
+   * `servers`, the login cookie's attributes). Like a browser, it sends the cookies earlier
+   * answers set (a request with its own Cookie header, or `credentials: 'omit'`, gets none),
+   * and a credential chosen with `useCredential`. An override's fault shows as fetch shows a
+   * broken network: `reset` rejects (`TypeError: fetch failed`, cause ECONNRESET), `truncate`
+   * answers a body whose reading fails, `no-answer` waits until the request's signal aborts
+   * or `close()`.
    */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
-  /** Back to the seeded state, as `POST /__mock/reset`: fixture keys and sessions only, fresh rate-limit counters. */
+  /**
+   * Overrides, newest first (the last given is tried first), as `POST /__mock/overrides`:
+   * `mock.use({ operationId: 'findServers', status: 500, times: 1 })`. Each is checked against
+   * the spec; a bad one throws, naming every problem, and none is added. Returns them with ids.
+   */
+  use(...overrides: OverrideInput[]): OverrideView[];
+  /** The overrides held, newest first, with how often each was used (`GET /__mock/overrides`). */
+  overrides(): OverrideView[];
+  /** Removes one override by id (false: none had it), or, without an id, every one. */
+  removeOverrides(id?: number): boolean;
+  /**
+   * The requests the mock received, newest first, as `GET /__mock/requests` lists them: each
+   * with its operation, parameters as parsed, body, who it authenticated as (masked), status,
+   * the rule that refused it, findings. `filter` narrows (`{ operationId: 'findServers' }`).
+   */
+  requests(filter?: RequestFilter): JournalEntry[];
+  /**
+   * Throws when a request the mock received has findings (a parameter the operation does not
+   * have, a malformed credential), listing each with its near miss; for `afterEach`.
+   */
+  assertNoFindings(): void;
+  /** Logs in as a fixture user (id or email; default the first) through `/__mock/login`: later requests carry the cookie. */
+  signIn(user?: string): Promise<void>;
+  /** Later requests carry this fixture credential (a session as its cookie, a key as `Authorization`), unless they carry their own. */
+  useCredential(name: FixtureCredentialName): void;
+  /** Forgets the cookies kept and the credential chosen. */
+  signOut(): void;
+  /** The headers that present a fixture credential: `{ Authorization: 'Bearer ...' }` or `{ Cookie: 'sls_session=...' }`. */
+  credentialHeaders(name: FixtureCredentialName): Record<string, string>;
+  /**
+   * Back to the seeded state, as `POST /__mock/reset`: fixture keys and sessions only, fresh
+   * rate-limit counters, no overrides, an empty journal; and signed out.
+   */
   reset(): void;
   /**
    * Stops taking requests (a later `fetch` rejects) and waits for the answers in flight,
@@ -41,7 +116,7 @@ export interface InProcessMock {
  * The server's options for these: the same defaults, and the same checks as the flags (a
  * bad value throws, naming the option).
  */
-function mockOptions(options: CreateMockOptions = {}): MockOptions {
+function mockOptions(options: Omit<CreateMockOptions, 'servers'> & { servers?: number }): MockOptions {
   // No environment: the MOCK_* variables configure the server, not a mock a test builds.
   const { help, version, ...parsed } = optionsInCode(FLAGS, options as Record<string, unknown>, 'createMock');
   // No socket, so no page can reach it by a rebound name: it answers whatever host the
@@ -87,13 +162,54 @@ interface InFlight {
   end(why: TypeError): void;
 }
 
+/** What fetch rejects with when the connection is reset (as undici words it). */
+function connectionReset(): TypeError {
+  return new TypeError('fetch failed', {
+    cause: Object.assign(new Error('read ECONNRESET (an override reset the connection)'), { code: 'ECONNRESET' }),
+  });
+}
+
+/**
+ * An override's faults for a fetch in process, as fetch shows a broken network: a reset
+ * rejects it, a truncated answer's body fails half-way (as undici's `terminated`), no answer
+ * waits for the request's signal or close().
+ */
+function inProcessFaults(fault: (why: TypeError) => void): Transport {
+  return {
+    reset() {
+      fault(connectionReset());
+      return new Response(null);
+    },
+    async truncate(_env, answer) {
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      const headers = new Headers(answer.headers);
+      headers.set('content-length', String(bytes.byteLength));
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.subarray(0, Math.floor(bytes.byteLength / 2)));
+          controller.error(
+            new TypeError('terminated', {
+              cause: Object.assign(new Error('other side closed (an override truncated the answer)'), {
+                code: 'UND_ERR_SOCKET',
+              }),
+            }),
+          );
+        },
+      });
+      return new Response(body, { status: answer.status, statusText: answer.statusText, headers });
+    },
+    hang: () => new Promise<Response>(() => undefined),
+  };
+}
+
 /**
  * The app's answer to `request`, which `end` can cut short: its body reaches the app
  * through a pipe that ending cuts (the app then reads a body cut off, as when a client's
- * connection closes under the server's stop), and its answer rejects with `why`.
+ * connection closes under the server's stop), and its answer rejects with `why`. An
+ * override's fault rejects it too, or cuts its body; the request's own signal aborts it.
  */
 function answer(app: MockApp['app'], request: Request): InFlight {
-  let reject!: (why: TypeError) => void;
+  let reject!: (why: unknown) => void;
   const ended = new Promise<never>((_, r) => {
     reject = r;
   });
@@ -104,8 +220,17 @@ function answer(app: MockApp['app'], request: Request): InFlight {
         duplex: 'half',
       } as RequestInit)
     : request;
+  const signal = request.signal;
+  if (signal.aborted) reject(signal.reason);
+  else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  let faulted: TypeError | undefined;
+  const env = { transport: inProcessFaults((why) => void (faulted = why)) };
+  const answered = Promise.resolve(app.fetch(fed, env)).then((res) => {
+    if (faulted) throw faulted;
+    return withLength(res);
+  });
   return {
-    answer: Promise.race([withLength(app.fetch(fed)), ended]),
+    answer: Promise.race([answered, ended]),
     end(why) {
       // ECONNRESET: the app answers a body cut off as one whose connection closed (mocks/core/app.ts).
       cut.abort(Object.assign(new Error(why.message), { code: 'ECONNRESET' }));
@@ -114,32 +239,135 @@ function answer(app: MockApp['app'], request: Request): InFlight {
   };
 }
 
+/** The rows given in code, checked as a file's are; their times fixed against the mock's clock. */
+function rowsOf(fields: readonly ServerFields[], options: MockOptions): MockInputs['servers'] {
+  if (!Array.isArray(fields))
+    throw new TypeError("createMock: option 'servers' must be a number or an array of servers");
+  let rows: Record<string, unknown>[];
+  try {
+    rows = rowsAt(fields, options.now ?? Date.now());
+  } catch (err) {
+    throw new TypeError(`createMock: ${(err as Error).message}`);
+  }
+  return checkRows(rows, loadModel(options.spec).doc, 'createMock');
+}
+
 /**
  * A mock in this process, built now (the dataset generated or loaded: about as long as
  * the server takes to start). Throws on a bad option, naming it.
  */
 export function createMock(options: CreateMockOptions = {}): InProcessMock {
-  let mock: MockApp | undefined = buildMock(mockOptions(options));
-  const basePath = mock.basePath;
+  const { servers, ...rest } = options;
+  const given = Array.isArray(servers) ? (servers as readonly ServerFields[]) : undefined;
+  if (given && rest.data !== undefined)
+    throw new TypeError('createMock: give the servers as rows (servers) or as a file (data), not both');
+  const settings = mockOptions(
+    given ? rest : { ...rest, ...(servers !== undefined ? { servers: servers as number } : {}) },
+  );
+  const warn = (line: string) => console.warn(line);
+  let inputs: MockInputs;
+  if (given) {
+    const model = loadModel(settings.spec);
+    const fixtures = loadFixtures(settings.fixtures, model);
+    inputs = { model, fixtures, servers: rowsOf(given, settings), source: { kind: 'code' } };
+  } else inputs = loadInputs(settings);
+  // A mock per test file, or per test: it starts fast rather than routes fast.
+  let mock: MockApp | undefined = buildMock(settings, inputs, warn, true);
+  const built = mock;
+  for (const line of built.state.hiding?.lines(built.state.now()) ?? []) warn(`createMock: ${line}`);
+  const { control, basePath, model } = built;
   const inFlight = new Set<InFlight>();
   const settled = () => Promise.allSettled([...inFlight].map((f) => f.answer));
+  const jar = new CookieJar();
+  let chosen: Record<string, string> | undefined;
+
+  const headersOf = (name: FixtureCredentialName): Record<string, string> => {
+    const c = FIXTURE_CREDENTIALS[name];
+    const scheme = c && model.schemes.get(c.type);
+    if (!scheme)
+      throw new TypeError(
+        `createMock: no fixture credential '${String(name)}' (${Object.keys(FIXTURE_CREDENTIALS).join(', ')})`,
+      );
+    return credentialHeaders(scheme, c.value);
+  };
+
+  /** The request as a browser would send it: the jar's cookies, the chosen credential. */
+  const asBrowser = (request: Request): Request => {
+    if (request.credentials === 'omit') return request;
+    const cookie = request.headers.has('cookie') ? undefined : jar.header();
+    const extra = { ...(cookie ? { cookie } : {}) };
+    for (const [name, value] of Object.entries(chosen ?? {}))
+      if (!request.headers.has(name) && !(name.toLowerCase() === 'cookie' && cookie))
+        Object.assign(extra, { [name]: value });
+    if (!Object.keys(extra).length) return request;
+    const headers = new Headers(request.headers);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    return new Request(request, { headers });
+  };
+
+  const fetch: InProcessMock['fetch'] = (input, init) => {
+    if (!mock) return Promise.reject(new TypeError('createMock: fetch after close()'));
+    let request: Request;
+    try {
+      request = asBrowser(toRequest(input, init));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    const flight = answer(mock.app, request);
+    inFlight.add(flight);
+    void flight.answer.finally(() => inFlight.delete(flight)).catch(() => undefined);
+    if (request.credentials === 'omit') return flight.answer;
+    return flight.answer.then((res) => {
+      for (const line of res.headers.getSetCookie()) jar.set(line);
+      return res;
+    });
+  };
+
   return {
     basePath,
-    fetch(input, init) {
-      if (!mock) return Promise.reject(new TypeError('createMock: fetch after close()'));
-      let request: Request;
-      try {
-        request = toRequest(input, init);
-      } catch (err) {
-        return Promise.reject(err as Error);
-      }
-      const flight = answer(mock.app, request);
-      inFlight.add(flight);
-      void flight.answer.finally(() => inFlight.delete(flight)).catch(() => undefined);
-      return flight.answer;
+    fetch,
+    use: (...overrides) => control.use(overrides),
+    overrides: () => control.overrides(),
+    removeOverrides(id) {
+      if (id !== undefined) return control.removeOverride(id);
+      const any = control.overrides().length > 0;
+      control.clearOverrides();
+      return any;
     },
+    requests: (filter) => control.requests(filter),
+    assertNoFindings() {
+      const found = control.requests({ findings: true });
+      if (!found.length) return;
+      const lines = found
+        .reverse()
+        .flatMap((r) =>
+          r.findings.map((f) => `  ${r.request.method} ${r.request.target}: ${f.why}${f.hint ? `: ${f.hint}` : ''}`),
+        );
+      throw new Error(
+        `createMock: ${found.length} request${found.length === 1 ? '' : 's'} the real service would not take as meant:\n${lines.join('\n')}`,
+      );
+    },
+    async signIn(user) {
+      const res = await fetch(`http://mock.test/__mock/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(user === undefined ? {} : { user }),
+      });
+      if (res.status !== 200)
+        throw new Error(`createMock: signIn failed: ${((await res.json()) as { message: string }).message}`);
+    },
+    useCredential(name) {
+      chosen = headersOf(name);
+    },
+    signOut() {
+      jar.clear();
+      chosen = undefined;
+    },
+    credentialHeaders: headersOf,
     reset() {
-      mock?.state.reset();
+      control.reset();
+      jar.clear();
+      chosen = undefined;
     },
     async close(graceMs = STOP_GRACE_MS) {
       mock = undefined;

@@ -65,7 +65,7 @@ export function loadInputs(
   // The datasets the build generated ahead (the default one; mocks/dataset/built.ts) are
   // part of the program, not of the cache: read whatever --cache-dir says.
   if (BUILT_DATASETS) {
-    const built = readSnapshot(BUILT_DATASETS.dir, keyOf(), nowSec);
+    const built = readBuilt(BUILT_DATASETS.dir, keyOf(), nowSec);
     if ('dataset' in built) {
       const orders = sortOrders(built.dataset, sortRule, built.orders);
       return { model, fixtures, servers: built.dataset, orders, source: { kind: 'generated' } };
@@ -117,6 +117,18 @@ export function loadInputs(
   };
 }
 
+/**
+ * The dataset the build shipped, as last read in this process: a test file that makes a mock
+ * per test, or resets by making another, decodes it once per clock. Its columns are never
+ * written (each mock's caches and indexes are its own, mocks/search/search-index.ts).
+ */
+let lastBuilt: { id: string; read: ReturnType<typeof readSnapshot> } | undefined;
+function readBuilt(dir: string, key: SnapshotKey, nowSec: number): ReturnType<typeof readSnapshot> {
+  const id = `${dir}\n${JSON.stringify(key)}\n${nowSec}`;
+  if (lastBuilt?.id !== id) lastBuilt = { id, read: readSnapshot(dir, key, nowSec) };
+  return lastBuilt.read;
+}
+
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
 /** The mock of these options: its inputs loaded, the spec's handlers; warnings to `warn` (console.warn by default). */
@@ -124,8 +136,9 @@ export function buildMock(
   options: MockOptions,
   inputs: MockInputs = loadInputs(options),
   warn?: (line: string) => void,
+  quickStart = false,
 ): MockApp {
-  const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20);
+  const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20, options.journal);
   // The address the mock listens on is a host it answers (a name, with `--host mock.local`).
   const allowedHosts = [...options.allowedHosts, options.host];
   return createApp({
@@ -133,5 +146,6 @@ export function buildMock(
     state,
     handlers: createHandlers(inputs.model),
     ...(warn ? { warn } : {}),
+    quickStart,
   });
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { FlagError, type FlagSpec, type OptionsInCode } from '../../cli/flags.ts';
 import { inCodeFlags, optionsInCode } from '../../cli/options-in-code.ts';
-import type { CreateMockOptions } from './create-mock-options.gen.ts';
+import type { CreateMockFlags } from './create-mock-options.gen.ts';
 import {
   createMockOptionsSource,
   DEFAULT_OPTIONS,
@@ -164,7 +164,7 @@ describe("createMock's options: the flags the table declares inCode", () => {
     const types = new Map([...written.matchAll(/^ {2}(\w+)\?: (.+);$/gm)].map((m) => [m[1]!, m[2]!]));
     const rendered = createMockOptionsSource((key) => types.get(key) ?? '(missing)');
     expect(written, "createMock's options are stale: run npm run docs:flags").toBe(rendered);
-    expectTypeOf<CreateMockOptions>().toEqualTypeOf<OptionsInCode<typeof FLAGS>>();
+    expectTypeOf<CreateMockFlags>().toEqualTypeOf<OptionsInCode<typeof FLAGS>>();
   });
 
   // A value in code given as the text a flag reads (a wrong type included, as from JavaScript).
@@ -226,10 +226,11 @@ describe("createMock's options: the flags the table declares inCode", () => {
     );
   });
 
-  it("start from the flags' defaults, but in process no request log", () => {
+  it("start from the flags' defaults, but in process no request log and a row cache for a test's few servers", () => {
     const { help, version, ...inCode } = optionsInCode(FLAGS, {}, 'createMock');
-    expect(inCode).toEqual({ ...DEFAULT_OPTIONS, quiet: true });
+    expect(inCode).toEqual({ ...DEFAULT_OPTIONS, quiet: true, rowCacheMiB: 8 });
     expect(DEFAULT_OPTIONS.quiet).toBe(false);
+    expect(DEFAULT_OPTIONS.rowCacheMiB).toBe(64);
   });
 });
 

@@ -5,12 +5,14 @@
 import { optionsInterface, flagsMarkdown as tableMarkdown } from '../../cli/flag-docs.ts';
 import { FlagError, type FlagTable, type FlagValues, helpLines, parseFlags } from '../../cli/flags.ts';
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
-import { parseCorsOrigins } from '../core/cors/cors-policy.ts';
-import { parseAllowedHosts } from '../core/host-check/host-check.ts';
+import { parseCorsOrigins, SPEC_CORS_ORIGINS } from '../core/cors/cors-policy.ts';
+import { JOURNAL_SIZE } from '../core/journal/journal.ts';
+import { parseAllowedHosts } from '../../cli/allowed-hosts.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
 import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
-const CORS_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+/** The spec's x-cors origins. */
+const CORS_ORIGINS = [...SPEC_CORS_ORIGINS];
 
 /**
  * Every flag of the mock. `key` is the option's name where it is not the flag's in
@@ -75,7 +77,9 @@ export const FLAGS = {
     help:
       'memory for serialised search rows and their index (8 bytes per server), in MiB; ' +
       'past it the oldest rows are dropped (0: none)',
-    inCode: true,
+    // A test's mock serves a small dataset, and a test file may make many: each allocates its
+    // budget on its first search, so in code the default is what 1,000 servers need, with room.
+    inCode: { default: 8, note: 'in code, 8 by default: room for the rows of a few thousand servers' },
   },
   'cache-dir': {
     type: 'custom',
@@ -143,6 +147,16 @@ export const FLAGS = {
     help: 'no banner details and no request log',
     // A test wants no log of its own requests; false logs one line per request, as the server does.
     inCode: { default: true, note: 'false logs one line per request, as the server does' },
+  },
+  journal: {
+    type: 'integer',
+    env: 'MOCK_JOURNAL',
+    value: 'N',
+    default: JOURNAL_SIZE,
+    min: 0,
+    max: 100_000,
+    help: 'requests the journal keeps (GET /__mock/requests), the oldest dropped first; 0: none',
+    inCode: true,
   },
   'self-check': {
     type: 'boolean',
@@ -237,7 +251,7 @@ export function createMockOptionsSource(typeOf: (key: string) => string): string
     header:
       'Written by `npm run docs:flags` from the flags createMock takes (`inCode` in mocks/node/options.ts):\n' +
       'change that table, not this file.',
-    name: 'CreateMockOptions',
+    name: 'CreateMockFlags',
     doc:
       "The mock's settings that mean something without a socket: the server's flags of the same names " +
       '(see `server-listing-mock --help`).',

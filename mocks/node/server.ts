@@ -22,6 +22,7 @@ import {
 } from './protocol-errors.ts';
 import { STOP_GRACE_MS } from './lifetime.ts';
 import { connectionCap, refuseOverCap, SOCKET_LIMITS, type SocketLimits } from './socket-limits.ts';
+import { SOCKET_FAULTS } from './socket-faults.ts';
 
 export interface RunningMock {
   /** The first URL a browser can open (loopback first for a wildcard bind). */
@@ -51,13 +52,20 @@ export function createMockServer(
   limits: SocketLimits = { ...SOCKET_LIMITS, maxConnections: DEFAULT_OPTIONS.maxConnections },
 ): { server: Server; stop(graceMs: number): Promise<void> } {
   let stopping = false;
-  const listener = getRequestListener((req, env) => current().app.fetch(req, env), {
-    hostname,
-    errorHandler: requestErrorResponse,
-    // A body the app leaves unread is read to its end by node itself (see body-limit.ts),
-    // not dropped after 500 ms with the connection, which the answer said stays open.
-    autoCleanupIncoming: false,
-  });
+  const listener = getRequestListener(
+    // The app fails the connection through the adapter when an override asks (socket-faults.ts).
+    (req, env) => {
+      (env as { transport?: typeof SOCKET_FAULTS }).transport = SOCKET_FAULTS;
+      return current().app.fetch(req, env);
+    },
+    {
+      hostname,
+      errorHandler: requestErrorResponse,
+      // A body the app leaves unread is read to its end by node itself (see body-limit.ts),
+      // not dropped after 500 ms with the connection, which the answer said stays open.
+      autoCleanupIncoming: false,
+    },
+  );
   // Connections refused over the cap: the parser still reads them, and nothing is answered twice.
   const refused = new WeakSet<Socket>();
   const server = createServer(

@@ -17,6 +17,7 @@ import {
   type FindQuery,
 } from './search.ts';
 import type { StoredServer } from '../dataset/server-row.ts';
+import { type ServerFields, storedServer } from '../dataset/server-builder.ts';
 import { NOW } from '../../testing/instants.ts';
 
 const MIN = 60_000;
@@ -24,33 +25,20 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const validateFind = new SchemaValidator(loadSpec()).compileRef('#/components/schemas/FindResponse');
 
-/** A complete stored server; `ago` = ms before NOW of its last ping. */
-function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
+/** A stored server (the package's builder, server()): `ago` = ms before NOW of its last ping. */
+function mk(over: ServerFields & { ago?: number } = {}): StoredServer {
   const { ago = 5 * MIN, ...rest } = over;
-  const motd = rest.motd ?? '§aA §lMinecraft§r Server';
-  return {
-    address: '10.0.0.1',
-    port: 25565,
-    version: '1.20.4',
-    offline_mode: 0,
-    players_online: 0,
-    players_limit: 20,
-    motd,
-    motd_stripped: motd.replace(/§./g, ''),
-    players: [],
-    plugins: [],
-    country: 'Germany',
-    country_code: 'DE',
-    region: 'EU',
-    city: 'Berlin',
-    asn_number: '24940',
-    asn_name: 'Hetzner Online GmbH',
-    last_ping: new Date(NOW - ago).toISOString(),
-    favicon: null,
-    detected_mod_pack: null,
-    detected_mod_pack_short: null,
-    ...rest,
-  };
+  return storedServer(
+    {
+      address: '10.0.0.1',
+      version: '1.20.4',
+      motd: '§aA §lMinecraft§r Server',
+      city: 'Berlin',
+      ...rest,
+      pingedAgo: ago,
+    },
+    NOW,
+  );
 }
 
 const TCP = { asn_name: 'TCPShield Inc.', asn_number: '209242' } as const;

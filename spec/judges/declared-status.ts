@@ -1,9 +1,11 @@
 // `declared-status`: an operation answers a status it declares. Any request may get a 4xx
 // the operation does not list (400, 413, 429, ...: the routing and the limits of the whole
 // document), but a success it does not declare is a drift, and a 404 from a route the spec
-// has, which declares no 404 of its own, says the route is missing.
+// has, which declares no 404 of its own, says the route is missing. A 304 to a conditional
+// GET (If-None-Match) is HTTP's answer to the client's cache, declared or not.
 import type { Exchange } from './exchange.ts';
 import { judge, type JudgeContext } from './judge.ts';
+import { notModified } from './owed-status.ts';
 
 export const declaredStatus = judge({
   name: 'declared-status',
@@ -13,7 +15,8 @@ export const declaredStatus = judge({
   judge: (ex, ctx) => {
     const op = ctx.operation(ex)!;
     const { status } = ex.answer;
-    if (op.responses.has(status)) return [];
+    // A 304 to a conditional request is the client's cache's, not the operation's.
+    if (op.responses.has(status) || notModified(ex)) return [];
     const base = { judge: 'declared-status', level: op.provenance, evidence: { expectedStatus: op.successStatus } };
     if (status < 400) {
       return [

@@ -17,6 +17,17 @@ export interface SentRequest {
   body?: string;
 }
 
+/**
+ * Why a client could not use an answer: its body stopped before its end (the connection
+ * closed inside it), did not decode as its Content-Encoding says, came in an encoding
+ * clients do not decode, or no answer came at all once the request was sent.
+ */
+export interface Unreadable {
+  kind: 'cut' | 'undecodable' | 'unknown-encoding' | 'no-answer';
+  /** What was seen, for people (bounded by the receiver). */
+  detail: string;
+}
+
 export interface ReceivedAnswer {
   status: number;
   /** Header names lower-cased. */
@@ -25,6 +36,8 @@ export interface ReceivedAnswer {
   text: string;
   /** The parsed body; undefined when it is not JSON. */
   json: unknown;
+  /** The receiver could not read the body as a client reads it (then `text` is '' and only the judges of the status and headers run). */
+  unreadable?: Unreadable;
 }
 
 /** What the sender knows about a request that its bytes do not say. */
@@ -54,6 +67,8 @@ export interface Known {
   steered?: boolean;
   /** The status the request asked for on purpose (the mock's `Prefer: code=`): it excuses that 5xx. */
   askedStatus?: number;
+  /** The `Origin` it carries is one no deployment may grant (the suite's, under `.invalid`), whatever x-cors lists. */
+  foreignOrigin?: boolean;
 }
 
 export interface Exchange {
@@ -83,8 +98,13 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
+/** The last Date header read, and its time: answers that come within a second share it. */
+let lastDate = { text: '', ms: Number.NaN };
+
 /** The answer's time: its Date header when it has a plausible one, else `fallback`. */
 export function answerTime(headers: Record<string, string>, fallback = Date.now()): number {
-  const t = headers.date ? Date.parse(headers.date) : Number.NaN;
+  const date = headers.date;
+  if (date !== undefined && date !== lastDate.text) lastDate = { text: date, ms: Date.parse(date) };
+  const t = date ? lastDate.ms : Number.NaN;
   return Number.isNaN(t) || Math.abs(t - fallback) > 3650 * 86_400_000 ? fallback : t;
 }

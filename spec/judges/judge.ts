@@ -6,7 +6,7 @@
 // its engine calls.
 import type { Operation, SpecModel } from '../model.ts';
 import { within, type Provenance } from '../provenance.ts';
-import type { Exchange } from './exchange.ts';
+import type { Exchange, SentRequest } from './exchange.ts';
 import { readRequest, type RequestReading } from './reading.ts';
 import { Schemas } from './schemas.ts';
 
@@ -57,6 +57,9 @@ export interface Finding {
   evidence?: Evidence;
 }
 
+/** Readings of requests kept by their text (their memory is a few KiB each). */
+const RECENT_READINGS = 512;
+
 /** What a judge reads besides the exchange: the spec, the level it judges at, the compiled schemas, the reading of the request. */
 export class JudgeContext {
   private static readonly made = new WeakMap<SpecModel, Map<Provenance, JudgeContext>>();
@@ -71,7 +74,10 @@ export class JudgeContext {
   }
 
   readonly schemas: Schemas;
-  private readonly readings = new WeakMap<object, RequestReading>();
+  /** Where a request's reading is kept on the request itself, for this context (a hidden field: no WeakMap to grow and sweep). */
+  private readonly slot = Symbol('reading');
+  /** Readings of bodiless requests by what they read (a proxy meets the same request again and again), most recent last. */
+  private readonly recent = new Map<string, RequestReading>();
 
   private constructor(
     readonly model: SpecModel,
@@ -88,8 +94,24 @@ export class JudgeContext {
 
   /** The request read against the spec, once per request object. */
   read(ex: Pick<Exchange, 'request'>): RequestReading {
-    let reading = this.readings.get(ex.request);
-    if (!reading) this.readings.set(ex.request, (reading = readRequest(this, ex.request)));
+    const request = ex.request as SentRequest & { [slot: symbol]: RequestReading | undefined };
+    let reading = request[this.slot];
+    if (reading) return reading;
+    // Everything a reading reads of a request without a body: the same text is the same reading.
+    const h = request.headers;
+    const key =
+      request.body === undefined
+        ? `${request.method}\u0000${request.target}\u0000${h.authorization ?? ''}\u0000${h.cookie ?? ''}\u0000${h['content-type'] ?? ''}`
+        : undefined;
+    reading = key === undefined ? undefined : this.recent.get(key);
+    if (!reading) {
+      reading = readRequest(this, request);
+      if (key !== undefined) {
+        if (this.recent.size >= RECENT_READINGS) this.recent.delete(this.recent.keys().next().value!);
+        this.recent.set(key, reading);
+      }
+    }
+    request[this.slot] = reading;
     return reading;
   }
 

@@ -6,9 +6,11 @@
 // 409), and otherwise, where the sender knows its credential is good, the operation's
 // success. Each rule is one judge of the registry (rule-judges.ts); when several apply, an
 // implementation may answer any of their statuses (the spec does not order them), and
-// the first is the one a failure is filed under. 429 is owed to no request and taken from
-// any: a rate limit may refuse anything.
+// the first is the one a failure is filed under. A preflight from an origin x-cors allows,
+// about a path of the spec, is owed x-cors's preflight status (the `cors` judge holds it).
+// 429 is owed to no request and taken from any: a rate limit may refuse anything.
 import { weakest, type Provenance } from '../provenance.ts';
+import { crossOrigin } from './cross-origin.ts';
 import type { Exchange } from './exchange.ts';
 import type { JudgeContext } from './judge.ts';
 
@@ -23,6 +25,19 @@ export interface Owed {
 
 /** Statuses an answer may have whatever the request: the rate limit refuses anything. */
 export const ALWAYS_ALLOWED = new Set([429]);
+
+/**
+ * A conditional GET or HEAD (If-None-Match, If-Modified-Since) answered 304 Not Modified:
+ * the client's cache asked for it (RFC 9110 13.1, 15.4.5), whatever the operation declares.
+ */
+export function notModified(ex: Exchange): boolean {
+  const { method, headers } = ex.request;
+  return (
+    ex.answer.status === 304 &&
+    (method === 'GET' || method === 'HEAD') &&
+    (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined)
+  );
+}
 
 /** Invalid credentials, as the sender knows them. */
 const INVALID = new Set(['unknown', 'revoked', 'expired']);
@@ -68,7 +83,17 @@ function statusesOwed(ex: Exchange, ctx: JudgeContext): Owed[] {
   const { model } = ctx;
   const out: Owed[] = [];
   const route = reading.route;
-  if (route.kind === 'outside-api' || route.kind === 'preflight') return out;
+  if (route.kind === 'outside-api') return out;
+  // A browser asks before it sends: the answer is x-cors's, not the routing's.
+  if (route.kind === 'preflight') {
+    const cors = crossOrigin(ex, ctx);
+    if (cors?.standing === 'allowed' && cors.preflight && cors.template) {
+      const { status, provenance } = model.cors.preflight;
+      const because = `a preflight of ${cors.template} from ${cors.origin}, which x-cors allows`;
+      out.push({ rule: 'cors', status, because, level: weakest(provenance, model.cors.origins.provenance) });
+    }
+    return out;
+  }
   const routing = model.routing;
   if (route.kind === 'unknown-path') {
     out.push({

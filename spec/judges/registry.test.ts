@@ -122,6 +122,7 @@ describe('the registry on one exchange', () => {
   it('lists the judges that applied, passes included', () => {
     const verdicts = judgeExchange(exchange('GET /api/v0.1/metadata/regions', 200, regions), ctx);
     expect(verdicts.map((v) => v.judge.name)).toEqual([
+      'readable',
       'server-error',
       'success',
       'declared-status',
@@ -131,5 +132,27 @@ describe('the registry on one exchange', () => {
       'hygiene',
     ]);
     expect(verdicts.every((v) => v.findings.length === 0)).toBe(true);
+  });
+
+  it('an answer the client could not use fails readable, one defect per kind; the body judges do not run on it', () => {
+    const cut = exchange('GET /api/v0.1/metadata/regions', 200, '');
+    cut.answer.unreadable = { kind: 'cut', detail: 'the connection closed after 10 of 52 bytes' };
+    const verdicts = judgeExchange(cut, ctx);
+    expect(verdicts.map((v) => v.judge.name)).toEqual([
+      'readable',
+      'server-error',
+      'success',
+      'declared-status',
+      'headers',
+    ]);
+    expect(findingsOf(cut, ctx).map((f) => [f.judge, f.why])).toEqual([
+      ['readable', 'status 200: the connection closed after 10 of 52 bytes'],
+    ]);
+    const defects = (['x-foo', 'x-bar'] as const).map((e) => {
+      const odd = exchange('GET /api/v0.1/metadata/regions', 200, '');
+      odd.answer.unreadable = { kind: 'unknown-encoding', detail: `encoded as ${e}` };
+      return findingsOf(odd, ctx)[0]!.defect;
+    });
+    expect(defects[0]).toBe(defects[1]);
   });
 });

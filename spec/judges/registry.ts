@@ -7,12 +7,14 @@ import type { Exchange } from './exchange.ts';
 import { type Finding, type Judge, JudgeContext } from './judge.ts';
 import { about } from './about.ts';
 import { COMPARISONS } from './comparisons.ts';
+import { cors } from './cors.ts';
 import { declaredStatus } from './declared-status.ts';
 import { errorBody } from './error-body.ts';
 import { headers } from './headers.ts';
 import { json } from './json.ts';
 import { hygiene } from './leaks.ts';
 import { listed, secrets } from './listed.ts';
+import { readable } from './readable.ts';
 import {
   auth,
   bodyLimit,
@@ -32,8 +34,8 @@ import { trueWhen } from './true-when.ts';
 export { JudgeContext };
 export type { Finding, Judge };
 
-/** Every judge, in the order its findings are listed: the status first, then the body, then the rows. */
-export const JUDGES: readonly Judge[] = [
+/** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
+const STATUS: readonly Judge[] = [
   serverError,
   routing,
   bodyLimit,
@@ -45,10 +47,13 @@ export const JUDGES: readonly Judge[] = [
   keyCap,
   success,
   declaredStatus,
+];
+
+/** The judges of an answer's body: they do not run on an answer whose body could not be read (`readable` fails it). */
+const BODY: readonly Judge[] = [
   json,
   errorBody,
   schema,
-  headers,
   hygiene,
   listed,
   secrets,
@@ -60,6 +65,10 @@ export const JUDGES: readonly Judge[] = [
   page,
   switches,
 ];
+const BODY_JUDGES: ReadonlySet<Judge> = new Set(BODY);
+
+/** Every judge, in the order its findings are listed: whether the answer could be read, its status, its headers, its body, its rows. */
+export const JUDGES: readonly Judge[] = [readable, ...STATUS, headers, cors, ...BODY];
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);
 
@@ -71,20 +80,8 @@ export function registryNames(): { name: string; holds?: readonly string[] }[] {
   ];
 }
 
-/** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
-export const STATUS_JUDGES: readonly string[] = [
-  serverError,
-  routing,
-  bodyLimit,
-  auth,
-  publicIgnoresCredentials,
-  mediaTypeRule,
-  refusedValues,
-  notFound,
-  keyCap,
-  success,
-  declaredStatus,
-].map((j) => j.name);
+/** The names of the status judges. */
+export const STATUS_JUDGES: readonly string[] = STATUS.map((j) => j.name);
 
 /** What one judge made of one exchange it applies to. */
 export interface Verdict {
@@ -101,7 +98,10 @@ export interface Verdict {
  */
 export function judgeExchange(ex: Exchange, ctx: JudgeContext, judges: readonly Judge[] = JUDGES): Verdict[] {
   const out: Verdict[] = [];
+  const unreadable = ex.answer.unreadable?.kind;
   for (const j of judges) {
+    // No answer: nothing to judge but that. A body that could not be read: only the status and headers.
+    if (unreadable && (unreadable === 'no-answer' ? j !== readable : BODY_JUDGES.has(j))) continue;
     try {
       if (!j.applies(ex, ctx)) continue;
       const level = j.level(ex, ctx);

@@ -6,6 +6,7 @@
 // twice, left empty or refused by its schema says nothing about rows (that answer owes a
 // 400) and is passed over.
 import type { Operation, Parameter } from '../model.ts';
+import { firmest, type Provenance } from '../provenance.ts';
 import { holds, isOn, isRowRule } from '../rules.ts';
 import { fieldsOf } from '../meaning.ts';
 import { FALSE_NOT_NEUTRAL } from './comparisons.ts';
@@ -60,6 +61,12 @@ function fieldsShown(row: Row, param: Parameter): string {
     .join(', ');
 }
 
+/** Where a pass over the rules a request sent is filed: the firmest of their levels (each finding has its own). */
+function rulesLevel(ex: Exchange, ctx: JudgeContext): Provenance {
+  const op = ctx.operation(ex)!;
+  return firmest(...meant(ex, ctx).map((v) => meaningLevel(op, v.param, v.param.meaning!))) ?? op.provenance;
+}
+
 export const filters = judge({
   name: 'filters',
   promise: 'every row satisfies the filters sent (x-meaning), and none that matches is lost',
@@ -70,11 +77,7 @@ export const filters = judge({
       meant(ex, ctx).some((v) => isRowRule(v.param.meaning!) && !isOff(v.param, v.value))
     );
   },
-  level: (ex, ctx) => {
-    const op = ctx.operation(ex)!;
-    const levels = meant(ex, ctx).map((v) => meaningLevel(op, v.param, v.param.meaning!));
-    return levels.sort().at(-1) ?? op.provenance;
-  },
+  level: rulesLevel,
   judge: (ex, ctx) => {
     const { op, rows } = answered(ex, ctx)!;
     const out: Finding[] = [];
@@ -238,11 +241,7 @@ export const switches = judge({
   applies: (ex, ctx) =>
     answered(ex, ctx) !== undefined &&
     meant(ex, ctx).some((v) => ['addsField', 'relativeTime', 'revealsHidden'].includes(v.param.meaning!.rule)),
-  level: (ex, ctx) => {
-    const op = ctx.operation(ex)!;
-    const levels = meant(ex, ctx).map((v) => meaningLevel(op, v.param, v.param.meaning!));
-    return levels.sort().at(-1) ?? op.provenance;
-  },
+  level: rulesLevel,
   judge: (ex, ctx) => {
     const { op, rows } = answered(ex, ctx)!;
     const out: Finding[] = [];

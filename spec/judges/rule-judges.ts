@@ -5,7 +5,7 @@
 import { weakest } from '../provenance.ts';
 import type { Exchange } from './exchange.ts';
 import { type Finding, type Judge, type JudgeContext, judge } from './judge.ts';
-import { ALWAYS_ALLOWED, type Owed, owedStatuses, shortValue } from './owed-status.ts';
+import { ALWAYS_ALLOWED, notModified, type Owed, owedStatuses, shortValue } from './owed-status.ts';
 
 /** What a rule adds once the status is the one it owes. */
 type Extra = (ex: Exchange, ctx: JudgeContext, owed: Owed) => Finding[];
@@ -28,8 +28,8 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       if (!owed) return [];
       const { status } = ex.answer;
       if (status === owed.status) return extra?.(ex, ctx, owed) ?? [];
-      // An answer chosen for the request (the mock's `Prefer`) owes nothing to what the request is.
-      if (ex.known?.steered) return [];
+      // An answer chosen for the request (the mock's `Prefer`, a client's cache) owes nothing to what the request is.
+      if (ex.known?.steered || notModified(ex)) return [];
       // A server error is `server-error`'s, a success the operation does not declare `declared-status`'s: one finding each.
       const op = ctx.operation(ex);
       if (status >= 500 || (op && status < 300 && !op.responses.has(status))) return [];

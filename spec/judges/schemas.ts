@@ -59,6 +59,9 @@ function parsed(answer: Answer): { json?: unknown; ok: boolean } {
 
 const compiledByModel = new WeakMap<SpecModel, Map<Provenance, Schemas>>();
 
+/** Texts remembered per schema by `accepts`. */
+const ACCEPTED_KEPT = 256;
+
 export class Schemas {
   /** The schemas of a model at a level, made once: it holds only what it compiled. */
   static of(model: SpecModel, level: Provenance = 'assumed'): Schemas {
@@ -73,6 +76,8 @@ export class Schemas {
   private readonly coercing: SchemaValidator;
   private readonly compiled = new Map<string, Compiled>();
   private readonly headerValidators = new WeakMap<object, ValidateFunction>();
+  /** Texts each schema was asked about, and its answer (a memo, at most ACCEPTED_KEPT per schema). */
+  private readonly accepted = new WeakMap<object, Map<string, boolean>>();
   private readonly requestValidators = new WeakMap<Operation, ValidateFunction>();
   private readonly valueValidators = new WeakMap<object, ValidateFunction>();
 
@@ -215,6 +220,21 @@ export class Schemas {
 
   /** Whether a schema allows a value as it travels in a URL or a header ("20" for an integer). */
   accepts(schema: Record<string, any>, value: unknown): boolean {
+    // A value as it travels (a header, a parameter) is text, and the same texts come again and again.
+    if (typeof value === 'string') {
+      let seen = this.accepted.get(schema);
+      if (!seen) this.accepted.set(schema, (seen = new Map()));
+      let ok = seen.get(value);
+      if (ok === undefined) {
+        if (seen.size >= ACCEPTED_KEPT) seen.clear();
+        seen.set(value, (ok = this.validates(schema, value)));
+      }
+      return ok;
+    }
+    return this.validates(schema, value);
+  }
+
+  private validates(schema: Record<string, any>, value: unknown): boolean {
     let validate = this.headerValidators.get(schema);
     if (!validate)
       this.headerValidators.set(

@@ -171,6 +171,7 @@ export function stillAuthorized(
   return (c, next) => {
     const principal = c.get('principal');
     if (!principal || auth.stillValid(principal, c.req.raw.headers, clock())) return next();
+    c.set('refusedBy', 'auth');
     return Promise.resolve(answers.reply(c, op, 401, errorBody(401)));
   };
 }
@@ -180,6 +181,7 @@ export function authorize(op: Operation, auth: Authenticator, answers: Answers):
   return (c, next) => {
     const decision = auth.authorize(op, c.get('identity'));
     if (!decision.ok) {
+      c.set('refusedBy', 'auth');
       const body = decision.status === 401 ? errorBody(401) : errorBody(403, decision.why);
       return Promise.resolve(answers.reply(c, op, decision.status, body));
     }

@@ -1,9 +1,15 @@
 // --cors-origin: the list (+X adds to the defaults), the matcher, and what happens to
 // a refused origin: no CORS headers, one log line with the fix, 403 on dev routes.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { originMatcher, parseCorsOrigins, refusedOriginMessage } from './cors-policy.ts';
+import { lowerCased, type Exchange } from '../../../spec/judges/exchange.ts';
+import { findingsOf, JudgeContext } from '../../../spec/judges/registry.ts';
+import { SPEC_PATH } from '../../../spec/load.ts';
 import { DEFAULT_OPTIONS, OptionsError, parseOptions } from '../../node/options.ts';
-import { json, useApp } from '../../testing/test-app.ts';
+import { authHeaders, credential, json, model, useApp, type TestApp } from '../../testing/test-app.ts';
 
 const DEFAULTS = DEFAULT_OPTIONS.corsOrigins;
 const m = useApp();
@@ -157,6 +163,92 @@ describe('CORS for browser apps on another origin', () => {
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.test');
       const other = await custom.fetch(custom.url('/servers/find?limit=1'), { headers: { Origin: origin } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  });
+});
+
+/** A request to the mock, as the registry's judges read it. */
+async function judged(app: TestApp, path: string, init: { method?: string; headers: Record<string, string> }) {
+  const res = await app.fetch(app.url(path), init);
+  const text = await res.text();
+  const ex: Exchange = {
+    request: { method: init.method ?? 'GET', target: `${app.mock.basePath}${path}`, headers: lowerCased(init.headers) },
+    answer: { status: res.status, headers: lowerCased(res.headers), text, json: text ? JSON.parse(text) : undefined },
+    at: Date.now(),
+  };
+  return { res, ex };
+}
+
+describe("the spec's CORS contract (x-cors), as the mock answers it", () => {
+  const ctx = JudgeContext.of(model);
+  const page = 'http://localhost:5173';
+
+  it('defaults --cors-origin to the origins x-cors allows', () => {
+    expect(DEFAULT_OPTIONS.corsOrigins).toEqual(model.cors.origins.allowed);
+  });
+
+  it('gives the cors judge nothing to say: a preflight of every operation, plain and credentialed calls', async () => {
+    const m = useApp();
+    const exchanges: Exchange[] = [];
+    for (const op of model.operations) {
+      const path = op.path.replace(/\{[^}]+\}/g, 'example.org');
+      const headers = {
+        Origin: page,
+        'Access-Control-Request-Method': op.method,
+        'Access-Control-Request-Headers': op.requestBody ? 'authorization,content-type' : 'authorization',
+      };
+      const { res, ex } = await judged(m, path, { method: 'OPTIONS', headers });
+      expect(res.status, op.operationId).toBe(model.cors.preflight.status);
+      exchanges.push(ex);
+    }
+    const session = authHeaders(credential('valid-session'));
+    for (const [path, headers] of [
+      ['/servers/find?limit=1', { Origin: page }],
+      ['/user/apikeys', { Origin: page, ...session }],
+      ['/user/apikeys', { Origin: page }],
+      ['/servers/find?limit=0', { Origin: 'http://127.0.0.1:3000' }],
+    ] as const) {
+      const { ex } = await judged(m, path, { headers });
+      expect(ex.answer.headers['access-control-allow-origin'], path).toBe(headers.Origin);
+      exchanges.push(ex);
+    }
+    for (const ex of exchanges) expect(findingsOf(ex, ctx), `${ex.request.method} ${ex.request.target}`).toEqual([]);
+  });
+
+  it('grants an origin no deployment may allow nothing, which the cors judge holds it to', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { ex } = await judged(useApp(), '/servers/find?limit=1', {
+      headers: { Origin: 'https://not-allowed.invalid' },
+    });
+    expect(ex.answer.headers['access-control-allow-origin']).toBeUndefined();
+    expect(findingsOf({ ...ex, known: { foreignOrigin: true } }, ctx)).toEqual([]);
+    vi.restoreAllMocks();
+  });
+
+  describe('with another copy of the spec (--spec)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cors-spec-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const copy = join(dir, 'openapi.yaml');
+    writeFileSync(
+      copy,
+      readFileSync(SPEC_PATH, 'utf8')
+        .replace('\n    status: 204\n', '\n    status: 200\n')
+        .replace('maxAgeSeconds: 600', 'maxAgeSeconds: 60')
+        .replace('allowHeaders: [Authorization, Content-Type]', 'allowHeaders: [Authorization, Content-Type, If-Match]')
+        .replace('names: [X-RateLimit-Limit,', 'names: [X-Request-Id, X-RateLimit-Limit,'),
+    );
+    const m = useApp({ spec: copy });
+
+    it("answers a preflight with that copy's status, headers and max age, and exposes its headers", async () => {
+      const pre = await m.fetch(m.url('/user/apikeys'), {
+        method: 'OPTIONS',
+        headers: { Origin: page, 'Access-Control-Request-Method': 'POST' },
+      });
+      expect(pre.status).toBe(200);
+      expect(pre.headers.get('access-control-max-age')).toBe('60');
+      expect(pre.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type,If-Match,Prefer');
+      const get = await m.fetch(m.url('/servers/find?limit=1'), { headers: { Origin: page } });
+      expect(get.headers.get('access-control-expose-headers')?.split(',')[0]).toBe('X-Request-Id');
     });
   });
 });

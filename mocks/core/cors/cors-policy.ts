@@ -1,24 +1,21 @@
-// Which page origins may call the mock from a browser, and what the mock does about
-// one that may not: the `--cors-origin` list (`+X` adds to the defaults), the matcher,
-// and a middleware that answers allowed origins with CORS headers, logs a refused one
-// once with the fix, and marks the request so state-changing dev routes can refuse it.
+// Which page origins may call the mock from a browser, and what they are answered: the
+// spec's CORS contract (`x-cors`, read in spec/model.ts) for the headers, the preflight and
+// the default origins, the `--cors-origin` list (`+X` adds to the spec's origins) for whom
+// to grant, and a middleware that answers allowed origins so, logs a refused one once with
+// the fix, and marks the request so state-changing dev routes can refuse it.
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { printable } from '../printable.ts';
-import { wildcardMatcher } from '../../../spec/wildcard.ts';
+import { originMatcher, originPatternProblem } from '../../../spec/cors-origins.ts';
+import { loadModel, type SpecModel } from '../../../spec/model.ts';
 
-/**
- * A `*` matches any run of characters except `/`, case-insensitively; a lone `*` matches
- * every origin. Linear in the Origin header, which the client controls (no regex).
- */
-export function originMatcher(patterns: readonly string[]): (origin: string) => boolean {
-  if (patterns.includes('*')) return () => true;
-  const tests = patterns.map((p) => wildcardMatcher(p, { whole: true, notAcross: '/' }));
-  return (origin) => {
-    const lower = origin.toLowerCase();
-    return tests.some((t) => t(lower));
-  };
-}
+export { originMatcher };
+
+/** The origins the spec's x-cors allows: `--cors-origin`'s defaults. */
+export const SPEC_CORS_ORIGINS: readonly string[] = loadModel().cors.origins.allowed;
+
+/** The mock's own request header a page may send besides the spec's (`Prefer`, prefer/). */
+const MOCK_HEADERS = ['Prefer'];
 
 /**
  * The origins of `--cors-origin LIST`: entries that all start with `+` add to the
@@ -42,10 +39,8 @@ export function parseCorsOrigins(raw: string, defaults: readonly string[]): stri
   }
   const origins = entries.map((e) => (e.startsWith('+') ? e.slice(1) : e));
   for (const o of origins) {
-    if (o === '*' || o === 'null') continue;
-    const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]+)(.*)$/i.exec(o);
-    if (!m) throw new Error(`entry '${o}' is not an origin: write scheme://host[:port], e.g. http://localhost:5173`);
-    if (m[3] !== '') throw new Error(`entry '${o}' has a path; a browser's Origin never does: use ${m[1]}://${m[2]}`);
+    const problem = originPatternProblem(o);
+    if (problem) throw new Error(`entry ${problem}`);
   }
   return adding.length > 0 ? [...new Set([...defaults, ...origins])] : origins;
 }
@@ -56,19 +51,38 @@ export const CORS_REFUSED = 'corsRefused';
 /** The refused origins remembered so each is logged once: at most this many characters of them (clients pick them). */
 const MAX_LOGGED_CHARS = 64 * 1024;
 
+/**
+ * What the spec's x-cors gives an allowed origin, as Hono's cors middleware answers it:
+ * the origin echoed, credentials as x-cors says, `Vary: Origin`, the exposed headers; a
+ * preflight x-cors's status, every method of the spec (each path's among them; GET's
+ * HEAD too), x-cors's headers and the mock's own (`Prefer`), and the max age.
+ */
+function allowedAnswer(model: SpecModel): MiddlewareHandler {
+  const contract = model.cors;
+  const methods = [...new Set(model.operations.flatMap((o) => (o.method === 'GET' ? ['GET', 'HEAD'] : [o.method])))];
+  const answer = cors({
+    origin: (origin) => origin,
+    credentials: contract.credentials,
+    allowMethods: methods,
+    allowHeaders: [...contract.preflight.allowHeaders, ...MOCK_HEADERS],
+    exposeHeaders: contract.exposeHeaders.names,
+    ...(contract.preflight.maxAgeSeconds === undefined ? {} : { maxAge: contract.preflight.maxAgeSeconds }),
+  });
+  const { status } = contract.preflight;
+  return async (c, next) => {
+    const res = await answer(c, next);
+    // Hono answers every preflight 204; the spec says which 2xx.
+    return res && res.status !== status ? new Response(null, { status, headers: res.headers }) : res;
+  };
+}
+
 export function corsMiddleware(
+  model: SpecModel,
   origins: readonly string[],
   warn: (line: string) => void,
 ): MiddlewareHandler<{ Variables: { [CORS_REFUSED]: string } }> {
   const allowed = originMatcher(origins);
-  const allow = cors({
-    origin: (origin) => origin,
-    credentials: true,
-    allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Prefer'],
-    exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Allow'],
-    maxAge: 600,
-  });
+  const allow = allowedAnswer(model);
   const logged = new Set<string>();
   let loggedChars = 0;
   // Not async: on the hot path (no Origin) it only hands over to `next`.

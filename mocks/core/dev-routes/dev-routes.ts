@@ -1,7 +1,8 @@
 // Development helpers outside the API (under /__mock): a frontend can log in as a
 // fixture user without the real web site, log out, and put the mock back to its
 // seeded state between test runs; and the mock says what it is (/__mock/info), so
-// the contract suite knows its fixture credentials and writes are meant for it.
+// the contract suite knows its fixture credentials and writes are meant for it. The
+// controls of overrides and the journal are in control-routes.ts.
 import type { Context, Hono } from 'hono';
 import { ownPackage } from '../../../cli/own-package.ts';
 import type { AppEnv } from '../env.ts';
@@ -12,6 +13,8 @@ import { jsonProblem, printable } from '../printable.ts';
 import { metadataCacheStats } from '../handlers/metadata.ts';
 import { searchCacheStats } from '../../search/search-index.ts';
 import type { MockState } from '../state.ts';
+import type { MockControl } from '../control.ts';
+import { mountControlRoutes } from './control-routes.ts';
 
 const SESSION_TTL_MS = 7 * 86_400_000;
 
@@ -24,6 +27,8 @@ interface DevRouteDeps {
   warn: (line: string) => void;
   /** Where the servers come from: the seed, or the `--data` file (then the seed means nothing). */
   dataset: { seed: number; data?: string };
+  /** Overrides and the journal (mocks/core/control.ts). */
+  control: MockControl;
 }
 
 /** The cookie this request's page can keep (mocks/core/dev-routes/cookie-policy.ts), from where the page and the mock are. */
@@ -35,8 +40,9 @@ function cookiePlan(c: Context): CookiePlan {
   });
 }
 
-async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined | Error> {
+async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown> | undefined | Error> {
   const text = await c.req.text();
+  c.set('bodyText', text);
   if (!text.trim()) return undefined;
   try {
     const parsed = JSON.parse(text);
@@ -73,7 +79,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   // (its browser would still send a simple POST and store the cookie it gets).
   app.use('/__mock/*', async (c, next) => {
     const refused = c.get(CORS_REFUSED);
-    if (refused && c.req.method === 'POST') {
+    if (refused && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      c.set('refusedBy', 'cors');
       return fail(
         c,
         403,
@@ -85,8 +92,17 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
   });
 
   app.post('/__mock/reset', (c) => {
-    state.reset();
-    return reply(c, 200, { success: true, message: 'Mock state reset to the seeded fixtures' });
+    deps.control.reset();
+    return reply(c, 200, {
+      success: true,
+      message: 'Mock state reset to the seeded fixtures; no overrides, an empty journal',
+    });
+  });
+  mountControlRoutes(app, deps.control, {
+    reply,
+    fail,
+    operations: [...state.model.byId.keys()],
+    basePath: state.model.basePath,
   });
   if (!cookieName) return;
 

@@ -6,6 +6,7 @@ import { generateServers } from '../../dataset/generator.ts';
 import { countries, regions, versions } from './metadata.ts';
 import { buildIndex } from '../../search/search.ts';
 import type { StoredServer } from '../../dataset/server-row.ts';
+import { type ServerFields, storedServer } from '../../dataset/server-builder.ts';
 import { NOW } from '../../../testing/instants.ts';
 
 const DAY = 86_400_000;
@@ -24,32 +25,11 @@ function valid<T>(kind: keyof typeof schemas, body: T): T {
 }
 
 let n = 0;
-function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
+/** A stored server (the package's builder, server()), each at an address of its own; `ago` = ms before NOW of its last ping. */
+function mk(over: ServerFields & { ago?: number } = {}): StoredServer {
   const { ago = 60_000, ...rest } = over;
   n++;
-  return {
-    address: `10.0.${n >> 8}.${n & 255}`,
-    port: 25565,
-    version: '1.20.4',
-    offline_mode: 0,
-    players_online: 0,
-    players_limit: 20,
-    motd: 'A Minecraft Server',
-    motd_stripped: 'A Minecraft Server',
-    players: [],
-    plugins: [],
-    country: 'Germany',
-    country_code: 'DE',
-    region: 'EU',
-    city: null,
-    asn_number: '24940',
-    asn_name: 'Hetzner Online GmbH',
-    last_ping: new Date(NOW - ago).toISOString(),
-    favicon: null,
-    detected_mod_pack: null,
-    detected_mod_pack_short: null,
-    ...rest,
-  };
+  return storedServer({ address: `10.0.${n >> 8}.${n & 255}`, version: '1.20.4', ...rest, pingedAgo: ago }, NOW);
 }
 const US = { country: 'United States', country_code: 'US', region: 'NA' } as const;
 const GB = { country: 'United Kingdom', country_code: 'GB', region: 'EU' } as const;

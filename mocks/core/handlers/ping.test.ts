@@ -7,37 +7,34 @@ import { generateServers } from '../../dataset/generator.ts';
 import { findServer, parseAddress, pingAnswer } from './ping.ts';
 import { buildIndex } from '../../search/search.ts';
 import type { StoredServer } from '../../dataset/server-row.ts';
+import { type ServerFields, storedServer } from '../../dataset/server-builder.ts';
 import { NOW } from '../../../testing/instants.ts';
 
 const MIN = 60_000;
 const { limits } = loadModel();
 const validatePing = new SchemaValidator(loadSpec()).compileRef('#/components/schemas/PingResponse');
 
-function mk(over: Partial<StoredServer> & { ago?: number } = {}): StoredServer {
+/** A stored server (the package's builder, server()): `ago` = ms before NOW of its last ping. */
+function mk(over: ServerFields & { ago?: number } = {}): StoredServer {
   const { ago = 5 * MIN, ...rest } = over;
-  return {
-    address: '94.19.15.232',
-    port: 25565,
-    version: 'Paper 1.21.1',
-    offline_mode: 0,
-    players_online: 2,
-    players_limit: 100,
-    motd: '§aWelcome§r to My Server',
-    motd_stripped: 'Welcome to My Server',
-    players: [{ uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Notch' }],
-    plugins: ['EssentialsX'],
-    country: 'Russia',
-    country_code: 'RU',
-    region: 'EU',
-    city: null,
-    asn_number: '35807',
-    asn_name: 'SkyNet Ltd.',
-    last_ping: new Date(NOW - ago).toISOString(),
-    favicon: null,
-    detected_mod_pack: null,
-    detected_mod_pack_short: null,
-    ...rest,
-  };
+  return storedServer(
+    {
+      address: '94.19.15.232',
+      version: 'Paper 1.21.1',
+      players_online: 2,
+      players_limit: 100,
+      motd: '§aWelcome§r to My Server',
+      players: [{ uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', name: 'Notch' }],
+      plugins: ['EssentialsX'],
+      country: 'Russia',
+      country_code: 'RU',
+      asn_number: '35807',
+      asn_name: 'SkyNet Ltd.',
+      ...rest,
+      pingedAgo: ago,
+    },
+    NOW,
+  );
 }
 
 describe('parseAddress', () => {

@@ -9,62 +9,10 @@
 //  - the `--host` name, or one `--allowed-host` adds (`.example.test`: that domain and its
 //    subdomains; `*`: any host, the check off).
 // Every other host is refused with 403, naming the flag. See docs/decisions/0030-what-a-hostile-client-meets.md.
-import { isIP } from 'node:net';
+// Which hosts those are is decided in cli/allowed-hosts.ts, which the validation proxy shares.
 import type { Context, MiddlewareHandler } from 'hono';
+import { hostMatcher, hostnameOf } from '../../../cli/allowed-hosts.ts';
 import { printable } from '../printable.ts';
-
-/** The entries of `--allowed-host LIST`; throws (with the fix) on an entry that is no host name. */
-export function parseAllowedHosts(raw: string): string[] {
-  const entries = raw
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  if (entries.length === 0)
-    throw new Error(
-      'needs at least one host name, e.g. api.myproj.test (or .myproj.test for a domain and its subdomains)',
-    );
-  for (const e of entries) {
-    if (e === '*') continue;
-    const name = e.startsWith('.') ? e.slice(1) : e;
-    if (/^[a-z][a-z0-9+.-]*:\/\//.test(e))
-      throw new Error(`entry '${e}' is a URL; write its host name alone, e.g. ${new URL(e).hostname}`);
-    if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/.test(name)) {
-      throw new Error(
-        `entry '${e}' is not a host name (no port, path or scheme): write e.g. api.myproj.test, or .myproj.test for a domain and its subdomains`,
-      );
-    }
-  }
-  return entries;
-}
-
-/** The host name of a Host header value or a URL's host (`[::1]:4010` -> `::1`), lower-cased, without a trailing dot. */
-export function hostnameOf(host: string): string {
-  const h = host.toLowerCase();
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end === -1 ? h : h.slice(1, end);
-  }
-  const colon = h.indexOf(':');
-  const name = colon === -1 ? h : h.slice(0, colon);
-  return name.endsWith('.') ? name.slice(0, -1) : name;
-}
-
-/** Does the mock answer this host (a Host header value: name or address, maybe a port)? */
-export function hostMatcher(allowed: readonly string[]): (host: string) => boolean {
-  if (allowed.includes('*')) return () => true;
-  const exact = new Set(allowed.filter((a) => !a.startsWith('.')).map(hostnameOf));
-  const domains = allowed.filter((a) => a.startsWith('.')).map((a) => hostnameOf(a.slice(1)));
-  return (host) => {
-    const name = hostnameOf(host);
-    return (
-      exact.has(name) ||
-      name === 'localhost' ||
-      name.endsWith('.localhost') ||
-      isIP(name) !== 0 ||
-      domains.some((d) => name === d || name.endsWith(`.${d}`))
-    );
-  };
-}
 
 /** The host part of an absolute URL (`http://host:port/path` -> `host:port`). */
 function urlHost(url: string): string {

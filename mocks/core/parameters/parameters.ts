@@ -25,12 +25,15 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
   /** The body, read and checked; a Response when it is refused. */
   const readBody = async (c: Context<AppEnv>): Promise<Response | undefined> => {
     const text = await c.req.text();
+    c.set('bodyText', text);
     if (text.trim() === '') {
-      if (op.requestBody!.required) return fail(c, 400, 'a JSON request body is required');
-      return undefined;
+      if (!op.requestBody!.required) return undefined;
+      c.set('refusedBy', 'schema');
+      return fail(c, 400, 'a JSON request body is required');
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!op.requestBody!.mediaTypes.includes(type)) {
+      c.set('refusedBy', 'media-type');
       return reply(
         c,
         op,
@@ -45,10 +48,13 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
     try {
       body = JSON.parse(text);
     } catch (err) {
+      c.set('refusedBy', 'json');
       return fail(c, 400, `the request body is not valid JSON: ${jsonProblem(err)}`);
     }
-    if (!validateBody!(body))
+    if (!validateBody!(body)) {
+      c.set('refusedBy', 'schema');
       return fail(c, 400, describeErrors(validateBody!.errors?.slice(0, 1).map(printableNames), 'body'));
+    }
     c.set('body', body);
     return undefined;
   };
@@ -58,8 +64,12 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
     const url = c.req.url;
     const q = url.indexOf('?');
     const params = parseParams(q === -1 ? '' : url.slice(q + 1), c.req.param() as Record<string, string>);
-    if (!params.ok) return Promise.resolve(fail(c, 400, params.message));
-    c.set('params', params);
+    if (params.unknown) c.set('unknownQuery', params.unknown);
+    if (!params.ok) {
+      c.set('refusedBy', 'refused-values');
+      return Promise.resolve(fail(c, 400, params.message));
+    }
+    c.set('params', { query: params.query, path: params.path });
     if (!hasBody) return next();
     // biome-ignore lint/suspicious/noConfusingVoidType: Hono's middleware answers a Response or nothing (void)
     return readBody(c).then<Response | void>((refused) => refused ?? next());

@@ -47,18 +47,24 @@ interface Counter {
  * mocks/search/bounded-cache.ts), and callers come and go with every client.
  */
 class Buckets {
-  private readonly byCaller: LRUCache<string, Counter[]>;
+  private known: LRUCache<string, Counter[]> | undefined;
 
   constructor(
     readonly windowsMs: number[],
-    maxBuckets: number,
-  ) {
+    private readonly maxBuckets: number,
+  ) {}
+
+  /**
+   * Made on first use: an LRU cache sizes its lists for `maxBuckets` at once, and a mock that
+   * counts nothing (no --rate-limit, the default), or is reset before every test, needs none.
+   */
+  private get byCaller(): LRUCache<string, Counter[]> {
     // Past maxBuckets, the caller whose windows started longest ago starts afresh.
-    this.byCaller = new LRUCache<string, Counter[]>({ max: maxBuckets });
+    return (this.known ??= new LRUCache<string, Counter[]>({ max: this.maxBuckets }));
   }
 
   get size(): number {
-    return this.byCaller.size;
+    return this.known?.size ?? 0;
   }
 
   private expired(counters: Counter[], now: number): boolean {
@@ -238,6 +244,7 @@ export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv
     c.header('X-RateLimit-Remaining', String(decision.remaining));
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.retryAfter !== undefined) {
+      c.set('refusedBy', 'rate-limit');
       return Promise.resolve(
         answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), {
           'Retry-After': String(decision.retryAfter),

@@ -1,0 +1,137 @@
+// The first stage after every answer's headers: each request is put in the journal as it
+// arrives (pending until answered), and once answered the entry takes what the stages
+// found (its operation, parameters, body, caller, the rule that refused it, the override
+// that took it, findings) and the request log prints its line, the query as it was sent.
+// A finding is said on stderr once per kind (the judge, the operation and what it found),
+// so a test suite that sends `sortBy` a thousand times is told once, and the journal keeps
+// every one.
+import type { Context, MiddlewareHandler } from 'hono';
+import { CORS_REFUSED } from '../cors/cors-policy.ts';
+import type { AppEnv } from '../env.ts';
+import { loggable } from '../printable.ts';
+import type { MockState } from '../state.ts';
+import type { FindingsOf } from './findings.ts';
+import { type Recorded, sent } from './journal.ts';
+
+/** The most kinds of finding remembered as said; past it, no more are said (and that is said once). */
+const MAX_SAID = 1000;
+
+/** The mock's own pages and controls stay out of the journal; logging in and out are what an app does. */
+const journaled = (path: string) =>
+  !path.startsWith('/__mock/') || path === '/__mock/login' || path === '/__mock/logout';
+
+export interface RecordOptions {
+  /** Print one line per request (off with --quiet). */
+  log: boolean;
+  findings: FindingsOf;
+  warn: (line: string) => void;
+}
+
+export function recordRequests(state: MockState, options: RecordOptions): MiddlewareHandler<AppEnv> {
+  const { log, findings: findingsOf, warn } = options;
+  const said = new Set<string>();
+
+  const sayOnce = (entry: Recorded) => {
+    for (const f of entry.findings!) {
+      const kind = `${f.judge} ${entry.op?.operationId ?? ''} ${f.why}`;
+      if (said.has(kind) || said.size > MAX_SAID) continue;
+      said.add(kind);
+      warn(
+        said.size > MAX_SAID
+          ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here (GET /__mock/requests?findings=true lists them)`
+          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}${f.hint ? `: ${f.hint}` : ''}` +
+              ' (said once; GET /__mock/requests?findings=true lists every such request)',
+      );
+    }
+  };
+
+  return async (c, next) => {
+    const start = performance.now();
+    const journal = state.journal;
+    let entry: Recorded | undefined;
+    if (journal.enabled && journaled(c.req.path)) {
+      // On a socket, node's own list of the headers as they came, joined into the one string a slot keeps.
+      const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
+      entry = journal.add(state.now(), c.req.method, sent(c.req.url, raw));
+      if (!raw) entry.headers = c.req.raw.headers;
+      c.set('entry', entry);
+      c.set('entryId', entry.id);
+    }
+    const id = entry?.id;
+    await next();
+    const ms = performance.now() - start;
+    const op = c.get('op');
+    const override = c.get('override');
+    const fault = override?.fault;
+    // Still this request's slot (one pending longer than the ring is long finds it taken).
+    if (entry && entry.id === id) {
+      entry.ms = ms;
+      if (fault !== 'reset' && fault !== 'no-answer') entry.status = c.res.status;
+      if (fault) entry.fault = fault;
+      if (op) {
+        entry.op = op;
+        const body = c.get('body');
+        if (body !== undefined) entry.body = body;
+        const principal = c.get('principal');
+        if (principal) {
+          entry.user = principal.user.id;
+          entry.scheme = principal.scheme;
+          entry.kind = principal.kind;
+        }
+        const hidden = state.hiding?.note(op, queryOf(c.req.url), entry.at);
+        if (hidden) entry.hidden = hidden;
+      }
+      const bodyText = c.get('bodyText');
+      if (bodyText !== undefined) entry.bodyText = bodyText;
+      const refusedBy = c.get('refusedBy');
+      if (refusedBy) entry.refusedBy = refusedBy;
+      if (entry.status !== undefined && entry.status >= 400) {
+        const why = c.get('why');
+        if (why !== undefined) entry.why = why;
+      }
+      if (override) entry.override = override;
+      const found = findingsOf(op, c.get('unknownQuery'), c.req.raw.headers);
+      if (found) {
+        entry.findings = found;
+        sayOnce(entry);
+      }
+    }
+    if (log) {
+      const refused = c.get(CORS_REFUSED);
+      const status = fault === 'reset' || fault === 'no-answer' ? `(${fault})` : String(c.res.status);
+      const marks = [
+        refused ? `CORS: origin ${loggable(refused)} refused` : '',
+        override
+          ? `override ${override.id}${override.offContract ? ', off the contract' : ''}${fault ? `, ${fault}` : ''}`
+          : '',
+      ].filter(Boolean);
+      console.log(
+        `${loggable(c.req.method)} ${loggable(target(c.req.url))} ${status} ${ms.toFixed(1)}ms` +
+          (marks.length ? ` (${marks.join('; ')})` : ''),
+      );
+    }
+  };
+}
+
+/** This request's journal entry, while its slot is still its own (for a stage whose work shows while it is pending). */
+export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
+  const entry = c.get('entry');
+  return entry && entry.id === c.get('entryId') ? entry : undefined;
+}
+
+/** The URL a journal entry holds. */
+export function urlOf(entry: Recorded): string {
+  const end = entry.request.indexOf('\n');
+  return end === -1 ? entry.request : entry.request.slice(0, end);
+}
+
+/** A URL's path and query, as sent. */
+export function target(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start === -1 ? '/' : url.slice(start);
+}
+
+function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? '' : url.slice(q + 1);
+}

@@ -1,0 +1,118 @@
+// An override's faults on a real socket, steered over HTTP as an e2e tool steers them:
+// the connection reset, the answer cut half-way, no answer; the server's stop still ends
+// a request left unanswered; the request log shows each request's query as it was sent.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { NOW } from '../../testing/instants.ts';
+import { startMock, type RunningMock } from './server.ts';
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startMock({ port: 0, servers: 50, now: NOW, cacheDir: null, quiet: true });
+});
+afterAll(() => mock?.close());
+
+const control = (path: string, init?: RequestInit) => fetch(`${mock.origin}/__mock/${path}`, init);
+const override = async (body: unknown) => {
+  const res = await control('overrides', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+};
+
+describe('faults over a socket', () => {
+  it('reset: the client reads ECONNRESET; the journal says so, with no status', async () => {
+    await override({ operationId: 'findServers', fault: 'reset', times: 1 });
+    const failed = await fetch(`${mock.baseUrl}/servers/find`).then(
+      () => 'answered',
+      (err: TypeError) => (err.cause as NodeJS.ErrnoException).code,
+    );
+    expect(failed).toBe('ECONNRESET');
+    expect((await fetch(`${mock.baseUrl}/servers/find?limit=1`)).status).toBe(200);
+    const journal = await (await control('requests?operationId=findServers')).json();
+    expect(journal.requests.map((r: { status: number | null; fault?: string }) => [r.status, r.fault ?? null])).toEqual(
+      [
+        [200, null],
+        [null, 'reset'],
+      ],
+    );
+  });
+
+  it('truncate: the head and half the body, then the connection cut; the body cannot be read whole', async () => {
+    await override({ operationId: 'findServers', fault: 'truncate', times: 1 });
+    const res = await fetch(`${mock.baseUrl}/servers/find?limit=5`);
+    expect(res.status).toBe(200);
+    const whole = Number(res.headers.get('content-length'));
+    expect(whole).toBeGreaterThan(100);
+    await expect(res.arrayBuffer()).rejects.toThrow('terminated');
+  });
+
+  it('no-answer: nothing comes until the client gives up; the stop ends it after its grace', async () => {
+    await override({ operationId: 'listRegions', fault: 'no-answer' });
+    await expect(fetch(`${mock.baseUrl}/metadata/regions`, { signal: AbortSignal.timeout(100) })).rejects.toThrow(
+      /aborted/,
+    );
+    const own = await startMock({ port: 0, servers: 10, now: NOW, cacheDir: null, quiet: true });
+    await fetch(`${own.origin}/__mock/overrides`, {
+      method: 'POST',
+      body: JSON.stringify({ operationId: 'listRegions', fault: 'no-answer' }),
+    });
+    const hanging = fetch(`${own.baseUrl}/metadata/regions`).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    // Its entry is there while it hangs: pending, with the override that holds it.
+    await expect
+      .poll(async () => (await (await fetch(`${own.origin}/__mock/requests`)).json()).requests[0]?.pending)
+      .toBe(true);
+    await own.close(50);
+    expect(await hanging).toBe('cut');
+  });
+});
+
+describe('the journal over a socket', () => {
+  it("reads node's own header list: every header by its lower-case name, the credential masked, the parameters read again", async () => {
+    const key = 'sls_test_valid0000000000000000000000000000000a11ce';
+    await fetch(`${mock.baseUrl}/user/apikeys?limit=3`, {
+      headers: { Authorization: `Bearer ${key}`, 'X-Trace': 'a', Cookie: 'other=secret-value' },
+    });
+    await fetch(`${mock.baseUrl}/servers/find?region=eu&limit=2`);
+    const { requests } = await (await control('requests?limit=2')).json();
+    const [find, keys] = requests;
+    expect(keys.request.headers).toMatchObject({
+      authorization: 'Bearer <valid-key>',
+      'x-trace': 'a',
+      cookie: 'other=<masked>',
+    });
+    expect(keys.auth).toEqual({ user: 'usr_test_alice', scheme: 'apiKey', kind: 'bearer', credential: '<valid-key>' });
+    expect(JSON.stringify(requests)).not.toContain(key);
+    expect(JSON.stringify(requests)).not.toContain('secret-value');
+    expect(find.params.query).toMatchObject({ region: 'EU', limit: 2, maxAge: 30 });
+    expect(keys.findings[0]).toMatchObject({
+      judge: 'unknown-parameter',
+      hint: expect.stringContaining('listApiKeys takes'),
+    });
+  });
+});
+
+describe('the request log', () => {
+  it('shows the query as sent (no \\u0026 for &), and marks an override', async () => {
+    const logged = await startMock({ port: 0, servers: 10, now: NOW, cacheDir: null, quiet: false });
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(String(line)));
+    try {
+      await fetch(`${logged.baseUrl}/servers/find?limit=10&page=1&motd=<b>`);
+      await fetch(`${logged.origin}/__mock/overrides`, {
+        method: 'POST',
+        body: JSON.stringify({ operationId: 'listRegions', status: 500, times: 1 }),
+      });
+      await fetch(`${logged.baseUrl}/metadata/regions`);
+    } finally {
+      spy.mockRestore();
+      await logged.close();
+    }
+    expect(lines[0]).toMatch(/^GET \/api\/v0\.1\/servers\/find\?limit=10&page=1&motd=%3Cb%3E 200 [\d.]+ms$/);
+    expect(lines.at(-1)).toMatch(/^GET \/api\/v0\.1\/metadata\/regions 500 [\d.]+ms \(override 1\)$/);
+  });
+});

@@ -1,0 +1,52 @@
+// How long createMock() and its first answer take, from a built library entry
+// (dist/index.mjs after `npm run build && npm run build:package`), each entry in fresh
+// processes, in turn (A B A B ...) so a busy machine's drift hits them alike; the medians.
+// `first`: the first createMock() of a process and its first answer (import not counted);
+// `warm`: the third, after two (the code compiled, fetch's classes loaded). With --fetch-loaded
+// the process touches fetch's Request and Response first, as a test runner with MSW or a
+// DOM environment has (Node loads undici on first use: its cost, not the mock's).
+//   node scripts/bench-create-mock.mjs [--runs N] [--fetch-loaded] ENTRY_A [ENTRY_B]
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const runs = runsAt === -1 ? 15 : Number(args[runsAt + 1]);
+const fetchLoaded = args.includes('--fetch-loaded');
+const entries = args
+  .filter((a, i) => !a.startsWith('--') && (runsAt === -1 || i !== runsAt + 1))
+  .map((entry) => pathToFileURL(resolve(entry)).href);
+
+const child = `
+if (${fetchLoaded}) new Response(new Request('http://x.test/').url);
+const { createMock } = await import(process.argv[1]);
+const times = [];
+for (let i = 0; i < 3; i++) {
+  const t = performance.now();
+  const mock = createMock({ now: '2026-06-01T12:00:00Z' });
+  const res = await mock.fetch('http://api.test/api/v0.1/servers/find?limit=5');
+  await res.arrayBuffer();
+  times.push(performance.now() - t);
+  await mock.close();
+}
+console.log(JSON.stringify([times[0], times[2]]));
+`;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const seen = entries.map(() => ({ first: [], warm: [] }));
+for (let r = 0; r < runs; r++)
+  entries.forEach((entry, i) => {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', child, entry], { encoding: 'utf8' });
+    const [first, warm] = JSON.parse(out.trim().split('\n').at(-1));
+    seen[i].first.push(first);
+    seen[i].warm.push(warm);
+  });
+for (const [i, entry] of entries.entries())
+  console.log(
+    `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms (medians of ${runs})`,
+  );
+if (entries.length === 2) {
+  const ratio = seen[0].first.map((a, k) => a / seen[1].first[k]);
+  console.log(`first A/B pairwise median: ${median(ratio).toFixed(2)}`);
+}
