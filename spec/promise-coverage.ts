@@ -5,6 +5,7 @@
 // keyword of a schema covered when a test sent a value at it (Schemathesis' TraceCov:
 // operations, parameters, keywords, responses). Exercised is not passed: the judges say
 // whether it held; coverage says what the run gave them to judge.
+import { type CrossOrigin, crossOrigin } from './judges/cross-origin.ts';
 import type { Exchange } from './judges/exchange.ts';
 import type { JudgeContext } from './judges/judge.ts';
 import { rowsOf } from './judges/rows.ts';
@@ -89,6 +90,22 @@ const fieldValues = (p: SpecPromise, ex: Exchange, ctx: JudgeContext) =>
 const nonNull = (p: SpecPromise, ex: Exchange, ctx: JudgeContext) =>
   fieldValues(p, ex, ctx).some((v) => v !== null && v !== undefined);
 const header = (ex: Exchange, name: string) => ex.answer.headers[name.toLowerCase()];
+
+/** A cross-origin request from an origin of this standing (a preflight, or not, when `preflight` says). */
+function corsAsked(
+  _p: SpecPromise,
+  ex: Exchange,
+  ctx: JudgeContext,
+  standing: CrossOrigin['standing'],
+  preflight?: boolean,
+): boolean {
+  const co = crossOrigin(ex, ctx);
+  return (
+    co?.standing === standing &&
+    (preflight === undefined || Boolean(co.preflight) === preflight) &&
+    (co.template === undefined || co.methods.length > 0)
+  );
+}
 
 /** Each kind's test of one exchange; kinds judged by comparisons are read from the comparisons a run made. */
 const BY_EXCHANGE: Partial<Record<SpecPromise['kind'], Check>> = {
@@ -223,6 +240,13 @@ const BY_EXCHANGE: Partial<Record<SpecPromise['kind'], Check>> = {
     return on(p, ex, ctx) && value !== undefined && !value.includes(':');
   },
   link: (p, ex, ctx) => on(p, ex, ctx) && opOf(ex, ctx)?.operationId === p.detail.target && ex.answer.status < 300,
+  'cors-grant': (p, ex, ctx) => corsAsked(p, ex, ctx, 'allowed', false),
+  'cors-vary': (p, ex, ctx) => corsAsked(p, ex, ctx, 'allowed', false),
+  'cors-expose': (p, ex, ctx) => corsAsked(p, ex, ctx, 'allowed', false),
+  'cors-preflight': (p, ex, ctx) => corsAsked(p, ex, ctx, 'allowed', true),
+  'cors-preflight-headers': (p, ex, ctx) => corsAsked(p, ex, ctx, 'allowed', true),
+  'cors-max-age': (p, ex, ctx) => corsAsked(p, ex, ctx, 'allowed', true),
+  'cors-foreign': (p, ex, ctx) => corsAsked(p, ex, ctx, 'foreign'),
   extension: (p, ex, ctx) => !p.uncovered && (p.operations.length === 0 || on(p, ex, ctx)),
 };
 

@@ -125,6 +125,14 @@ export const KINDS = {
   ),
   // What a client may do next with an answer (`links`).
   link: kind(['listed', 'auth', 'success'], ['keys']),
+  // What a browser app on another origin is answered (`x-cors`).
+  'cors-grant': kind(['cors'], ['cors']),
+  'cors-vary': kind(['cors'], ['cors']),
+  'cors-expose': kind(['cors'], ['cors']),
+  'cors-preflight': kind(['cors'], ['cors']),
+  'cors-preflight-headers': kind(['cors'], ['cors']),
+  'cors-max-age': kind(['cors'], ['cors']),
+  'cors-foreign': kind(['cors'], ['cors']),
   // An extension of the spec no kind above reads: held by the judges that say they hold it.
   extension: kind([], []),
 } as const satisfies Record<string, KindEntry>;

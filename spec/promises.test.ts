@@ -76,6 +76,19 @@ describe('the promise map', () => {
     }
   });
 
+  it('reads x-cors as promises the cors judge holds, on every operation, not as an extension no kind reads', () => {
+    const cors = of((p) => p.subject.area === 'cors');
+    expect(cors.map((p) => p.kind)).toEqual(
+      expect.arrayContaining(['cors-grant', 'cors-vary', 'cors-expose', 'cors-preflight', 'cors-foreign']),
+    );
+    for (const p of cors) {
+      expect(p.judges).toEqual(['cors']);
+      expect(p.operations).toEqual(model.operations.map((o) => o.operationId));
+    }
+    expect(of((p) => p.id === 'extension x-cors')).toEqual([]);
+    expect(of((p) => p.kind === 'cors-grant')[0]!.says).toMatch(/never \*, with Access-Control-Allow-Credentials/);
+  });
+
   it('covers every field of every declared answer, once per schema that declares it, with each of its keywords', () => {
     const port = of((p) => p.subject.name === 'ServerCore.port').map((p) => p.kind);
     expect(port).toEqual(['field-required', 'field-nullable', 'field-type', 'field-minimum', 'field-maximum']);
@@ -133,7 +146,7 @@ describe('the promise map', () => {
       'x-provenance': 'assumed',
       schema: { type: 'integer', minimum: 1, maximum: 99 },
     });
-    (copy as unknown as Record<string, unknown>)['x-cors'] = { credentials: true, 'x-provenance': 'assumed' };
+    (copy as unknown as Record<string, unknown>)['x-sunset'] = { date: '2030-01-01', 'x-provenance': 'assumed' };
     const added = buildModel(copy);
     const ids = promiseMap(added).map((p) => p.id);
     expect(ids).toEqual(
@@ -142,12 +155,12 @@ describe('the promise map', () => {
         'listRegions query minServers: maximum 99 refused past it',
       ]),
     );
-    const unheld = promiseMap(added, registryNames()).find((p) => p.id === 'extension x-cors')!;
-    expect(unheld.uncovered).toBe('no judge of the registry says it holds x-cors');
-    const held = promiseMap(added, [...registryNames(), { name: 'cors', holds: ['x-cors'] }]).find(
-      (p) => p.id === 'extension x-cors',
+    const unheld = promiseMap(added, registryNames()).find((p) => p.id === 'extension x-sunset')!;
+    expect(unheld.uncovered).toBe('no judge of the registry says it holds x-sunset');
+    const held = promiseMap(added, [...registryNames(), { name: 'sunset', holds: ['x-sunset'] }]).find(
+      (p) => p.id === 'extension x-sunset',
     )!;
-    expect(held).toMatchObject({ judges: ['cors'] });
+    expect(held).toMatchObject({ judges: ['sunset'] });
     expect(held.uncovered).toBeUndefined();
     // The spec itself is untouched: the copy made the promises.
     expect(doc.paths['/metadata/regions']!.get.parameters.map((p: unknown) => deref(doc, p).name)).toEqual(['region']);

@@ -32,6 +32,7 @@ export interface Subject {
     | 'rate-limits'
     | 'limit'
     | 'link'
+    | 'cors'
     | 'extension';
   /** The parameter, the field (`ServerCore.port`), the header, the scheme, the limit, the extension... */
   name: string;
@@ -116,6 +117,7 @@ const READ_EXTENSIONS = new Set([
   'x-credentials',
   'x-count-of',
   'x-true-when',
+  'x-cors',
 ]);
 
 class MapBuilder {
@@ -1013,6 +1015,64 @@ function linkPromises(b: MapBuilder, op: Operation): void {
       });
 }
 
+/**
+ * `x-cors`, each rule a browser holds an answer to (the `cors` judge's): an allowed origin
+ * echoed, never `*` when credentials are allowed; `Vary: Origin`; the exposed headers; a
+ * preflight's status, methods, headers and max age; an origin no deployment may allow
+ * granted nothing. Every operation is a browser's to call.
+ */
+function corsPromises(b: MapBuilder): void {
+  const cors = b.model.cors;
+  const operations = b.model.operations.map((o) => o.operationId);
+  const subject = { area: 'cors' as const, name: 'x-cors' };
+  const origins = cors.origins.allowed.join(', ');
+  const add = (kind: Kind, id: string, level: Provenance, says: string, detail: Detail = {}) =>
+    b.add({ operations, subject, level, id: `x-cors: ${id}`, kind, says, detail });
+  add(
+    'cors-grant',
+    'an allowed origin is echoed',
+    weakest(cors.provenance, cors.origins.provenance),
+    `an origin of ${origins} is echoed in Access-Control-Allow-Origin` +
+      (cors.credentials ? ', never *, with Access-Control-Allow-Credentials: true' : ''),
+    { value: cors.credentials },
+  );
+  add('cors-vary', 'Vary: Origin', cors.origins.provenance, 'an answer that depends on the Origin says Vary: Origin');
+  if (cors.exposeHeaders.names.length)
+    add(
+      'cors-expose',
+      'exposed headers',
+      cors.exposeHeaders.provenance,
+      `Access-Control-Expose-Headers lists ${cors.exposeHeaders.names.join(', ')}`,
+      { value: cors.exposeHeaders.names },
+    );
+  const pf = cors.preflight;
+  add(
+    'cors-preflight',
+    'a preflight allows the methods of its path',
+    pf.provenance,
+    `a preflight is answered ${pf.status} with every method of its path in Access-Control-Allow-Methods`,
+    { status: pf.status },
+  );
+  if (pf.allowHeaders.length)
+    add(
+      'cors-preflight-headers',
+      'a preflight allows the headers',
+      pf.provenance,
+      `a preflight allows ${pf.allowHeaders.join(', ')} in Access-Control-Allow-Headers`,
+      { value: pf.allowHeaders },
+    );
+  if (pf.maxAgeSeconds !== undefined)
+    add('cors-max-age', 'max age', pf.provenance, `a preflight says Access-Control-Max-Age: ${pf.maxAgeSeconds}`, {
+      value: pf.maxAgeSeconds,
+    });
+  add(
+    'cors-foreign',
+    'another origin is granted nothing',
+    cors.origins.provenance,
+    'an origin no deployment may allow gets no Access-Control-Allow-Origin',
+  );
+}
+
 /** The extensions of the document, its operations and parameters no kind reads: each listed, held by the judges that say so. */
 function extensionPromises(b: MapBuilder): void {
   const doc: OpenApiDoc = b.model.doc;
@@ -1056,6 +1116,7 @@ export function promiseMap(model: SpecModel, judges: readonly JudgeNames[] = reg
   headerPromises(b);
   routingPromises(b);
   limitPromises(b);
+  corsPromises(b);
   extensionPromises(b);
   return b.out;
 }

@@ -996,6 +996,79 @@ function rateLimitOperators(ctx: Context, p: SpecPromise): Made[] {
   }
 }
 
+/**
+ * What CORS layers really get wrong (`x-cors`), on answers to a cross-origin request: `*`
+ * with credentials, no Vary, nothing exposed, a preflight that leaves out the method asked
+ * or `Authorization`, no max age, any origin echoed.
+ */
+function corsOperators(p: SpecPromise): Made[] {
+  const crossOrigin =
+    (fn: (h: Headers, origin: string, preflight: boolean) => void): Tamper =>
+    async (request, next) => {
+      const res = await next(request);
+      const origin = request.headers.get('origin');
+      if (origin === null) return res;
+      const h = new Headers(res.headers);
+      fn(h, origin, request.method === 'OPTIONS' && request.headers.has('access-control-request-method'));
+      return new Response(res.body, { status: res.status, headers: h });
+    };
+  const dropFrom = (h: Headers, name: string, item: string) => {
+    const kept = (h.get(name) ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v && v.toLowerCase() !== item.toLowerCase());
+    if (h.has(name)) h.set(name, kept.join(', '));
+  };
+  const one = (operator: string, says: string, fn: Parameters<typeof crossOrigin>[0]): Made[] => [
+    { operator, says, tamper: crossOrigin(fn) },
+  ];
+  switch (p.kind) {
+    case 'cors-grant':
+      return one('* with credentials', 'answers Access-Control-Allow-Origin: * with credentials', (h) => {
+        if (h.has('access-control-allow-origin')) h.set('access-control-allow-origin', '*');
+      });
+    case 'cors-vary':
+      return one('no Vary', 'leaves Origin out of Vary', (h) => dropFrom(h, 'vary', 'origin'));
+    case 'cors-expose':
+      return one('nothing exposed', 'sends no Access-Control-Expose-Headers', (h, _o, preflight) => {
+        if (!preflight) h.delete('access-control-expose-headers');
+      });
+    case 'cors-preflight':
+      return [
+        {
+          operator: 'method left out',
+          says: 'a preflight leaves the method it asks for out of Access-Control-Allow-Methods',
+          tamper: async (request, next) => {
+            const asked = request.headers.get('access-control-request-method');
+            return crossOrigin((h, _o, preflight) => {
+              if (preflight && asked) dropFrom(h, 'access-control-allow-methods', asked);
+            })(request, next);
+          },
+        },
+      ];
+    case 'cors-preflight-headers':
+      return one(
+        'Authorization left out',
+        'a preflight leaves Authorization out of the allowed headers',
+        (h, _o, pf) => {
+          if (pf) dropFrom(h, 'access-control-allow-headers', 'authorization');
+        },
+      );
+    case 'cors-max-age':
+      return one('no max age', 'a preflight sends no Access-Control-Max-Age', (h, _o, preflight) => {
+        if (preflight) h.delete('access-control-max-age');
+      });
+    case 'cors-foreign':
+      return one('any origin', 'echoes any Origin with credentials', (h, origin) => {
+        if (h.has('access-control-allow-origin')) return;
+        h.set('access-control-allow-origin', origin);
+        h.set('access-control-allow-credentials', 'true');
+      });
+    default:
+      return [];
+  }
+}
+
 // --- who may call, the routing, the limits, the links -----------------------------------
 
 function headersWith(request: Request, set: Record<string, string | undefined>): Headers {
@@ -1417,6 +1490,7 @@ function operatorsOf(ctx: Context, p: SpecPromise): Made[] {
       return rateLimitOperators(ctx, p);
     default:
       if (p.kind.startsWith('field-')) return fieldOperators(ctx, p);
+      if (p.kind.startsWith('cors-')) return corsOperators(p);
       if (p.kind.startsWith('auth-') || p.kind === 'public-credentials') return authOperators(ctx, p);
       if (p.subject.area === 'parameter' && p.kind !== 'param-empty' && p.kind !== 'param-any-case')
         return meaningOperators(ctx, p);
