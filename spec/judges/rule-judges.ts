@@ -38,6 +38,22 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       if (mayRefuseCredentials(ex, ctx, status)) return [];
       // Every refused value a target takes is one defect, whichever parameter or operation it was.
       const accepted = status < 300 && rule === 'refused-values';
+      // A credential the sender knows is expired, revoked or unknown, taken (whatever the answer then is, on
+      // whichever operation): one defect of the target's credential check.
+      const standing = rule === 'auth' && owed.status === 401 ? ex.known?.credential : undefined;
+      const taken = standing && standing !== 'valid' && standing !== 'forbidden' ? standing : undefined;
+      if (taken)
+        return [
+          {
+            judge: rule,
+            level: owed.level,
+            why: `status ${status}, expected ${owed.status}: ${owed.because}`,
+            expected: `${owed.status}`,
+            defect: `${/^[aeiou]/.test(taken) ? 'an' : 'a'} ${taken} credential is taken, not refused with 401`,
+            acrossSubjects: true,
+            evidence: { expectedStatus: owed.status },
+          },
+        ];
       return [
         {
           judge: rule,
