@@ -314,14 +314,17 @@ export const totalSteady: Comparison<[paged: Paged, againOnPage1: number | undef
     const other = totals.find((t) => t.total !== first);
     // Page 1 asked again moved too: the count moves with time (a live listing), not with the page.
     if (!other || again === other.total || again !== first) return [];
+    // Each page's total its own rows: a total that counts the page (one defect, whichever comparison met it).
+    const pageCount = totals.every((t) => t.total === t.rows);
+    const again1 = again === undefined ? '' : ` (page 1 again: ${again})`;
     return [
       {
         judge: 'total-steady',
         level: meaningLevel(op, param, m),
-        why: `${label}: ${m.total} ${first} on page 1, ${other.total} on page ${other.page}${again === undefined ? '' : ` (page 1 again: ${again})`}`,
+        why: `${label}: ${m.total} ${first} on page 1, ${other.total} on page ${other.page}${again1}`,
         expected: `the same ${m.total} on every page`,
-        defect: `${m.total} moves with the page`,
-        subject: { field: m.total },
+        defect: pageCount ? TOTAL_IS_PAGE : `${m.total} moves with the page`,
+        ...(pageCount ? { acrossSubjects: true } : { subject: { field: m.total } }),
       },
     ];
   },
@@ -337,14 +340,21 @@ export const totalReached: Comparison<[paged: Paged, reached: number, pageSize: 
     if (m?.rule !== 'page' || !first || first.total === reached) return [];
     // A total that is each page's own row count: one defect, whichever query showed it.
     const pageCount = reached > first.total && totals.every((t) => t.total === t.rows);
+    // Rows met twice over the pages: the rows moved between requests (ties in no stable order, say). What failed
+    // on those pages explains it (a report files it with them); with nothing else, it is its own defect.
+    const repeated = !pageCount && totals.reduce((n, t) => n + t.rows, 0) > reached;
     return [
       {
         judge: 'total-reached',
         level: meaningLevel(op, param, m),
         why: `${label}: ${m.total} is ${first.total} but paging (${plural(totals.length, 'page')} of ${pageSize}) reached ${reached} distinct rows`,
         expected: `as many distinct rows over all pages as ${m.total} says`,
-        defect: pageCount ? TOTAL_IS_PAGE : `${m.total} is not the number of rows paging reaches`,
-        subject: { field: m.total },
+        defect: pageCount
+          ? TOTAL_IS_PAGE
+          : repeated
+            ? 'paging repeats rows and never reaches others'
+            : `${m.total} is not the number of rows paging reaches`,
+        ...(repeated ? {} : { subject: { field: m.total } }),
         ...(pageCount ? { acrossSubjects: true } : {}),
       },
     ];
