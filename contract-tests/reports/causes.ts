@@ -192,7 +192,12 @@ function fingerprints(
     {
       // Only the first schema error of a failure: the one it is listed under, as the field it is about, wherever it
       // sits (one field sent as text in the search's rows and in both pings is one defect).
-      key: (f) => (f.evidence?.schemaErrors?.[0] ? fieldError(f.evidence.schemaErrors[0]) : undefined),
+      // A format broken in several fields is one defect too: every timestamp without its zone.
+      key: (f) => {
+        const error = f.evidence?.schemaErrors?.[0];
+        if (!error) return undefined;
+        return /must match format "[^"]+"$/.exec(error)?.[0] ?? fieldError(error);
+      },
       cause: (failures) => {
         const where = [...new Set(failures.map((f) => f.evidence!.schemaErrors![0]!))];
         const also = where.length > 1 ? `; also ${some(where.slice(1))}` : '';
