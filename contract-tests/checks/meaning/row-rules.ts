@@ -81,6 +81,14 @@ function partOf(v: string, field: string): Probe[] {
     : [];
 }
 
+/** The longest word (three letters or more) of a text that its raw form holds as it is, between its codes. */
+function wordWithin(text: string, raw: string): string | undefined {
+  return text
+    .split(/\s+/)
+    .filter((w) => w.length >= 3 && !w.includes('*') && raw.includes(w))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
 /** Half of a value and a `*`: `Paper 1.2*`. */
 function prefixPattern(v: string): string {
   return `${v.slice(0, Math.max(1, Math.ceil(v.length / 2))).trimEnd()}*`;
@@ -187,6 +195,8 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       const piece = v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
       const across = m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined;
       const third = Math.max(1, Math.floor(v.length / 3));
+      // In the other case, a part that spans no code: a lost row then says the case, not the codes.
+      const plain = m.raw ? wordWithin(v, String(w.row[m.raw])) : undefined;
       return [
         // Across the codes in the text's own case, and in the other case apart: a lost row then says which it was.
         ...(across
@@ -198,7 +208,11 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
               },
             ]
           : []),
-        { value: otherCase(piece.trim(), param), label: `matches a part of ${m.field}, in any case`, witness: w },
+        {
+          value: otherCase((plain ?? piece).trim(), param),
+          label: `matches a part of ${m.field}, in any case`,
+          witness: w,
+        },
         {
           value: `${v.slice(0, third).trimStart()}*${v.slice(-third).trimEnd()}`,
           label: `matches a * wildcard within ${m.field}`,
