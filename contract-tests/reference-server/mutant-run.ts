@@ -15,8 +15,10 @@ export interface MutantVerdict {
   killed: boolean;
   /** The causes the run named. */
   causes: string[];
-  /** The first cause's example, as a curl line: the mutant's repro. */
+  /** The first cause's example, as a curl line (against the reference server in process, reference.test). */
   repro?: string;
+  /** The command that runs the suite against this mutant again. */
+  rerun: string;
   /** A survivor's why. */
   why?: string;
 }
@@ -29,10 +31,10 @@ const FAMILY_OF: Record<string, string[]> = {
   keys: ['keys'],
 };
 
-/** The families the map says provoke a promise; all of them when it names none (what any answer provokes). */
-export function familiesFor(p: SpecPromise): readonly Family[] {
+/** The families the map says provoke some promises; all of them when it names none (what any answer provokes). */
+export function familiesFor(...promises: SpecPromise[]): readonly Family[] {
   const names = new Set<string>();
-  for (const by of p.provokedBy) {
+  for (const by of promises.flatMap((p) => p.provokedBy)) {
     const word = by.split(' ')[0]!;
     if (word === 'every' || word === 'Dredd') continue;
     for (const name of FAMILY_OF[word] ?? [word]) names.add(name);
@@ -63,7 +65,7 @@ export async function runMutant(
     dredd: false,
     env: fixtureEnv(),
     budget: options.budget ?? 150,
-    families: familiesFor(m.promise),
+    families: familiesFor(m.promise, ...(m.also ?? [])),
     promises: options.promises ?? false,
     ...(m.only ? { only: m.only } : {}),
     // A 429 is met when the suite does not pace itself (headers that never count down defeat the pacing anyway).
@@ -75,9 +77,13 @@ export async function runMutant(
     says: m.says,
     killed,
     causes: outcome.causes.map((c) => c.title),
+    rerun: `npm run mutants -- --filter '${m.id.replaceAll("'", "'\\''")}'`,
   };
   const example = outcome.causes[0]?.failures.find((f) => f.repro);
   if (example?.repro) verdict.repro = example.repro;
+  // A survivor is run again with the map's coverage worked out: it says whether any case put the promise to the test.
+  if (!killed && !options.promises)
+    return { ...(await runMutant(m, { ...options, promises: true })), rerun: verdict.rerun };
   if (!killed) {
     const times = outcome.promises?.promises.find((x) => x.id === m.promise.id)?.times;
     verdict.why =

@@ -42,6 +42,8 @@ export interface Mutant {
   only?: string[];
   /** It shows only against a target that enforces its rate limits. */
   limited?: boolean;
+  /** The other promises it breaks (a mutant made of several: one defect in every place). */
+  also?: SpecPromise[];
   tamper: Tamper;
 }
 
@@ -384,19 +386,31 @@ function defaultOperators(ctx: Context, p: SpecPromise): Made[] {
 
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
+/** A `*` wildcard matched in the pattern's own case: `Paper*` finds `Paper 1.21`, not `paper 1.21`. */
+function exactCase(pattern: string, whole: boolean): (v: string) => boolean {
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  const re = new RegExp(whole ? `^${body}$` : body, 's');
+  return (v) => re.test(v);
+}
+
 /** The rule's match of one value against a row, case-sensitively: what a case-sensitive implementation does. */
 function caseSensitive(param: Parameter, value: string): ((row: Row) => boolean) | undefined {
   const m = param.meaning!;
   switch (m.rule) {
     case 'wholeWildcard':
     case 'substringWildcard': {
-      const match = wildcardMatcher(value, { whole: m.rule === 'wholeWildcard' });
+      const match = exactCase(value, m.rule === 'wholeWildcard');
       return (r) => text(r[m.field]) !== undefined && match(text(r[m.field])!);
     }
-    case 'nameOrCode':
+    case 'nameOrCode': {
+      const match = exactCase(value, true);
       return /^[A-Za-z]{2}$/.test(value)
         ? (r) => r[m.codeField] === value
-        : (r) => text(r[m.field]) !== undefined && wildcardMatcher(value, { whole: true })(text(r[m.field])!);
+        : (r) => text(r[m.field]) !== undefined && match(text(r[m.field])!);
+    }
     case 'equals':
       return (r) => m.fields.some((f) => r[f] !== null && r[f] !== undefined && String(r[f]) === value);
     default:
@@ -438,7 +452,11 @@ function meaningOperators(ctx: Context, p: SpecPromise): Made[] {
             {
               operator: 'strict',
               says: `reads ${name} as strict (${m.rule === 'atLeast' ? '>' : '<'}): the row at the bound is lost`,
-              tamper: whenSent(ctx, p, (v, request, next) => rewrite(request, name, String(Number(v) + up), next)),
+              // The rows past the bound only (asking for bound + 1 would be refused at the schema's edge).
+              tamper: filterTamper(ctx, p, (v) => (r) => {
+                const n = 'field' in m ? r[m.field] : undefined;
+                return typeof n === 'number' && (up > 0 ? n > Number(v) : n < Number(v));
+              }),
             },
           ]
         : [
@@ -691,6 +709,8 @@ function orderOperators(ctx: Context, p: SpecPromise, op: Operation, param: Para
       const reorder = mine && order(request);
       return reorder ? refiltered(request, next, mine, () => true, reorder) : next(request);
     };
+  // Requests seen, for ties that come in another order from one request to the next.
+  let asked = 0;
   switch (p.kind) {
     case 'sort-order': {
       const value = p.detail.order!;
@@ -723,6 +743,11 @@ function orderOperators(ctx: Context, p: SpecPromise, op: Operation, param: Para
           operator: 'ties reversed',
           says: `breaks ties by ${sm.tieBreak.join(', ')} descending`,
           tamper: bySort((request) => sorted(askedOrder(request), false, 'desc')),
+        },
+        {
+          operator: 'ties shuffled',
+          says: `breaks ties by ${sm.tieBreak.join(', ')} one way on one request and the other way on the next`,
+          tamper: bySort((request) => sorted(askedOrder(request), false, asked++ % 2 ? 'desc' : 'asc')),
         },
       ];
     case 'sort-default': {
@@ -1488,6 +1513,19 @@ function operatorsOf(ctx: Context, p: SpecPromise): Made[] {
     case 'rate-limit-reset':
     case 'rate-limit-warning':
       return rateLimitOperators(ctx, p);
+    case 'key-cap':
+      return [
+        {
+          operator: 'cap as a bad request',
+          says: 'answers a key past the cap 400, as if the body were wrong, instead of 409',
+          tamper: async (request, next) => {
+            const res = await next(request);
+            return on(ctx, p)(request) && res.status === 409
+              ? jsonAnswer(res, errorBody(400, 'too many keys'), 400)
+              : res;
+          },
+        },
+      ];
     default:
       if (p.kind.startsWith('field-')) return fieldOperators(ctx, p);
       if (p.kind.startsWith('cors-')) return corsOperators(p);
@@ -1523,6 +1561,30 @@ export function mutantsOf(model: SpecModel, map: readonly SpecPromise[] = promis
     }
   }
   return out;
+}
+
+/**
+ * One defect in every place it can be: the mutants given, each breaking its own promise,
+ * at once (`*` matched literally by every text filter). The suite must name it as one cause.
+ */
+export function combined(id: string, says: string, mutants: readonly Mutant[]): Mutant {
+  const [first, ...rest] = mutants;
+  if (!first) throw new Error(`${id}: no mutant to combine`);
+  const scoped = mutants.every((m) => m.only);
+  const only = [...new Set(mutants.flatMap((m) => m.only ?? []))];
+  return {
+    id,
+    promise: first.promise,
+    operator: first.operator,
+    says,
+    ...(scoped ? { only } : {}),
+    ...(mutants.some((m) => m.limited) ? { limited: true } : {}),
+    also: rest.map((m) => m.promise),
+    tamper: mutants.reduceRight<Tamper>(
+      (inner, m) => (request, next) => m.tamper(request, (r) => inner(r, next)),
+      (request, next) => next(request),
+    ),
+  };
 }
 
 /** The reference's fetch, broken by a mutant. */
