@@ -85,6 +85,10 @@ function fingerprints(
   results: readonly CheckResult[],
 ): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
+  const failing = results.filter((r) => r.status === 'fail');
+  const wrong403 = (f: CheckResult) => f.evidence?.expectedStatus === 401 && f.evidence.answer?.status === 403;
+  const untaken403 = failing.some((f) => wrong403(f) && !f.evidence?.finding);
+  const spelled403 = (f: CheckResult) => untaken403 && wrong403(f) && Boolean(f.evidence?.finding);
   const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(f)));
   /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
   const routeless = new Set(
@@ -208,7 +212,9 @@ function fingerprints(
       },
     },
     {
-      key: (f) => f.evidence?.finding,
+      // A 403 to an invalid credential reads as taking it, unless requests with no credential to take got the
+      // same 403 where 401 is owed: then the status is the defect (a 401 spelled 403), filed with theirs below.
+      key: (f) => (spelled403(f) ? undefined : f.evidence?.finding),
       cause: (failures) => {
         const finding = failures[0]!.evidence!.finding;
         const families = [...new Set(failures.map(familyOf))];

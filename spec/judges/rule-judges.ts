@@ -40,8 +40,11 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       const accepted = status < 300 && rule === 'refused-values';
       // A credential the sender knows is expired, revoked or unknown, taken (whatever the answer then is, on
       // whichever operation): one defect of the target's credential check.
+      // A 403 is taking it only where a valid credential of its scheme gets 403 too (x-credentials): elsewhere a 403
+      // is a 401 spelled otherwise, which a request without any credential shows the same way.
       const standing = rule === 'auth' && owed.status === 401 ? ex.known?.credential : undefined;
-      const taken = standing && standing !== 'valid' && standing !== 'forbidden' ? standing : undefined;
+      const invalid = standing && standing !== 'valid' && standing !== 'forbidden' ? standing : undefined;
+      const taken = invalid && (status < 300 || (status === 403 && schemeRefused(ex, ctx))) ? invalid : undefined;
       if (taken)
         return [
           {
@@ -67,6 +70,13 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       ];
     },
   });
+}
+
+/** Whether every credential the request presents is of a scheme x-credentials does not allow on its operation. */
+function schemeRefused(ex: Exchange, ctx: JudgeContext): boolean {
+  const op = ctx.operation(ex);
+  const mine = op ? ctx.read(ex).credentials.presented.filter((p) => op.schemes.includes(p.scheme)) : [];
+  return mine.length > 0 && !mine.some((p) => op!.allowedSchemes.includes(p.scheme));
 }
 
 /**
