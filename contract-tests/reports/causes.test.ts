@@ -37,6 +37,40 @@ describe('causes', () => {
     ]);
   });
 
+  test('one format broken in several fields (every timestamp without its zone): one cause', () => {
+    const causes = findCauses(
+      [
+        failure('findServers', 'schema: a', {
+          schemaErrors: ['body.results.*.last_ping must match format "date-time"'],
+        }),
+        failure('listApiKeys', 'schema: b', { schemaErrors: ['body.keys.*.created_at must match format "date-time"'] }),
+        failure('listApiKeys', 'schema: c', { schemaErrors: ['body.keys.*.created_at must be string'] }),
+      ],
+      [],
+      undefined,
+    );
+    expect(causes.map((c) => c.failures.length).sort()).toEqual([1, 2]);
+    expect(causes.map((c) => c.title)).toContain(
+      'schema: body.results.*.last_ping must match format "date-time" (the same error in 2 checks; ' +
+        'also body.keys.*.created_at must match format "date-time")',
+    );
+  });
+
+  test('a 403 where 401 is owed: an invalid credential taken, unless a request with none got the same 403', () => {
+    const taken = 'an expired credential is taken, not refused with 401';
+    const answered = (status: number) => ({ status, headers: {}, body: '' }) as never;
+    const expired = failure('createApiKey', 'auth: expired', {
+      finding: taken,
+      expectedStatus: 401,
+      answer: answered(403),
+    });
+    expect(findCauses([expired], [], undefined).map((c) => c.title)).toEqual([expect.stringMatching(taken)]);
+    const none = failure('createApiKey', 'auth: none', { expectedStatus: 401, answer: answered(403) });
+    expect(findCauses([expired, none], [], undefined).map((c) => [c.title, c.failures.length])).toEqual([
+      ['answers 403 where the spec says 401: createApiKey (2 checks)', 2],
+    ]);
+  });
+
   test("a leaked secret: the schema and the suite's own secrets meeting it are one cause, saying what leaked and where", () => {
     const leak =
       "a secret leaks: listApiKeys answers carry each key's secret (keys.*.secret), which no answer but the one that creates it may hold";

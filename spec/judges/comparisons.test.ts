@@ -69,6 +69,12 @@ describe('totals', () => {
     ]);
     expect(totalSteady.compare(ctx, moved, 10)[0]?.defect).toBe('total moves with the page');
     expect(totalSteady.compare(ctx, moved, 11)).toEqual([]);
+    // Each page's total its own rows: the same defect total-reached names, whichever meets it.
+    const own = paged([
+      { page: 1, total: 5, rows: 5 },
+      { page: 2, total: 3, rows: 3 },
+    ]);
+    expect(totalSteady.compare(ctx, own, 5)[0]).toMatchObject({ defect: TOTAL_IS_PAGE, acrossSubjects: true });
   });
 
   it("reached by paging; a total that is each page's own rows is one defect across queries", () => {
@@ -80,6 +86,15 @@ describe('totals', () => {
     const off = paged([{ page: 1, total: 9, rows: 5 }]);
     expect(totalReached.compare(ctx, off, 5, 5)[0]?.defect).toBe('total is not the number of rows paging reaches');
     expect(totalReached.compare(ctx, paged([{ page: 1, total: 5, rows: 5 }]), 5, 5)).toEqual([]);
+    // Ten rows over two pages but nine distinct: a row met twice, another never. Filed with what else failed on
+    // those pages (no subject of its own), as the order that moved between requests.
+    const repeated = paged([
+      { page: 1, total: 10, rows: 5 },
+      { page: 2, total: 10, rows: 5 },
+    ]);
+    const [f] = totalReached.compare(ctx, repeated, 9, 5);
+    expect(f).toMatchObject({ defect: 'paging repeats rows and never reaches others' });
+    expect(f!.subject).toBeUndefined();
   });
 });
 

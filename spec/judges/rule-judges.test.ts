@@ -46,6 +46,20 @@ describe('auth', () => {
     expect(of(exchange('GET /api/v0.1/user/apikeys', 200, keys, { request: bearer }), 'auth')).toEqual([]);
   });
 
+  it('an invalid credential taken is one defect on every operation; a 403 is taking it only where a valid one gets 403', () => {
+    const expired = { request: bearer, known: { credential: 'expired' as const } };
+    const list = of(exchange('GET /api/v0.1/user/apikeys', 200, keys, expired), 'auth')[0]!;
+    const forbidden = { success: false, message: 'Forbidden' };
+    // An API key creating a key gets 403 when valid (x-credentials): an expired one answered so was taken.
+    const create = of(exchange('POST /api/v0.1/user/apikeys', 403, forbidden, expired), 'auth')[0]!;
+    for (const f of [list, create])
+      expect(f).toMatchObject({ defect: 'an expired credential is taken, not refused with 401', acrossSubjects: true });
+    // Listing with a valid key succeeds: a 403 there is a 401 spelled otherwise, the status's defect.
+    const spelled = of(exchange('GET /api/v0.1/user/apikeys', 403, forbidden, expired), 'auth')[0]!;
+    expect(spelled.defect).toMatch(/^answers 403 where the spec says 401/);
+    expect(spelled.acrossSubjects).toBeUndefined();
+  });
+
   it('owes 403 to a valid key where x-credentials allows only a session', () => {
     const create = exchange(
       'POST /api/v0.1/user/apikeys',
