@@ -13,11 +13,16 @@ import { QueryError, countries, regions, search, versions, type SearchDefects } 
 import type { Defect } from './defects.ts';
 import { corsLayer } from './cors.ts';
 import { fragileInput } from './fragile-input.ts';
-import { rateLimiter } from './rate-limit.ts';
+import { type Counted, rateLimiter } from './rate-limit.ts';
 
 export interface ReferenceOptions {
-  /** Enforce a rate limit: this many requests per window per credential, then 429 with Retry-After. */
-  rateLimit?: { limit: number; windowMs: number };
+  /**
+   * Enforce a rate limit: this many requests per window per credential, then 429 with
+   * Retry-After; or the documented limits (rate-limit.ts DOCUMENTED), per account and tier.
+   */
+  rateLimit?: { limit: number; windowMs: number } | 'documented';
+  /** Hears each request as the limits count it (a measure of a run: requests per counter). */
+  observeLimits?: (counted: Counted) => void;
   /** Its clock (default the real one): a test shares a fake one with the suite's pacing. */
   now?: () => number;
 }
@@ -152,7 +157,19 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
         c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8');
     });
   }
-  app.use(rateLimiter(options.rateLimit, { sendHeaders: !has('no-rate-limit-headers'), now }));
+  // Who a request counts against under the documented limits: its account, in the tier of its credential.
+  const caller = (c: Context) => {
+    const who = authenticate(c);
+    return who ? { account: who.user, tier: who.scheme } : { account: 'anonymous', tier: 'anonymous' as const };
+  };
+  app.use(
+    rateLimiter(options.rateLimit, {
+      sendHeaders: !has('no-rate-limit-headers'),
+      now,
+      caller,
+      observe: options.observeLimits,
+    }),
+  );
   app.use(fragileInput(has));
   app.onError((err, c) => error(c, 500, `the request could not be completed (${err.name})`));
 
