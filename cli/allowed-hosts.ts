@@ -29,14 +29,17 @@ export function parseAllowedHosts(raw: string): string[] {
       throw new Error(`entry '${e}' is a URL; write its host name alone, e.g. ${new URL(e).hostname}`);
     if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/.test(name)) {
       throw new Error(
-        `entry '${e}' is not a host name (no port, path or scheme): write e.g. api.myproj.test, or .myproj.test for a domain and its subdomains`,
+        `entry '${e}' is not a host name (no port, path or scheme): write e.g. api.myproj.test, or ` +
+          `.myproj.test for a domain and its subdomains`,
       );
     }
   }
   return entries;
 }
 
-/** The host name of a Host header value or a URL's host (`[::1]:4010` -> `::1`), lower-cased, without a trailing dot. */
+/**
+ * The host name of a Host header value or a URL's host (`[::1]:4010` -> `::1`), lower-cased, without a trailing dot.
+ */
 export function hostnameOf(host: string): string {
   const h = host.toLowerCase();
   if (h.startsWith('[')) {

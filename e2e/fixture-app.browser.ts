@@ -46,7 +46,16 @@ const control = (path: string, body?: unknown) =>
     headers: { 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   }).then((res) => res.json());
-afterEach(() => control('reset', {}));
+// Anything the page sent that the real service would not take as meant fails the test; then a clean slate.
+async function expectNothingMisreadThenReset() {
+  const { requests } = await control('requests?findings=true');
+  expect(
+    requests.flatMap((r: { request: { target: string }; findings: { why: string }[] }) =>
+      r.findings.map((f) => `${r.request.target}: ${f.why}`),
+    ),
+  ).toEqual([]);
+  await control('reset', {});
+}
 // --- end of the recipe ---
 
 beforeAll(async () => {
@@ -75,6 +84,8 @@ async function open(): Promise<Page> {
 }
 
 describe('the Playwright recipe: the fixture app against the mock process', () => {
+  afterEach(expectNothingMisreadThenReset);
+
   it('shows exactly the servers given; what the UI sent when a filter changes is in the journal', async () => {
     const tab = await open();
     await expect.poll(() => tab.locator('#status').innerText()).toBe('3 servers, page 1');
@@ -117,6 +128,9 @@ describe('the Playwright recipe: the fixture app against the mock process', () =
 });
 
 describe('the journal page at /__mock/requests', () => {
+  // This page's test sends a misread parameter on purpose, to show its finding.
+  afterEach(() => control('reset', {}));
+
   it('lists the requests newest first with their why and a curl line, live, filtered by operation and status', async () => {
     await fetch(`${mock.baseUrl}/servers/find?region=EU&sortBy=users`);
     await fetch(`${mock.baseUrl}/user/apikeys`);

@@ -77,7 +77,8 @@ try {
       }
     const ratio = (a, b) => median(seen[a].map((x, k) => x / seen[b][k])).toFixed(3);
     console.log(
-      `${query}: ${variants.map((v, i) => `${v.name} ${Math.round(median(seen[i]))}`).join(', ')} req/s (medians of ${PAIRS})`,
+      `${query}: ${variants.map((v, i) => `${v.name} ${Math.round(median(seen[i]))}`).join(', ')} req/s ` +
+        `(medians of ${PAIRS})`,
     );
     for (let i = 1; i < variants.length; i++)
       console.log(`  ${variants[0].name}/${variants[i].name}: ${ratio(0, i)} (pairwise median)`);

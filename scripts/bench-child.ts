@@ -16,7 +16,9 @@ export interface LoadJob {
   base: string;
   /** One path, or many: then every request takes the next path of the list, across all connections. */
   paths: string[];
-  /** Instead of `paths`: every request asks for filter values never asked before (workload.ts's distinctFilterQuery). */
+  /**
+   * Instead of `paths`: every request asks for filter values never asked before (workload.ts's distinctFilterQuery).
+   */
   distinctFilters?: boolean;
   headers: Record<string, string>;
   connections: number;

@@ -44,7 +44,8 @@ for (let r = 0; r < runs; r++)
   });
 for (const [i, entry] of entries.entries())
   console.log(
-    `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms (medians of ${runs})`,
+    `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms ` +
+      `(medians of ${runs})`,
   );
 if (entries.length === 2) {
   const ratio = seen[0].first.map((a, k) => a / seen[1].first[k]);

@@ -185,14 +185,19 @@ export function mockNodeFlags(packageJson = 'package.json'): string[] {
   return run?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
 }
 
-/** The environment of every program the bench starts: without the mock's MOCK_* defaults and without the test switches (the mock checks every answer under vitest or NODE_ENV=test). */
+/**
+ * The environment of every program the bench starts: without the mock's MOCK_* defaults and without the
+ * test switches (the mock checks every answer under vitest or NODE_ENV=test).
+ */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('MOCK_') || k === 'VITEST' || k === 'NODE_ENV') delete env[k];
   return env;
 }
 
-/** A program to start and time: what runs (given its port), where its API is, and whether it is a process group (npm). */
+/**
+ * A program to start and time: what runs (given its port), where its API is, and whether it is a process group (npm).
+ */
 export interface Launch {
   label: string;
   command: string;
@@ -222,7 +227,9 @@ export async function launch(l: Launch): Promise<Running & { label: string }> {
 
 export interface StartOptions {
   kind: ServerKind;
-  /** mock: the built entry point `npm run mock` runs (default `dist/mock.mjs`); baseline: the earlier build's checkout. */
+  /**
+   * mock: the built entry point `npm run mock` runs (default `dist/mock.mjs`); baseline: the earlier build's checkout.
+   */
   mockEntry?: string;
   baselineDir?: string;
   /** mock: dataset flags. */

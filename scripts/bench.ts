@@ -67,12 +67,16 @@ const FLAGS = {
     type: 'string',
     value: 'FILE',
     default: 'dist/mock.mjs',
-    help: 'the built mock to run (dist/mock.mjs is built first by npm run build; another file replaces the bin and npm run mock in the start-ups too)',
+    help:
+      'the built mock to run (dist/mock.mjs is built first by npm run build; another file replaces the bin ' +
+      'and npm run mock in the start-ups too)',
   },
   baseline: {
     type: 'string',
     value: 'DIR',
-    help: 'a checkout of an earlier commit with its dist/ built: its mock joins the memory, throughput and start-up runs, and the table shows the ratios (this build / that one)',
+    help:
+      'a checkout of an earlier commit with its dist/ built: its mock joins the memory, throughput and ' +
+      'start-up runs, and the table shows the ratios (this build / that one)',
   },
   'skip-contract': { type: 'boolean', help: 'do not time the contract suite' },
   'scale-sizes': {
@@ -86,7 +90,9 @@ const FLAGS = {
   out: { type: 'string', value: 'FILE', default: 'reports/bench.json', help: 'raw figures' },
   'cpu-prof': {
     type: 'boolean',
-    help: "profile the mock under load (node --cpu-prof) and print its busiest functions; slows the mock, so do not publish that run's figures",
+    help:
+      'profile the mock under load (node --cpu-prof) and print its busiest functions; slows the mock, so do ' +
+      "not publish that run's figures",
   },
   readme: {
     type: 'boolean',
@@ -281,7 +287,8 @@ async function timeContract(base: string): Promise<{ ms: number; exitCode: numbe
     return null;
   }
   const t0 = performance.now();
-  // --pace off: the target is the mock, whose rate limits are reported, not enforced; pacing by them measures the waits.
+  // --pace off: the target is the mock, whose rate limits are reported,
+  // not enforced; pacing by them measures the waits.
   const child = track('npm', ['run', '--silent', 'contract', '--', '--base-url', base, '--pace', 'off']);
   const timer = setTimeout(() => void stopChild(child), 10 * 60_000);
   const exitCode = await new Promise<number | null>((resolve) => {
@@ -337,7 +344,10 @@ interface ProxyFigures {
   proxied: LoadResult;
   /** The limit: a forwarder that only forwards (scripts/bench-forwarder.mjs), in front of the same mock. */
   forwarder: LoadResult | null;
-  /** What the proxy judged meanwhile (its GET /__proxy/report): every answer, each passing (answers it fell behind on are "not judged"). */
+  /**
+   * What the proxy judged meanwhile (its GET /__proxy/report): every answer, each
+   * passing (answers it fell behind on are "not judged").
+   */
   judged: { answers: number; notJudged: number; failed: number; verdict: string } | null;
 }
 
@@ -354,7 +364,9 @@ type StartupId = 'bare' | 'prism' | 'bin' | 'npm' | 'generated' | 'baseline';
 const START_TARGETS = { binOverBare: 4, binOverPrism: 0.2, npmOverPrism: 0.3 };
 /** Issue 22: the validation proxy in front of the mock keeps at least half the direct throughput. */
 const PROXY_TARGET = 0.5;
-/** Issue 28: against the forwarder that only forwards (the most any proxy on these stacks keeps), at least this share. */
+/**
+ * Issue 28: against the forwarder that only forwards (the most any proxy on these stacks keeps), at least this share.
+ */
 const PROXY_OF_FORWARDER = 0.9;
 /** Throughput against the earlier build: "not lower", within what back-to-back runs on this VM vary. */
 const NOT_LOWER = 0.95;
@@ -464,19 +476,25 @@ export function renderTable(r: Report): string {
   const m = r.machine;
   const lines: string[] = [];
   lines.push(
-    `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memGiB} GiB, Node ${m.node}, ${m.os}; ${r.mode} run of ${m.date.slice(0, 16).replace('T', ' ')} UTC` +
-      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; 1-minute load average before the run ${m.loadAvgAtStart[0]?.toFixed(2)}.`,
+    `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memGiB} GiB, Node ${m.node}, ${m.os}; ${r.mode} run of ` +
+      `${m.date.slice(0, 16).replace('T', ' ')} UTC` +
+      `${m.gitCommit ? `, commit ${m.gitCommit}` : ''}; 1-minute load average before the run ` +
+      `${m.loadAvgAtStart[0]?.toFixed(2)}.`,
     '',
-    `Throughput: autocannon, ${r.config.connections} connections, ${r.config.durationSec} s after a ${r.config.warmupSec} s warm-up, mock dataset of ${r.config.datasetUnderLoad.toLocaleString('en-US')} servers. req/s (p50 / p99 latency, ms).`,
+    `Throughput: autocannon, ${r.config.connections} connections, ${r.config.durationSec} s after a ` +
+      `${r.config.warmupSec} s warm-up, mock dataset of ${r.config.datasetUnderLoad.toLocaleString('en-US')} ` +
+      `servers. req/s (p50 / p99 latency, ms).`,
     '',
     r.baseline
-      ? `| scenario | mock | Prism 5.14.2 | bare node:http | baseline build | mock/Prism | mock/bare | mock/baseline | bytes per answer, mock / Prism |`
+      ? `| scenario | mock | Prism 5.14.2 | bare node:http | baseline build | mock/Prism | mock/bare | ` +
+          `mock/baseline | bytes per answer, mock / Prism |`
       : '| scenario | mock | Prism 5.14.2 | bare node:http | mock/Prism | mock/bare | bytes per answer, mock / Prism |',
     r.baseline ? '|---|---|---|---|---|---|---|---|---|' : '|---|---|---|---|---|---|---|',
   );
   const cell = (x: (LoadResult & { expectedShare: number }) | undefined) =>
     x
-      ? `${fmt(x.reqPerSec)} (${fmt(x.p50Ms)} / ${fmt(x.p99Ms)})${x.expectedShare < 0.999 ? ` ⚠ only ${fmt(x.expectedShare * 100, 1)}% expected status` : ''}`
+      ? `${fmt(x.reqPerSec)} (${fmt(x.p50Ms)} / ${fmt(x.p99Ms)})` +
+        `${x.expectedShare < 0.999 ? ` ⚠ only ${fmt(x.expectedShare * 100, 1)}% expected status` : ''}`
       : '–';
   const tgt = (id: string) => r.targets.find((t) => t.target.startsWith(id));
   for (const s of r.scenarios) {
@@ -490,10 +508,14 @@ export function renderTable(r: Report): string {
     const baseT = tgt(`${s.id} query: mock ≥ ${NOT_LOWER} of the baseline`);
     const baseline = r.baseline ? ` ${cell(s.servers.baseline)} |` : '';
     const baseRatio = r.baseline
-      ? ` ${vsBaseline == null ? '–' : fmt(vsBaseline, 2)}${baseT ? ` (target ≥ ${NOT_LOWER}: **${baseT.verdict}**)` : ''} |`
+      ? ` ${vsBaseline == null ? '–' : fmt(vsBaseline, 2)}` +
+        `${baseT ? ` (target ≥ ${NOT_LOWER}: **${baseT.verdict}**)` : ''} |`
       : '';
     lines.push(
-      `| ${s.title} | ${cell(s.servers.mock)} | ${cell(s.servers.prism)} | ${cell(s.servers.bare)} |${baseline} ${vsPrism == null ? '–' : `${fmt(vsPrism, 1)}×`}${mark(pT)} | ${vsBare == null ? '–' : `${fmt(vsBare * 100)}%`}${mark(bT)} |${baseRatio} ${fmt(s.servers.mock?.bytesPerResponse)} / ${fmt(s.servers.prism?.bytesPerResponse)} |`,
+      `| ${s.title} | ${cell(s.servers.mock)} | ${cell(s.servers.prism)} | ${cell(s.servers.bare)} |` +
+        `${baseline} ${vsPrism == null ? '–' : `${fmt(vsPrism, 1)}×`}${mark(pT)} | ` +
+        `${vsBare == null ? '–' : `${fmt(vsBare * 100)}%`}${mark(bT)} |${baseRatio} ` +
+        `${fmt(s.servers.mock?.bytesPerResponse)} / ${fmt(s.servers.prism?.bytesPerResponse)} |`,
     );
   }
   if (r.baseline)
@@ -506,17 +528,25 @@ export function renderTable(r: Report): string {
   const mem = r.memory;
   const memRatio = ratio(mem.mock?.rssMiB, mem.prism?.rssMiB);
   lines.push(
-    `| RSS after ${r.config.memoryRequests.toLocaleString('en-US')} requests (idle after start) | ${fmt(mem.mock?.rssMiB)} MiB (${fmt(mem.mock?.idleRssMiB)}) | ${fmt(mem.prism?.rssMiB)} MiB (${fmt(mem.prism?.idleRssMiB)}) | ${fmt(mem.bare?.rssMiB)} MiB (${fmt(mem.bare?.idleRssMiB)}) | ${memRatio == null ? '–' : `${fmt(memRatio * 100)}% of Prism`} | ≤ 67%: **${verdict(memRatio, (v) => v <= 2 / 3)}** |`,
+    `| RSS after ${r.config.memoryRequests.toLocaleString('en-US')} requests (idle after start) | ` +
+      `${fmt(mem.mock?.rssMiB)} MiB (${fmt(mem.mock?.idleRssMiB)}) | ${fmt(mem.prism?.rssMiB)} MiB (` +
+      `${fmt(mem.prism?.idleRssMiB)}) | ${fmt(mem.bare?.rssMiB)} MiB (${fmt(mem.bare?.idleRssMiB)}) | ` +
+      `${memRatio == null ? '–' : `${fmt(memRatio * 100)}% of Prism`} | ≤ 67%: **` +
+      `${verdict(memRatio, (v) => v <= 2 / 3)}** |`,
   );
   for (const g of r.generation) {
     const is100k = g.count === 100_000;
     lines.push(
-      `| dataset generation, ${g.count.toLocaleString('en-US')} servers (seed ${r.config.seed}) | ${g.ms == null ? 'n/a' : `${fmt(g.ms)} ms`} | – | – | – | ${is100k ? `< 2 s: **${verdict(g.ms, (v) => v < 2000)}**` : ''} |`,
+      `| dataset generation, ${g.count.toLocaleString('en-US')} servers (seed ${r.config.seed}) | ` +
+        `${g.ms == null ? 'n/a' : `${fmt(g.ms)} ms`} | – | – | – | ` +
+        `${is100k ? `< 2 s: **${verdict(g.ms, (v) => v < 2000)}**` : ''} |`,
     );
   }
   const c = r.contract;
   lines.push(
-    `| contract suite wall time against the mock | ${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} | – | – | – | |`,
+    `| contract suite wall time against the mock | ` +
+      `${c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : 'n/a (unavailable)'} ` +
+      `| – | – | – | |`,
   );
   if (r.rowCache) lines.push('', `Row cache of the 1k mock after the memory run: ${rowCacheCell(r.rowCache)}.`);
   if (r.proxy) lines.push('', renderProxy(r.proxy));
@@ -537,13 +567,25 @@ function renderStartup(r: Report): string[] {
   const x = (v: number | null, limit?: number) =>
     v == null
       ? '–'
-      : `${fmt(v, v < 10 ? 1 : 0)}×${limit === undefined ? '' : ` (≤ ${limit}×: **${verdict(v, (y) => y <= limit)}**)`}`;
+      : `${fmt(v, v < 10 ? 1 : 0)}×` +
+        `${limit === undefined ? '' : ` (≤ ${limit}×: **${verdict(v, (y) => y <= limit)}**)`}`;
   const share = (v: number | null, limit?: number) =>
     v == null ? '–' : `${fmt(v, 2)}${limit === undefined ? '' : ` (≤ ${limit}: **${verdict(v, (y) => y <= limit)}**)`}`;
   const row = (what: string, bin: number | null, npm: number | null, targeted: boolean, extra = '') =>
-    `| ${what} | ${ms(bin)} | ${ms(npm)} | ${x(ratio(bin ?? undefined, bare ?? undefined), targeted ? START_TARGETS.binOverBare : undefined)} | ${share(ratio(bin ?? undefined, prism ?? undefined), targeted ? START_TARGETS.binOverPrism : undefined)} | ${share(ratio(npm ?? undefined, prism ?? undefined), targeted ? START_TARGETS.npmOverPrism : undefined)} |${extra}`;
+    [
+      `| ${what} | ${ms(bin)} | ${ms(npm)}`,
+      x(ratio(bin ?? undefined, bare ?? undefined), targeted ? START_TARGETS.binOverBare : undefined),
+      share(ratio(bin ?? undefined, prism ?? undefined), targeted ? START_TARGETS.binOverPrism : undefined),
+      share(ratio(npm ?? undefined, prism ?? undefined), targeted ? START_TARGETS.npmOverPrism : undefined),
+    ].join(' | ') + ` |${extra}`;
   const lines = [
-    `Start-up: spawn to the first 200 on \`/servers/find?limit=20\` (polled every 5 ms), median of ${r.config.startups} at 1k servers (the variants in turn), of ${r.config.scaleColdStarts} cold / ${r.config.scaleCachedStarts} cached (bin) and ${r.config.scaleNpmStarts} each (npm run mock) at the scale sizes. The limit: a bare node:http process that answers \`{}\` to anything (${ms(bare)}); Prism 5.14.2: ${ms(prism)}. The bin is \`node bin/server-listing-mock.mjs\` (as \`npx server-listing-mock\` runs it, no node flags); \`npm run mock\` is npm itself, its freshness check of dist/ (no rebuild: it is fresh) and the mock with its node flags.`,
+    `Start-up: spawn to the first 200 on \`/servers/find?limit=20\` (polled every 5 ms), median of ` +
+      `${r.config.startups} at 1k servers (the variants in turn), of ${r.config.scaleColdStarts} cold / ` +
+      `${r.config.scaleCachedStarts} cached (bin) and ${r.config.scaleNpmStarts} each (npm run mock) at the ` +
+      `scale sizes. The limit: a bare node:http process that answers \`{}\` to anything (${ms(bare)}); Prism ` +
+      `5.14.2: ${ms(prism)}. The bin is \`node bin/server-listing-mock.mjs\` (as \`npx server-listing-mock\` ` +
+      `runs it, no node flags); \`npm run mock\` is npm itself, its freshness check of dist/ (no rebuild: it is ` +
+      `fresh) and the mock with its node flags.`,
     '',
     '| servers | the bin | `npm run mock` | bin / bare | bin / Prism | npm run mock / Prism |',
     '|---|---|---|---|---|---|',
@@ -556,13 +598,15 @@ function renderStartup(r: Report): string[] {
     const million = sc.servers === 1_000_000;
     lines.push(
       row(
-        `${n}, cold (generated, sorted, snapshot written)${million ? ` — target < 4 s: **${verdict(sc.coldMedianMs, (v) => v < 4000)}**` : ''}`,
+        `${n}, cold (generated, sorted, snapshot written)` +
+          `${million ? ` — target < 4 s: **${verdict(sc.coldMedianMs, (v) => v < 4000)}**` : ''}`,
         sc.coldMedianMs,
         sc.npmColdMedianMs,
         false,
       ),
       row(
-        `${n}, cached (the snapshot read)${million ? ` — target < 1 s: **${verdict(sc.cachedMedianMs, (v) => v < 1000)}**` : ''}`,
+        `${n}, cached (the snapshot read)` +
+          `${million ? ` — target < 1 s: **${verdict(sc.cachedMedianMs, (v) => v < 1000)}**` : ''}`,
         sc.cachedMedianMs,
         sc.npmCachedMedianMs,
         false,
@@ -577,38 +621,61 @@ function renderProxy(p: ProxyFigures): string {
   const limit = p.forwarder ? ratio(p.forwarder.reqPerSec, p.direct.reqPerSec) : null;
   const ofLimit = p.forwarder ? ratio(p.proxied.reqPerSec, p.forwarder.reqPerSec) : null;
   const judged = p.judged
-    ? `; meanwhile the proxy judged ${fmt(p.judged.answers)} answers (${fmt(p.judged.notJudged)} forwarded but not judged), ${fmt(p.judged.failed)} checks failed (verdict ${p.judged.verdict})`
+    ? `; meanwhile the proxy judged ${fmt(p.judged.answers)} answers (${fmt(p.judged.notJudged)} forwarded but ` +
+      `not judged), ${fmt(p.judged.failed)} checks failed (verdict ${p.judged.verdict})`
     : '';
   return (
-    `Validation proxy (\`dist/proxy.mjs --upstream <mock>\`, issue 22), the plain query, direct then through the proxy, same mock, same load: ` +
-    `${fmt(p.direct.reqPerSec)} req/s direct (p50 ${fmt(p.direct.p50Ms)} ms), ${fmt(p.proxied.reqPerSec)} through the proxy (p50 ${fmt(p.proxied.p50Ms)} ms): ` +
-    `${share == null ? '–' : fmt(share, 2)} of direct (≥ ${PROXY_TARGET}: **${verdict(share, (v) => v >= PROXY_TARGET)}**)${judged}. ` +
-    `The limit, a forwarder that only forwards on the same stacks (\`scripts/bench-forwarder.mjs\`): ${p.forwarder ? `${fmt(p.forwarder.reqPerSec)} req/s, ${fmt(limit, 2)} of direct; the proxy is ${fmt(ofLimit, 2)} of it` : '–'}.`
+    `Validation proxy (\`dist/proxy.mjs --upstream <mock>\`, issue 22), the plain query, direct then through ` +
+    `the proxy, same mock, same load: ` +
+    `${fmt(p.direct.reqPerSec)} req/s direct (p50 ${fmt(p.direct.p50Ms)} ms), ${fmt(p.proxied.reqPerSec)} ` +
+    `through the proxy (p50 ${fmt(p.proxied.p50Ms)} ms): ` +
+    `${share == null ? '–' : fmt(share, 2)} of direct (≥ ${PROXY_TARGET}: **` +
+    `${verdict(share, (v) => v >= PROXY_TARGET)}**)${judged}. ` +
+    'The limit, a forwarder that only forwards on the same stacks (`scripts/bench-forwarder.mjs`): ' +
+    (p.forwarder
+      ? `${fmt(p.forwarder.reqPerSec)} req/s, ${fmt(limit, 2)} of direct; the proxy is ${fmt(ofLimit, 2)} of it.`
+      : '–.')
   );
 }
 
+const contractCell = (c: { ms: number; exitCode: number | null } | null | undefined): string =>
+  c ? `${fmt(c.ms / 1000, 1)} s${c.exitCode === 0 ? '' : ` (exit ${c.exitCode})`}` : '–';
+
 const rowCacheCell = (c: RowCacheInfo | null): string =>
   c
-    ? `${fmt((100 * c.hits) / Math.max(1, c.hits + c.misses), 1)}% hits (${fmt(c.bytes / 2 ** 20, 1)} of ${fmt(c.maxBytes / 2 ** 20)} MiB)`
+    ? `${fmt((100 * c.hits) / Math.max(1, c.hits + c.misses), 1)}% hits (${fmt(c.bytes / 2 ** 20, 1)} of ` +
+      `${fmt(c.maxBytes / 2 ** 20)} MiB)`
     : '–';
 
 function renderScale(r: Report): string[] {
   const lines = [
-    `Scale: the mock alone at each size (seed ${r.config.seed}), each start with \`--cache-dir\` in a fresh temporary directory: cold = generate, sort and write the snapshot (clock pinned); cached = the next start, on the real clock, which loads it. Start-up is spawn to first 200 (median of ${r.config.scaleColdStarts} cold, ${r.config.scaleCachedStarts} cached); RSS after ${r.config.memoryRequests.toLocaleString('en-US')} mixed requests; req/s over ${r.config.scaleDurationSec} s after ${r.config.scaleWarmupSec} s of warm-up, ${r.config.connections} connections; row-cache hits after the mixed requests.`,
+    `Scale: the mock alone at each size (seed ${r.config.seed}), each start with \`--cache-dir\` in a fresh ` +
+      `temporary directory: cold = generate, sort and write the snapshot (clock pinned); cached = the next ` +
+      `start, on the real clock, which loads it. Start-up is spawn to first 200 (median of ` +
+      `${r.config.scaleColdStarts} cold, ${r.config.scaleCachedStarts} cached); RSS after ` +
+      `${r.config.memoryRequests.toLocaleString('en-US')} mixed requests; req/s over ` +
+      `${r.config.scaleDurationSec} s after ${r.config.scaleWarmupSec} s of warm-up, ${r.config.connections} ` +
+      `connections; row-cache hits after the mixed requests.`,
     '',
-    '| servers | start-up cold | start-up cached | RSS after mixed | plain req/s | filtered req/s | mixed req/s | row cache | contract suite |',
+    '| servers | start-up cold | start-up cached | RSS after mixed | plain req/s | filtered req/s | mixed ' +
+      'req/s | row cache | contract suite |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const x of r.scale) {
     lines.push(
-      `| ${x.servers.toLocaleString('en-US')} | ${fmt(x.coldMedianMs)} ms | ${fmt(x.cachedMedianMs)} ms | ${fmt(x.rssMiB)} MiB | ${fmt(x.rps.plain)} | ${fmt(x.rps.filtered)} | ${fmt(x.rps.mixed)} | ${rowCacheCell(x.rowCache)} | ${x.contract ? `${fmt(x.contract.ms / 1000, 1)} s${x.contract.exitCode === 0 ? '' : ` (exit ${x.contract.exitCode})`}` : '–'} |`,
+      `| ${x.servers.toLocaleString('en-US')} | ${fmt(x.coldMedianMs)} ms | ${fmt(x.cachedMedianMs)} ms ` +
+        `| ${fmt(x.rssMiB)} MiB | ${fmt(x.rps.plain)} | ${fmt(x.rps.filtered)} | ${fmt(x.rps.mixed)} ` +
+        `| ${rowCacheCell(x.rowCache)} | ${contractCell(x.contract)} |`,
     );
   }
   const p = r.paging;
   if (p) {
     lines.push(
       '',
-      `Paging: every one of ${p.servers.toLocaleString('en-US')} servers in ${p.pages} pages of ${p.limit} (\`sort=address\`, an API key): RSS ${fmt(p.beforeMiB)} → ${fmt(p.afterMiB)} MiB (+${fmt(p.growthMiB)}), ${fmt(p.afterSecondMiB)} MiB after a second pass; row-cache bound ${fmt(p.boundMiB)} MiB; ${p.rows.toLocaleString('en-US')} rows seen.`,
+      `Paging: every one of ${p.servers.toLocaleString('en-US')} servers in ${p.pages} pages of ${p.limit} ` +
+        `(\`sort=address\`, an API key): RSS ${fmt(p.beforeMiB)} → ${fmt(p.afterMiB)} MiB (+` +
+        `${fmt(p.growthMiB)}), ${fmt(p.afterSecondMiB)} MiB after a second pass; row-cache bound ` +
+        `${fmt(p.boundMiB)} MiB; ${p.rows.toLocaleString('en-US')} rows seen.`,
     );
   }
   const scaleT = r.targets.filter((t) => /^(1M|100k|paging)/.test(t.target));
@@ -706,7 +773,9 @@ function binLaunch(flags: string[], label = 'the bin', bin = BIN): Launch {
   };
 }
 
-/** As a clone runs it: `npm run mock -- <flags>` (npm, its check of dist/, the mock), a process group stopped as one. */
+/**
+ * As a clone runs it: `npm run mock -- <flags>` (npm, its check of dist/, the mock), a process group stopped as one.
+ */
 function npmLaunch(flags: string[]): Launch {
   return {
     label: 'npm run mock',
@@ -877,7 +946,8 @@ async function measureProxy(): Promise<ProxyFigures | null> {
       await bare.stop();
     }
     log(
-      `plain through the proxy: ${proxied.reqPerSec.toFixed(0)} req/s (direct ${direct.reqPerSec.toFixed(0)}), statuses ${JSON.stringify(proxied.statusCodes)}`,
+      `plain through the proxy: ${proxied.reqPerSec.toFixed(0)} req/s (direct ` +
+        `${direct.reqPerSec.toFixed(0)}), statuses ${JSON.stringify(proxied.statusCodes)}`,
     );
     let judged: ProxyFigures['judged'] = null;
     try {
@@ -1048,7 +1118,8 @@ async function main(): Promise<void> {
         const r = await load(srv, s, { durationSec: CONFIG.durationSec });
         (report.scenarios[i] as ScenarioFigures).servers[kind] = { ...r, expectedShare: expectedShare(r, s.expect) };
         log(
-          `${s.id} on ${kind}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, statuses ${JSON.stringify(r.statusCodes)}`,
+          `${s.id} on ${kind}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, ` +
+            `statuses ${JSON.stringify(r.statusCodes)}`,
         );
       }
     }
@@ -1129,7 +1200,8 @@ async function main(): Promise<void> {
   const before = report.machine.loadAvgAtStart[0] ?? 0;
   if (before > report.machine.cores / 2) {
     report.notes.push(
-      `the machine was busy before the run (1-minute load average ${before.toFixed(1)} on ${report.machine.cores} cores): these figures are noisy.`,
+      `the machine was busy before the run (1-minute load average ${before.toFixed(1)} on ` +
+        `${report.machine.cores} cores): these figures are noisy.`,
     );
   }
   report.targets = targets(report);

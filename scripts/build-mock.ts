@@ -40,7 +40,10 @@ export const INPUTS_FILE = 'mock.inputs.json';
 /** The contents the build gives the stub modules, by their path in the repository. */
 export type BuiltModules = Record<'spec/built.ts' | 'mocks/dataset/built.ts', string>;
 
-/** The spec's built module: its text's sha256, the document as JSON and the standalone code of every validator the mock compiles at start. */
+/**
+ * The spec's built module: its text's sha256, the document as JSON and the
+ * standalone code of every validator the mock compiles at start.
+ */
 function specModule(): string {
   const text = readFileSync(SPEC_PATH, 'utf8');
   const doc = parseSpec(text);
@@ -60,7 +63,10 @@ function specModule(): string {
     const ajv = createAjv(doc, group[0]!.options, { code: { source: true } });
     for (const c of group) ajv.addSchema(c.schema, c.key);
     const code = standaloneCode(ajv, Object.fromEntries(group.map((c) => [c.key, c.key])));
-    return `(() => {\nconst module = { exports: {} };\nconst exports = module.exports;\n${code}\nreturn module.exports;\n})()`;
+    return (
+      `(() => {\nconst module = { exports: {} };\nconst exports = module.exports;\n${code}\nreturn ` +
+      `module.exports;\n})()`
+    );
   });
   return [
     '// Written by scripts/build-mock.ts from spec/openapi.yaml: see spec/built.ts.',
@@ -81,17 +87,24 @@ function datasetsModule(): string {
   return [
     '// Written by scripts/build-mock.ts: see mocks/dataset/built.ts.',
     "import { fileURLToPath } from 'node:url';",
-    `export const BUILT_DATASETS = { generator: ${JSON.stringify(generatorFingerprint())}, dir: fileURLToPath(new URL(${JSON.stringify(`./${DATASETS}/`)}, import.meta.url)) };`,
+    `export const BUILT_DATASETS = { generator: ${JSON.stringify(generatorFingerprint())}, dir: ` +
+      `fileURLToPath(new URL(${JSON.stringify(`./${DATASETS}/`)}, import.meta.url)) };`,
     '',
   ].join('\n');
 }
 
-/** What the build gives spec/built.ts and mocks/dataset/built.ts (a second or so: parsing, compiling, generating a sample). */
+/**
+ * What the build gives spec/built.ts and mocks/dataset/built.ts (a second
+ * or so: parsing, compiling, generating a sample).
+ */
 export function builtModules(): BuiltModules {
   return { 'spec/built.ts': specModule(), 'mocks/dataset/built.ts': datasetsModule() };
 }
 
-/** How a bundle of the mock is built (this one, and the library entry's): ESM for Node 20, the dependencies left external, the built modules in place of their stubs. */
+/**
+ * How a bundle of the mock is built (this one, and the library entry's): ESM for Node 20, the
+ * dependencies left external, the built modules in place of their stubs.
+ */
 export function bundleOptions(modules: BuiltModules) {
   return {
     bundle: true,

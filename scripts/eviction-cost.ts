@@ -37,6 +37,7 @@ console.log('| entries | Map, evicting keys().next() | BoundedCache (lru-cache) 
 console.log('|---|---|---|');
 for (const n of [1_000, 10_000, 100_000]) {
   console.log(
-    `| ${n.toLocaleString('en-US')} | ${(mapFront(n) / 1000).toFixed(2)} µs per insert | ${(bounded(n) / 1000).toFixed(2)} µs per insert |`,
+    `| ${n.toLocaleString('en-US')} | ${(mapFront(n) / 1000).toFixed(2)} µs per insert | ` +
+      `${(bounded(n) / 1000).toFixed(2)} µs per insert |`,
   );
 }

@@ -100,11 +100,15 @@ const rawArbitrary: fc.Arbitrary<RawRequest> = fc.oneof(
   })),
   fc.constantFrom('zz', '-1', `1;${'e'.repeat(20_000)}`, 'ffffffffffffffffffff').map((c) => ({
     what: `chunk size ${c.slice(0, 12)}`,
-    raw: `POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${c}\r\nabc\r\n0\r\n\r\n`,
+    raw:
+      `POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+      `${c}\r\nabc\r\n0\r\n\r\n`,
   })),
   fc.constant({
     what: 'Content-Length and chunked',
-    raw: 'POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    raw:
+      'POST /api/v0.1/user/apikeys HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: ' +
+      'chunked\r\n\r\n0\r\n\r\n',
   }),
   fc
     .constantFrom('HTTP/7.1', 'HTTP/1', 'HTTPS/1.1', 'http/1.1')
@@ -160,8 +164,13 @@ async function sendRaw(port: number, req: RawRequest): Promise<Answer | Error> {
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const printfLine = (raw: string, port: number) =>
-  `printf '%s' ${shellQuote(raw.length > 300 ? `${raw.slice(0, 200)}…(${raw.length} bytes; see ${args.out})` : raw.replace(/\r/g, '\\r').replace(/\n/g, '\\n'))} | nc 127.0.0.1 ${port}`;
+const printfLine = (raw: string, port: number) => {
+  const shown =
+    raw.length > 300
+      ? `${raw.slice(0, 200)}…(${raw.length} bytes; see ${args.out})`
+      : raw.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return `printf '%s' ${shellQuote(shown)} | nc 127.0.0.1 ${port}`;
+};
 
 // ---------------------------------------------------------------------------------------
 // Requests through node:http
@@ -320,7 +329,8 @@ async function main(): Promise<void> {
     sent += n;
     if (timeoutsInARow >= GIVE_UP_AFTER) {
       console.error(
-        `fuzz: the server stopped answering (${GIVE_UP_AFTER} timeouts in a row): stopping early; the first timeouts point at the request that froze it`,
+        `fuzz: the server stopped answering (${GIVE_UP_AFTER} timeouts in a row): stopping early; the first ` +
+          `timeouts point at the request that froze it`,
       );
       break;
     }
@@ -354,9 +364,12 @@ async function main(): Promise<void> {
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
   console.log(
-    `\nfuzz: ${Math.min(sent, COUNT)} of ${COUNT} requests (seed ${SEED}) in ${seconds.toFixed(1)} s against ${baseUrl}\n` +
-      `  requests with: ${byKind('5xx')} unexpected 5xx, ${byKind('not-json')} non-JSON answers, ${byKind('error-shape')} errors out of shape, ` +
-      `${byKind('schema')} schema failures, ${byKind('undeclared')} undeclared successes, ${byKind('timeout')} timeouts, ${byKind('transport')} transport errors\n` +
+    `\nfuzz: ${Math.min(sent, COUNT)} of ${COUNT} requests (seed ${SEED}) in ${seconds.toFixed(1)} s against ` +
+      `${baseUrl}\n` +
+      `  requests with: ${byKind('5xx')} unexpected 5xx, ${byKind('not-json')} non-JSON answers, ` +
+      `${byKind('error-shape')} errors out of shape, ` +
+      `${byKind('schema')} schema failures, ${byKind('undeclared')} undeclared successes, ` +
+      `${byKind('timeout')} timeouts, ${byKind('transport')} transport errors\n` +
       `  statuses: ${statusList}\n  details: ${args.out}`,
   );
   process.exitCode = findings.length ? 1 : 0;

@@ -27,7 +27,8 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
       'spec/model.ts': "import { x } from '../fixtures/load.ts';\n",
       'fixtures/load.ts': "import { loadModel } from '../spec/model.ts';\n",
       'contract-tests/lib/a.ts':
-        "// reads the mock\nimport type { MockApp } from '../../mocks/app.ts';\nexport * from '../../mocks/search.ts';\n",
+        "// reads the mock\nimport type { MockApp } from '../../mocks/app.ts';\nexport * from " +
+        "'../../mocks/search.ts';\n",
       'contract-tests/lib/b.ts':
         "const m = await import('../../mocks/server.ts');\nconst u = new URL('../../mocks/cli.ts', import.meta.url);\n",
       'mocks/app.ts': "import { run } from '../contract-tests/run.ts';\nimport { sh } from '../scripts/bench.ts';\n",
@@ -37,10 +38,14 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
       'spec/model.ts:1 imports fixtures/load.ts: spec may import only from testing, cli, spec',
       'mocks/app.ts:1 imports contract-tests/run.ts: mocks may import only from testing, cli, spec, fixtures, mocks',
       'mocks/app.ts:2 imports scripts/bench.ts: mocks may import only from testing, cli, spec, fixtures, mocks',
-      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
-      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
-      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
-      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from testing, cli, spec, fixtures, contract-tests',
+      'contract-tests/lib/a.ts:2 imports mocks/app.ts: contract-tests may import only from testing, cli, ' +
+        'spec, fixtures, contract-tests',
+      'contract-tests/lib/a.ts:3 imports mocks/search.ts: contract-tests may import only from testing, cli, ' +
+        'spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:1 imports mocks/server.ts: contract-tests may import only from testing, cli, ' +
+        'spec, fixtures, contract-tests',
+      'contract-tests/lib/b.ts:2 imports mocks/cli.ts: contract-tests may import only from testing, cli, ' +
+        'spec, fixtures, contract-tests',
     ]);
   });
 
@@ -97,10 +102,13 @@ describe('layers: spec <- fixtures <- {mocks, contract-tests} <- scripts <- e2e'
         "import { useApp } from '../../testing/test-app.ts';\nimport { startMock } from '../../node/server.ts';\n",
     });
     expect(layerViolations(root).map((v) => v.message)).toEqual([
-      'mocks/core/app.ts:1 imports mocks/node/server.ts: mocks/core may import only from mocks/dataset, mocks/search, mocks/docs-page, mocks/core',
-      'mocks/dataset/snapshot.ts:1 imports mocks/search/search-index.ts: mocks/dataset may import only from mocks/dataset',
+      'mocks/core/app.ts:1 imports mocks/node/server.ts: mocks/core may import only from mocks/dataset, ' +
+        'mocks/search, mocks/docs-page, mocks/core',
+      'mocks/dataset/snapshot.ts:1 imports mocks/search/search-index.ts: mocks/dataset may import only from ' +
+        'mocks/dataset',
       'mocks/docs-page/docs-page.ts:1 imports mocks/core/env.ts: mocks/docs-page may import only from mocks/docs-page',
-      'mocks/search/search.ts:1 imports mocks/core/env.ts: mocks/search may import only from mocks/dataset, mocks/search',
+      'mocks/search/search.ts:1 imports mocks/core/env.ts: mocks/search may import only from mocks/dataset, ' +
+        'mocks/search',
     ]);
   });
 

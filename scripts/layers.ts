@@ -141,7 +141,9 @@ export function layerViolations(root: string): Violation[] {
             from,
             to,
             line,
-            message: `${from}:${line} imports ${to}: mocks/${room} may import only from ${MOCK_ROOMS[room]!.map((r) => `mocks/${r}`).join(', ')}`,
+            message:
+              `${from}:${line} imports ${to}: mocks/${room} may import only from ` +
+              `${MOCK_ROOMS[room]!.map((r) => `mocks/${r}`).join(', ')}`,
           });
         }
       }

@@ -40,7 +40,10 @@ const KEY = loadFixtures().credentials.find((c) => c.name === 'valid-key')!.valu
 /** A valid PNG (the mock's first icon) with `bytes` of padding after its end: decoders ignore them. */
 function bigFavicon(bytes: number): string {
   const png = Buffer.from(FAVICONS[0]!.split(',')[1]!, 'base64');
-  return `data:image/png;base64,${Buffer.concat([png, Buffer.alloc(Math.max(0, bytes - png.length), 7)]).toString('base64')}`;
+  return (
+    `data:image/png;base64,` +
+    `${Buffer.concat([png, Buffer.alloc(Math.max(0, bytes - png.length), 7)]).toString('base64')}`
+  );
 }
 
 /** The peak RSS of a process, sampled from /proc until it ends (when /usr/bin/time is not there). */

@@ -3,7 +3,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` in scripts/README.md; false when the markers are missing. */
+/**
+ * Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` in
+ * scripts/README.md; false when the markers are missing.
+ */
 export function replaceReadmeFigures(name: string, text: string): boolean {
   const path = fileURLToPath(new URL('./README.md', import.meta.url));
   const readme = readFileSync(path, 'utf8');

@@ -58,7 +58,9 @@ const FLAGS = {
     default: 0,
     min: 0,
     max: 256,
-    help: 'distinct filters: N more connections asking for filter values nobody asked before, in the second half of the run; the first half is the baseline (see Soak: distinct filters)',
+    help:
+      'distinct filters: N more connections asking for filter values nobody asked before, in the second half ' +
+      'of the run; the first half is the baseline (see Soak: distinct filters)',
   },
   mock: {
     type: 'string',
@@ -167,7 +169,8 @@ function churn(base: string, stopAt: number): Promise<Record<string, Record<stri
     async (n) => {
       await call(
         'paging with favicons',
-        `${base}/servers/find?favicon=true&noFilter=true&maxAge=3650&limit=20&page=${1 + (n % Math.ceil(SERVERS / 20))}`,
+        `${base}/servers/find?favicon=true&noFilter=true&maxAge=3650&limit=20&page=` +
+          `${1 + (n % Math.ceil(SERVERS / 20))}`,
       );
     },
   ];
@@ -225,7 +228,8 @@ async function main(): Promise<void> {
     timeoutMs: 300_000,
   });
   log(
-    `mock (pid ${server.pid}) on ${server.base}; ${MINUTES} min at ${CONNECTIONS} connections, RSS every ${SAMPLE_MS / 1000} s`,
+    `mock (pid ${server.pid}) on ${server.base}; ${MINUTES} min at ${CONNECTIONS} connections, RSS every ` +
+      `${SAMPLE_MS / 1000} s`,
   );
   const started = Date.now();
   const samples: Sample[] = [];
@@ -261,7 +265,8 @@ async function main(): Promise<void> {
       const baselineMiB = median(firstHalf.slice(-Math.max(1, Math.floor(firstHalf.length / 3))).map((x) => x.rssMiB));
       const before = await cachesOf(server.base);
       log(
-        `flood: baseline RSS ${baselineMiB.toFixed(1)} MiB, mixed p50 alone ${alone.p50Ms} ms; now ${FLOOD} connections of new filters for ${half} s`,
+        `flood: baseline RSS ${baselineMiB.toFixed(1)} MiB, mixed p50 alone ${alone.p50Ms} ms; now ${FLOOD} ` +
+          `connections of new filters for ${half} s`,
       );
       const [beside, flooded] = await Promise.all([
         mixed(half),
@@ -331,19 +336,31 @@ async function main(): Promise<void> {
     )
     .join('; ');
   const lines = [
-    `Machine: ${where.cores} cores (${where.cpuModel}), Node ${where.node}; ${where.date.slice(0, 16).replace('T', ' ')} UTC${where.gitCommit ? `, commit ${where.gitCommit}` : ''}; 1-minute load average before the run ${where.loadAvgAtStart[0]?.toFixed(2)}.`,
+    `Machine: ${where.cores} cores (${where.cpuModel}), Node ${where.node}; ` +
+      `${where.date.slice(0, 16).replace('T', ' ')} UTC${where.gitCommit ? `, commit ${where.gitCommit}` : ''}; ` +
+      `1-minute load average before the run ${where.loadAvgAtStart[0]?.toFixed(2)}.`,
     '',
-    `\`npm run soak -- --minutes ${MINUTES}${SERVERS !== 1000 ? ` --servers ${SERVERS}` : ''}${FLOOD ? ` --flood ${FLOOD}` : ''}\`: the mock (\`--servers ${SERVERS} --seed ${SEED} --trust-proxy\`) under the mixed workload at ${CONNECTIONS} connections, plus ${CHURN_PER_SECOND} leak-hunting requests a second${FLOOD ? `, and in the second half ${FLOOD} connections of distinct filters` : ''}; RSS every ${SAMPLE_MS / 1000} s, the first ${WARMUP_S.toFixed(0)} s as warm-up.`,
+    `\`npm run soak -- --minutes ${MINUTES}${SERVERS !== 1000 ? ` --servers ${SERVERS}` : ''}` +
+      `${FLOOD ? ` --flood ${FLOOD}` : ''}\`: the mock (\`--servers ${SERVERS} --seed ${SEED} --trust-proxy\`) ` +
+      `under the mixed workload at ${CONNECTIONS} connections, plus ${CHURN_PER_SECOND} leak-hunting requests a ` +
+      `second${FLOOD ? `, and in the second half ${FLOOD} connections of distinct filters` : ''}; RSS every ` +
+      `${SAMPLE_MS / 1000} s, the first ${WARMUP_S.toFixed(0)} s as warm-up.`,
     '',
     '| measure | value |',
     '|---|---|',
     flood
-      ? `| verdict | **${verdict}** (RSS within baseline + cache headroom, and mixed p50 beside the flood within ${FLOOD_LATENCY_RATIO}× of alone) |`
-      : `| verdict | **${verdict}** (last third ${growthPct >= 0 ? '+' : ''}${growthPct.toFixed(1)}% over the first third; flat up to +${TOLERANCE_PCT}%) |`,
-    `| RSS: start / after warm-up (first third) / end (last third) / peak | ${samples[0]!.rssMiB.toFixed(1)} / ${first.toFixed(1)} / ${last.toFixed(1)} / ${peak.toFixed(1)} MiB |`,
-    `| RSS trend after warm-up | ${slopePerMinute(settled) >= 0 ? '+' : ''}${slopePerMinute(settled).toFixed(2)} MiB/min |`,
+      ? `| verdict | **${verdict}** (RSS within baseline + cache headroom, and mixed p50 beside the flood ` +
+        `within ${FLOOD_LATENCY_RATIO}× of alone) |`
+      : `| verdict | **${verdict}** (last third ${growthPct >= 0 ? '+' : ''}${growthPct.toFixed(1)}% over the ` +
+        `first third; flat up to +${TOLERANCE_PCT}%) |`,
+    `| RSS: start / after warm-up (first third) / end (last third) / peak | ${samples[0]!.rssMiB.toFixed(1)} ` +
+      `/ ${first.toFixed(1)} / ${last.toFixed(1)} / ${peak.toFixed(1)} MiB |`,
+    `| RSS trend after warm-up | ${slopePerMinute(settled) >= 0 ? '+' : ''}` +
+      `${slopePerMinute(settled).toFixed(2)} MiB/min |`,
     `| RSS per minute (median, MiB) | ${perMinute.join(', ')} |`,
-    `| mixed workload | ${load.totalRequests.toLocaleString('en-US')} requests, ${load.reqPerSec.toFixed(0)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms; ${statuses}; ${load.errors} errors, ${load.timeouts} timeouts |`,
+    `| mixed workload | ${load.totalRequests.toLocaleString('en-US')} requests, ${load.reqPerSec.toFixed(0)} ` +
+      `req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms; ${statuses}; ${load.errors} errors, ${load.timeouts} ` +
+      `timeouts |`,
     `| leak-hunting trickle | ${churnText || 'off'} |`,
     ...(flood ? floodRows(flood) : []),
   ];
@@ -352,7 +369,8 @@ async function main(): Promise<void> {
   if (before > where.cores / 2) {
     lines.push(
       '',
-      `Note: the machine was busy (1-minute load average ${before.toFixed(1)} on ${where.cores} cores before the run): the req/s are not benchmark figures; RSS is what this run is for.`,
+      `Note: the machine was busy (1-minute load average ${before.toFixed(1)} on ${where.cores} cores before ` +
+        `the run): the req/s are not benchmark figures; RSS is what this run is for.`,
     );
   }
   const table = lines.join('\n');
@@ -423,9 +441,16 @@ function floodRows(f: FloodFigures): string[] {
     .join(' ');
   const ratio = f.beside.p50Ms / Math.max(1, f.alone.p50Ms);
   return [
-    `| distinct filters | ${f.connections} connections for ${f.seconds} s: ${f.flooded.totalRequests.toLocaleString('en-US')} requests (${f.flooded.reqPerSec.toFixed(0)} req/s, p50 ${f.flooded.p50Ms} ms), each a filter value nobody asked before; ${statuses}; ${f.flooded.errors} errors |`,
-    `| mixed workload: alone / beside the flood | p50 ${f.alone.p50Ms} / ${f.beside.p50Ms} ms (**${ratio.toFixed(2)}×**, at most ${FLOOD_LATENCY_RATIO}×), p99 ${f.alone.p99Ms} / ${f.beside.p99Ms} ms, ${f.alone.reqPerSec.toFixed(0)} / ${f.beside.reqPerSec.toFixed(0)} req/s |`,
-    `| RSS beside the flood: peak / bound | **${f.peakMiB.toFixed(1)}** / ${f.boundMiB.toFixed(1)} MiB (baseline ${f.baselineMiB.toFixed(1)} MiB, the last third of the first half, + ${f.headroomMiB.toFixed(1)} MiB the caches could still take then) |`,
+    `| distinct filters | ${f.connections} connections for ${f.seconds} s: ` +
+      `${f.flooded.totalRequests.toLocaleString('en-US')} requests (${f.flooded.reqPerSec.toFixed(0)} req/s, p50 ` +
+      `${f.flooded.p50Ms} ms), each a filter value nobody asked before; ${statuses}; ${f.flooded.errors} errors ` +
+      `|`,
+    `| mixed workload: alone / beside the flood | p50 ${f.alone.p50Ms} / ${f.beside.p50Ms} ms (**` +
+      `${ratio.toFixed(2)}×**, at most ${FLOOD_LATENCY_RATIO}×), p99 ${f.alone.p99Ms} / ${f.beside.p99Ms} ms, ` +
+      `${f.alone.reqPerSec.toFixed(0)} / ${f.beside.reqPerSec.toFixed(0)} req/s |`,
+    `| RSS beside the flood: peak / bound | **${f.peakMiB.toFixed(1)}** / ${f.boundMiB.toFixed(1)} MiB ` +
+      `(baseline ${f.baselineMiB.toFixed(1)} MiB, the last third of the first half, + ` +
+      `${f.headroomMiB.toFixed(1)} MiB the caches could still take then) |`,
     `| caches after the flood | ${caches} |`,
   ];
 }

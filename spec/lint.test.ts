@@ -132,7 +132,8 @@ describe('lintLimits', () => {
     doc['x-max-body-bytes'] = 8192;
     const problems = lintLimits(doc);
     expect(problems).toContain(
-      'createApiKey 409 description does not mention the limit 30: "The user already has the maximum number of keys (25); revoke one first."',
+      'createApiKey 409 description does not mention the limit 30: "The user already has the maximum number ' +
+        'of keys (25); revoke one first."',
     );
     expect(problems.join('\n')).toMatch(/PayloadTooLarge example message does not mention the limit 8192/);
   });
@@ -167,23 +168,27 @@ describe('lintLinks', () => {
     expect(Object.keys(links(fresh()))).toEqual(['revokeTheNewKey', 'listTheKeys']);
     expect(lintLinks(fresh())).toEqual([]);
   });
-  it('reports a link to no operation, a parameter the target lacks, a pointer into nothing and a missing path parameter', () => {
-    const doc = fresh();
-    links(doc).listTheKeys.operationId = 'listKeys';
-    links(doc).revokeTheNewKey.parameters = { key: '$response.body#/key/id', ...{} };
-    expect(lintLinks(doc)).toEqual([
-      "POST /user/apikeys response 201 link 'revokeTheNewKey' sets parameter 'key', which revokeApiKey does not have",
-      "POST /user/apikeys response 201 link 'revokeTheNewKey' does not give revokeApiKey's path parameter 'id'",
-      "POST /user/apikeys response 201 link 'listTheKeys' names operationId 'listKeys', which no operation has",
-    ]);
-    const other = fresh();
-    links(other).revokeTheNewKey.parameters.id = '$response.body#/key/uuid';
-    delete links(other).revokeTheNewKey['x-provenance'];
-    expect(lintLinks(other)).toEqual([
-      "POST /user/apikeys response 201 link 'revokeTheNewKey' has no x-provenance",
-      "POST /user/apikeys response 201 link 'revokeTheNewKey' parameter 'id': the 201 body has nothing at /key/uuid",
-    ]);
-  });
+  it(
+    'reports a link to no operation, a parameter the target lacks, a pointer into nothing and a missing path ' +
+      'parameter',
+    () => {
+      const doc = fresh();
+      links(doc).listTheKeys.operationId = 'listKeys';
+      links(doc).revokeTheNewKey.parameters = { key: '$response.body#/key/id', ...{} };
+      expect(lintLinks(doc)).toEqual([
+        "POST /user/apikeys response 201 link 'revokeTheNewKey' sets parameter 'key', which revokeApiKey does not have",
+        "POST /user/apikeys response 201 link 'revokeTheNewKey' does not give revokeApiKey's path parameter 'id'",
+        "POST /user/apikeys response 201 link 'listTheKeys' names operationId 'listKeys', which no operation has",
+      ]);
+      const other = fresh();
+      links(other).revokeTheNewKey.parameters.id = '$response.body#/key/uuid';
+      delete links(other).revokeTheNewKey['x-provenance'];
+      expect(lintLinks(other)).toEqual([
+        "POST /user/apikeys response 201 link 'revokeTheNewKey' has no x-provenance",
+        "POST /user/apikeys response 201 link 'revokeTheNewKey' parameter 'id': the 201 body has nothing at /key/uuid",
+      ]);
+    },
+  );
 });
 
 describe('lintCors', () => {

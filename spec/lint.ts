@@ -262,14 +262,18 @@ export function lintMeanings(doc: OpenApiDoc): string[] {
   for (const op of model.operations.filter((o) => o.rows)) {
     for (const p of op.parameters.filter((x) => x.in === 'query' && !x.meaning)) {
       problems.push(
-        `${op.method} ${op.path} parameter '${p.name}' has no x-meaning: say what it does to the '${op.rows!.property}' rows`,
+        `${op.method} ${op.path} parameter '${p.name}' has no x-meaning: say what it does to the '` +
+          `${op.rows!.property}' rows`,
       );
     }
   }
   return problems;
 }
 
-/** The schema a JSON pointer (`/key/id`) reaches inside a body schema, following `$ref`s and `allOf`; undefined when it reaches nothing. */
+/**
+ * The schema a JSON pointer (`/key/id`) reaches inside a body schema, following
+ * `$ref`s and `allOf`; undefined when it reaches nothing.
+ */
 function schemaAt(doc: OpenApiDoc, schema: unknown, pointer: string): unknown {
   let node = schema;
   for (const raw of pointer.split('/').slice(1)) {
@@ -280,8 +284,11 @@ function schemaAt(doc: OpenApiDoc, schema: unknown, pointer: string): unknown {
   return node;
 }
 
-const EXPRESSION =
-  /^\$(url|method|statusCode|request\.(path|query|header)\.[\w-]+|request\.body(#.*)?|response\.header\.[\w-]+|response\.body(#.*)?)$/;
+/** A runtime expression of a link (OpenAPI 3.0, "Runtime Expressions"). */
+const EXPRESSION = new RegExp(
+  String.raw`^\$(url|method|statusCode|request\.(path|query|header)\.[\w-]+|request\.body(#.*)?` +
+    String.raw`|response\.header\.[\w-]+|response\.body(#.*)?)$`,
+);
 
 /**
  * Every response link (what a client does next, read by the contract suite and by
@@ -303,7 +310,9 @@ export function lintLinks(doc: OpenApiDoc): string[] {
         const target = link.operationId === undefined ? undefined : model.byId.get(link.operationId);
         if (!target) {
           problems.push(
-            `${at} names ${link.operationId === undefined ? 'no operationId (operationRef is not supported)' : `operationId '${link.operationId}', which no operation has`}`,
+            link.operationId === undefined
+              ? `${at} names no operationId (operationRef is not supported)`
+              : `${at} names operationId '${link.operationId}', which no operation has`,
           );
           continue;
         }

@@ -167,7 +167,9 @@ describe('limits and defaults come from the spec', () => {
     delete missing.paths['/user/apikeys']!.post['x-max-keys-per-user'];
     expect(() => buildModel(missing)).toThrow(
       new SpecError(
-        'expected exactly one x-max-keys-per-user in the spec (on findServers or pingServer or pingServerHostPort or listVersions or listCountries or listRegions or listApiKeys or createApiKey or revokeApiKey), found 0',
+        'expected exactly one x-max-keys-per-user in the spec (on findServers or pingServer or ' +
+          'pingServerHostPort or listVersions or listCountries or listRegions or listApiKeys or createApiKey or ' +
+          'revokeApiKey), found 0',
       ),
     );
     const bad = fresh();
@@ -250,7 +252,8 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
       ],
       [
         (d) => (d.components.parameters!.minUsers['x-meaning'] = { rule: 'atLeast', field: 'players' + 'Online' }),
-        "findServers parameter 'minUsers' x-meaning names field 'playersOnline', which a row of 'results' does not have",
+        "findServers parameter 'minUsers' x-meaning names field 'playersOnline', which a row of 'results' " +
+          'does not have',
       ],
       [
         (d) =>
@@ -259,7 +262,8 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
             hidden: 'hidden',
             total: 'total',
           }),
-        "findServers parameter 'noFilter' x-meaning names 'hidden', which the success body does not have beside 'results'",
+        "findServers parameter 'noFilter' x-meaning names 'hidden', which the success body does not have " +
+          "beside 'results'",
       ],
       [
         (d) => delete d.components.parameters!.sort['x-meaning'].orders.port,
@@ -267,7 +271,8 @@ describe('what each parameter means (x-meaning) and what unrouted requests get (
       ],
       [
         (d) => (d.paths['/status/ping/{host}/{port}']!.get.parameters[1]['x-meaning'] = { rule: 'ignored' }),
-        "pingServerHostPort parameter 'port' has x-meaning, but its operation answers no rows (no array property in its success body)",
+        "pingServerHostPort parameter 'port' has x-meaning, but its operation answers no rows (no array " +
+          'property in its success body)',
       ],
     ];
     for (const [breakIt, message] of cases) {

@@ -75,6 +75,8 @@ export interface RequestBody {
   mediaTypes: string[];
   /** Schema of the JSON body. */
   schema?: unknown;
+  /** The properties the JSON body's schema names (a field not among them is one the operation does not have). */
+  fields: string[];
 }
 
 export interface Operation {
@@ -175,7 +177,9 @@ export interface SpecModel {
   cors: CorsContract;
   /** `x-provenance` of the document itself: what "requests and responses are JSON" rests on. */
   documentProvenance: Provenance;
-  /** Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values. */
+  /**
+   * Names of the properties the spec marks `format: password` (a created key's `secret`): no output shows their values.
+   */
   secretFields: ReadonlySet<string>;
 }
 
@@ -323,7 +327,8 @@ function readSchemes(doc: OpenApiDoc): Map<string, SecurityScheme> {
       out.set(name, { name, kind: 'cookie', cookieName: s.name, provenance: levelOf(s) });
     } else {
       throw new SpecError(
-        `security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands (bearer, or apiKey in a cookie)`,
+        `security scheme '${name}' (${s.type}/${s.in ?? s.scheme}) is not one this project understands ` +
+          `(bearer, or apiKey in a cookie)`,
       );
     }
   }
@@ -376,6 +381,7 @@ function readOperations(doc: OpenApiDoc): Operation[] {
                 required: Boolean(body.required),
                 mediaTypes: Object.keys(body.content ?? {}),
                 schema: body.content?.['application/json']?.schema,
+                fields: bodyFields(doc, body.content?.['application/json']?.schema),
               },
             }
           : {}),
@@ -463,6 +469,13 @@ function readLimits(doc: OpenApiDoc, operations: Operation[]): Limits {
     refreshAfterMs: positive(refresh.where, refresh.value) * 60_000,
     countryWindowMs: positive(window.where, window.value) * 86_400_000,
   };
+}
+
+/** The property names of a JSON body's schema (an object's, through its $ref). */
+function bodyFields(doc: OpenApiDoc, schema: unknown): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const resolved = deref<Record<string, any>>(doc, schema);
+  return resolved?.properties && typeof resolved.properties === 'object' ? Object.keys(resolved.properties) : [];
 }
 
 function readRouting(doc: OpenApiDoc): Routing {

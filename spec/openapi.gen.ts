@@ -82,7 +82,8 @@ export interface paths {
         };
         /**
          * Server counts per game version
-         * @description Every version string seen in the listing with how many servers report it, most servers first (ties by version, ascending).
+         * @description Every version string seen in the listing with how many servers report it, most servers first
+         * (ties by version, ascending).
          */
         get: operations["listVersions"];
         put?: never;
@@ -102,7 +103,8 @@ export interface paths {
         };
         /**
          * Server counts per country
-         * @description Countries of servers pinged in the last 30 days with their server counts, most servers first (ties by country name).
+         * @description Countries of servers pinged in the last 30 days with their server counts, most servers first
+         * (ties by country name).
          */
         get: operations["listCountries"];
         put?: never;
@@ -195,10 +197,17 @@ export interface components {
              * @enum {boolean}
              */
             success: false;
-            /** @description What went wrong, starting with the status's reason ("Unauthorized", "Forbidden", "Bad Request", ...) and naming what was wrong. The one exception is 429, whose message is the real service's own text, `Rate limit exceeded. Try again in N seconds.` */
+            /**
+             * @description What went wrong, starting with the status's reason ("Unauthorized", "Forbidden", "Bad
+             * Request", ...) and naming what was wrong. The one exception is 429, whose message is the real service's
+             * own text, `Rate limit exceeded. Try again in N seconds.`
+             */
             message: string;
         };
-        /** @description The error body of a ping for a server that is not indexed; `status` is the text the real service sends. */
+        /**
+         * @description The error body of a ping for a server that is not indexed; `status` is the text the real service
+         * sends.
+         */
         NotIndexedError: components["schemas"]["ErrorBody"] & {
             /** @description Says the server is not indexed yet and will be shortly. */
             status: string;
@@ -209,7 +218,8 @@ export interface components {
          */
         Region: "NA" | "EU" | "AS" | "SA" | "AF" | "OC" | "AN";
         /**
-         * @description Only null. The second branch of an `anyOf` that lets a referenced schema be null, which OpenAPI 3.0 cannot say beside the reference itself.
+         * @description Only null. The second branch of an `anyOf` that lets a referenced schema be null, which OpenAPI
+         * 3.0 cannot say beside the reference itself.
          * @enum {unknown}
          */
         NullValue: null;
@@ -217,7 +227,10 @@ export interface components {
         FindResponse: {
             /** @description Rows in this page; always `results.length`. */
             displayed: number;
-            /** @description Rows matching the filters, over all pages (TCPShield-hidden ones excluded unless `noFilter`). */
+            /**
+             * @description Rows matching the filters, over all pages (TCPShield-hidden ones excluded unless
+             * `noFilter`).
+             */
             total: number;
             /** @description Matching rows hidden by the TCPShield filter. Absent with `noFilter=true`. */
             filtered?: number;
@@ -230,7 +243,10 @@ export interface components {
             address: string;
             /** @description TCP port. */
             port: number;
-            /** @description Version string the server reports (`1.20.4`, `Paper 1.21.1`, `1.20-1.20.4`, `Velocity 3.3.0`). */
+            /**
+             * @description Version string the server reports (`1.20.4`, `Paper 1.21.1`, `1.20-1.20.4`, `Velocity
+             * 3.3.0`).
+             */
             version: string;
             /**
              * @description 1 for an offline-mode (cracked) server, else 0. An integer, not a boolean.
@@ -241,9 +257,15 @@ export interface components {
             players_online: number;
             /** @description Player slots. */
             players_limit: number;
-            /** @description Message of the day, `<` and `>` HTML-escaped; may hold `§x` colour codes. Null when the server's description has no plain text part. */
+            /**
+             * @description Message of the day, `<` and `>` HTML-escaped; may hold `§x` colour codes. Null when the
+             * server's description has no plain text part.
+             */
             motd: string | null;
-            /** @description Country name from IP geolocation; null when the address has no GeoIP record (then `country_code` and `region` are null too). */
+            /**
+             * @description Country name from IP geolocation; null when the address has no GeoIP record (then
+             * `country_code` and `region` are null too).
+             */
             country: string | null;
             /** @description ISO 3166-1 alpha-2 country code; null when the address has no GeoIP record. */
             country_code: string | null;
@@ -251,16 +273,23 @@ export interface components {
             region: components["schemas"]["Region"] | components["schemas"]["NullValue"];
             /** @description City from IP geolocation; null in most rows (the city lookup usually yields nothing). */
             city: string | null;
-            /** @description Autonomous system number, as a string of digits; null when the address has no ASN record. */
+            /**
+             * @description Autonomous system number, as a string of digits; null when the address has no ASN record.
+             */
             asn_number: string | null;
             /** @description Organisation owning the autonomous system; null when the address has no ASN record. */
             asn_name: string | null;
             /**
              * Format: date-time
-             * @description When the server was last pinged, an ISO 8601 instant with its zone (`2024-08-26T05:30:29.000Z`; a time without a zone is no instant), or relative text ("2 hours ago") with `relativeTime=true`, whose `x-meaning` replaces the format.
+             * @description When the server was last pinged, an ISO 8601 instant with its zone
+             * (`2024-08-26T05:30:29.000Z`; a time without a zone is no instant), or relative text ("2 hours ago") with
+             * `relativeTime=true`, whose `x-meaning` replaces the format.
              */
             last_ping: string;
-            /** @description Server icon as a base64 PNG data URI, or null when the server has none. In search rows only with `favicon=true`. */
+            /**
+             * @description Server icon as a base64 PNG data URI, or null when the server has none. In search rows only
+             * with `favicon=true`.
+             */
             favicon?: string | null;
             /** @description Detected mod pack name, or null. */
             detected_mod_pack: string | null;
@@ -273,10 +302,16 @@ export interface components {
             motd_stripped: string | null;
             /** @description A sample of online players. */
             players: components["schemas"]["Player"][];
-            /** @description Plugin names the server reports. An entry can hold several names joined with `;` (`EssentialsX;LuckPerms`), because the real service stores them joined and splits only on `,`. */
+            /**
+             * @description Plugin names the server reports. An entry can hold several names joined with `;`
+             * (`EssentialsX;LuckPerms`), because the real service stores them joined and splits only on `,`.
+             */
             plugins: string[];
         };
-        /** @description A server in a ping answer; a search row without `players`, `plugins` and `motd_stripped`, with `favicon` always present. */
+        /**
+         * @description A server in a ping answer; a search row without `players`, `plugins` and `motd_stripped`, with
+         * `favicon` always present.
+         */
         PingServer: components["schemas"]["ServerCore"] & Record<string, never>;
         /** @description An online player. */
         Player: {
@@ -288,7 +323,8 @@ export interface components {
         /** @description The stored state of one server. */
         PingResponse: {
             /**
-             * @description `refreshing` when the stored ping is older than 30 minutes and a re-ping is queued, else `online`.
+             * @description `refreshing` when the stored ping is older than 30 minutes and a re-ping is queued, else
+             * `online`.
              * @enum {string}
              */
             status: "online" | "refreshing";
@@ -308,7 +344,10 @@ export interface components {
                 num_servers: number;
             }[];
         };
-        /** @description Server counts per country over the last 30 days. Servers without a GeoIP record (null `country`) are in no bucket, so the counts can add up to less than the listing (assumed). */
+        /**
+         * @description Server counts per country over the last 30 days. Servers without a GeoIP record (null `country`)
+         * are in no bucket, so the counts can add up to less than the listing (assumed).
+         */
         CountriesResponse: {
             /** @description How many distinct countries match the filter. */
             unique_countries: number;
@@ -322,7 +361,10 @@ export interface components {
                 num_servers: number;
             }[];
         };
-        /** @description Server counts per continent. Servers without a GeoIP record (null `region`) are in no bucket and not in `total_servers` (assumed). */
+        /**
+         * @description Server counts per continent. Servers without a GeoIP record (null `region`) are in no bucket and
+         * not in `total_servers` (assumed).
+         */
         RegionsResponse: {
             /** @description How many distinct regions match the filter. */
             unique_regions: number;
@@ -387,7 +429,8 @@ export interface components {
             key: components["schemas"]["ApiKey"] & {
                 /**
                  * Format: password
-                 * @description The full key, for `Authorization: Bearer`. Shown this once (`format: password`: a secret).
+                 * @description The full key, for `Authorization: Bearer`. Shown this once (`format: password`: a
+                 * secret).
                  */
                 secret: string;
             };
@@ -424,7 +467,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Missing or invalid credentials (no key or session, an unknown, expired or revoked key, an unknown or expired session). */
+        /**
+         * @description Missing or invalid credentials (no key or session, an unknown, expired or revoked key, an
+         * unknown or expired session).
+         */
         Unauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -445,7 +491,10 @@ export interface components {
                 };
             };
         };
-        /** @description Valid credentials without the needed permission (an account without the API-key permission; creating a key with an API key instead of a session). The message may go on to say which. */
+        /**
+         * @description Valid credentials without the needed permission (an account without the API-key permission;
+         * creating a key with an API key instead of a session). The message may go on to say which.
+         */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -520,7 +569,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Over the caller's rate limit. The message is the real service's text, without a reason phrase, and says how many seconds to wait (as `Retry-After` does). */
+        /**
+         * @description Over the caller's rate limit. The message is the real service's text, without a reason phrase,
+         * and says how many seconds to wait (as `Retry-After` does).
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -608,7 +660,8 @@ export interface components {
          */
         page: number;
         /**
-         * @description Version filter matched against the whole `version` string; `*` is a wildcard (`1.20*`, `Paper*`), no implicit wildcards.
+         * @description Version filter matched against the whole `version` string; `*` is a wildcard (`1.20*`,
+         * `Paper*`), no implicit wildcards.
          * @example 1.20*
          */
         versionFilter: string;
@@ -638,7 +691,8 @@ export interface components {
          */
         regionFilter: components["schemas"]["Region"];
         /**
-         * @description Full country name matched as a whole (`*` wildcard, case-insensitive) or, if exactly two letters, an ISO 3166-1 alpha-2 code.
+         * @description Full country name matched as a whole (`*` wildcard, case-insensitive) or, if exactly two
+         * letters, an ISO 3166-1 alpha-2 code.
          * @example Germany
          */
         countryFilter: string;
@@ -708,7 +762,8 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Requests allowed in the current window (per minute; per second for `/metadata/*`) for the caller's tier.
+         * @description Requests allowed in the current window (per minute; per second for `/metadata/*`) for the
+         * caller's tier.
          * @example 20
          */
         "X-RateLimit-Limit": number;
@@ -800,7 +855,8 @@ export interface operations {
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Version filter matched against the whole `version` string; `*` is a wildcard (`1.20*`, `Paper*`), no implicit wildcards.
+                 * @description Version filter matched against the whole `version` string; `*` is a wildcard (`1.20*`,
+                 * `Paper*`), no implicit wildcards.
                  * @example 1.20*
                  */
                 version?: components["parameters"]["versionFilter"];
@@ -830,7 +886,8 @@ export interface operations {
                  */
                 region?: components["parameters"]["regionFilter"];
                 /**
-                 * @description Full country name matched as a whole (`*` wildcard, case-insensitive) or, if exactly two letters, an ISO 3166-1 alpha-2 code.
+                 * @description Full country name matched as a whole (`*` wildcard, case-insensitive) or, if exactly two
+                 * letters, an ISO 3166-1 alpha-2 code.
                  * @example Germany
                  */
                 country?: components["parameters"]["countryFilter"];
@@ -978,7 +1035,8 @@ export interface operations {
                  */
                 version?: string;
                 /**
-                 * @description At most this many versions (default all). `unique_versions` still counts all matching ones.
+                 * @description At most this many versions (default all). `unique_versions` still counts all matching
+                 * ones.
                  * @example 10
                  */
                 limit?: number;
@@ -1025,7 +1083,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Country filter; a full name (`*` wildcard, case-insensitive) or, if exactly two letters, an ISO 3166-1 alpha-2 code.
+                 * @description Country filter; a full name (`*` wildcard, case-insensitive) or, if exactly two letters,
+                 * an ISO 3166-1 alpha-2 code.
                  * @example United*
                  */
                 country?: string;

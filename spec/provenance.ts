@@ -16,7 +16,10 @@ export function weakest(...levels: (Provenance | undefined)[]): Provenance {
   return LEVELS[worst] ?? 'assumed';
 }
 
-/** The hardest of the given levels, undefined when none is given: what a verdict covering parts of several levels is filed under. */
+/**
+ * The hardest of the given levels, undefined when none is given: what a
+ * verdict covering parts of several levels is filed under.
+ */
 export function firmest(...levels: (Provenance | undefined)[]): Provenance | undefined {
   let best: number | undefined;
   for (const level of levels) if (level) best = Math.min(best ?? LEVELS.length, LEVELS.indexOf(level));

@@ -219,7 +219,9 @@ export function mergeProfiles(profiles: readonly UsageProfile[], consumer?: stri
   };
 }
 
-/** What a request to the API shows of its use: its operation, parameters, body, credential; undefined outside the spec. */
+/**
+ * What a request to the API shows of its use: its operation, parameters, body, credential; undefined outside the spec.
+ */
 export function usageNoteOf(
   model: SpecModel,
   request: { method: string; url: string; headers?: Record<string, string>; body?: unknown },

@@ -61,7 +61,8 @@ export function rawConnection(port: number, host = '127.0.0.1', localAddress?: s
           else if (ended)
             fail(
               new Error(
-                `connection closed before a complete response; got ${JSON.stringify(buffer.toString('latin1').slice(0, 300))}`,
+                `connection closed before a complete response; got ` +
+                  `${JSON.stringify(buffer.toString('latin1').slice(0, 300))}`,
               ),
             );
           else wake = attempt;

@@ -549,24 +549,28 @@ describe('what the changes say', () => {
     expect(change!.message).toMatch(/gets rows unfiltered by it .*it was nameOrCode\(country, country_code\)/);
   });
 
-  test('a level is the softest x-provenance along the change: an observed field of an interface operation is observed', () => {
-    const head = edited((d) => (d.components.schemas.ServerCore.properties.port.maximum = 1000));
-    const find = diffDocuments(SPEC, head).find((c) => c.operationId === 'findServers')!;
-    expect(find).toMatchObject({
-      rule: 'response-property-max-decreased',
-      level: 'observed',
-      where: 'response 200 body results[].port',
-    });
-    const limit = diffDocuments(
-      SPEC,
-      edited((d) => (d.components.parameters.limit.schema.maximum = 100)),
-    ).find((c) => c.rule === 'request-parameter-max-decreased')!;
-    expect(limit).toMatchObject({
-      level: 'interface',
-      message: 'maximum 500 -> 100',
-      touches: [{ parameter: 'limit', above: 100 }],
-    });
-  });
+  test(
+    'a level is the softest x-provenance along the change: an observed field of an interface operation is ' +
+      'observed',
+    () => {
+      const head = edited((d) => (d.components.schemas.ServerCore.properties.port.maximum = 1000));
+      const find = diffDocuments(SPEC, head).find((c) => c.operationId === 'findServers')!;
+      expect(find).toMatchObject({
+        rule: 'response-property-max-decreased',
+        level: 'observed',
+        where: 'response 200 body results[].port',
+      });
+      const limit = diffDocuments(
+        SPEC,
+        edited((d) => (d.components.parameters.limit.schema.maximum = 100)),
+      ).find((c) => c.rule === 'request-parameter-max-decreased')!;
+      expect(limit).toMatchObject({
+        level: 'interface',
+        message: 'maximum 500 -> 100',
+        touches: [{ parameter: 'limit', above: 100 }],
+      });
+    },
+  );
 
   test('a removed enum value of a request touches only requests that sent it', () => {
     const head = edited(

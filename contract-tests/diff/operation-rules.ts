@@ -73,7 +73,9 @@ function permission(group: Group, ctx: Context): Change[] {
   ];
 }
 
-/** `x-credentials`, among the schemes the operation admits in both versions (a scheme added or removed is security's). */
+/**
+ * `x-credentials`, among the schemes the operation admits in both versions (a scheme added or removed is security's).
+ */
 function credentials(group: Group, ctx: Context): Change[] {
   const route = String(group.at[1]);
   const op = (v: View) => v.operations[route];

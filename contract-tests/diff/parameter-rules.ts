@@ -41,7 +41,8 @@ function addedOrRemoved(group: Group, ctx: Context): Change[] {
       at: group.at,
       where,
       message: filters
-        ? `removed: a client that still sends it gets rows unfiltered by it (unknown query parameters are ignored; it was ${describe(meaning)})`
+        ? `removed: a client that still sends it gets rows unfiltered by it (unknown query parameters are ` +
+          `ignored; it was ${describe(meaning)})`
         : 'removed',
       touches: [touch],
     }),

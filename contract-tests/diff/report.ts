@@ -60,7 +60,9 @@ function verdict(r: DiffReport): string {
 
 function usageLine(r: DiffReport): string | undefined {
   if (!r.usage) return undefined;
-  return `Weighed by usage: ${r.usage.map((u) => `${u.consumer} ${plural(u.requests, 'request')}${u.recordedBy ? ` (recorded by ${u.recordedBy})` : ''}`).join(', ')}`;
+  const consumer = (u: (typeof r.usage)[number]) =>
+    `${u.consumer} ${plural(u.requests, 'request')}${u.recordedBy ? ` (recorded by ${u.recordedBy})` : ''}`;
+  return `Weighed by usage: ${r.usage.map(consumer).join(', ')}`;
 }
 
 export function renderText(r: DiffReport): string {
@@ -95,12 +97,12 @@ export function renderMarkdown(r: DiffReport): string {
       '',
       '| | rule | level | where | what | whom it breaks |',
       '|---|---|---|---|---|---|',
-      ...r.changes.map(
-        (c) =>
-          `| ${ICON[c.severity]} ${c.severity} | \`${c.rule}\` | ${c.level} | ${cell(`${c.route ? `${c.route}: ` : ''}${c.where}`)} | ${cell(c.message)} | ${cell(
-            [BREAKS[c.breaks], c.usage?.summary, c.why].filter(Boolean).join('; '),
-          )} |`,
-      ),
+      ...r.changes.map((c) => {
+        const where = cell(`${c.route ? `${c.route}: ` : ''}${c.where}`);
+        const whom = cell([BREAKS[c.breaks], c.usage?.summary, c.why].filter(Boolean).join('; '));
+        const severity = `${ICON[c.severity]} ${c.severity}`;
+        return `| ${severity} | \`${c.rule}\` | ${c.level} | ${where} | ${cell(c.message)} | ${whom} |`;
+      }),
     );
   }
   return `${lines.join('\n')}\n`;

@@ -88,7 +88,8 @@ const FIXED: Entry[] = [
   [
     'request-parameter-removed',
     'clients',
-    'a parameter is gone: clients that send it are refused, or (an unknown query parameter is ignored) silently get what it filtered out',
+    'a parameter is gone: clients that send it are refused, or (an unknown query parameter is ignored) ' +
+      'silently get what it filtered out',
   ],
   ['request-parameter-became-required', 'clients', 'a parameter became required'],
   ['request-parameter-became-optional', 'implementations', 'a parameter became optional'],
@@ -206,7 +207,9 @@ function schemaRules(): Rule[] {
       id: `${where}-default-value-changed`,
       breaks,
       severity: SEVERITY_OF[breaks],
-      about: `${where}: the default changed, was set or was removed${side === 'request' ? ' (requests that leave it out get another answer)' : ''}`,
+      about:
+        `${where}: the default changed, was set or was removed` +
+        `${side === 'request' ? ' (requests that leave it out get another answer)' : ''}`,
     });
   }
   return out;

@@ -66,7 +66,8 @@ function spotOf(path: readonly (string | number)[]): Spot {
 
 /** Every change in one schema (a group at the schema's root). */
 export function schemaChanges(group: Group, ctx: Context, place: SchemaPlace): Change[] {
-  // A value whose type changed is another value: its old type's bounds, format and pattern going with it are part of that one change.
+  // A value whose type changed is another value: its old type's bounds, format
+  // and pattern going with it are part of that one change.
   const retyped = new Set(
     group.differences
       .map((d) => spotOf(d.path))

@@ -67,7 +67,8 @@ export function fromGitRef(ref: string, specPath: string, cwd: string, label: st
     text = git(['show', `${ref}:${inRepo}`], cwd);
   } catch (err) {
     throw new DocumentError(
-      `${label} '${ref}': no such file, and git cannot read ${name} (${gitSays(err)}); pass --spec-path if the spec lives elsewhere`,
+      `${label} '${ref}': no such file, and git cannot read ${name} (${gitSays(err)}); pass --spec-path if ` +
+        `the spec lives elsewhere`,
     );
   }
   return { name, doc: parse(text, name) };

@@ -84,7 +84,9 @@ export function weigh(change: Change, profiles: readonly UsageProfile[]): Change
   }
   const verb = change.breaks === 'none' ? 'meets' : change.breaks === 'implementations' ? 'meets' : 'breaks';
   if (words.length) return { ...change, usage: { requests, summary: `${verb} ${words.join(', ')}` } };
-  const summary = `no recorded consumer uses it (${profiles.map((p) => `${plural(p.requests, 'request')} of \`${p.consumer}\``).join(', ')})`;
+  const summary =
+    `no recorded consumer uses it (` +
+    `${profiles.map((p) => `${plural(p.requests, 'request')} of \`${p.consumer}\``).join(', ')})`;
   if (change.severity !== 'breaking') return { ...change, usage: { requests, summary } };
   return {
     ...change,

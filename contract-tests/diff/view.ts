@@ -37,7 +37,9 @@ export const parameterKey = (p: Pick<Parameter, 'in' | 'name'>): string => `${p.
 const isNullOnly = (s: Record<string, any>): boolean =>
   s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null && !s.type);
 
-/** A schema as plain data: `$ref`s followed, `allOf` merged, null branches as `nullable`, `required` on each property. */
+/**
+ * A schema as plain data: `$ref`s followed, `allOf` merged, null branches as `nullable`, `required` on each property.
+ */
 export function schemaView(doc: OpenApiDoc, node: unknown, seen: Set<object> = new Set()): View {
   const s = deref<Record<string, any>>(doc, node);
   if (!s || typeof s !== 'object') return {};

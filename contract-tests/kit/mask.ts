@@ -28,7 +28,9 @@ const finder = new SecretFinder();
 /** Field names the spec gives `format: password`, and the session cookie's name: hidden by shape. */
 let shapes: { fields?: RegExp; cookie?: RegExp } | undefined;
 
-/** At least this long to show 8 + 4 characters (a quarter or less of the secret once its format prefix is discounted). */
+/**
+ * At least this long to show 8 + 4 characters (a quarter or less of the secret once its format prefix is discounted).
+ */
 const LONG = 32;
 const SHORT = 16;
 
@@ -52,7 +54,10 @@ function hideValue(value: string): string {
   return cut === -1 ? mask(value) : `${mask(value.slice(0, cut))}${value.slice(cut)}`;
 }
 
-/** The forms a secret travels in besides itself: percent-encoded (as a URL or fully), JSON-escaped, base64 at every alignment. */
+/**
+ * The forms a secret travels in besides itself: percent-encoded (as a URL or
+ * fully), JSON-escaped, base64 at every alignment.
+ */
 export function encodingsOf(secret: string): string[] {
   const out = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
   const bytes = Buffer.from(secret, 'utf8');
@@ -131,7 +136,10 @@ function percentDecoded(piece: string): string {
   }
 }
 
-/** The pieces of a URL-ish text with escapes in them, decoded, and whether a secret is among them (an encoding mixed by hand). */
+/**
+ * The pieces of a URL-ish text with escapes in them, decoded, and whether a
+ * secret is among them (an encoding mixed by hand).
+ */
 function decodedPieces(text: string): { start: number; end: number; decoded: string; found: boolean }[] {
   const out: { start: number; end: number; decoded: string; found: boolean }[] = [];
   for (const m of text.matchAll(/[^\s"'<>&?=;,()[\]]*%[0-9A-Fa-f]{2}[^\s"'<>&?=;,()[\]]*/g)) {
@@ -169,7 +177,10 @@ export function redactKnown(text: string): string {
   return out;
 }
 
-/** Replaces every secret remembered by value, and every one the spec's shapes show (a bearer token, a password field, the session cookie). */
+/**
+ * Replaces every secret remembered by value, and every one the spec's shapes show
+ * (a bearer token, a password field, the session cookie).
+ */
 export function redact(text: string): string {
   let out = redactKnown(text).replace(/(Bearer\s+)([^\s"',;…[\]]{9,})/gi, (m, p: string, v: string) =>
     isTokenLike(v) && !v.startsWith('$') ? p + mask(v) : m,
@@ -231,6 +242,7 @@ const SHOWN_FROM = 16_384;
 export function describeResponse(res: { status: number; headers: Record<string, string>; text: string }): string {
   const head = res.text.length > SHOWN_FROM ? res.text.slice(0, SHOWN_FROM) : res.text;
   return redact(
-    `${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} ${excerpt(redact(head), 300, res.text.length)}`,
+    `${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} ` +
+      `${excerpt(redact(head), 300, res.text.length)}`,
   );
 }

@@ -23,9 +23,14 @@ export interface Evidence {
   wrongType?: string;
   /** Declared headers some answers lacked; `every`: no answer of the operation carried them. */
   missingHeaders?: { names: string[]; every: boolean };
-  /** A 5xx answer's status and error, its details taken out (transport/http.ts `signature`): the same crash met through several checks. */
+  /**
+   * A 5xx answer's status and error, its details taken out (transport/http.ts
+   * `signature`): the same crash met through several checks.
+   */
   crash?: string;
-  /** What the failure says about the target, in words every check failing the same way shares (`=false` read as true). */
+  /**
+   * What the failure says about the target, in words every check failing the same way shares (`=false` read as true).
+   */
   finding?: string;
   /** The parameter or field of an operation the check's own assertion is about (`findServers limit`). */
   subject?: string;
@@ -85,7 +90,8 @@ export class Recorder {
 
   add(results: readonly CheckResult[]): void {
     for (const result of results) {
-      // A repro names the run's credentials by their variables already: only a secret it does not know (a key the run made) is masked.
+      // A repro names the run's credentials by their variables already: only a
+      // secret it does not know (a key the run made) is masked.
       const clean = Object.fromEntries(
         Object.entries(result)
           .filter(([, v]) => v !== undefined)

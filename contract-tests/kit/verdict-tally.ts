@@ -64,7 +64,9 @@ export function evidenceOf(findings: readonly Finding[]): Evidence {
 }
 
 export class VerdictTally {
-  /** By operation, judge and level: maps in maps, so counting a verdict builds no key (the proxy counts every answer). */
+  /**
+   * By operation, judge and level: maps in maps, so counting a verdict builds no key (the proxy counts every answer).
+   */
   private readonly byPlace = new Map<string, Map<string, Map<Provenance, Tally>>>();
   private readonly tallies: Tally[] = [];
 
@@ -109,7 +111,10 @@ export class VerdictTally {
     return firsts;
   }
 
-  /** One result per operation, judge and level: a judge failing at some level on an operation is not listed as passing there. */
+  /**
+   * One result per operation, judge and level: a judge failing at some level
+   * on an operation is not listed as passing there.
+   */
   results(): CheckResult[] {
     // In the registry's order, then hardest level first: the same on every run, whatever answer came first.
     const order = (t: Tally) => JUDGE_NAMES.indexOf(t.judge) * LEVELS.length + LEVELS.indexOf(t.level);

@@ -35,19 +35,22 @@ function main(argv: string[]): void {
     else if (a === '--errors') errors = true;
     else {
       console.error(
-        `unknown argument '${a}'\nUsage: npm run proxy:prism -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port 4021] [--errors]`,
+        `unknown argument '${a}'\nUsage: npm run proxy:prism -- --upstream <base url, e.g. ` +
+          `https://staging.example.com/api/v0.1> [--port 4021] [--errors]`,
       );
       process.exit(2);
     }
   }
   if (!upstream || !/^https?:\/\//.test(upstream) || !Number.isInteger(port)) {
     console.error(
-      'Usage: npm run proxy:prism -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port 4021] [--errors]',
+      'Usage: npm run proxy:prism -- --upstream <base url, e.g. https://staging.example.com/api/v0.1> [--port ' +
+        '4021] [--errors]',
     );
     process.exit(2);
   }
   console.log(
-    `Prism validation proxy: http://127.0.0.1:${port} -> ${upstream} (paths without /api/v0.1, e.g. http://127.0.0.1:${port}/servers/find). Contract violations are logged below.`,
+    `Prism validation proxy: http://127.0.0.1:${port} -> ${upstream} (paths without /api/v0.1, e.g. ` +
+      `http://127.0.0.1:${port}/servers/find). Contract violations are logged below.`,
   );
   const child = spawn(process.execPath, prismArgs(upstream, port, '127.0.0.1', errors), { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));

@@ -43,13 +43,19 @@ export function dreddMissing(): string | undefined {
     require.resolve('dredd');
     return undefined;
   } catch {
-    return 'Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off';
+    return (
+      'Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D ' +
+      'dredd@14.1.0 beside it to replay, or --dredd off'
+    );
   }
 }
 
 let loaded: { Dredd: DreddClass; loggers: WinstonLogger[]; warnings: string[] } | undefined;
 
-/** Loads Dredd once; what Node warns about while it loads (a circular import in its logger) goes to its log, not to the console. */
+/**
+ * Loads Dredd once; what Node warns about while it loads (a circular import
+ * in its logger) goes to its log, not to the console.
+ */
 function loadDredd(): NonNullable<typeof loaded> {
   if (loaded) return loaded;
   const warnings: string[] = [];

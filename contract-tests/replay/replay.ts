@@ -218,7 +218,8 @@ class Replay {
 
 /** Runs the replay phase: Dredd over `specPath`, then the verdicts. */
 export async function replayPhase(run: ReplayRun, specPath: string): Promise<ReplayOutcome> {
-  // Installed from the package without Dredd (an optional peer dependency): a named skip, which fails the run under --strict.
+  // Installed from the package without Dredd (an optional peer dependency): a
+  // named skip, which fails the run under --strict.
   const missing = dreddMissing();
   if (missing)
     return {

@@ -12,7 +12,10 @@ function masked(text: string, max?: number): string {
   return max !== undefined && m.length > max ? `${m.slice(0, max)}…` : m;
 }
 
-/** Characters a terminal acts on rather than shows: C0 and C1 controls, DEL, line and paragraph separators, direction overrides. */
+/**
+ * Characters a terminal acts on rather than shows: C0 and C1 controls, DEL,
+ * line and paragraph separators, direction overrides.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
 const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -34,7 +37,10 @@ export function linesForTerminal(lines: readonly string[]): string {
   return lines.map(forTerminal).join('\n');
 }
 
-/** Text in an XML 1.0 element or attribute: escaped, and every character XML cannot carry (controls, U+FFFE, U+FFFF, a lone surrogate) as `?`. */
+/**
+ * Text in an XML 1.0 element or attribute: escaped, and every character XML cannot
+ * carry (controls, U+FFFE, U+FFFF, a lone surrogate) as `?`.
+ */
 export function forXml(text: string, max?: number): string {
   return masked(text, max)
     .replace(/&/g, '&amp;')

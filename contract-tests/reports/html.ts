@@ -15,17 +15,42 @@ const esc = forHtml;
 const STYLE = `
 :root { color-scheme: light; --fail: #b42318; --pass: #067647; --muted: #475467; --line: #d0d5dd; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #101828; background: #f9fafb; }
+body {
+  margin: 0;
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: #101828;
+  background: #f9fafb;
+}
 main { max-width: 1100px; margin: 0 auto; padding: 24px; }
 h1 { font-size: 32px; line-height: 1.2; margin: 0 0 8px; }
 h2 { font-size: 22px; margin: 32px 0 12px; }
 .verdict { border-radius: 10px; padding: 20px 24px; color: #fff; }
-.verdict.passed { background: var(--pass); } .verdict.failed { background: var(--fail); } .verdict.refused { background: #93370d; }
+.verdict.passed { background: var(--pass); }
+.verdict.failed { background: var(--fail); }
+.verdict.refused { background: #93370d; }
 .verdict p { margin: 4px 0 0; font-size: 17px; }
 .settings { color: var(--muted); margin: 12px 0 0; padding: 0; list-style: none; font-size: 15px; }
-.level { display: inline-block; min-width: 84px; text-align: center; border-radius: 999px; padding: 1px 10px; font-size: 13px; font-weight: 600; color: #fff; }
-.level.interface { background: #b42318; } .level.observed { background: #b54708; } .level.assumed { background: #475467; }
-.cause { background: #fff; border: 1px solid var(--line); border-left: 6px solid var(--fail); border-radius: 8px; padding: 14px 18px; margin: 0 0 12px; }
+.level {
+  display: inline-block;
+  min-width: 84px;
+  text-align: center;
+  border-radius: 999px;
+  padding: 1px 10px;
+  font-size: 13px;
+  font-weight: 600;
+  color: #fff;
+}
+.level.interface { background: #b42318; }
+.level.observed { background: #b54708; }
+.level.assumed { background: #475467; }
+.cause {
+  background: #fff;
+  border: 1px solid var(--line);
+  border-left: 6px solid var(--fail);
+  border-radius: 8px;
+  padding: 14px 18px;
+  margin: 0 0 12px;
+}
 .cause h3 { font-size: 19px; margin: 0 0 4px; }
 .cause .hint { color: var(--muted); margin: 0 0 8px; }
 .cause dl { margin: 4px 0 6px; }
@@ -34,10 +59,22 @@ h2 { font-size: 22px; margin: 32px 0 12px; }
 .verdict .bylevel { margin-top: 10px; }
 .verdict .bylevel b { margin-right: 14px; }
 .verdict .level { border: 1px solid rgba(255, 255, 255, 0.7); }
-details.failure { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 0 0 10px; padding: 10px 16px; }
+details.failure {
+  background: #fff;
+  border: 1px solid var(--line);
+  border-radius: 8px;
+  margin: 0 0 10px;
+  padding: 10px 16px;
+}
 details.failure summary { cursor: pointer; font-weight: 600; }
 dl { display: grid; grid-template-columns: 90px 1fr; gap: 4px 12px; margin: 10px 0 0; }
-dt { color: var(--muted); } dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 14px; overflow-wrap: anywhere; }
+dt { color: var(--muted); }
+dd {
+  margin: 0;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 14px;
+  overflow-wrap: anywhere;
+}
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { border: 1px solid var(--line); padding: 6px 10px; text-align: left; font-size: 15px; }
 th { background: #f2f4f7; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -52,8 +89,8 @@ const fields = (rows: [string, string][]) =>
 
 function failure(f: CheckResult, cause: { n: number; cause: Cause } | undefined, open: boolean): string {
   const rows = failureFields(f, cause && `${cause.n}. ${cause.cause.title}`);
-  return `<details class="failure"${open ? ' open' : ''}><summary>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</summary>
-${fields(rows)}</details>`;
+  const summary = `${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}`;
+  return `<details class="failure"${open ? ' open' : ''}><summary>${summary}</summary>\n${fields(rows)}</details>`;
 }
 
 /** A cause: its title, count and hint, one example (the request, what came back, its repro), and its checks folded. */
@@ -61,38 +98,60 @@ function causeCard(c: Cause, n: number): string {
   const [example] = c.failures;
   const item = (f: CheckResult) => `<li>${badge(f.provenance)} ${esc(f.operationId)}: ${esc(f.check)}</li>`;
   const shown = example ? failureFields(example).filter(([k]) => k === 'request' || k === 'got' || k === 'repro') : [];
-  return `<section class="cause"><h3>${badge(c.level)} ${n}. ${esc(c.title)}</h3><p class="hint">${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}${c.hint ? `: ${esc(c.hint)}` : ''}</p>
-${example ? `<p class="example">e.g. ${esc(example.operationId)}: ${esc(example.check)}</p>${fields(shown)}` : ''}<details><summary>the ${c.failures.length} failing check${c.failures.length === 1 ? '' : 's'}</summary><ul>${c.failures.map(item).join('')}</ul></details></section>`;
+  const count = c.failures.length;
+  const s = count === 1 ? '' : 's';
+  const hint = `<p class="hint">${count} failure${s}${c.hint ? `: ${esc(c.hint)}` : ''}</p>`;
+  const exampleHtml = example
+    ? `<p class="example">e.g. ${esc(example.operationId)}: ${esc(example.check)}</p>${fields(shown)}`
+    : '';
+  const checks = `<ul>${c.failures.map(item).join('')}</ul>`;
+  const folded = `<details><summary>the ${count} failing check${s}</summary>${checks}</details>`;
+  const title = `<h3>${badge(c.level)} ${n}. ${esc(c.title)}</h3>`;
+  return `<section class="cause">${title}${hint}\n${exampleHtml}${folded}</section>`;
 }
 
-/** What the run covered of the promise map: per area, then the promises it never put to the test, and those no judge holds. */
+/** What the run covered of the promise map: per area, then what it never put to the test, and what no judge holds. */
 function promisesSection(p: PromiseCoverage): string {
+  const cell = (v: number) => `<td class="n">${v}</td>`;
   const rows = Object.entries(p.byArea)
-    .map(
-      ([area, a]) =>
-        `<tr><td>${esc(area)}</td><td class="n">${a.total}</td><td class="n">${a.covered}</td><td class="n">${a.exercised}</td></tr>`,
-    )
+    .map(([area, a]) => `<tr><td>${esc(area)}</td>${cell(a.total)}${cell(a.covered)}${cell(a.exercised)}</tr>`)
     .join('');
   const untested = p.promises.filter((x) => !x.times && !x.uncovered);
   const unheld = p.promises.filter((x) => x.uncovered);
   const item = (x: PromiseCoverage['promises'][number], why: string) =>
     `<li>${badge(x.level)} ${esc(x.id)}: ${esc(why)}</li>`;
-  return `<h2 id="promises">Promises: what the run put to the test</h2><p>${esc(promisesLine(p))}</p>
-<table><thead><tr><th>area</th><th>promises</th><th>held by a judge</th><th>put to the test</th></tr></thead><tbody>${rows}</tbody></table>
-<details><summary>${untested.length} held by a judge but not put to the test by this run</summary><ul class="checks">${untested.map((x) => item(x, `${x.says} (${x.judges.join(', ')})`)).join('')}</ul></details>
-<details><summary>${unheld.length} no judge holds</summary><ul class="checks">${unheld.map((x) => item(x, x.uncovered ?? '')).join('')}</ul></details>`;
+  const list = (xs: typeof untested, why: (x: (typeof untested)[number]) => string) =>
+    `<ul class="checks">${xs.map((x) => item(x, why(x))).join('')}</ul>`;
+  const head = '<tr><th>area</th><th>promises</th><th>held by a judge</th><th>put to the test</th></tr>';
+  return [
+    `<h2 id="promises">Promises: what the run put to the test</h2><p>${esc(promisesLine(p))}</p>`,
+    `<table><thead>${head}</thead><tbody>${rows}</tbody></table>`,
+    `<details><summary>${untested.length} held by a judge but not put to the test by this run</summary>` +
+      `${list(untested, (x) => `${x.says} (${x.judges.join(', ')})`)}</details>`,
+    `<details><summary>${unheld.length} no judge holds</summary>${list(unheld, (x) => x.uncovered ?? '')}</details>`,
+  ].join('\n');
 }
+
+const TABLE_HEAD = ['operation', 'route', 'result', 'passed', 'failed', 'skipped'];
+
+/** The verdict's line of failures by level, when there are any. */
+function byLevel({ tally: t }: RunOutcome): string {
+  if (!t.failed) return '';
+  const levels = LEVELS.map((l) => `${badge(l)} <b>${t.failuresByLevel[l]}</b>`).join(' ');
+  return `<p class="bylevel" id="levels">Failures by level: ${levels}</p>`;
+}
+
+/** A list of checks, each with what it says. */
+const checkList = (results: readonly CheckResult[], says: (r: CheckResult) => string) =>
+  `<ul class="checks">${results.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)}${says(r)}</li>`).join('')}</ul>`;
 
 export function htmlReport(outcome: RunOutcome): string {
   const t = outcome.tally;
   const state = outcome.exitCode === 0 ? 'passed' : outcome.exitCode === 1 ? 'failed' : 'refused';
   const heading = { passed: 'PASSED', failed: 'FAILED', refused: 'NOT RUN' }[state];
   const body: string[] = [
-    `<section class="verdict ${state}" id="verdict"><h1>Contract suite: ${heading}</h1><p>${esc(verdictLine(outcome).replace(/^[A-Z ]+: /, ''))}</p>${
-      t.failed
-        ? `<p class="bylevel" id="levels">Failures by level: ${LEVELS.map((l) => `${badge(l)} <b>${t.failuresByLevel[l]}</b>`).join(' ')}</p>`
-        : ''
-    }</section>`,
+    `<section class="verdict ${state}" id="verdict"><h1>Contract suite: ${heading}</h1>` +
+      `<p>${esc(verdictLine(outcome).replace(/^[A-Z ]+: /, ''))}</p>${byLevel(outcome)}</section>`,
     `<ul class="settings">${outcome.settings.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ul>`,
   ];
   if (outcome.exitCode !== 2) {
@@ -111,12 +170,12 @@ export function htmlReport(outcome: RunOutcome): string {
     if (t.strictFailures.length) {
       body.push(
         '<h2>Skipped checks that fail the run under --strict</h2>',
-        `<ul class="checks">${t.strictFailures.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)} (${esc(r.message ?? '')})</li>`).join('')}</ul>`,
+        checkList(t.strictFailures, (r) => ` (${esc(r.message ?? '')})`),
       );
     }
     body.push(
       '<h2 id="operations">Per operation</h2>',
-      '<table><thead><tr><th>operation</th><th>route</th><th>result</th><th>passed</th><th>failed</th><th>skipped</th></tr></thead><tbody>',
+      `<table><thead><tr>${TABLE_HEAD.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>`,
     );
     for (const r of outcome.reports) {
       const n = (s: CheckResult['status']) => r.results.filter((x) => x.status === s).length;
@@ -126,7 +185,8 @@ export function htmlReport(outcome: RunOutcome): string {
           ? '<span class="pass">PASS</span>'
           : 'SKIP';
       body.push(
-        `<tr><td>${esc(r.operationId)}</td><td>${esc(r.route ?? '')}</td><td>${result}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('skip')}</td></tr>`,
+        `<tr><td>${esc(r.operationId)}</td><td>${esc(r.route ?? '')}</td><td>${result}</td><td class="n">` +
+          `${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('skip')}</td></tr>`,
       );
     }
     body.push('</tbody></table>');
@@ -134,13 +194,17 @@ export function htmlReport(outcome: RunOutcome): string {
     if (skipped.length) {
       body.push(
         `<h2>Skipped (${skipped.length})</h2>`,
-        `<ul class="checks">${skipped.map((r) => `<li>${esc(r.operationId)}: ${esc(r.check)}: ${esc(r.message ?? '')}${failsStrictly(r, outcome.strict) ? ' <b>(fails under --strict)</b>' : ''}</li>`).join('')}</ul>`,
+        checkList(
+          skipped,
+          (r) => `: ${esc(r.message ?? '')}${failsStrictly(r, outcome.strict) ? ' <b>(fails under --strict)</b>' : ''}`,
+        ),
       );
     }
   }
   if (outcome.promises) body.push(promisesSection(outcome.promises));
   body.push(
-    `<h2>Run</h2><p class="figures">${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`,
+    `<h2>Run</h2><p class="figures">` +
+      `${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`,
   );
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

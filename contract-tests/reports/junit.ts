@@ -20,7 +20,9 @@ export function junit(outcome: RunOutcome, suiteName = 'contract'): string {
       head,
       `<testsuites name="${xml(suiteName)}" tests="1" failures="0" errors="1" skipped="0" ${stamp}>`,
       `  <testsuite name="pre-flight" tests="1" failures="0" errors="1" skipped="0" ${stamp}>`,
-      `    <testcase classname="${xml(suiteName)}.pre-flight" name="the target can be tested" time="${seconds(outcome.durationMs)}"><error message="${xml(why)}">${xml(`Nothing was checked: ${why}`)}</error></testcase>`,
+      `    <testcase classname="${xml(suiteName)}.pre-flight" name="the target can be tested" time="` +
+        `${seconds(outcome.durationMs)}"><error message="${xml(why)}">` +
+        `${xml(`Nothing was checked: ${why}`)}</error></testcase>`,
       '  </testsuite>',
       '</testsuites>',
       '',
@@ -31,21 +33,26 @@ export function junit(outcome: RunOutcome, suiteName = 'contract'): string {
   const failures = t.failed + t.strictFailures.length;
   const out = [
     head,
-    `<testsuites name="${xml(suiteName)}" tests="${t.run + t.skipped}" failures="${failures}" errors="0" skipped="${t.skipped - t.strictFailures.length}" ${stamp}>`,
+    `<testsuites name="${xml(suiteName)}" tests="${t.run + t.skipped}" failures="${failures}" errors="0" ` +
+      `skipped="${t.skipped - t.strictFailures.length}" ${stamp}>`,
   ];
   for (const { operationId, results } of outcome.reports) {
     const failed = results.filter((r) => r.status === 'fail' || failsStrictly(r, outcome.strict)).length;
     const skipped = results.filter((r) => r.status === 'skip' && !failsStrictly(r, outcome.strict)).length;
     const time = results.reduce((sum, r) => sum + (r.ms ?? 0), 0);
     out.push(
-      `  <testsuite name="${xml(operationId)}" tests="${results.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(time)}">`,
+      `  <testsuite name="${xml(operationId)}" tests="${results.length}" failures="${failed}" errors="0" ` +
+        `skipped="${skipped}" time="${seconds(time)}">`,
     );
     for (const r of results) {
-      const open = `    <testcase classname="${xml(`${suiteName}.${operationId}`)}" name="${xml(`${r.check} [${r.provenance}]`)}" time="${seconds(r.ms)}"`;
+      const open =
+        `    <testcase classname="${xml(`${suiteName}.${operationId}`)}" name="` +
+        `${xml(`${r.check} [${r.provenance}]`)}" time="${seconds(r.ms)}"`;
       if (r.status === 'pass') out.push(`${open}/>`);
       else if (failsStrictly(r, outcome.strict)) {
         out.push(
-          `${open}><failure message="${xml(`skipped, and --strict fails a skip: ${r.message ?? ''}`)}">${xml(`skipped: ${r.message ?? '-'}`)}</failure></testcase>`,
+          `${open}><failure message="${xml(`skipped, and --strict fails a skip: ${r.message ?? ''}`)}">` +
+            `${xml(`skipped: ${r.message ?? '-'}`)}</failure></testcase>`,
         );
       } else if (r.status === 'skip') out.push(`${open}><skipped message="${xml(r.message ?? '')}"/></testcase>`);
       else {

@@ -12,7 +12,10 @@ const code = forCode;
 const SHOWN = 300;
 
 function failureItem(f: CheckResult): string {
-  return `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}${f.message ? `<br>${md(f.message, SHOWN)}` : ''}${f.repro ? `<br>${code(f.repro)}` : ''}`;
+  return (
+    `- \`${f.provenance}\` **${md(f.operationId)}**: ${md(f.check)}` +
+    `${f.message ? `<br>${md(f.message, SHOWN)}` : ''}${f.repro ? `<br>${code(f.repro)}` : ''}`
+  );
 }
 
 export function markdown(outcome: RunOutcome): string {
@@ -34,12 +37,14 @@ export function markdown(outcome: RunOutcome): string {
     outcome.causes.forEach((c, i) => {
       const [example] = c.failures;
       lines.push(
-        `${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failure${c.failures.length === 1 ? '' : 's'}${c.hint ? `<br>${md(c.hint)}` : ''}`,
+        `${i + 1}. \`${c.level}\` **${md(c.title)}**: ${c.failures.length} failure` +
+          `${c.failures.length === 1 ? '' : 's'}${c.hint ? `<br>${md(c.hint)}` : ''}`,
         '',
       );
       if (example) {
         lines.push(
-          `   e.g. **${md(example.operationId)}**: ${md(example.check)}${example.actual ? `<br>got ${code(example.actual, SHOWN)}` : ''}`,
+          `   e.g. **${md(example.operationId)}**: ${md(example.check)}` +
+            `${example.actual ? `<br>got ${code(example.actual, SHOWN)}` : ''}`,
           '',
         );
         if (example.repro) lines.push(...forFence(example.repro, 'sh', '   '), '');
@@ -66,7 +71,8 @@ export function markdown(outcome: RunOutcome): string {
   for (const r of outcome.reports) {
     const n = (s: CheckResult['status']) => r.results.filter((x) => x.status === s).length;
     lines.push(
-      `| ${md(r.operationId)}${r.route ? ` (\`${md(r.route)}\`)` : ''} | ${n('fail') ? '❌ fail' : n('pass') ? '✅ pass' : 'skip'} | ${n('pass')} | ${n('fail')} | ${n('skip')} |`,
+      `| ${md(r.operationId)}${r.route ? ` (\`${md(r.route)}\`)` : ''} | ` +
+        `${n('fail') ? '❌ fail' : n('pass') ? '✅ pass' : 'skip'} | ${n('pass')} | ${n('fail')} | ${n('skip')} |`,
     );
   }
   lines.push('', ...outcome.figures.map((f) => `${md(f)}  `), '');

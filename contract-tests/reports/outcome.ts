@@ -165,9 +165,13 @@ export function verdictLine(outcome: RunOutcome): string {
     : '';
   const skips = `${t.skipped} skipped${t.unavoidable ? ` (${t.unavoidable} unavoidable)` : ''}`;
   const strict = t.strictFailures.length
-    ? ` ${t.strictFailures.length} skip${t.strictFailures.length === 1 ? '' : 's'} fail${t.strictFailures.length === 1 ? 's' : ''} the run under --strict`
+    ? ` ${t.strictFailures.length} skip${t.strictFailures.length === 1 ? '' : 's'} fail` +
+      `${t.strictFailures.length === 1 ? 's' : ''} the run under --strict`
     : '';
-  return `${outcome.exitCode === 0 ? 'PASSED' : 'FAILED'}: ${t.run} checks run, ${t.failed} failed${causes}, ${skips}${strict ? `;${strict}` : ''}`;
+  return (
+    `${outcome.exitCode === 0 ? 'PASSED' : 'FAILED'}: ${t.run} checks run, ${t.failed} failed${causes}, ` +
+    `${skips}${strict ? `;${strict}` : ''}`
+  );
 }
 
 export function levelsLine(t: Tally): string {
@@ -188,7 +192,9 @@ function causeIndex(causes: readonly Cause[]): Map<CheckResult, { n: number; cau
   return index;
 }
 
-/** A failure's lines: what was sent, expected, came back, why, its cause (when given) and the curl line that repeats it. */
+/**
+ * A failure's lines: what was sent, expected, came back, why, its cause (when given) and the curl line that repeats it.
+ */
 export function failureFields(r: CheckResult, cause?: string): [string, string][] {
   return (
     [
@@ -219,7 +225,10 @@ function causeLines(outcome: RunOutcome): string[] {
   return lines;
 }
 
-/** The summary for a terminal: every line masked and made one line (text from the target is never trusted: reports/escape.ts). */
+/**
+ * The summary for a terminal: every line masked and made one line (text from
+ * the target is never trusted: reports/escape.ts).
+ */
 export function summary(outcome: RunOutcome): string {
   const t = outcome.tally;
   const lines = [...outcome.settings, '', verdictLine(outcome)];
@@ -244,7 +253,8 @@ export function summary(outcome: RunOutcome): string {
     }
     for (const r of results.filter((x) => x.status === 'skip' && !x.unavoidable)) {
       lines.push(
-        `      - skipped${failsStrictly(r, outcome.strict) ? ' (fails under --strict)' : ''}: ${r.check} (${r.message ?? 'no reason given'})`,
+        `      - skipped${failsStrictly(r, outcome.strict) ? ' (fails under --strict)' : ''}: ${r.check} (` +
+          `${r.message ?? 'no reason given'})`,
       );
     }
     // Skips no setting can avoid are the same on every run: one line, their reasons in the reports.

@@ -104,7 +104,11 @@ describe('a run against a target that enforces a tiny rate limit', () => {
     expect(clock.slept.length).toBe(Number(pauses));
     // The budget bounds the run: what it could not afford is skipped and says so.
     expect(text).toMatch(
-      /^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m,
+      new RegExp(
+        String.raw`^Requests: 80 sent by the suite \(budget 80, \d+ more refused\), \d+ to clean up, ` +
+          String.raw`0 by Dredd \(--dredd off\) and \d+ by the pre-flight$`,
+        'm',
+      ),
     );
     expect(text).toMatch(/skipped: .*\(the request budget is used up \(--budget 80\)\)/);
   });

@@ -41,18 +41,21 @@ function transport(answers: number[], options: { budget?: number; signal?: Abort
 }
 
 describe('Transport', () => {
-  test('spends the budget; past it a request is not sent and says why; cleanup is sent whatever the budget', async () => {
-    const { http, sent } = transport([], { budget: 1 });
-    expect((await http.send({ method: 'GET', url: http.url('/a') })).response?.status).toBe(200);
-    expect(await http.send({ method: 'GET', url: http.url('/b') })).toMatchObject({
-      skipped: 'the request budget is used up (--budget 1)',
-    });
-    expect((await http.send({ method: 'DELETE', url: http.url('/c') }, { essential: true })).response?.status).toBe(
-      200,
-    );
-    expect(sent).toEqual(['GET /api/a', 'DELETE /api/c']);
-    expect(http.budget).toMatchObject({ spent: 1, refused: 1, cleanup: 1 });
-  });
+  test(
+    'spends the budget; past it a request is not sent ' + 'and says why; cleanup is sent whatever the budget',
+    async () => {
+      const { http, sent } = transport([], { budget: 1 });
+      expect((await http.send({ method: 'GET', url: http.url('/a') })).response?.status).toBe(200);
+      expect(await http.send({ method: 'GET', url: http.url('/b') })).toMatchObject({
+        skipped: 'the request budget is used up (--budget 1)',
+      });
+      expect((await http.send({ method: 'DELETE', url: http.url('/c') }, { essential: true })).response?.status).toBe(
+        200,
+      );
+      expect(sent).toEqual(['GET /api/a', 'DELETE /api/c']);
+      expect(http.budget).toMatchObject({ spent: 1, refused: 1, cleanup: 1 });
+    },
+  );
 
   test('a 429 is waited out as Retry-After says and asked again; every answer is observed', async () => {
     const { http, sent, seen, slept } = transport([429, 429, 200]);
@@ -77,34 +80,38 @@ describe('Transport', () => {
 });
 
 describe('send, over a real socket: an answer whose body a client cannot use', () => {
-  test('a body cut short, gzip that does not decode, an unknown encoding: an answer marked unreadable, which the readable judge fails', async () => {
-    const server = createServer((socket) => {
-      socket.on('error', () => {});
-      socket.once('data', (d: Buffer) => {
-        const path = d.toString('latin1').split(' ')[1]!;
-        const head = (extra: string, length: number) =>
-          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
-        if (path === '/cut') socket.end(`${head('', 50)}{"unique_regions":`);
-        else if (path === '/gzip') socket.end(`${head('Content-Encoding: gzip\r\n', 9)}not gzip!`);
-        else socket.end(`${head('Content-Encoding: x-odd\r\n', 2)}{}`);
+  test(
+    'a body cut short, gzip that does not decode, an unknown encoding: an answer marked unreadable, which the ' +
+      'readable judge fails',
+    async () => {
+      const server = createServer((socket) => {
+        socket.on('error', () => {});
+        socket.once('data', (d: Buffer) => {
+          const path = d.toString('latin1').split(' ')[1]!;
+          const head = (extra: string, length: number) =>
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${extra}Content-Length: ${length}\r\n\r\n`;
+          if (path === '/cut') socket.end(`${head('', 50)}{"unique_regions":`);
+          else if (path === '/gzip') socket.end(`${head('Content-Encoding: gzip\r\n', 9)}not gzip!`);
+          else socket.end(`${head('Content-Encoding: x-odd\r\n', 2)}{}`);
+        });
       });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const kinds: string[] = [];
-      for (const path of ['/cut', '/gzip', '/odd']) {
-        // Asked for the regions; the socket answers by the path it is given.
-        const request = { method: 'GET', url: `${base}/api/v0.1/metadata/regions` };
-        const res = await send((r) => fetch(new Request(`${base}${path}`, r)), request);
-        expect(res.text).toBe('');
-        kinds.push(res.unreadable!.kind);
-        const found = findingsOf(judgedExchange(request, res), JudgeContext.of(loadModel()));
-        expect(found.map((f) => f.judge)).toContain('readable');
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const kinds: string[] = [];
+        for (const path of ['/cut', '/gzip', '/odd']) {
+          // Asked for the regions; the socket answers by the path it is given.
+          const request = { method: 'GET', url: `${base}/api/v0.1/metadata/regions` };
+          const res = await send((r) => fetch(new Request(`${base}${path}`, r)), request);
+          expect(res.text).toBe('');
+          kinds.push(res.unreadable!.kind);
+          const found = findingsOf(judgedExchange(request, res), JudgeContext.of(loadModel()));
+          expect(found.map((f) => f.judge)).toContain('readable');
+        }
+        expect(kinds).toEqual(['cut', 'undecodable', 'unknown-encoding']);
+      } finally {
+        await new Promise<void>((r) => server.close(() => r()));
       }
-      expect(kinds).toEqual(['cut', 'undecodable', 'unknown-encoding']);
-    } finally {
-      await new Promise<void>((r) => server.close(() => r()));
-    }
-  });
+    },
+  );
 });

@@ -91,7 +91,10 @@ export class Transport {
     await this.pacer.beforeSend(this.pacer.bucketOf(this.relative(request.url), request.headers));
   }
 
-  /** Every answer passes here, the suite's and Dredd's: observed, and learnt from; for a 429, how long to wait before asking again. */
+  /**
+   * Every answer passes here, the suite's and Dredd's: observed, and learnt
+   * from; for a 429, how long to wait before asking again.
+   */
   answered(request: HttpRequest, response: HttpResponse): number | undefined {
     this.parts.observe(request, response);
     return this.pacer.afterAnswer(

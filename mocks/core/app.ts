@@ -23,6 +23,7 @@ import { limitBody } from './body-limit/body-limit.ts';
 import { corsMiddleware } from './cors/cors-policy.ts';
 import { createControl, type MockControl } from './control.ts';
 import { type FindingsOf, mockFindings } from './journal/findings.ts';
+import { JudgeContext } from '../../spec/judges/judge.ts';
 import type { Reparse } from './journal/entry-view.ts';
 import { ownEntry, recordRequests } from './journal/record.ts';
 import { applyOverrides } from './overrides/override-stage.ts';
@@ -203,7 +204,14 @@ export function createApp(parts: AppParts): MockApp {
 
   app.use('*', everyAnswer);
   if (!options.quiet || state.journal.enabled)
-    app.use('*', recordRequests(state, { log: !options.quiet, findings: parts.findings ?? mockFindings(model), warn }));
+    app.use(
+      '*',
+      recordRequests(state, {
+        log: !options.quiet,
+        findings: parts.findings ?? mockFindings(JudgeContext.of(model)),
+        warn,
+      }),
+    );
   // A refused host is answered before anyone is identified or counted: as an anonymous caller, counted nowhere.
   app.use(
     '*',

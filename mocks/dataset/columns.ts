@@ -35,7 +35,9 @@ export const isDictField = (field: string): field is DictField => DICT.has(field
 
 export type Ids = Uint8Array | Uint16Array | Uint32Array;
 
-/** A number per row: Float64Array as built; a snapshot keeps small integers in 16 or 32 bits and reads them as they are. */
+/**
+ * A number per row: Float64Array as built; a snapshot keeps small integers in 16 or 32 bits and reads them as they are.
+ */
 export type Numbers = Float64Array | Uint32Array | Uint16Array;
 
 /** A dictionary column: row -> id, id -> value. */
@@ -105,7 +107,8 @@ class Interner {
         this.values.push(v);
         this.byJson.set(json, id);
       }
-      // Only shared (frozen) objects are worth remembering by identity: a fresh array per row would pin every row's copy.
+      // Only shared (frozen) objects are worth remembering by identity: a
+      // fresh array per row would pin every row's copy.
       if (Object.isFrozen(v)) this.byObject.set(v, id);
       return id;
     }

@@ -76,50 +76,57 @@ describe('loadDataset', () => {
     expect(() => loadDataset(write({ servers }))).toThrow(/servers\[4\] .*duplicates servers\[1\]/);
   });
 
-  it("a recorded file (recordedAt): each row is served as old before the mock's clock as it was before recordedAt", () => {
-    const [a, b] = sample();
-    const recordedAt = '2025-01-15T12:00:00.000Z';
-    const file = write({
-      recordedAt,
-      servers: [
-        { ...a, last_ping: '2025-01-15T11:00:00.000Z' },
-        { ...b, last_ping: '2025-01-05T12:00:00.000Z' },
-      ],
-    });
-    const later = Date.parse('2026-03-01T00:00:00.000Z');
-    expect(loadDataset(file, undefined, { now: later }).map((s) => s.last_ping)).toEqual([
-      '2026-02-28T23:00:00.000Z',
-      '2026-02-19T00:00:00.000Z',
-    ]);
-    // Without recordedAt, a hand-made file keeps its times.
-    expect(loadDataset(write({ servers: [a] }), undefined, { now: later })[0]!.last_ping).toBe(a!.last_ping);
-    expect(() => loadDataset(write({ recordedAt: 'yesterday', servers: [] }))).toThrow(
-      /recordedAt must be an ISO 8601 date-time, got "yesterday"/,
-    );
-  });
+  it(
+    "a recorded file (recordedAt): each row is served as old before the mock's clock as it was before " + 'recordedAt',
+    () => {
+      const [a, b] = sample();
+      const recordedAt = '2025-01-15T12:00:00.000Z';
+      const file = write({
+        recordedAt,
+        servers: [
+          { ...a, last_ping: '2025-01-15T11:00:00.000Z' },
+          { ...b, last_ping: '2025-01-05T12:00:00.000Z' },
+        ],
+      });
+      const later = Date.parse('2026-03-01T00:00:00.000Z');
+      expect(loadDataset(file, undefined, { now: later }).map((s) => s.last_ping)).toEqual([
+        '2026-02-28T23:00:00.000Z',
+        '2026-02-19T00:00:00.000Z',
+      ]);
+      // Without recordedAt, a hand-made file keeps its times.
+      expect(loadDataset(write({ servers: [a] }), undefined, { now: later })[0]!.last_ping).toBe(a!.last_ping);
+      expect(() => loadDataset(write({ recordedAt: 'yesterday', servers: [] }))).toThrow(
+        /recordedAt must be an ISO 8601 date-time, got "yesterday"/,
+      );
+    },
+  );
 
-  it('rows the recorder marked (x-breaks-spec): named with why and left out while they break the spec, served once fixed', () => {
-    const servers = sample() as unknown as Record<string, unknown>[];
-    servers[1] = { ...servers[1], port: '25565', 'x-breaks-spec': ['port must be integer'] };
-    servers[2] = {
-      ...servers[2],
-      players_online: 90,
-      players_limit: 10,
-      'x-breaks-spec': ['players_online (90) must not be above players_limit (10)'],
-    };
-    servers[3] = { ...servers[3], 'x-breaks-spec': ['country_code must match pattern'] };
-    const lines: string[] = [];
-    const file = write({ servers });
-    const loaded = loadDataset(file, undefined, { warn: (l) => lines.push(l) });
-    expect(loaded.map((s) => s.address)).toEqual([0, 3, 4, 5].map((i) => servers[i]!.address));
-    expect(loaded.every((s) => !('x-breaks-spec' in s))).toBe(true);
-    expect(lines[0]).toBe(`mock: ${file}: 2 of 6 servers left out, marked by the recorder as breaking the spec:`);
-    expect(lines[1]).toMatch(
-      /^ {2}servers\[1\] \([^)]+:25565\): port must be integer \(the recorder saw: port must be integer\)$/,
-    );
-    expect(lines[2]).toMatch(/^ {2}servers\[2\] .*players_online \(90\) must not be above players_limit \(10\)/);
-    expect(lines).toHaveLength(3);
-  });
+  it(
+    'rows the recorder marked (x-breaks-spec): named with why and left out while they break the spec, served ' +
+      'once fixed',
+    () => {
+      const servers = sample() as unknown as Record<string, unknown>[];
+      servers[1] = { ...servers[1], port: '25565', 'x-breaks-spec': ['port must be integer'] };
+      servers[2] = {
+        ...servers[2],
+        players_online: 90,
+        players_limit: 10,
+        'x-breaks-spec': ['players_online (90) must not be above players_limit (10)'],
+      };
+      servers[3] = { ...servers[3], 'x-breaks-spec': ['country_code must match pattern'] };
+      const lines: string[] = [];
+      const file = write({ servers });
+      const loaded = loadDataset(file, undefined, { warn: (l) => lines.push(l) });
+      expect(loaded.map((s) => s.address)).toEqual([0, 3, 4, 5].map((i) => servers[i]!.address));
+      expect(loaded.every((s) => !('x-breaks-spec' in s))).toBe(true);
+      expect(lines[0]).toBe(`mock: ${file}: 2 of 6 servers left out, marked by the recorder as breaking the spec:`);
+      expect(lines[1]).toMatch(
+        /^ {2}servers\[1\] \([^)]+:25565\): port must be integer \(the recorder saw: port must be integer\)$/,
+      );
+      expect(lines[2]).toMatch(/^ {2}servers\[2\] .*players_online \(90\) must not be above players_limit \(10\)/);
+      expect(lines).toHaveLength(3);
+    },
+  );
 
   it('reports malformed JSON, a missing servers array and a missing file clearly', () => {
     const bad = write('{"servers": [');

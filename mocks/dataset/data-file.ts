@@ -64,7 +64,8 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
     const why = marked ? (Array.isArray(marks) ? marks.map(String).join('; ') : String(marks)) : '';
     const where =
       r && typeof r === 'object' && !Array.isArray(r)
-        ? `${typeof r.address === 'string' ? r.address : '?'}:${typeof r.port === 'number' || typeof r.port === 'string' ? r.port : '?'}`
+        ? `${typeof r.address === 'string' ? r.address : '?'}:` +
+          `${typeof r.port === 'number' || typeof r.port === 'string' ? r.port : '?'}`
         : '?';
     const fail = (rule: string): never => {
       throw new Error(`${path}: servers[${i}] (${where}): ${rule}`);
@@ -82,7 +83,8 @@ export function loadDataset(path: string, spec: OpenApiDoc = loadSpec(), options
   });
   if (left.length) {
     warn(
-      `mock: ${path}: ${left.length} of ${records.length} servers left out, marked by the recorder as breaking the spec:`,
+      `mock: ${path}: ${left.length} of ${records.length} servers left out, marked by the recorder as ` +
+        `breaking the spec:`,
     );
     for (const line of left.slice(0, NAMED_MARKS)) warn(`  ${line}`);
     if (left.length > NAMED_MARKS) warn(`  and ${left.length - NAMED_MARKS} more`);

@@ -185,7 +185,8 @@ function buildPools(seed: number, count: number): Pools {
     taglines.push(
       i % 3 === 0
         ? f.company.catchPhrase()
-        : `${capitalise(f.word.adjective())} ${f.word.noun()} ${pick(rng, ['every day', 'for everyone', 'since 2015', 'reborn', 'awaits'])}`,
+        : `${capitalise(f.word.adjective())} ${f.word.noun()} ` +
+            `${pick(rng, ['every day', 'for everyone', 'since 2015', 'reborn', 'awaits'])}`,
     );
 
   const motds: Motd[] = [];

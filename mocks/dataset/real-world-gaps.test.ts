@@ -43,14 +43,18 @@ describe('real-world rows', () => {
     }
   });
 
-  it('the gaps are consistent: no GeoIP means no country, code, region or city; no ASN means neither field; no MOTD means no stripped MOTD', () => {
-    for (const r of real) {
-      if (r.country === null) expect([r.country_code, r.region, r.city]).toEqual([null, null, null]);
-      else expect([r.country_code, r.region].includes(null)).toBe(false);
-      expect(r.asn_number === null).toBe(r.asn_name === null);
-      expect(r.motd === null).toBe(r.motd_stripped === null);
-    }
-  });
+  it(
+    'the gaps are consistent: no GeoIP means no country, code, region or city; no ASN means neither field; no ' +
+      'MOTD means no stripped MOTD',
+    () => {
+      for (const r of real) {
+        if (r.country === null) expect([r.country_code, r.region, r.city]).toEqual([null, null, null]);
+        else expect([r.country_code, r.region].includes(null)).toBe(false);
+        expect(r.asn_number === null).toBe(r.asn_name === null);
+        expect(r.motd === null).toBe(r.motd_stripped === null);
+      }
+    },
+  );
 
   it('--clean-data gives the same rows, complete: only the gap fields differ', () => {
     for (const c of clean) {
@@ -107,15 +111,19 @@ describe('over HTTP', () => {
     }
   }
 
-  it('the mock serves rows with nulls by default (valid against the spec: every answer is self-checked), none with --clean-data', async () => {
-    const real = await allRows(useApp());
-    const nulls = (rows: any[]) => rows.filter((r) => [r.country, r.city, r.asn_name, r.motd].includes(null)).length;
-    expect(nulls(real)).toBeGreaterThan(real.length / 2);
-    expect(real.some((r) => r.region === null)).toBe(true);
-    const clean = await allRows(useApp({ cleanData: true }));
-    expect(clean).toHaveLength(real.length);
-    expect(nulls(clean)).toBe(0);
-  });
+  it(
+    'the mock serves rows with nulls by default (valid against the spec: every answer is self-checked), none ' +
+      'with --clean-data',
+    async () => {
+      const real = await allRows(useApp());
+      const nulls = (rows: any[]) => rows.filter((r) => [r.country, r.city, r.asn_name, r.motd].includes(null)).length;
+      expect(nulls(real)).toBeGreaterThan(real.length / 2);
+      expect(real.some((r) => r.region === null)).toBe(true);
+      const clean = await allRows(useApp({ cleanData: true }));
+      expect(clean).toHaveLength(real.length);
+      expect(nulls(clean)).toBe(0);
+    },
+  );
 
   it("Prefer: example=gaps answers the spec's row with every gap at once", async () => {
     const t = useApp();

@@ -44,7 +44,10 @@ export const int = (rng: Rng, n: number): number => Math.floor(rng() * n);
 
 export const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
 
-/** Weighted draw over `[value, weight]` pairs, answering the entry's index: built once, O(log n) and one rng() call per draw. */
+/**
+ * Weighted draw over `[value, weight]` pairs, answering the entry's index:
+ * built once, O(log n) and one rng() call per draw.
+ */
 export function weightedIndex(entries: readonly (readonly [unknown, number])[]): (rng: Rng) => number {
   const cum = new Float64Array(entries.length);
   let sum = 0;

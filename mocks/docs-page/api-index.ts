@@ -11,7 +11,9 @@ export function apiIndex(model: SpecModel, origin: string): Record<string, unkno
     success: true,
     name: info.title,
     version: info.version,
-    message: `This is the mock of ${String(info.title)}; every operation is listed below. Interactive docs: ${origin}${DOCS_PATH}`,
+    message:
+      `This is the mock of ${String(info.title)}; every operation is listed below. Interactive docs: ` +
+      `${origin}${DOCS_PATH}`,
     docs: `${origin}${DOCS_PATH}`,
     openapi: { json: `${origin}${SPEC_JSON_PATH}`, yaml: `${origin}${SPEC_YAML_PATH}` },
     operations: model.operations.map((op) => ({

@@ -86,7 +86,8 @@ describe('an unknown path', () => {
     const res = await at('http://127.0.0.1:4010', '/docs');
     expect(res.status).toBe(404);
     expect((await json(res)).message).toBe(
-      'Not Found: no route for GET /docs; the API lives under /api/v0.1 (GET /api/v0.1 lists every operation; docs at /__mock/docs)',
+      'Not Found: no route for GET /docs; the API lives under /api/v0.1 (GET /api/v0.1 lists every operation; ' +
+        'docs at /__mock/docs)',
     );
   });
 });

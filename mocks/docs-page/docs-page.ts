@@ -102,10 +102,13 @@ function servedSpec(model: SpecModel, fixtures: Fixtures, origin: string): Recor
     if (creds.length === 0) continue;
     const how =
       model.schemes.get(name)?.kind === 'cookie'
-        ? 'In these docs, pick a session in the bar at the top: it sets the cookie (a browser lets no page send a Cookie header itself).'
+        ? 'In these docs, pick a session in the bar at the top: it sets the cookie (a browser lets no page send ' +
+          'a Cookie header itself).'
         : 'In these docs, pick one in the bar at the top, or paste it in Authorize.';
     const rows = creds.map((c) => `| \`${c.name}\` | \`${c.value}\` | ${c.expect} |`).join('\n');
-    scheme.description = `${scheme.description ?? ''}\n\n**This mock's fixture credentials** (fake; \`fixtures/auth.json\`). ${how}\n\n| name | value | GET /user/apikeys answers |\n|---|---|---|\n${rows}\n`;
+    scheme.description =
+      `${scheme.description ?? ''}\n\n**This mock's fixture credentials** (fake; ` +
+      `\`fixtures/auth.json\`). ${how}\n\n| name | value | GET /user/apikeys answers |\n|---|---|---|\n${rows}\n`;
   }
   return doc;
 }
@@ -136,7 +139,15 @@ function page(model: SpecModel, fixtures: Fixtures): string {
   body { margin: 0; font-family: sans-serif; }
   #mock-bar { padding: 10px 20px; background: #1b1b1b; color: #eee; font-size: 14px; line-height: 2; }
   #mock-bar b { color: #fff; }
-  #mock-bar button { margin: 0 4px; padding: 2px 8px; cursor: pointer; border-radius: 3px; border: 1px solid #888; background: #333; color: #eee; }
+  #mock-bar button {
+    margin: 0 4px;
+    padding: 2px 8px;
+    cursor: pointer;
+    border-radius: 3px;
+    border: 1px solid #888;
+    background: #333;
+    color: #eee;
+  }
   #mock-bar button.active { background: #49cc90; color: #000; border-color: #49cc90; }
   #mock-bar a { color: #8fd3ff; }
   #mock-about { margin: 40px 0 20px; padding-top: 10px; border-top: 1px solid #ddd; }
@@ -158,7 +169,9 @@ const COOKIE = ${scriptJson(model.cookieName ?? null)};
 const USER = ${scriptJson(users[0] ?? null)};
 const bar = document.getElementById('mock-creds');
 const using = document.getElementById('mock-using');
-const setCookie = (value) => { if (COOKIE) document.cookie = COOKIE + '=' + (value ?? '') + '; Path=/; SameSite=Lax' + (value ? '' : '; Max-Age=0'); };
+const setCookie = (value) => {
+  if (COOKIE) document.cookie = COOKIE + '=' + (value ?? '') + '; Path=/; SameSite=Lax' + (value ? '' : '; Max-Age=0');
+};
 function use(cred) {
   for (const b of bar.querySelectorAll('button')) b.classList.toggle('active', b.dataset.name === cred.name);
   // One credential at a time: a key in Authorization, or a session in the cookie.
@@ -177,7 +190,8 @@ const AboutLast = (system) => ({
       const full = props.info && props.info.get('description');
       if (!full) return system.React.createElement(Info, props);
       const first = String(full).split(/\\n\\s*\\n/)[0];
-      const short = first + '\\n\\n[About this API: where each part comes from, authentication, errors, limits (below the operations)](#' + ABOUT + ')';
+      const about = 'About this API: where each part comes from, authentication, errors, limits (below the operations)';
+      const short = first + '\\n\\n[' + about + '](#' + ABOUT + ')';
       return system.React.createElement(Info, { ...props, info: props.info.set('description', short) });
     },
     operations: (Operations) => (props) => {
@@ -221,7 +235,11 @@ window.ui = SwaggerUIBundle({
   },
 });
 document.getElementById('mock-login').onclick = async () => {
-  const res = await fetch('/__mock/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: USER }) });
+  const res = await fetch('/__mock/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user: USER }),
+  });
   const body = await res.json();
   for (const c of CREDENTIALS) if (c.kind === 'bearer') window.ui.authActions.logout([c.scheme]);
   for (const b of bar.querySelectorAll('button')) b.classList.remove('active');

@@ -291,6 +291,45 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
     own.assertNoFindings();
   });
 
+  it('a test fails on a body field the schema lacks and on a credential no scheme reads, with what was meant', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const created = await own.fetch(`${API}/user/apikeys`, {
+      method: 'POST',
+      headers: { ...own.credentialHeaders('valid-session'), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ nmae: 'ci' }),
+    });
+    await own.fetch(`${API}/user/apikeys`, { headers: { Authorization: 'Bearer undefined' } });
+    vi.restoreAllMocks();
+    expect(created.status).toBe(400);
+    expect(() => own.assertNoFindings()).toThrow(
+      [
+        'createMock: 2 requests the real service would not take as meant:',
+        "  POST /api/v0.1/user/apikeys: the body's 'nmae' is not a field of createApiKey's body: did you mean 'name'?",
+        '  GET /api/v0.1/user/apikeys: Authorization: Bearer … is no credential any scheme of the spec reads, ' +
+          "so the request carries none: send 'Authorization: Bearer <API key>'",
+      ].join('\n'),
+    );
+  });
+
+  it('over HTTP, the journal holds the same findings, made by the same judges', async () => {
+    await fetch(`${server.baseUrl}/servers/find?sortBy=users`, { headers: { Authorization: 'Basic YTpi' } });
+    const journal = await (await fetch(`${server.origin}/__mock/requests?findings=true`)).json();
+    expect(journal.requests[0].findings).toEqual([
+      {
+        judge: 'unknown-parameter',
+        level: 'warning',
+        why: "'sortBy' is not a parameter of findServers; the real service ignores it",
+        hint: "did you mean 'sort'?",
+      },
+      {
+        judge: 'malformed-credential',
+        level: 'warning',
+        why: 'Authorization: Basic … is no credential any scheme of the spec reads, so the request carries none',
+        hint: "send 'Authorization: Bearer <API key>'",
+      },
+    ]);
+  });
+
   it('refuses a bad override in code with the same sentences as over HTTP', () => {
     expect(() => own.use({ operationId: 'findServers', status: 418 })).toThrow(
       'invalid override: findServers does not declare a 418 response (declared: 200, 400, 429, 500)',

@@ -8,14 +8,18 @@ function keep<V extends {}>(cache: BoundedCache<V>, key: string, value: V): void
 }
 
 describe('BoundedCache: bounded by what it holds, keys included', () => {
-  it('charges each entry its key, its value and the overhead, and stays within the budget whatever keys clients send', () => {
-    const cache = new BoundedCache<Uint32Array>(64 * 1024, (v) => v.byteLength);
-    for (let k = 0; k < 1000; k++) keep(cache, `motd\u0000s*flood${k}*`, new Uint32Array(32));
-    const { entries, bytes, maxBytes } = cache.stats();
-    // 128 bytes of bits, about 40 of key and ENTRY_BYTES of overhead: far fewer than 64 KiB / 128.
-    expect(entries).toBe(Math.floor(maxBytes / (128 + ENTRY_BYTES + 2 * 'motd\u0000s*flood999*'.length)));
-    expect(bytes).toBeLessThanOrEqual(maxBytes);
-  });
+  it(
+    'charges each entry its key, its value and the overhead, and stays within the budget whatever keys clients ' +
+      'send',
+    () => {
+      const cache = new BoundedCache<Uint32Array>(64 * 1024, (v) => v.byteLength);
+      for (let k = 0; k < 1000; k++) keep(cache, `motd\u0000s*flood${k}*`, new Uint32Array(32));
+      const { entries, bytes, maxBytes } = cache.stats();
+      // 128 bytes of bits, about 40 of key and ENTRY_BYTES of overhead: far fewer than 64 KiB / 128.
+      expect(entries).toBe(Math.floor(maxBytes / (128 + ENTRY_BYTES + 2 * 'motd\u0000s*flood999*'.length)));
+      expect(bytes).toBeLessThanOrEqual(maxBytes);
+    },
+  );
 
   it('a long key costs its length: a few 16 KiB keys fill what many short ones would', () => {
     const cache = new BoundedCache<Uint32Array>(256 * 1024, (v) => v.byteLength);
@@ -38,27 +42,30 @@ describe('BoundedCache: bounded by what it holds, keys included', () => {
     expect(cache.get('huge')).toBeUndefined();
   });
 
-  it('keeps a value on its second request only: a flood of keys asked once keeps few, and what others reuse stays', () => {
-    const cache = new BoundedCache<Uint32Array>(64 * 1024, (v) => v.byteLength);
-    let built = 0;
-    const build = () => {
-      built++;
-      return new Uint32Array(8);
-    };
-    cache.getOrBuild('region=EU', build);
-    expect(cache.get('region=EU')).toBeUndefined();
-    cache.getOrBuild('region=EU', build);
-    expect(cache.get('region=EU')).toBeDefined();
-    expect(built).toBe(2);
-    for (let k = 0; k < 20_000; k++) {
-      cache.getOrBuild(`motd=*flood${k}*`, build);
-      // Another client asks for its filter now and then.
-      if (k % 100 === 0) cache.getOrBuild('region=EU', build);
-    }
-    expect(built).toBe(2 + 20_000);
-    // Only the keys the doorkeeper mistook for seen (both their bits set by others) were kept.
-    expect(cache.size).toBeLessThan(20_000 / 64);
-  });
+  it(
+    'keeps a value on its second request only: a flood of keys asked once keeps few, and what others reuse ' + 'stays',
+    () => {
+      const cache = new BoundedCache<Uint32Array>(64 * 1024, (v) => v.byteLength);
+      let built = 0;
+      const build = () => {
+        built++;
+        return new Uint32Array(8);
+      };
+      cache.getOrBuild('region=EU', build);
+      expect(cache.get('region=EU')).toBeUndefined();
+      cache.getOrBuild('region=EU', build);
+      expect(cache.get('region=EU')).toBeDefined();
+      expect(built).toBe(2);
+      for (let k = 0; k < 20_000; k++) {
+        cache.getOrBuild(`motd=*flood${k}*`, build);
+        // Another client asks for its filter now and then.
+        if (k % 100 === 0) cache.getOrBuild('region=EU', build);
+      }
+      expect(built).toBe(2 + 20_000);
+      // Only the keys the doorkeeper mistook for seen (both their bits set by others) were kept.
+      expect(cache.size).toBeLessThan(20_000 / 64);
+    },
+  );
 });
 
 describe('Doorkeeper', () => {

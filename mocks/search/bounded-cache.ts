@@ -43,7 +43,10 @@ export class Doorkeeper {
   private readonly bits = new Uint32Array(DOOR_BITS >>> 5);
   private marked = 0;
 
-  /** True when `key` was offered before; marks it offered. A false true is possible (a hash collision): the key is then kept at once. */
+  /**
+   * True when `key` was offered before; marks it offered. A false true is
+   * possible (a hash collision): the key is then kept at once.
+   */
   seenBefore(key: string): boolean {
     // FNV-1a over the UTF-16 code units.
     let h = 0x811c9dc5;

@@ -69,16 +69,20 @@ describe('RowCache', () => {
     expect(off.stats().entries).toBe(0);
   });
 
-  it('the budget covers the index too: a full queue gives up its oldest row, and an index over budget keeps nothing', () => {
-    const cache = sized(10_000, 4);
-    for (let k = 0; k < 10; k++) cache.set(k, row(10));
-    expect(cache.stats()).toMatchObject({ entries: 4, evictions: 6, bytes: 40 });
-    expect([6, 7, 8, 9].every((k) => cache.get(k)?.toString() === 'x'.repeat(10))).toBe(true);
-    // A million rows' keys alone take 8 MB: a 1 MB budget leaves no room for rows.
-    const tiny = new RowCache(2 ** 20, 2_000_000);
-    tiny.set(5, row(100));
-    expect(tiny.get(5)).toBeUndefined();
-  });
+  it(
+    'the budget covers the index too: a full queue gives up its oldest row, and an index over budget keeps ' +
+      'nothing',
+    () => {
+      const cache = sized(10_000, 4);
+      for (let k = 0; k < 10; k++) cache.set(k, row(10));
+      expect(cache.stats()).toMatchObject({ entries: 4, evictions: 6, bytes: 40 });
+      expect([6, 7, 8, 9].every((k) => cache.get(k)?.toString() === 'x'.repeat(10))).toBe(true);
+      // A million rows' keys alone take 8 MB: a 1 MB budget leaves no room for rows.
+      const tiny = new RowCache(2 ** 20, 2_000_000);
+      tiny.set(5, row(100));
+      expect(tiny.get(5)).toBeUndefined();
+    },
+  );
 });
 
 describe('the search answers within --row-cache', () => {

@@ -29,14 +29,20 @@ export const QUEUE_ENTRY_BYTES = 4 + 8 + 4 + 4;
 
 /** Where each row lives, as typed arrays: no object per row for the garbage collector to keep or move. */
 class RingIndex {
-  /** Queue slots in write order, from `tail` (oldest): the row's key (-1: replaced since), where it starts, its length, the answer that last read it. */
+  /**
+   * Queue slots in write order, from `tail` (oldest): the row's key (-1: replaced
+   * since), where it starts, its length, the answer that last read it.
+   */
   readonly key: Int32Array;
   readonly at: Float64Array;
   readonly length: Int32Array;
   readonly answer: Int32Array;
   tail = 0;
   count = 0;
-  /** key -> queue slot + 1, 0 when absent (keys are small integers: 2 * row + favicon; zero-filled memory costs nothing until used). */
+  /**
+   * key -> queue slot + 1, 0 when absent (keys are small integers: 2 * row +
+   * favicon; zero-filled memory costs nothing until used).
+   */
   slotOf: Int32Array;
   live = 0;
 

@@ -18,7 +18,10 @@ import { RowCache } from './row-cache.ts';
 import { bitsOfValues, OrderRanges, postings, wordsFor, type Bits, type Postings } from './row-sets.ts';
 import { isTcpShield, type StoredServer } from '../dataset/server-row.ts';
 
-/** The row cache's size when nobody says otherwise (`--row-cache`): every row of the default dataset fits many times over. */
+/**
+ * The row cache's size when nobody says otherwise (`--row-cache`): every
+ * row of the default dataset fits many times over.
+ */
 export const DEFAULT_ROW_CACHE_BYTES = 64 * 2 ** 20;
 
 /**
@@ -165,7 +168,10 @@ export function hiddenOrder(ix: ServerIndex, o: IndexOrder): Uint32Array {
   return h;
 }
 
-/** `order` keeping the rows whose bit in `bits` is `keep` (a plain loop: several times faster than a filter callback at a million rows). */
+/**
+ * `order` keeping the rows whose bit in `bits` is `keep` (a plain loop: several
+ * times faster than a filter callback at a million rows).
+ */
 function without(order: Uint32Array, bits: Bits, keep: boolean): Uint32Array {
   const out = new Uint32Array(order.length);
   let k = 0;
@@ -248,7 +254,9 @@ export interface RememberedCount {
 /** Below this many rows counting afresh costs less than remembering. */
 const REMEMBER_ABOVE = 65_536;
 
-/** `compute()`, remembered under `key` (the filter combination; clients pick it, so within searchCacheBytes' counts). */
+/**
+ * `compute()`, remembered under `key` (the filter combination; clients pick it, so within searchCacheBytes' counts).
+ */
 export function rememberedCount<T extends RememberedCount>(ix: ServerIndex, key: string, compute: () => T): T {
   if (ix.size < REMEMBER_ABOVE) return compute();
   return ix.lazy.counts.getOrBuild(key, compute) as T;
@@ -269,7 +277,9 @@ export function scratchSets(ix: ServerIndex, ranges: number): { runs: Bits[]; sp
   return s;
 }
 
-/** In `order`, sorted by `values` (descending or ascending): the [start, end) positions whose value is within [lo, hi]. */
+/**
+ * In `order`, sorted by `values` (descending or ascending): the [start, end) positions whose value is within [lo, hi].
+ */
 export function runOf(
   values: Numbers,
   order: Uint32Array,

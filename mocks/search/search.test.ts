@@ -127,7 +127,8 @@ describe('search: filters', () => {
     ];
     const q = (o: Partial<FindQuery>): string[] => hosts(data, { ...o, sort: 'address' });
     expect(q({ region: 'EU' })).toEqual(['de', 'gb']);
-    expect(q({ region: 'eu' as FindQuery['region'] })).toEqual(['de', 'gb']); // equals ignores case (and HTTP reads any case of an enum value as the enum writes it)
+    // equals ignores case (and HTTP reads any case of an enum value as the enum writes it)
+    expect(q({ region: 'eu' as FindQuery['region'] })).toEqual(['de', 'gb']);
     expect(q({ region: 'AN' })).toEqual([]);
     expect(q({ country: 'de' })).toEqual(['de']);
     expect(q({ country: 'GB' })).toEqual(['gb']);
@@ -139,36 +140,40 @@ describe('search: filters', () => {
     expect(q({ country_code: 'US', region: 'EU' })).toEqual([]);
   });
 
-  it('city, motd and org: case-insensitive substrings with * wildcard; motd matches motd_stripped; null city never matches', () => {
-    const data = [
-      mk({
-        address: 'a',
-        city: 'Frankfurt am Main',
-        motd: '§aWelcome§r to §lSurvival',
-        asn_name: 'Hetzner Online GmbH',
-      }),
-      mk({ address: 'b', city: null, motd: '§6Skyblock §7| §ePrison', asn_name: 'OVH SAS', asn_number: '16276' }),
-      mk({
-        address: 'c',
-        city: 'New York',
-        motd: 'plain survival games',
-        asn_name: 'Amazon.com, Inc.',
-        asn_number: '16509',
-      }),
-    ];
-    const q = (o: Partial<FindQuery>): string[] => hosts(data, { ...o, sort: 'address' });
-    expect(q({ city: 'furt' })).toEqual(['a']);
-    expect(q({ city: 'NEW' })).toEqual(['c']);
-    expect(q({ city: 'f*main' })).toEqual(['a']);
-    expect(q({ city: '*' })).toEqual(['a', 'c']);
-    expect(q({ motd: 'welcome to' })).toEqual(['a']);
-    expect(q({ motd: 'survival' })).toEqual(['a', 'c']);
-    expect(q({ motd: '§a' })).toEqual([]);
-    expect(q({ motd: 'sky*prison' })).toEqual(['b']);
-    expect(q({ org: 'hetzner' })).toEqual(['a']);
-    expect(q({ org: 'o*h' })).toEqual(['a', 'b']);
-    expect(q({ org: 'amazon.com' })).toEqual(['c']);
-  });
+  it(
+    'city, motd and org: case-insensitive substrings with * wildcard; motd matches motd_stripped; null city ' +
+      'never matches',
+    () => {
+      const data = [
+        mk({
+          address: 'a',
+          city: 'Frankfurt am Main',
+          motd: '§aWelcome§r to §lSurvival',
+          asn_name: 'Hetzner Online GmbH',
+        }),
+        mk({ address: 'b', city: null, motd: '§6Skyblock §7| §ePrison', asn_name: 'OVH SAS', asn_number: '16276' }),
+        mk({
+          address: 'c',
+          city: 'New York',
+          motd: 'plain survival games',
+          asn_name: 'Amazon.com, Inc.',
+          asn_number: '16509',
+        }),
+      ];
+      const q = (o: Partial<FindQuery>): string[] => hosts(data, { ...o, sort: 'address' });
+      expect(q({ city: 'furt' })).toEqual(['a']);
+      expect(q({ city: 'NEW' })).toEqual(['c']);
+      expect(q({ city: 'f*main' })).toEqual(['a']);
+      expect(q({ city: '*' })).toEqual(['a', 'c']);
+      expect(q({ motd: 'welcome to' })).toEqual(['a']);
+      expect(q({ motd: 'survival' })).toEqual(['a', 'c']);
+      expect(q({ motd: '§a' })).toEqual([]);
+      expect(q({ motd: 'sky*prison' })).toEqual(['b']);
+      expect(q({ org: 'hetzner' })).toEqual(['a']);
+      expect(q({ org: 'o*h' })).toEqual(['a', 'b']);
+      expect(q({ org: 'amazon.com' })).toEqual(['c']);
+    },
+  );
 
   it('asn matches the asn_number string as an integer', () => {
     const data = [mk({ address: 'a' }), mk({ address: 'b', asn_number: '16276', asn_name: 'OVH SAS' })];
@@ -487,15 +492,18 @@ describe('search on a generated dataset', () => {
     expect(withHidden.total).toBe(visible.length + hidden.length);
   });
 
-  it('searchJson and searchBuffer are exactly JSON.stringify(search) for every query, also on repeat (cached rows)', () => {
-    for (let round = 0; round < 2; round++) {
-      for (const q of queries) {
-        const fq = findQuery(q);
-        expect(searchJson(ix, fq, NOW)).toBe(JSON.stringify(search(ix, fq, NOW)));
-        expect(searchBuffer(ix, fq, NOW).toString('utf8')).toBe(JSON.stringify(search(ix, fq, NOW)));
+  it(
+    'searchJson and searchBuffer are exactly JSON.stringify(search) for every query, also on repeat (cached ' + 'rows)',
+    () => {
+      for (let round = 0; round < 2; round++) {
+        for (const q of queries) {
+          const fq = findQuery(q);
+          expect(searchJson(ix, fq, NOW)).toBe(JSON.stringify(search(ix, fq, NOW)));
+          expect(searchBuffer(ix, fq, NOW).toString('utf8')).toBe(JSON.stringify(search(ix, fq, NOW)));
+        }
       }
-    }
-  });
+    },
+  );
 
   it('matches a brute-force reference on filtered queries, every sort, several pages', () => {
     const tcp = (s: StoredServer): boolean => /tcpshield/i.test(s.asn_name ?? '');

@@ -113,7 +113,10 @@ interface Matched {
   page: ArrayLike<number>;
 }
 
-/** Into `acc`: the rows at [offset, end) of `order` among those in every set and run (a walk that meets the page's rows). */
+/**
+ * Into `acc`: the rows at [offset, end) of `order` among those in every
+ * set and run (a walk that meets the page's rows).
+ */
 function walk(
   order: Uint32Array,
   sets: readonly Bits[],
@@ -313,7 +316,8 @@ export function searchBuffer(ix: ServerIndex, q: FindQuery, now: number, s: Sear
   ix.rowCache.nextAnswer();
   const parts: Buffer[] = [
     Buffer.from(
-      `{"displayed":${page.length},"total":${total}${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`,
+      `{"displayed":${page.length},"total":${total}` +
+        `${filtered === undefined ? '' : `,"filtered":${filtered}`},"results":[`,
     ),
   ];
   for (let k = 0; k < page.length; k++) {

@@ -45,6 +45,8 @@ export interface Finding {
   why: string;
   /** What the spec wants instead, for people. */
   expected?: string;
+  /** What was probably meant, for people (`did you mean 'sort'?`): a request judge's near miss. */
+  hint?: string;
   /** The defect in words every failure of it shares, no values of one exchange: causes group on it. */
   defect: string;
   subject?: Subject;
@@ -73,7 +75,7 @@ export class JudgeContext {
     return ctx;
   }
 
-  readonly schemas: Schemas;
+  private compiled?: Schemas;
   /** Where a request's reading is kept on the request itself, for this context (a hidden field: no WeakMap to grow and sweep). */
   private readonly slot = Symbol('reading');
   /** Readings of bodiless requests by what they read (a proxy meets the same request again and again), most recent last. */
@@ -83,8 +85,11 @@ export class JudgeContext {
     readonly model: SpecModel,
     /** The softest promise judged: findings about softer parts of the spec are not made. */
     readonly level: Provenance,
-  ) {
-    this.schemas = Schemas.of(model, level);
+  ) {}
+
+  /** The spec's schemas compiled at this level, on first use (the mock's request judges never need them). */
+  get schemas(): Schemas {
+    return (this.compiled ??= Schemas.of(this.model, this.level));
   }
 
   /** Whether a promise this firm is judged at this context's level. */

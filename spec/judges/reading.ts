@@ -62,54 +62,103 @@ function parseBody(request: SentRequest): RequestReading['body'] {
   return { bytes: Buffer.byteLength(text), type, json, isJson };
 }
 
+/**
+ * The reading of a request: the route, the query's names and the credentials at once (the
+ * request judges need no more, and the mock runs them on every request); the values, what
+ * the spec refuses and the body's JSON when a judge first asks.
+ */
+class Reading implements RequestReading {
+  readonly route: Route;
+  readonly op?: Operation;
+  readonly query: URLSearchParams;
+  readonly unknownQuery: string[] = [];
+  readonly credentials: Carried;
+  private parsed?: Pick<RequestReading, 'values' | 'repeated' | 'refused'>;
+  private parsedBody?: RequestReading['body'];
+
+  constructor(
+    private readonly ctx: JudgeContext,
+    private readonly request: SentRequest,
+  ) {
+    this.route = routeOf(ctx.model, request.method, request.target);
+    const q = request.target.indexOf('?');
+    this.query = new URLSearchParams(q < 0 ? '' : request.target.slice(q + 1).split('#')[0]);
+    this.credentials = carriedCredentials(ctx.model, request.headers);
+    if (this.route.kind !== 'operation') return;
+    const op = this.route.op;
+    this.op = op;
+    if (q < 0) return;
+    const known = queryNamesOf(op);
+    for (const name of new Set(this.query.keys())) if (!known.has(name)) this.unknownQuery.push(name);
+  }
+
+  get body(): RequestReading['body'] {
+    return (this.parsedBody ??= parseBody(this.request));
+  }
+
+  get values(): RequestReading['values'] {
+    return (this.parsed ??= this.parse()).values;
+  }
+
+  get repeated(): string[] {
+    return (this.parsed ??= this.parse()).repeated;
+  }
+
+  get refused(): Refused[] {
+    return (this.parsed ??= this.parse()).refused;
+  }
+
+  private parse(): Pick<RequestReading, 'values' | 'repeated' | 'refused'> {
+    const out: Pick<RequestReading, 'values' | 'repeated' | 'refused'> = {
+      values: new Map(),
+      repeated: [],
+      refused: [],
+    };
+    const { ctx, route, op, query } = this;
+    if (route.kind !== 'operation' || !op) return out;
+    for (const p of op.parameters) {
+      let value: string | undefined;
+      if (p.in === 'query') {
+        const all = query.getAll(p.name);
+        if (all.length > 1) out.repeated.push(p.name);
+        if (all.length !== 1 || (all[0] === '' && p.raw.allowEmptyValue)) continue;
+        value = all[0]!;
+      } else if (p.in === 'path') value = route.path[p.name];
+      if (value === undefined) continue;
+      out.values.set(p.name, { param: p, value });
+      if (!allowsValue(ctx, p, value)) {
+        out.refused.push({
+          name: p.name,
+          in: p.in as 'query' | 'path',
+          value,
+          level: weakest(op.provenance, p.provenance),
+        });
+      }
+    }
+    const body = this.body;
+    if (op.requestBody?.schema !== undefined && body.isJson) {
+      for (const name of ctx.schemas.refusedProperties(op, body.json)) {
+        out.refused.push({
+          name,
+          in: 'body',
+          value: (body.json as Record<string, unknown>)?.[name],
+          level: op.provenance,
+        });
+      }
+    }
+    return out;
+  }
+}
+
+/** The names of an operation's query parameters, once per operation. */
+const QUERY_NAMES = new WeakMap<Operation, Set<string>>();
+
+function queryNamesOf(op: Operation): Set<string> {
+  let names = QUERY_NAMES.get(op);
+  if (!names) QUERY_NAMES.set(op, (names = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))));
+  return names;
+}
+
 export function readRequest(ctx: JudgeContext, request: SentRequest): RequestReading {
-  const { model } = ctx;
-  const route = routeOf(model, request.method, request.target);
-  const q = request.target.indexOf('?');
-  const query = new URLSearchParams(q < 0 ? '' : request.target.slice(q + 1).split('#')[0]);
-  const reading: RequestReading = {
-    route,
-    query,
-    values: new Map(),
-    repeated: [],
-    refused: [],
-    unknownQuery: [],
-    credentials: carriedCredentials(model, request.headers),
-    body: parseBody(request),
-  };
-  if (route.kind !== 'operation') return reading;
-  const op = route.op;
-  reading.op = op;
-  const known = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
-  for (const name of new Set(query.keys())) if (!known.has(name)) reading.unknownQuery.push(name);
-  for (const p of op.parameters) {
-    let value: string | undefined;
-    if (p.in === 'query') {
-      const all = query.getAll(p.name);
-      if (all.length > 1) reading.repeated.push(p.name);
-      if (all.length !== 1 || (all[0] === '' && p.raw.allowEmptyValue)) continue;
-      value = all[0]!;
-    } else if (p.in === 'path') value = route.path[p.name];
-    if (value === undefined) continue;
-    reading.values.set(p.name, { param: p, value });
-    if (!allowsValue(ctx, p, value)) {
-      reading.refused.push({
-        name: p.name,
-        in: p.in as 'query' | 'path',
-        value,
-        level: weakest(op.provenance, p.provenance),
-      });
-    }
-  }
-  if (op.requestBody?.schema !== undefined && reading.body.isJson) {
-    for (const name of ctx.schemas.refusedProperties(op, reading.body.json)) {
-      reading.refused.push({
-        name,
-        in: 'body',
-        value: (reading.body.json as Record<string, unknown>)?.[name],
-        level: op.provenance,
-      });
-    }
-  }
-  return reading;
+  return new Reading(ctx, request);
 }

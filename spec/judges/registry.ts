@@ -15,6 +15,7 @@ import { json } from './json.ts';
 import { hygiene } from './leaks.ts';
 import { listed, secrets } from './listed.ts';
 import { readable } from './readable.ts';
+import { judgeRequest, REQUEST_JUDGES, type RequestJudge } from './request-judges.ts';
 import {
   auth,
   bodyLimit,
@@ -31,8 +32,8 @@ import { schema } from './schema.ts';
 import { serverError } from './server-error.ts';
 import { trueWhen } from './true-when.ts';
 
-export { JudgeContext };
-export type { Finding, Judge };
+export { JudgeContext, judgeRequest, REQUEST_JUDGES };
+export type { Finding, Judge, RequestJudge };
 
 /** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
 const STATUS: readonly Judge[] = [
@@ -49,11 +50,17 @@ const STATUS: readonly Judge[] = [
   declaredStatus,
 ];
 
-/** The judges of an answer's body: they do not run on an answer whose body could not be read (`readable` fails it). */
-const BODY: readonly Judge[] = [
+/** The judges of an answer's headers: they run whether or not its body could be read. */
+const HEADERS: readonly Judge[] = [headers, cors];
+
+/** Every judge, in the order its findings are listed: whether the answer could be read, its status, then the rest. */
+export const JUDGES: readonly Judge[] = [
+  readable,
+  ...STATUS,
   json,
   errorBody,
   schema,
+  ...HEADERS,
   hygiene,
   listed,
   secrets,
@@ -65,10 +72,11 @@ const BODY: readonly Judge[] = [
   page,
   switches,
 ];
-const BODY_JUDGES: ReadonlySet<Judge> = new Set(BODY);
 
-/** Every judge, in the order its findings are listed: whether the answer could be read, its status, its headers, its body, its rows. */
-export const JUDGES: readonly Judge[] = [readable, ...STATUS, headers, cors, ...BODY];
+/** The judges that read an answer's body: all but `readable`'s, the status's and the headers'. They skip an unreadable body. */
+const BODY_JUDGES: ReadonlySet<Judge> = new Set(
+  JUDGES.filter((j) => j !== readable && !STATUS.includes(j) && !HEADERS.includes(j)),
+);
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);
 

@@ -16,7 +16,9 @@ const UNAUTHORIZED = { success: false, message: UNAUTHORIZED_MESSAGE };
 const FORBIDDEN = { success: false, message: `${FORBIDDEN_MESSAGE}. This account lacks the 'apikeys' permission.` };
 const SESSION_NEEDED = {
   success: false,
-  message: `${FORBIDDEN_MESSAGE}. This operation takes a logged-in session (the sls_session cookie), not an API key; log in first (on this mock: POST /__mock/login).`,
+  message:
+    `${FORBIDDEN_MESSAGE}. This operation takes a logged-in session (the sls_session cookie), not an API ` +
+    `key; log in first (on this mock: POST /__mock/login).`,
 };
 
 beforeEach(async () => {
@@ -264,27 +266,30 @@ describe("identify: reading credentials the way the spec's schemes say", () => {
 
 describe('a session cookie with a broken encoding', () => {
   const cookie = `${model.cookieName}=%`;
-  it('counts as no credential: public routes answer as usual, protected ones 401, logout has nothing to end', async () => {
-    for (const path of [
-      '/servers/find?limit=1',
-      '/metadata/regions',
-      '/metadata/versions',
-      '/metadata/countries',
-      '/status/ping/unknown.example',
-    ]) {
-      const res = await m.fetch(m.url(path), { headers: { Cookie: cookie } });
-      expect(res.status, path).toBe(path.startsWith('/status') ? 404 : 200);
-    }
-    for (const [method, path] of [
-      ['GET', '/user/apikeys'],
-      ['POST', '/user/apikeys'],
-      ['DELETE', '/user/apikeys/key_testvalid01'],
-    ] as const) {
-      const res = await m.fetch(m.url(path), { method, headers: { Cookie: cookie } });
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(await json(res)).toEqual(UNAUTHORIZED);
-    }
-    const logout = await m.fetch(`${m.origin()}/__mock/logout`, { method: 'POST', headers: { Cookie: cookie } });
-    expect(await json(logout)).toEqual({ success: true, message: 'No session to end' });
-  });
+  it(
+    'counts as no credential: public routes answer as ' + 'usual, protected ones 401, logout has nothing to end',
+    async () => {
+      for (const path of [
+        '/servers/find?limit=1',
+        '/metadata/regions',
+        '/metadata/versions',
+        '/metadata/countries',
+        '/status/ping/unknown.example',
+      ]) {
+        const res = await m.fetch(m.url(path), { headers: { Cookie: cookie } });
+        expect(res.status, path).toBe(path.startsWith('/status') ? 404 : 200);
+      }
+      for (const [method, path] of [
+        ['GET', '/user/apikeys'],
+        ['POST', '/user/apikeys'],
+        ['DELETE', '/user/apikeys/key_testvalid01'],
+      ] as const) {
+        const res = await m.fetch(m.url(path), { method, headers: { Cookie: cookie } });
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect(await json(res)).toEqual(UNAUTHORIZED);
+      }
+      const logout = await m.fetch(`${m.origin()}/__mock/logout`, { method: 'POST', headers: { Cookie: cookie } });
+      expect(await json(logout)).toEqual({ success: true, message: 'No session to end' });
+    },
+  );
 });

@@ -137,7 +137,10 @@ export class Authenticator {
   private credentialsNeeded(op: Operation, used: string[]): string {
     const label = (scheme: string) => this.readers.find((r) => r.name === scheme)?.label ?? scheme;
     const session = op.allowedSchemes.some((s) => this.readers.find((r) => r.name === s)?.kind === 'cookie');
-    return `This operation takes ${op.allowedSchemes.map(label).join(' or ')}, not ${used.map(label).join(' and ')}${session ? '; log in first (on this mock: POST /__mock/login)' : ''}.`;
+    return (
+      `This operation takes ${op.allowedSchemes.map(label).join(' or ')}, not ` +
+      `${used.map(label).join(' and ')}${session ? '; log in first (on this mock: POST /__mock/login)' : ''}.`
+    );
   }
 }
 
@@ -176,7 +179,10 @@ export function stillAuthorized(
   };
 }
 
-/** An operation's security, before anything else of it: 401 or 403 with the spec's messages, else its principal is handed on. */
+/**
+ * An operation's security, before anything else of it: 401 or 403 with the
+ * spec's messages, else its principal is handed on.
+ */
 export function authorize(op: Operation, auth: Authenticator, answers: Answers): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const decision = auth.authorize(op, c.get('identity'));

@@ -125,20 +125,27 @@ describe('SessionStore', () => {
     expect(store.authenticate(secret, NOW)).toBeUndefined();
   });
 
-  it('keeps at most MAX_SESSIONS_PER_USER login sessions per user: a login past it ends the oldest login, never a fixture session', () => {
-    const store = new SessionStore(sessions);
-    const made = Array.from({ length: MAX_SESSIONS_PER_USER + 50 }, (_, i) => store.create('u1', NOW + i, DAY).secret);
-    // The two fixture sessions stay (the live one still authenticates); the oldest logins went.
-    expect(store.size).toBe(MAX_SESSIONS_PER_USER + sessions.length);
-    expect(store.authenticate(sessions[0]!.value, NOW + 2000)?.userId).toBe('u1');
-    expect(store.authenticate(made[0]!, NOW + 2000)).toBeUndefined();
-    expect(store.authenticate(made[49]!, NOW + 2000)).toBeUndefined();
-    expect(store.authenticate(made[50]!, NOW + 2000)?.userId).toBe('u1');
-    expect(store.authenticate(made.at(-1)!, NOW + 2000)?.userId).toBe('u1');
-    // Another user's sessions are not touched.
-    const other = store.create('u2', NOW, DAY).secret;
-    expect(store.authenticate(other, NOW)?.userId).toBe('u2');
-  });
+  it(
+    'keeps at most MAX_SESSIONS_PER_USER login sessions per user: a login past it ends the oldest login, never ' +
+      'a fixture session',
+    () => {
+      const store = new SessionStore(sessions);
+      const made = Array.from(
+        { length: MAX_SESSIONS_PER_USER + 50 },
+        (_, i) => store.create('u1', NOW + i, DAY).secret,
+      );
+      // The two fixture sessions stay (the live one still authenticates); the oldest logins went.
+      expect(store.size).toBe(MAX_SESSIONS_PER_USER + sessions.length);
+      expect(store.authenticate(sessions[0]!.value, NOW + 2000)?.userId).toBe('u1');
+      expect(store.authenticate(made[0]!, NOW + 2000)).toBeUndefined();
+      expect(store.authenticate(made[49]!, NOW + 2000)).toBeUndefined();
+      expect(store.authenticate(made[50]!, NOW + 2000)?.userId).toBe('u1');
+      expect(store.authenticate(made.at(-1)!, NOW + 2000)?.userId).toBe('u1');
+      // Another user's sessions are not touched.
+      const other = store.create('u2', NOW, DAY).secret;
+      expect(store.authenticate(other, NOW)?.userId).toBe('u2');
+    },
+  );
 
   it("drops a user's expired sessions at their next login", () => {
     const store = new SessionStore([]);

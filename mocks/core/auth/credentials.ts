@@ -67,7 +67,9 @@ export class KeyStore {
   private readonly index = new SecretIndex<ApiKeyRecord>();
   private readonly records: ApiKeyRecord[] = [];
 
-  /** `fixtures`: the credentials of the spec's bearer scheme; the ones nobody issued, or that were revoked, are skipped. */
+  /**
+   * `fixtures`: the credentials of the spec's bearer scheme; the ones nobody issued, or that were revoked, are skipped.
+   */
   constructor(fixtures: FixtureCredential[]) {
     for (const c of fixtures) {
       if (!c.user || !c.keyId || c.revoked) continue;
@@ -188,7 +190,9 @@ export class SessionStore {
     return record && (record.expiresAt === null || record.expiresAt > now) ? record : undefined;
   }
 
-  /** A development login: a fresh session for the user; their expired login sessions go, and past the cap their oldest. */
+  /**
+   * A development login: a fresh session for the user; their expired login sessions go, and past the cap their oldest.
+   */
   create(userId: string, now: number, ttlMs: number): { secret: string; expiresAt: number } {
     for (const r of this.byUser.get(userId) ?? []) if (r.expiresAt !== null && r.expiresAt <= now) this.remove(r);
     const list = this.byUser.get(userId) ?? [];

@@ -62,19 +62,23 @@ describe('a refused origin', () => {
     expect(warn.mock.calls[0]![0]).toContain(`--cors-origin +${page}`);
   });
 
-  it('is no refusal when the request is same-origin (a page the mock serves, or a dev-server proxy that keeps Host)', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const m = useApp();
-    const own = await m.fetch(`${page}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
-    expect(own.status).toBe(200);
-    const forwarded = await m.fetch(`${m.origin()}/__mock/login`, {
-      method: 'POST',
-      headers: { Origin: page, 'X-Forwarded-Host': '192.168.1.5:5173' },
-      body: '{}',
-    });
-    expect(forwarded.status).toBe(200);
-    expect(warn).not.toHaveBeenCalled();
-  });
+  it(
+    'is no refusal when the request is same-origin (a page the mock serves, or a dev-server proxy that keeps ' +
+      'Host)',
+    async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const m = useApp();
+      const own = await m.fetch(`${page}/__mock/login`, { method: 'POST', headers: { Origin: page }, body: '{}' });
+      expect(own.status).toBe(200);
+      const forwarded = await m.fetch(`${m.origin()}/__mock/login`, {
+        method: 'POST',
+        headers: { Origin: page, 'X-Forwarded-Host': '192.168.1.5:5173' },
+        body: '{}',
+      });
+      expect(forwarded.status).toBe(200);
+      expect(warn).not.toHaveBeenCalled();
+    },
+  );
 
   it('cannot log in, log out or reset: 403 JSON naming the fix, and no session is made', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});

@@ -29,12 +29,14 @@ export function parseCorsOrigins(raw: string, defaults: readonly string[]): stri
     .filter(Boolean);
   if (entries.length === 0)
     throw new Error(
-      `needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ${defaults.join(',')})`,
+      `needs at least one origin, e.g. http://localhost:5173 (or +http://localhost:5173 to add it to ` +
+        `${defaults.join(',')})`,
     );
   const adding = entries.filter((e) => e.startsWith('+'));
   if (adding.length > 0 && adding.length < entries.length) {
     throw new Error(
-      `mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the defaults, or before none to replace the defaults`,
+      `mixes added (+X) and replacing entries: '${raw}'. Put + before every origin to add them to the ` +
+        `defaults, or before none to replace the defaults`,
     );
   }
   const origins = entries.map((e) => (e.startsWith('+') ? e.slice(1) : e));
@@ -125,5 +127,9 @@ export function mockOrigin(c: Context): string {
 export function refusedOriginMessage(refused: string, origins: readonly string[]): string {
   const origin = printable(refused);
   const add = origin === 'null' ? '+null' : `+${origin}`;
-  return `mock: CORS: refused origin ${origin} (allowed: ${origins.join(', ')}). The browser will block every answer to that page, and the dev login refuses it (403). To allow it, start the mock with --cors-origin ${add}`;
+  return (
+    `mock: CORS: refused origin ${origin} (allowed: ${origins.join(', ')}). The browser will block every ` +
+    `answer to that page, and the dev login refuses it (403). To allow it, start the mock with --cors-origin ` +
+    `${add}`
+  );
 }

@@ -1,18 +1,15 @@
-// What the mock finds about a request it received, besides refusing it: a query parameter
-// the operation does not have (which the real service silently ignores, so a typo such as
-// `sortBy` for `sort` passes every test and filters nothing), a parameter of another
-// operation, a malformed credential on an operation that ignores it. Each finding is
-// named the way the contract suite names its judges, with a near-miss hint.
-//
-// This module is the one place that fills findings, from what the mock sees without the
-// suite's judges; when the request-side judges of spec/judges/ land, they replace it
-// (decision 0041): the journal, the test helper and the once-per-kind warning only read
-// the list.
-import { didYouMean } from '../../../cli/flags.ts';
-import type { Operation, SpecModel } from '../../../spec/model.ts';
-import { printable } from '../printable.ts';
+// What the mock finds about a request it received, besides refusing it: what the request
+// judges of spec/judges/ (request-judges.ts) find, the same the suite's judges read
+// requests by: a query parameter the operation does not have (which the real service
+// silently ignores, so a typo such as `sortBy` for `sort` passes every test and filters
+// nothing), a parameter of another operation, a body field the schema lacks, a malformed
+// credential; each with a near-miss hint. The journal, `assertNoFindings` and the
+// once-per-kind warning only read the list this module fills.
+import type { JudgeContext } from '../../../spec/judges/judge.ts';
+import { judgeRequest } from '../../../spec/judges/request-judges.ts';
+import type { SentRequest } from '../../../spec/judges/exchange.ts';
 
-/** One thing found about a request: the judge that would say it, how bad, why, and what was probably meant. */
+/** One thing found about a request: the judge that said it, how bad, why, and what was probably meant. */
 export interface Finding {
   judge: string;
   level: 'error' | 'warning' | 'info';
@@ -45,74 +42,15 @@ export type Rule =
   | 'dev-route'
   | 'operation';
 
-/** The judge of a parameter the operation does not have (the suite's request-side name for it). */
-export const UNKNOWN_PARAMETER = 'unknown-parameter';
-/** The judge of a credential in a form no scheme of the spec reads. */
-export const MALFORMED_CREDENTIAL = 'malformed-credential';
+/** What the mock found about a request (undefined for nothing): the request judges' findings, as the journal shows them. */
+export type FindingsOf = (request: SentRequest) => Finding[] | undefined;
 
-/**
- * The parameter a name most likely meant: a near spelling (`limt`), another case (`MaxAge`),
- * or one it starts with (`sortBy` for `sort`, `pageSize`... for `page`).
- */
-export function nearMiss(name: string, known: readonly string[]): string | undefined {
-  const lower = name.toLowerCase();
-  return (
-    known.find((k) => k.toLowerCase() === lower) ??
-    didYouMean(name, known) ??
-    known.filter((k) => k.length >= 3 && lower.startsWith(k.toLowerCase())).sort((a, b) => b.length - a.length)[0]
-  );
-}
-
-/** Which operations take each query parameter, for "a parameter of another operation". */
-function queryOwners(model: SpecModel): Map<string, string[]> {
-  const owners = new Map<string, string[]>();
-  for (const op of model.operations)
-    for (const p of op.parameters)
-      if (p.in === 'query') owners.set(p.name, [...(owners.get(p.name) ?? []), op.operationId]);
-  return owners;
-}
-
-/** What the mock found about a request to `op` that sent `unknownQuery` and these headers. */
-export type FindingsOf = (
-  op: Operation | undefined,
-  unknownQuery: readonly string[] | undefined,
-  headers: Headers,
-) => Finding[] | undefined;
-
-/** The mock's own findings for requests to this spec. */
-export function mockFindings(model: SpecModel): FindingsOf {
-  let owners: Map<string, string[]> | undefined;
-  const bearer = [...model.schemes.values()].some((s) => s.kind === 'bearer');
-  return (op, unknownQuery, headers) => {
-    let out: Finding[] | undefined;
-    if (op && unknownQuery?.length) {
-      owners ??= queryOwners(model);
-      const own = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
-      for (const name of unknownQuery) {
-        const guess = nearMiss(name, own);
-        const elsewhere = owners.get(name);
-        (out ??= []).push({
-          judge: UNKNOWN_PARAMETER,
-          level: 'warning',
-          why:
-            `'${printable(name, 64)}' is not a parameter of ${op.operationId}` +
-            (elsewhere ? ` (it is one of ${elsewhere.join(', ')})` : '') +
-            '; the real service ignores it',
-          ...(guess
-            ? { hint: `did you mean '${guess}'?` }
-            : { hint: `${op.operationId} takes ${own.length ? own.join(', ') : 'no query parameters'}` }),
-        });
-      }
-    }
-    const authorization = bearer ? headers.get('authorization') : null;
-    if (authorization !== null && !/^Bearer +\S+ *$/i.test(authorization)) {
-      (out ??= []).push({
-        judge: MALFORMED_CREDENTIAL,
-        level: 'warning',
-        why: `the Authorization header is not 'Bearer <API key>' (${authorization.split(' ')[0]!.slice(0, 20) || 'empty'} ...), so no scheme reads it`,
-        hint: "send 'Authorization: Bearer <API key>'",
-      });
-    }
-    return out;
+/** The request judges on the requests the mock receives. */
+export function mockFindings(ctx: JudgeContext): FindingsOf {
+  return (request) => {
+    const found = judgeRequest({ request }, ctx);
+    if (found.length === 0) return undefined;
+    // A request the real service answers is no error of the mock's user: each is a warning.
+    return found.map((f) => ({ judge: f.judge, level: 'warning', why: f.why, ...(f.hint ? { hint: f.hint } : {}) }));
   };
 }

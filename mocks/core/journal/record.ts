@@ -90,7 +90,15 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
         if (why !== undefined) entry.why = why;
       }
       if (override) entry.override = override;
-      const found = findingsOf(op, c.get('unknownQuery'), c.req.raw.headers);
+      // What the request judges find; a request no operation took (a path the API does not have) is the routing's.
+      const found = op
+        ? findingsOf({
+            method: c.req.method,
+            target: target(c.req.url),
+            headers: sentHeaders(c),
+            ...(bodyText !== undefined ? { body: bodyText } : {}),
+          })
+        : undefined;
       if (found) {
         entry.findings = found;
         sayOnce(entry);
@@ -117,6 +125,16 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
 export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
   const entry = c.get('entry');
   return entry && entry.id === c.get('entryId') ? entry : undefined;
+}
+
+/** The headers the request judges read (the credentials and the body's type), lower-cased. */
+function sentHeaders(c: Context<AppEnv>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['authorization', 'cookie', 'content-type']) {
+    const value = c.req.header(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 /** The URL a journal entry holds. */

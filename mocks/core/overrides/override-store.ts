@@ -85,7 +85,9 @@ export class OverrideStore {
     this.list = [];
   }
 
-  /** The override this request takes (its use counted), or undefined. `facts` is read only when a condition needs it. */
+  /**
+   * The override this request takes (its use counted), or undefined. `facts` is read only when a condition needs it.
+   */
   take(op: Operation, facts: () => RequestFacts): Override | undefined {
     let known: RequestFacts | undefined;
     const once = () => (known ??= facts());

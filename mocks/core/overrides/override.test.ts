@@ -18,15 +18,19 @@ const problems = (raw: unknown): string[] => {
 };
 
 describe('parseOverride', () => {
-  it('takes an operation by operationId, or by method and path (a template or a concrete path, with or without the base)', () => {
-    expect(parseOverride({ operationId: 'findServers', status: 500 }, 1, ctx).op?.operationId).toBe('findServers');
-    expect(parseOverride({ method: 'get', path: '/servers/find', delay: 5 }, 1, ctx).op?.operationId).toBe(
-      'findServers',
-    );
-    const concrete = parseOverride({ method: 'DELETE', path: '/api/v0.1/user/apikeys/key_x', status: 404 }, 1, ctx);
-    expect([concrete.op?.operationId, concrete.path]).toEqual(['revokeApiKey', '/user/apikeys/key_x']);
-    expect(parseOverride({ method: 'DELETE', path: '/user/apikeys/{id}', status: 404 }, 1, ctx).path).toBeUndefined();
-  });
+  it(
+    'takes an operation by operationId, or by method and path (a template or a concrete path, with or without ' +
+      'the base)',
+    () => {
+      expect(parseOverride({ operationId: 'findServers', status: 500 }, 1, ctx).op?.operationId).toBe('findServers');
+      expect(parseOverride({ method: 'get', path: '/servers/find', delay: 5 }, 1, ctx).op?.operationId).toBe(
+        'findServers',
+      );
+      const concrete = parseOverride({ method: 'DELETE', path: '/api/v0.1/user/apikeys/key_x', status: 404 }, 1, ctx);
+      expect([concrete.op?.operationId, concrete.path]).toEqual(['revokeApiKey', '/user/apikeys/key_x']);
+      expect(parseOverride({ method: 'DELETE', path: '/user/apikeys/{id}', status: 404 }, 1, ctx).path).toBeUndefined();
+    },
+  );
 
   it('names every problem, with the near miss', () => {
     expect(problems({ operationId: 'findServer', stauts: 500 })).toEqual([
@@ -63,7 +67,8 @@ describe('parseOverride', () => {
 
   it("holds a given body to the spec's schema for its status, and answers it off the contract only when told", () => {
     expect(problems({ operationId: 'findServers', body: { results: [] } })).toEqual([
-      "the body is not what findServers may answer with 200: body must have property 'displayed'; body must have property 'total'" +
+      "the body is not what findServers may answer with 200: body must have property 'displayed'; body must " +
+        "have property 'total'" +
         ' (offContract: true answers it anyway, marked as off the contract)',
     ]);
     const allowed = parseOverride(
@@ -87,19 +92,24 @@ describe('parseOverride', () => {
     });
   });
 
-  it('refuses what cannot go together: a reset with an answer, a seed without a rate, headers without an answer', () => {
-    expect(problems({ operationId: 'findServers', fault: 'reset', status: 500 })).toEqual([
-      "fault 'reset' sends no answer: leave out status, example and body",
-    ]);
-    expect(problems({ fault: 'reset', seed: 3 })).toEqual([
-      'seed goes with rate: it draws which requests the rate takes',
-    ]);
-    expect(problems({ operationId: 'findServers', delay: 5, headers: { 'X-A': 'b' } })).toEqual([
-      'headers go with an answer: give a status, an example or a body',
-    ]);
-    expect(problems({ operationId: 'findServers', status: 500, headers: { 'Content-Length': '1' } })).toEqual([
-      "headers: Content-Length is the mock's to write, not an override's",
-    ]);
-    expect(problems({ status: 500 })).toEqual(['an answer needs its operation: give operationId, or method and path']);
-  });
+  it(
+    'refuses what cannot go together: a reset with an ' + 'answer, a seed without a rate, headers without an answer',
+    () => {
+      expect(problems({ operationId: 'findServers', fault: 'reset', status: 500 })).toEqual([
+        "fault 'reset' sends no answer: leave out status, example and body",
+      ]);
+      expect(problems({ fault: 'reset', seed: 3 })).toEqual([
+        'seed goes with rate: it draws which requests the rate takes',
+      ]);
+      expect(problems({ operationId: 'findServers', delay: 5, headers: { 'X-A': 'b' } })).toEqual([
+        'headers go with an answer: give a status, an example or a body',
+      ]);
+      expect(problems({ operationId: 'findServers', status: 500, headers: { 'Content-Length': '1' } })).toEqual([
+        "headers: Content-Length is the mock's to write, not an override's",
+      ]);
+      expect(problems({ status: 500 })).toEqual([
+        'an answer needs its operation: give operationId, or method and path',
+      ]);
+    },
+  );
 });

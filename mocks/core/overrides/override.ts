@@ -9,7 +9,7 @@
 import { didYouMean } from '../../../cli/flags.ts';
 import { operationFor, type Operation, type SpecModel } from '../../../spec/model.ts';
 import { createRng, type Rng } from '../../dataset/rng.ts';
-import { nearMiss } from '../journal/findings.ts';
+import { nearMiss } from '../../../spec/judges/request-judges.ts';
 import { printable } from '../printable.ts';
 import type { ResponseChecker } from '../self-check/self-check.ts';
 import { FAULTS, type FaultKind } from './transport.ts';
@@ -44,7 +44,10 @@ export interface OverrideInput {
   /** Apply to this share of the matching requests (0 < rate <= 1), drawn from `seed`: the same seed, the same ones. */
   rate?: number;
   seed?: number;
-  /** Answer a body or status the spec does not allow, on purpose (`true`, or why): marked off-contract wherever it shows. */
+  /**
+   * Answer a body or status the spec does not allow, on purpose (`true`,
+   * or why): marked off-contract wherever it shows.
+   */
   offContract?: boolean | string;
 }
 
@@ -352,7 +355,8 @@ function answerOf(input: OverrideInput, op: Operation, ctx: OverrideContext, pro
     problems.push(
       input.example === undefined
         ? `${op.operationId}'s ${status} response has no example: give a body`
-        : `example ${printable(JSON.stringify(input.example))} is not an example of ${op.operationId}'s ${status} response` +
+        : `example ${printable(JSON.stringify(input.example))} is not an example of ${op.operationId}'s ` +
+            `${status} response` +
             ` (examples: ${names.join(', ') || 'default'})`,
     );
     return undefined;
