@@ -38,7 +38,8 @@ describe.concurrent('the CLI against the mock', () => {
   let withDredd: Promise<CliRun>;
   let withoutDredd: Promise<CliRun>;
   beforeAll(() => {
-    // The mock reports its rate limits without enforcing them (no --rate-limit): waiting on them would only slow the run.
+    // The mock reports its rate limits without enforcing them (no --rate-limit): waiting on them would only slow the
+    // run.
     withDredd = runContract(['--base-url', mock.baseUrl, '--pace', 'off']);
     withoutDredd = runContract(['--base-url', beside.baseUrl, '--pace', 'off', '--dredd', 'off']);
   });

@@ -280,7 +280,9 @@ function inGroup(p: SpecPromise, ex: Exchange, ctx: JudgeContext): boolean {
   return prefix ? op.path.startsWith(prefix) : !groups.some((g) => op.path.startsWith(g.pathPrefix));
 }
 
-/** What a run exercised of a map: every exchange read against every promise of its operations, and the comparisons made. */
+/**
+ * What a run exercised of a map: every exchange read against every promise of its operations, and the comparisons made.
+ */
 export function promiseCoverage(
   map: readonly SpecPromise[],
   exchanges: readonly Exchange[],

@@ -29,7 +29,8 @@ describe('the promise map', () => {
     expect(new Set(map.map((p) => p.id)).size).toBe(map.length);
     const c = promiseCounts(map);
     expect(c.covered + c.uncovered).toBe(c.total);
-    // What no judge can hold is said: the plan a caller is on, the countries' window, which field is refreshed, the tiers.
+    // What no judge can hold is said: the plan a caller is on, the countries' window, which field is refreshed, the
+    // tiers.
     expect(of((p) => Boolean(p.uncovered)).map((p) => p.kind)).toEqual(
       expect.arrayContaining(['page-size-by-plan', 'window-days', 'refresh-after', 'rate-limit-tier']),
     );

@@ -330,7 +330,9 @@ function valuePromises(
   }
 }
 
-/** Each parameter: its value's constraints, its default, an empty value, any case, and what its meaning does to rows. */
+/**
+ * Each parameter: its value's constraints, its default, an empty value, any case, and what its meaning does to rows.
+ */
 function parameterPromises(b: MapBuilder, op: Operation, p: Parameter): void {
   if (p.in !== 'query' && p.in !== 'path') return;
   const level = weakest(op.provenance, p.provenance);
@@ -684,7 +686,10 @@ function answerFields(model: SpecModel): Map<string, FieldSeen> {
   return fields;
 }
 
-/** Each field's constraints: its type, format, enum, pattern, bounds, whether required or nullable, and the marks of the spec. */
+/**
+ * Each field's constraints: its type, format, enum, pattern, bounds, whether required or nullable, and the marks of the
+ * spec.
+ */
 function fieldPromises(b: MapBuilder): void {
   for (const [key, f] of answerFields(b.model)) {
     const s = f.schema;
@@ -1073,7 +1078,10 @@ function corsPromises(b: MapBuilder): void {
   );
 }
 
-/** The extensions of the document, its operations and parameters no kind reads: each listed, held by the judges that say so. */
+/**
+ * The extensions of the document, its operations and parameters no kind reads: each listed, held by the judges that say
+ * so.
+ */
 function extensionPromises(b: MapBuilder): void {
   const doc: OpenApiDoc = b.model.doc;
   const found = new Map<string, { where: string[]; level: Provenance }>();
@@ -1102,7 +1110,10 @@ function extensionPromises(b: MapBuilder): void {
     });
 }
 
-/** Every promise the spec makes, in the spec's order: operations, their parameters, bodies and security; then fields, headers, routing, limits, extensions. */
+/**
+ * Every promise the spec makes, in the spec's order: operations, their parameters, bodies and security; then fields,
+ * headers, routing, limits, extensions.
+ */
 export function promiseMap(model: SpecModel, judges: readonly JudgeNames[] = registryNames()): SpecPromise[] {
   const b = new MapBuilder(model, judges);
   for (const op of model.operations) {

@@ -256,7 +256,8 @@ export const RULE_DESCRIPTORS: { readonly [R in FilterRule]: FilterDescriptor<R>
   relativeTime: {
     ...shape('switch', 'true gives the field as relative text'),
     marks: {
-      // Relative text is no timestamp at all: one without its zone is a wrong timestamp (the schema's), not relative text.
+      // Relative text is no timestamp at all: one without its zone is a wrong timestamp (the schema's), not relative
+      // text.
       holds: (m, row) => typeof row[m.field] === 'string' && !TIMESTAMP.test(row[m.field] as string),
       says: (m) => `${m.field} as relative text, not an ISO 8601 timestamp`,
     },

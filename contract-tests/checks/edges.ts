@@ -27,7 +27,10 @@ export interface EdgeValue {
   edge: string;
 }
 
-/** Texts of exactly `length` characters to try for a schema: letters, or a host name (labels of 63 at most, under `.invalid`). */
+/**
+ * Texts of exactly `length` characters to try for a schema: letters, or a host name (labels of 63 at most, under
+ * `.invalid`).
+ */
 function texts(length: number, seed: string): string[] {
   const host = (suffix: string): string => {
     let left = length - suffix.length;
@@ -115,7 +118,10 @@ async function parameterEdges(op: Operation, run: Run, headers: Record<string, s
   return out;
 }
 
-/** A value the spec allows for a path parameter that names nothing: a host under `.invalid`, an id of the run's, a number as the example. */
+/**
+ * A value the spec allows for a path parameter that names nothing: a host under `.invalid`, an id of the run's, a
+ * number as the example.
+ */
 function nothingFor(run: Run, p: Parameter): string {
   const nothing = `contract${run.runId}`;
   const candidates = [`${nothing}.invalid`, `key_${nothing}`, String(p.example ?? nothing)];
@@ -130,7 +136,10 @@ function pathNamingNothing(op: Operation, run: Run, param: Parameter, value: str
   });
 }
 
-/** Each property of a JSON request body at each edge, on the suite's own valid body; a key it creates is removed at once. */
+/**
+ * Each property of a JSON request body at each edge, on the suite's own valid body; a key it creates is removed at
+ * once.
+ */
 async function bodyEdges(op: Operation, run: Run, headers: Record<string, string>): Promise<CheckResult[]> {
   const schema = op.requestBody?.schema ? deref<Record<string, any>>(run.spec.doc, op.requestBody.schema) : undefined;
   if (!schema?.properties) return [];

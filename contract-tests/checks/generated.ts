@@ -22,7 +22,10 @@ import { family, type GivenFor } from './run-kit.ts';
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'sample', 'seed'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
-/** Answering odd input sensibly is this project's rule (bad input gets a clear answer, never a 500), not the interface document's. */
+/**
+ * Answering odd input sensibly is this project's rule (bad input gets a clear answer, never a 500), not the interface
+ * document's.
+ */
 export const GENERATED_LEVEL: Provenance = 'assumed';
 
 /** Requests tried per check before it passes. */
@@ -95,7 +98,8 @@ async function property(
   const verdicts = new Map<string, Verdict>();
   const fails = async (c: EdgeCase): Promise<boolean> => {
     if (!verdicts.has(c.path)) {
-      // Past the shrinking allowance, a request not sent yet counts as passing: the shrinker keeps the smallest failure it has.
+      // Past the shrinking allowance, a request not sent yet counts as passing: the shrinker keeps the smallest failure
+      // it has.
       if (first && shrinking >= SHRINK_REQUESTS) return false;
       if (first) shrinking++;
       const exchange = await send(c.path);

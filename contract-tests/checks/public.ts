@@ -22,7 +22,8 @@ async function publicWithCredentials(op: Operation, run: Run): Promise<CheckResu
   for (const variant of ['apiKey', 'session', 'unknownKey'] as const) {
     const check = `public: a request with ${words[variant]} still succeeds`;
     const headers = credentials.headers(variant);
-    // A ping succeeds only for a server the target lists: without one, the spec's example would be a 404 of the data, not of the credentials.
+    // A ping succeeds only for a server the target lists: without one, the spec's example would be a 404 of the data,
+    // not of the credentials.
     const why = !headers
       ? `no ${variant === 'session' ? 'CONTRACT_SESSION_COOKIE' : 'CONTRACT_API_KEY'}`
       : pingsOneServer(op) && !server

@@ -67,7 +67,10 @@ export interface CheckResult {
   ms?: number;
   /** A skip no setting of the suite can avoid (a 5xx cannot be provoked): `--strict` lets it pass. */
   unavoidable?: boolean;
-  /** A skip the run was told to make (a write with writes off, no --allow-writes), or of an optional credential not given. `--strict` lets it pass too. */
+  /**
+   * A skip the run was told to make (a write with writes off, no --allow-writes), or of an optional credential not
+   * given. `--strict` lets it pass too.
+   */
   declined?: boolean;
   evidence?: Evidence;
   /** What the judges found, structured: what the reports group and render. */

@@ -35,7 +35,10 @@ export function referenceFetch(
   return async (request) => app.fetch(request);
 }
 
-/** A whole run against a reference server with these defects: writes allowed, the fixture credentials, no replay (Dredd needs a socket). */
+/**
+ * A whole run against a reference server with these defects: writes allowed, the fixture credentials, no replay (Dredd
+ * needs a socket).
+ */
 export function runAgainstReference(
   defects: Defect | Defect[],
   options: Partial<SuiteOptions> & { reference?: ReferenceOptions } = {},
@@ -51,7 +54,10 @@ export function runAgainstReference(
   });
 }
 
-/** What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one into a correct reference server. */
+/**
+ * What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one
+ * into a correct reference server.
+ */
 export function referenceKit(
   options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean } = {},
 ): Kit {

@@ -357,7 +357,10 @@ export const REPLAY_NAMED: Partial<Record<Exclude<Defect, 'none'>, Named[]>> = {
   ],
 };
 
-/** Every interface promise a defect breaks, each failure it may cause at that level: an interface-only run must show these and nothing else. */
+/**
+ * Every interface promise a defect breaks, each failure it may cause at that level: an interface-only run must show
+ * these and nothing else.
+ */
 export const INTERFACE: Partial<Record<Defect, Omit<Named, 'level'>[]>> = {
   'sql-500': [
     {
@@ -380,7 +383,9 @@ export const INTERFACE: Partial<Record<Defect, Omit<Named, 'level'>[]>> = {
   ],
 };
 
-/** Defects that share a run: none of them hides or imitates another's failure; at most one breaks an interface promise. */
+/**
+ * Defects that share a run: none of them hides or imitates another's failure; at most one breaks an interface promise.
+ */
 export const GROUPS: Defect[][] = [
   ['none'],
   ['auth-not-enforced', 'missing-field', 'html-404', 'cors-no-expose-headers'],
@@ -406,7 +411,9 @@ export interface Failure {
 export const names = (f: Failure, n: Omit<Named, 'level'>): boolean =>
   f.operation === n.operation && n.check.test(f.check) && n.why.test(f.why);
 
-/** Many independent defects across the families on one server: the run must name each as one cause, and nothing else. */
+/**
+ * Many independent defects across the families on one server: the run must name each as one cause, and nothing else.
+ */
 export const MANY: Exclude<Defect, 'none'>[] = [
   'wrong-401-message',
   'secret-in-list',

@@ -63,7 +63,9 @@ export class QueryReader {
     return truthy ? true : v === 'true';
   }
 
-  /** One of `values`; `anyCase`: written in any case (`eu` is `EU`: the spec says a text filter's words take any case). */
+  /**
+   * One of `values`; `anyCase`: written in any case (`eu` is `EU`: the spec says a text filter's words take any case).
+   */
   oneOf(name: string, values: string[], fallback?: string, anyCase = false): string | undefined {
     const raw = this.q[name];
     if (raw === undefined || raw === '') return fallback;

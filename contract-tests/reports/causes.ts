@@ -41,7 +41,10 @@ export interface OperationInfo {
 }
 
 interface Fingerprint {
-  /** What failures of one such cause share, as one value to group by; undefined when the failure has no cause of this kind. */
+  /**
+   * What failures of one such cause share, as one value to group by; undefined when the failure has no cause of this
+   * kind.
+   */
   key(f: CheckResult): string | undefined;
   /** The cause of failures that share a key, told from their fields. */
   cause(failures: CheckResult[]): Omit<Cause, 'level' | 'failures'>;
@@ -90,7 +93,10 @@ function fingerprints(
   const untaken403 = failing.some((f) => wrong403(f) && !f.evidence?.finding);
   const spelled403 = (f: CheckResult) => untaken403 && wrong403(f) && Boolean(f.evidence?.finding);
   const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(f)));
-  /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
+  /**
+   * Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is
+   * not there.
+   */
   const routeless = new Set(
     Object.entries(observed?.answers ?? {})
       .filter(([id, statuses]) => {
@@ -288,7 +294,10 @@ function exampleFirst(failures: CheckResult[], level: Provenance): CheckResult[]
   return [example, ...failures.filter((f) => f !== example)];
 }
 
-/** Every failure under a cause, worst level first; `results` is every result (passes too: a credential that worked once is not refused). */
+/**
+ * Every failure under a cause, worst level first; `results` is every result (passes too: a credential that worked once
+ * is not refused).
+ */
 export function findCauses(
   results: readonly CheckResult[],
   ops: OperationInfo[],

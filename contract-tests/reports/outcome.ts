@@ -97,7 +97,9 @@ export function outcomeOf(input: OutcomeInput): RunOutcome {
   };
 }
 
-/** The promise map's line: how many promises the spec makes, how many a judge holds, how many the run put to the test. */
+/**
+ * The promise map's line: how many promises the spec makes, how many a judge holds, how many the run put to the test.
+ */
 export function promisesLine(p: PromiseCoverage): string {
   const share = p.total ? Math.round((100 * p.exercised) / p.total) : 0;
   const areas = Object.entries(p.byArea)

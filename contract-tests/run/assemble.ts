@@ -45,7 +45,9 @@ export interface Kit {
   /** Everything the run holds: the engine hands each family only the parts it declared (`handOut`). */
   run: RunKit;
   recorder: Recorder;
-  /** What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts). */
+  /**
+   * What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts).
+   */
   traffic: UsageAccumulator;
 }
 

@@ -260,7 +260,10 @@ export class RunJudging {
     return out;
   }
 
-  /** Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison asked again). */
+  /**
+   * Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison
+   * asked again).
+   */
   claim(exchanges: readonly Exchange[], about: readonly string[]): void {
     for (const e of exchanges) {
       const observed = e.response && this.byResponse.get(e.response);
@@ -289,7 +292,10 @@ export class RunJudging {
     return { ex, verdicts: judgeExchange(ex, this.ctx).filter((v) => about.includes(v.judge.name)) };
   }
 
-  /** Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the mock routes it). */
+  /**
+   * Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the
+   * mock routes it).
+   */
   private place(request: HttpRequest): { method: string; route?: string } {
     const url = new URL(request.url);
     const route = this.ctx.read({

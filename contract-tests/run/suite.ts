@@ -29,7 +29,10 @@ import { usageCoverage } from './usage-coverage.ts';
 
 export interface SuiteOptions {
   baseUrl: string;
-  /** How requests are sent (default: the global fetch, over a socket); a Hono app's `app.fetch` runs the suite in process. */
+  /**
+   * How requests are sent (default: the global fetch, over a socket); a Hono app's `app.fetch` runs the suite in
+   * process.
+   */
   fetch?: Fetch;
   /** Another copy of the spec (default spec/openapi.yaml). */
   spec?: string;
@@ -40,7 +43,10 @@ export interface SuiteOptions {
   budget?: number;
   /** Wait on `X-RateLimit-Remaining: 0` (default true). */
   pace?: boolean;
-  /** The replay phase. Dredd sends with an HTTP client of its own, not `fetch`: the default is on, off when a `fetch` is given. */
+  /**
+   * The replay phase. Dredd sends with an HTTP client of its own, not `fetch`: the default is on, off when a `fetch` is
+   * given.
+   */
   dredd?: boolean;
   /** Where CONTRACT_* credentials are read (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -137,7 +143,10 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
   return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
 }
 
-/** The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
+/**
+ * The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns
+ * the replay's outcome, if it ran.
+ */
 async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
   const { run, recorder } = kit;
   const failures: CheckResult[] = [];

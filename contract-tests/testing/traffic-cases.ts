@@ -246,7 +246,10 @@ export const NOT_SHOWN: Defect[] = [
   'cors-any-origin',
 ];
 
-/** More of what a browser session sends: every operation, filters, sorts, pages, pings, errors it may provoke. None may be a violation against a correct server. */
+/**
+ * More of what a browser session sends: every operation, filters, sorts, pages, pings, errors it may provoke. None may
+ * be a violation against a correct server.
+ */
 export const EVERYDAY: TrafficCase[] = [
   { method: 'GET', path: '/servers/find' },
   { method: 'GET', path: '/servers/find?limit=10&sort=users' },

@@ -30,7 +30,9 @@ export interface Comparison<Args extends unknown[]> {
 export const SPELT_OTHERWISE =
   'a path parameter with a percent-encoded character is answered otherwise than the plain one';
 
-/** `spelling`: a request that only spells another one differently (a percent-encoded path character) is answered alike. */
+/**
+ * `spelling`: a request that only spells another one differently (a percent-encoded path character) is answered alike.
+ */
 export const spelling: Comparison<[odd: Exchange, plain: Exchange]> = {
   name: 'spelling',
   promise: 'a request spelt otherwise is answered alike',
@@ -57,7 +59,10 @@ export const spelling: Comparison<[odd: Exchange, plain: Exchange]> = {
 export const FALSE_NOT_NEUTRAL =
   'a boolean parameter set to false does not answer like the parameter left out (read as true?)';
 
-/** What an answer looks like without its data: its keys, each row field with the kind of its value, its counts, its row count. */
+/**
+ * What an answer looks like without its data: its keys, each row field with the kind of its value, its counts, its row
+ * count.
+ */
 export function shapeOf(op: Operation, body: unknown): Shape {
   const kind = (v: unknown) =>
     v === null
@@ -171,7 +176,10 @@ function lostByDefault(param: Parameter, value: string, without: Shape, withIt: 
   return undefined;
 }
 
-/** `counts-kept`: a parameter that limits rows (`limitsRows`) leaves the counts its meaning names alone, and cuts the rows. */
+/**
+ * `counts-kept`: a parameter that limits rows (`limitsRows`) leaves the counts its meaning names alone, and cuts the
+ * rows.
+ */
 export const countsKept: Comparison<[asked: Asked, without: unknown, limited: unknown]> = {
   name: 'counts-kept',
   promise: 'a limit cuts the rows and leaves the counts alone',
@@ -199,7 +207,10 @@ export const countsKept: Comparison<[asked: Asked, without: unknown, limited: un
   },
 };
 
-/** `reveals-hidden`: a switch that reveals hidden rows (`revealsHidden`) drops the hidden count, and the total grows by it. */
+/**
+ * `reveals-hidden`: a switch that reveals hidden rows (`revealsHidden`) drops the hidden count, and the total grows by
+ * it.
+ */
 export const revealsHidden: Comparison<[asked: Omit<Asked, 'value'>, without: unknown, withIt: unknown]> = {
   name: 'reveals-hidden',
   promise: 'revealing the hidden rows drops their count and adds it to the total',
@@ -303,7 +314,9 @@ export interface Paged {
   totals: { page: number; total: number; rows: number }[];
 }
 
-/** `total-steady`: the total of a query is the same on every page (asked again on page 1 before it is called a defect). */
+/**
+ * `total-steady`: the total of a query is the same on every page (asked again on page 1 before it is called a defect).
+ */
 export const totalSteady: Comparison<[paged: Paged, againOnPage1: number | undefined]> = {
   name: 'total-steady',
   promise: 'the total of a query is the same on every page',

@@ -62,7 +62,10 @@ export interface Finding {
 /** Readings of requests kept by their text (their memory is a few KiB each). */
 const RECENT_READINGS = 512;
 
-/** What a judge reads besides the exchange: the spec, the level it judges at, the compiled schemas, the reading of the request. */
+/**
+ * What a judge reads besides the exchange: the spec, the level it judges at, the compiled schemas, the reading of the
+ * request.
+ */
 export class JudgeContext {
   private static readonly made = new WeakMap<SpecModel, Map<Provenance, JudgeContext>>();
 
@@ -76,9 +79,14 @@ export class JudgeContext {
   }
 
   private compiled?: Schemas;
-  /** Where a request's reading is kept on the request itself, for this context (a hidden field: no WeakMap to grow and sweep). */
+  /**
+   * Where a request's reading is kept on the request itself, for this context (a hidden field: no WeakMap to grow and
+   * sweep).
+   */
   private readonly slot = Symbol('reading');
-  /** Readings of bodiless requests by what they read (a proxy meets the same request again and again), most recent last. */
+  /**
+   * Readings of bodiless requests by what they read (a proxy meets the same request again and again), most recent last.
+   */
   private readonly recent = new Map<string, RequestReading>();
 
   private constructor(

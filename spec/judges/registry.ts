@@ -35,7 +35,10 @@ import { trueWhen } from './true-when.ts';
 export { JudgeContext, judgeRequest, REQUEST_JUDGES };
 export type { Finding, Judge, RequestJudge };
 
-/** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
+/**
+ * The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims
+ * them all.
+ */
 const STATUS: readonly Judge[] = [
   serverError,
   routing,
@@ -73,7 +76,10 @@ export const JUDGES: readonly Judge[] = [
   switches,
 ];
 
-/** The judges that read an answer's body: all but `readable`'s, the status's and the headers'. They skip an unreadable body. */
+/**
+ * The judges that read an answer's body: all but `readable`'s, the status's and the headers'. They skip an unreadable
+ * body.
+ */
 const BODY_JUDGES: ReadonlySet<Judge> = new Set(
   JUDGES.filter((j) => j !== readable && !STATUS.includes(j) && !HEADERS.includes(j)),
 );

@@ -83,7 +83,8 @@ export const filters = judge({
     const out: Finding[] = [];
     const sent = meant(ex, ctx).filter((v) => isRowRule(v.param.meaning!) && !isOff(v.param, v.value));
     for (const { param, value } of sent) {
-      // A row whose field the schema refuses (a null where a number is promised) is the schema's finding, not the filter's.
+      // A row whose field the schema refuses (a null where a number is promised) is the schema's finding, not the
+      // filter's.
       const fields = fieldsOf(param.meaning!);
       const valid = (row: Row) =>
         fields.every((f) => {

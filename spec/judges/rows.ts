@@ -44,7 +44,10 @@ export function totalOf(op: Operation, body: unknown): number | undefined {
   return page?.rule === 'page' ? countOf(body, page.total) : undefined;
 }
 
-/** The fields a row is told apart by: those its operation's sort breaks ties by (`address`, `port`), which the spec makes unique. */
+/**
+ * The fields a row is told apart by: those its operation's sort breaks ties by (`address`, `port`), which the spec
+ * makes unique.
+ */
 export function identityFields(op: Operation): string[] {
   for (const p of op.parameters) if (p.meaning?.rule === 'sort') return p.meaning.tieBreak;
   return [];
@@ -69,7 +72,10 @@ export function someRows(op: Operation, rows: readonly Row[]): string {
   return `${ids.join(', ')}${rows.length > 3 ? ` and ${rows.length - 3} more` : ''}`;
 }
 
-/** How firm a promise about a parameter's `x-meaning` is: the softest of the operation, the parameter and every part of the rows it reads. */
+/**
+ * How firm a promise about a parameter's `x-meaning` is: the softest of the operation, the parameter and every part of
+ * the rows it reads.
+ */
 export function meaningLevel(op: Operation, param: Parameter, m: Meaning): Provenance {
   const rows = op.rows;
   return weakest(

@@ -30,7 +30,8 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       if (status === owed.status) return extra?.(ex, ctx, owed) ?? [];
       // An answer chosen for the request (the mock's `Prefer`, a client's cache) owes nothing to what the request is.
       if (ex.known?.steered || notModified(ex)) return [];
-      // A server error is `server-error`'s, a success the operation does not declare `declared-status`'s: one finding each.
+      // A server error is `server-error`'s, a success the operation does not declare `declared-status`'s: one finding
+      // each.
       const op = ctx.operation(ex);
       if (status >= 500 || (op && status < 300 && !op.responses.has(status))) return [];
       // Another rule that applies may decide first (the spec does not order them): the first rule files the failure.
@@ -129,7 +130,10 @@ export const bodyLimit = ruleJudge('body-limit', 'a body over x-max-body-bytes g
 
 export const auth = ruleJudge('auth', 'no or invalid credentials get 401, valid ones without the permission 403');
 
-/** A public operation answers as if a credential it gets were not there (rate limits are per account, so clients send one everywhere). */
+/**
+ * A public operation answers as if a credential it gets were not there (rate limits are per account, so clients send
+ * one everywhere).
+ */
 export const publicIgnoresCredentials = judge({
   name: 'public-credentials',
   promise: 'a public operation does not refuse a request for its credentials',

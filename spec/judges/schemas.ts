@@ -26,7 +26,10 @@ export interface Answer {
 
 export interface BodyVerdict {
   problems: string[];
-  /** The schema errors as keys that do not depend on the row (`body.results.*.port must be integer`): failures that share one share a cause. */
+  /**
+   * The schema errors as keys that do not depend on the row (`body.results.*.port must be integer`): failures that
+   * share one share a cause.
+   */
   schemaErrors: string[];
 }
 
@@ -118,7 +121,10 @@ export class Schemas {
     return this.compile('ErrorBody', { $ref: ERROR_BODY_REF });
   }
 
-  /** How firm a check of this response's body is at the judge's level; undefined when the level keeps nothing of its schema. */
+  /**
+   * How firm a check of this response's body is at the judge's level; undefined when the level keeps nothing of its
+   * schema.
+   */
   bodyLevel(op: Operation, status: number): Provenance | undefined {
     return this.bodyValidator(op, status)?.level;
   }
@@ -172,12 +178,18 @@ export class Schemas {
     return { problems: [describeErrors(errors, 'body')], schemaErrors: schemaErrorKeys(errors) };
   }
 
-  /** The body against the schema the spec declares for `status` on `op` (`unformatted`: fields whose format a switch replaced). */
+  /**
+   * The body against the schema the spec declares for `status` on `op` (`unformatted`: fields whose format a switch
+   * replaced).
+   */
   body(op: Operation, status: number, answer: Answer, unformatted: readonly string[] = []): BodyVerdict {
     return this.judgeBody(this.bodyValidator(op, status, unformatted), answer);
   }
 
-  /** A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps nothing of it), for a caller that groups them itself (by row). */
+  /**
+   * A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps
+   * nothing of it), for a caller that groups them itself (by row).
+   */
   bodyErrors(op: Operation, status: number, json: unknown, unformatted: readonly string[] = []): ErrorObject[] {
     const compiled = this.bodyValidator(op, status, unformatted);
     return !compiled || compiled.validate(json)
@@ -244,7 +256,10 @@ export class Schemas {
     return Boolean(validate({ v: value }));
   }
 
-  /** The headers `status` declares on `op` (within the judge's level) that the answer lacks or carries with a refused value. */
+  /**
+   * The headers `status` declares on `op` (within the judge's level) that the answer lacks or carries with a refused
+   * value.
+   */
   headers(op: Operation, status: number, answer: Answer): HeaderProblem[] {
     const out: HeaderProblem[] = [];
     for (const h of op.responses.get(status)?.headers.values() ?? []) {

@@ -32,7 +32,10 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
 
-/** The same letters in the other case: a probe that also proves matching ignores case (an enum of a text rule too: `region=eu`). */
+/**
+ * The same letters in the other case: a probe that also proves matching ignores case (an enum of a text rule too:
+ * `region=eu`).
+ */
 function otherCase(value: string, _param: Parameter): string {
   const swapped = [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
   return swapped;

@@ -83,7 +83,9 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
   return out;
 }
 
-/** Pages a probe reads at most, past the first, looking for the row it was taken from (at a bound, it may match late). */
+/**
+ * Pages a probe reads at most, past the first, looking for the row it was taken from (at a bound, it may match late).
+ */
 const WITNESS_PAGES = 8;
 
 const byRule = (op: Operation, rule: Rule) => op.parameters.find((p) => p.meaning?.rule === rule);

@@ -18,7 +18,10 @@ import type { Predicate } from '../meaning/combinations.ts';
 import { describeQuery, type Query, type Row, type SeenRow } from '../meaning/answer-rows.ts';
 import type { Server } from '../request-paths.ts';
 
-/** What each page of the sample is judged by: its rows against the schema, the limit, the order asked and the filters sent. */
+/**
+ * What each page of the sample is judged by: its rows against the schema, the limit, the order asked and the filters
+ * sent.
+ */
 const PAGE_JUDGES = ['schema', 'page', 'order', 'filters', 'counts'];
 
 export interface PagedQuery {
@@ -168,7 +171,10 @@ export class Sampler {
     })());
   }
 
-  /** The first page of the default query and of the relaxed one, as wide as the target pages (once): the rows the other checks probe with. */
+  /**
+   * The first page of the default query and of the relaxed one, as wide as the target pages (once): the rows the other
+   * checks probe with.
+   */
   seed(): Promise<void> {
     return (this.seeded ??= (async () => {
       const order = this.defaultOrder();
@@ -179,7 +185,9 @@ export class Sampler {
     })());
   }
 
-  /** Every declared order over the relaxed query, and the combinations, in pages small enough to cross page boundaries. */
+  /**
+   * Every declared order over the relaxed query, and the combinations, in pages small enough to cross page boundaries.
+   */
   plan(combinations: { query: Query; predicates: Predicate[] }[]): void {
     const total = Math.max(0, ...this.queries.map((q) => q.totals[0]?.total ?? 0));
     const min = typeof this.limitParam?.schema.minimum === 'number' ? this.limitParam.schema.minimum : 1;
@@ -200,7 +208,10 @@ export class Sampler {
     for (const c of combinations) this.add(c.query, limit, describeQuery(c.query), { predicates: c.predicates });
   }
 
-  /** Pages through every planned query in turn (each its page 1, then each its page 2, ...) until all are done or only `reserve` requests of the budget are left. */
+  /**
+   * Pages through every planned query in turn (each its page 1, then each its page 2, ...) until all are done or only
+   * `reserve` requests of the budget are left.
+   */
   async walk(reserve: number): Promise<void> {
     for (;;) {
       const open = this.queries.filter((q) => !q.done);
