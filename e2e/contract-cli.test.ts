@@ -44,30 +44,34 @@ describe.concurrent('the CLI against the mock', () => {
     withoutDredd = runContract(['--base-url', beside.baseUrl, '--pace', 'off', '--dredd', 'off']);
   });
 
-  test('with the replay: every check passes, Dredd replays each documented success, every report is written and masked', async () => {
-    const run = await withDredd;
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-    expect(run.stdout).toMatch(
-      /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 9 by Dredd and \d+ by the pre-flight$/m,
-    );
-    const xml = readFileSync(run.junit, 'utf8');
-    expect(xml).toContain('name="Dredd: GET /servers/find -&gt; 200 as the spec says [interface]"');
-    expect(xml).toContain('name="Dredd: POST /user/apikeys -&gt; 201 body matches CreatedApiKey [assumed]"');
-    expect(xml).toContain('name="Dredd: DELETE /user/apikeys/{id} -&gt; 200 as the spec says [assumed]"');
-    const log = readFileSync(run.dreddLog, 'utf8');
-    expect(log).toMatch(/^complete: 9 passing, 0 failing, 0 errors, \d+ skipped/m);
-    expect(JSON.parse(readFileSync(run.json, 'utf8'))).toMatchObject({ verdict: 'passed', exitCode: 0, causes: [] });
-    const everything =
-      run.stdout +
-      xml +
-      log +
-      readFileSync(run.html, 'utf8') +
-      readFileSync(run.markdown, 'utf8') +
-      readFileSync(run.json, 'utf8');
-    expect(everything).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
-    expect(run.stderr).toBe('');
-  });
+  test(
+    'with the replay: every check passes, Dredd replays each documented success, every report is written and ' +
+      'masked',
+    async () => {
+      const run = await withDredd;
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
+      expect(run.stdout).toMatch(
+        /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 9 by Dredd and \d+ by the pre-flight$/m,
+      );
+      const xml = readFileSync(run.junit, 'utf8');
+      expect(xml).toContain('name="Dredd: GET /servers/find -&gt; 200 as the spec says [interface]"');
+      expect(xml).toContain('name="Dredd: POST /user/apikeys -&gt; 201 body matches CreatedApiKey [assumed]"');
+      expect(xml).toContain('name="Dredd: DELETE /user/apikeys/{id} -&gt; 200 as the spec says [assumed]"');
+      const log = readFileSync(run.dreddLog, 'utf8');
+      expect(log).toMatch(/^complete: 9 passing, 0 failing, 0 errors, \d+ skipped/m);
+      expect(JSON.parse(readFileSync(run.json, 'utf8'))).toMatchObject({ verdict: 'passed', exitCode: 0, causes: [] });
+      const everything =
+        run.stdout +
+        xml +
+        log +
+        readFileSync(run.html, 'utf8') +
+        readFileSync(run.markdown, 'utf8') +
+        readFileSync(run.json, 'utf8');
+      expect(everything).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
+      expect(run.stderr).toBe('');
+    },
+  );
 
   test("--dredd off: the same checks but the replay's, and no Dredd log", async () => {
     const [on, off] = await Promise.all([withDredd, withoutDredd]);
@@ -90,7 +94,8 @@ describe.concurrent('the CLI against the mock', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       new RegExp(
-        `^contract: NOT RUN: cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that host and port \\(ECONNREFUSED`,
+        `^contract: NOT RUN: cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing ` +
+          `listens on that host and port \\(ECONNREFUSED`,
       ),
     );
     // Said once: not again on stdout, which names the reports alone.
@@ -122,7 +127,10 @@ describe.concurrent('the CLI against the mock', () => {
     const run = await runContract(['--bse-url', mock.baseUrl]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /^contract: NOT RUN: unknown flag '--bse-url': did you mean --base-url\? \(see --help\)\n\nUsage: server-listing-contract/,
+      new RegExp(
+        String.raw`^contract: NOT RUN: unknown flag '--bse-url': did you mean --base-url\? \(see --help\)\n\n` +
+          'Usage: server-listing-contract',
+      ),
     );
     expect((run.stdout + run.stderr).match(/unknown flag/g)).toHaveLength(1);
     expect((run.stdout + run.stderr).match(/Usage: /g)).toHaveLength(1);
@@ -133,30 +141,34 @@ describe.concurrent('the CLI against the mock', () => {
 });
 
 describe.concurrent('Ctrl-C half-way', () => {
-  test('reaches the run (its whole process group, as a terminal sends it): it stops, removes every key it created, and its reports say so', async () => {
-    const session = { Cookie: `sls_session=${fixtureEnv().CONTRACT_SESSION_COOKIE}` };
-    const ours = async () =>
-      (
-        (await (await fetch(`${slow.baseUrl}/user/apikeys`, { headers: session })).json()) as {
-          keys: { name: string | null }[];
-        }
-      ).keys.filter((k) => k.name?.startsWith('contract-test-'));
-    const run = startContract(['--base-url', slow.baseUrl, '--pace', 'off', '--dredd', 'off']);
-    let finished = false;
-    void run.done.then(() => (finished = true));
-    // The key cap check holds many keys at once: interrupt it there.
-    while ((await ours()).length < 5) {
-      expect(finished, 'the run ended before it held 5 keys').toBe(false);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    process.kill(-run.child.pid!, 'SIGINT');
-    const result = await run.done;
-    expect(result.stderr).toContain('SIGINT: stopping');
-    expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(result.stdout).toMatch(
-      /x \[interface\] suite: the run finished\n.*\n?.*why: +the run was stopped \(SIGINT\) before every check ran/,
-    );
-    expect(await ours()).toEqual([]);
-    expect(readFileSync(result.junit, 'utf8')).toContain('name="suite: the run finished [interface]"');
-  });
+  test(
+    'reaches the run (its whole process group, as a terminal sends it): it stops, removes every key it created, ' +
+      'and its reports say so',
+    async () => {
+      const session = { Cookie: `sls_session=${fixtureEnv().CONTRACT_SESSION_COOKIE}` };
+      const ours = async () =>
+        (
+          (await (await fetch(`${slow.baseUrl}/user/apikeys`, { headers: session })).json()) as {
+            keys: { name: string | null }[];
+          }
+        ).keys.filter((k) => k.name?.startsWith('contract-test-'));
+      const run = startContract(['--base-url', slow.baseUrl, '--pace', 'off', '--dredd', 'off']);
+      let finished = false;
+      void run.done.then(() => (finished = true));
+      // The key cap check holds many keys at once: interrupt it there.
+      while ((await ours()).length < 5) {
+        expect(finished, 'the run ended before it held 5 keys').toBe(false);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      process.kill(-run.child.pid!, 'SIGINT');
+      const result = await run.done;
+      expect(result.stderr).toContain('SIGINT: stopping');
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(result.stdout).toMatch(
+        /x \[interface\] suite: the run finished\n.*\n?.*why: +the run was stopped \(SIGINT\) before every check ran/,
+      );
+      expect(await ours()).toEqual([]);
+      expect(readFileSync(result.junit, 'utf8')).toContain('name="suite: the run finished [interface]"');
+    },
+  );
 });

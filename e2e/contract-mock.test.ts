@@ -35,13 +35,18 @@ describe('the contract suite against the mock, in process', () => {
     expect(outcome.settings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/),
-        '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture forbidden-key], expired key [fixture expired-key], expired session [fixture expired-session] (from fixtures/auth.json, as the target is the mock)',
+        '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture ' +
+          'forbidden-key], expired key [fixture expired-key], expired session [fixture expired-session] (from ' +
+          'fixtures/auth.json, as the target is the mock)',
         '  writes: on (the target is the mock)',
       ]),
     );
     const xml = junit(outcome);
     expect(xml).toMatch(
-      /<testsuites name="contract" tests="\d+" failures="0" errors="0" skipped="\d+" timestamp="[^"]+" time="\d+\.\d{3}">/,
+      new RegExp(
+        String.raw`<testsuites name="contract" tests="\d+" failures="0" errors="0" skipped="\d+" ` +
+          String.raw`timestamp="[^"]+" time="\d+\.\d{3}">`,
+      ),
     );
     for (const family of [
       'auth',
@@ -69,7 +74,11 @@ describe('the contract suite against the mock, in process', () => {
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.filter((name) => !/^coverage: the declared (429|500) /.test(name))).toEqual([]);
     expect(text).toMatch(
-      /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 0 by Dredd \(--dredd off\) and \d+ by the pre-flight$/m,
+      new RegExp(
+        String.raw`^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, ` +
+          String.raw`0 by Dredd \(--dredd off\) and \d+ by the pre-flight$`,
+        'm',
+      ),
     );
     expect(text).toMatch(/^Sample: \d+ rows in \d+ pages, 1000 distinct, 0 invalid \(0\.0%\); \d+ pings$/m);
     // Secrets are masked everywhere a person or CI can read them.

@@ -38,19 +38,23 @@ describe('the replay phase (Dredd), over a socket', () => {
   const start = (group: Defect[]) =>
     runs.get(group.join('+')) ?? runs.set(group.join('+'), replay(group)).get(group.join('+'))!;
 
-  test("against a correct server: each operation's documented success, replayed with real credentials and ids, passes; Dredd's log says so", async () => {
-    const { outcome, dreddLog } = await start(['none']);
-    expect(failures(outcome), summary(outcome)).toEqual([]);
-    // The replay's own results (the judges' verdicts on every answer are listed apart).
-    const replayed = outcome.reports.flatMap((r) => r.results.filter((x) => x.family === 'Dredd'));
-    const checks = replayed.map((x) => `${x.operationId} ${x.check}`);
-    expect(checks).toHaveLength(18);
-    expect(checks.every((c) => / Dredd: /.test(c))).toBe(true);
-    expect(dreddLog).toMatch(/^complete: 9 passing, 0 failing, 0 errors/m);
-    expect(outcome.figures[0]).toMatch(
-      /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 9 by Dredd and 2 by the pre-flight$/,
-    );
-  });
+  test(
+    "against a correct server: each operation's documented success, replayed with real credentials and ids, " +
+      "passes; Dredd's log says so",
+    async () => {
+      const { outcome, dreddLog } = await start(['none']);
+      expect(failures(outcome), summary(outcome)).toEqual([]);
+      // The replay's own results (the judges' verdicts on every answer are listed apart).
+      const replayed = outcome.reports.flatMap((r) => r.results.filter((x) => x.family === 'Dredd'));
+      const checks = replayed.map((x) => `${x.operationId} ${x.check}`);
+      expect(checks).toHaveLength(18);
+      expect(checks.every((c) => / Dredd: /.test(c))).toBe(true);
+      expect(dreddLog).toMatch(/^complete: 9 passing, 0 failing, 0 errors/m);
+      expect(outcome.figures[0]).toMatch(
+        /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 9 by Dredd and 2 by the pre-flight$/,
+      );
+    },
+  );
 
   for (const group of GROUPS) {
     test(`names ${group.join(', ')}`, async () => {

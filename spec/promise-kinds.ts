@@ -105,13 +105,15 @@ export const KINDS = {
   'page-size-by-plan': kind(
     [],
     [],
-    "which plan the suite's credentials are on is the target's to know: a page cut to it cannot be told from a page cut to another",
+    "which plan the suite's credentials are on is the target's to know: a page cut to it cannot be told from a page " +
+      'cut to another',
   ),
   'default-port': kind(['about', 'success'], ['sample (pings)']),
   'refresh-after': kind(
     [],
     [],
-    "x-refresh-after-minutes names no field: which time is older than it (the server's last_ping) the spec says in prose only",
+    "x-refresh-after-minutes names no field: which time is older than it (the server's last_ping) the spec says in " +
+      'prose only',
   ),
   'window-days': kind(
     [],
@@ -121,7 +123,8 @@ export const KINDS = {
   'rate-limit-tier': kind(
     [],
     [],
-    "which account and tier a target counts a request under is the target's to know (keys and sessions of one user share counters, invalid credentials count as anonymous)",
+    "which account and tier a target counts a request under is the target's to know (keys and sessions of one user " +
+      'share counters, invalid credentials count as anonymous)',
   ),
   // What a client may do next with an answer (`links`).
   link: kind(['listed', 'auth', 'success'], ['keys']),

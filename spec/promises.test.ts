@@ -36,46 +36,50 @@ describe('the promise map', () => {
     );
   });
 
-  it('covers every operation, parameter, body property, declared status and header, and protected operation of the spec', () => {
-    for (const op of model.operations) {
-      const mine = of((p) => p.operations.includes(op.operationId));
-      expect(
-        mine.some((p) => p.kind === 'route'),
-        op.operationId,
-      ).toBe(true);
-      for (const status of op.responses.keys())
+  it(
+    'covers every operation, parameter, body property, declared status and header, and protected operation of the ' +
+      'spec',
+    () => {
+      for (const op of model.operations) {
+        const mine = of((p) => p.operations.includes(op.operationId));
         expect(
-          mine.some((p) => p.kind === 'status' && p.detail.status === status),
-          `${op.operationId} ${status}`,
+          mine.some((p) => p.kind === 'route'),
+          op.operationId,
         ).toBe(true);
-      for (const param of op.parameters)
-        expect(
-          mine.some((p) => p.subject.area === 'parameter' && p.subject.name === param.name),
-          `${op.operationId} ${param.name}`,
-        ).toBe(true);
-      const body = op.requestBody?.schema;
-      for (const name of body ? objectProperties(model.doc, body).keys() : [])
-        expect(
-          mine.some((p) => p.subject.area === 'body' && p.subject.name === name),
-          `${op.operationId} ${name}`,
-        ).toBe(true);
-      for (const [status, response] of op.responses)
-        for (const header of response.headers.keys())
+        for (const status of op.responses.keys())
           expect(
-            of((p) => p.kind === 'header-present' && p.subject.name === header).some((p) =>
-              p.detail.places?.some((pl) => pl.operation === op.operationId && pl.status === status),
-            ),
-            `${op.operationId} ${status} ${header}`,
+            mine.some((p) => p.kind === 'status' && p.detail.status === status),
+            `${op.operationId} ${status}`,
           ).toBe(true);
-      if (op.isPublic) expect(mine.some((p) => p.kind === 'public-credentials')).toBe(true);
-      else
-        for (const kind of ['auth-missing', 'auth-unknown', 'auth-expired', 'auth-permission'])
+        for (const param of op.parameters)
           expect(
-            mine.some((p) => p.kind === kind),
-            `${op.operationId} ${kind}`,
+            mine.some((p) => p.subject.area === 'parameter' && p.subject.name === param.name),
+            `${op.operationId} ${param.name}`,
           ).toBe(true);
-    }
-  });
+        const body = op.requestBody?.schema;
+        for (const name of body ? objectProperties(model.doc, body).keys() : [])
+          expect(
+            mine.some((p) => p.subject.area === 'body' && p.subject.name === name),
+            `${op.operationId} ${name}`,
+          ).toBe(true);
+        for (const [status, response] of op.responses)
+          for (const header of response.headers.keys())
+            expect(
+              of((p) => p.kind === 'header-present' && p.subject.name === header).some((p) =>
+                p.detail.places?.some((pl) => pl.operation === op.operationId && pl.status === status),
+              ),
+              `${op.operationId} ${status} ${header}`,
+            ).toBe(true);
+        if (op.isPublic) expect(mine.some((p) => p.kind === 'public-credentials')).toBe(true);
+        else
+          for (const kind of ['auth-missing', 'auth-unknown', 'auth-expired', 'auth-permission'])
+            expect(
+              mine.some((p) => p.kind === kind),
+              `${op.operationId} ${kind}`,
+            ).toBe(true);
+      }
+    },
+  );
 
   it('reads x-cors as promises the cors judge holds, on every operation, not as an extension no kind reads', () => {
     const cors = of((p) => p.subject.area === 'cors');
@@ -106,66 +110,75 @@ describe('the promise map', () => {
     expect(of((p) => p.kind === 'field-required' && p.subject.name === 'PingServer.favicon')).toHaveLength(1);
   });
 
-  it('reads each way a parameter is constrained: both sides of a bound, its meaning, its case, both directions of an order', () => {
-    const minUsers = of((p) => p.id.startsWith('findServers query minUsers:')).map((p) => p.id.split(': ')[1]);
-    expect(minUsers).toEqual([
-      'type integer',
-      'minimum 0 accepted',
-      'minimum 0 refused past it',
-      'empty means left out',
-      'bound inclusive',
-      'bound excludes',
-    ]);
-    expect(of((p) => p.kind === 'param-any-case').map((p) => p.id)).toEqual([
-      'findServers query region: any case',
-      'listRegions query region: any case',
-    ]);
-    expect(of((p) => p.kind === 'sort-order').map((p) => `${p.detail.order} ${p.detail.direction}`)).toEqual([
-      'users desc',
-      'version desc',
-      'address asc',
-      'port asc',
-      'updated desc',
-    ]);
-    expect(of((p) => p.kind === 'text-wildcard').map((p) => p.subject.name)).toEqual([
-      'version',
-      'country',
-      'city',
-      'motd',
-      'org',
-      'version',
-      'country',
-    ]);
-  });
+  it(
+    'reads each way a parameter is constrained: both sides of a bound, its meaning, its case, both directions of an ' +
+      'order',
+    () => {
+      const minUsers = of((p) => p.id.startsWith('findServers query minUsers:')).map((p) => p.id.split(': ')[1]);
+      expect(minUsers).toEqual([
+        'type integer',
+        'minimum 0 accepted',
+        'minimum 0 refused past it',
+        'empty means left out',
+        'bound inclusive',
+        'bound excludes',
+      ]);
+      expect(of((p) => p.kind === 'param-any-case').map((p) => p.id)).toEqual([
+        'findServers query region: any case',
+        'listRegions query region: any case',
+      ]);
+      expect(of((p) => p.kind === 'sort-order').map((p) => `${p.detail.order} ${p.detail.direction}`)).toEqual([
+        'users desc',
+        'version desc',
+        'address asc',
+        'port asc',
+        'updated desc',
+      ]);
+      expect(of((p) => p.kind === 'text-wildcard').map((p) => p.subject.name)).toEqual([
+        'version',
+        'country',
+        'city',
+        'motd',
+        'org',
+        'version',
+        'country',
+      ]);
+    },
+  );
 
-  it('a promise the spec adds appears with no code: a parameter, and an extension held by the judges that say so', () => {
-    const doc = loadSpec();
-    const copy = structuredClone(doc);
-    copy.paths['/metadata/regions']!.get.parameters.push({
-      name: 'minServers',
-      in: 'query',
-      'x-provenance': 'assumed',
-      schema: { type: 'integer', minimum: 1, maximum: 99 },
-    });
-    (copy as unknown as Record<string, unknown>)['x-sunset'] = { date: '2030-01-01', 'x-provenance': 'assumed' };
-    const added = buildModel(copy);
-    const ids = promiseMap(added).map((p) => p.id);
-    expect(ids).toEqual(
-      expect.arrayContaining([
-        'listRegions query minServers: minimum 1 accepted',
-        'listRegions query minServers: maximum 99 refused past it',
-      ]),
-    );
-    const unheld = promiseMap(added, registryNames()).find((p) => p.id === 'extension x-sunset')!;
-    expect(unheld.uncovered).toBe('no judge of the registry says it holds x-sunset');
-    const held = promiseMap(added, [...registryNames(), { name: 'sunset', holds: ['x-sunset'] }]).find(
-      (p) => p.id === 'extension x-sunset',
-    )!;
-    expect(held).toMatchObject({ judges: ['sunset'] });
-    expect(held.uncovered).toBeUndefined();
-    // The spec itself is untouched: the copy made the promises.
-    expect(doc.paths['/metadata/regions']!.get.parameters.map((p: unknown) => deref(doc, p).name)).toEqual(['region']);
-  });
+  it(
+    'a promise the spec adds appears with no code: a parameter, and an extension held by the judges that say ' + 'so',
+    () => {
+      const doc = loadSpec();
+      const copy = structuredClone(doc);
+      copy.paths['/metadata/regions']!.get.parameters.push({
+        name: 'minServers',
+        in: 'query',
+        'x-provenance': 'assumed',
+        schema: { type: 'integer', minimum: 1, maximum: 99 },
+      });
+      (copy as unknown as Record<string, unknown>)['x-sunset'] = { date: '2030-01-01', 'x-provenance': 'assumed' };
+      const added = buildModel(copy);
+      const ids = promiseMap(added).map((p) => p.id);
+      expect(ids).toEqual(
+        expect.arrayContaining([
+          'listRegions query minServers: minimum 1 accepted',
+          'listRegions query minServers: maximum 99 refused past it',
+        ]),
+      );
+      const unheld = promiseMap(added, registryNames()).find((p) => p.id === 'extension x-sunset')!;
+      expect(unheld.uncovered).toBe('no judge of the registry says it holds x-sunset');
+      const held = promiseMap(added, [...registryNames(), { name: 'sunset', holds: ['x-sunset'] }]).find(
+        (p) => p.id === 'extension x-sunset',
+      )!;
+      expect(held).toMatchObject({ judges: ['sunset'] });
+      expect(held.uncovered).toBeUndefined();
+      // The spec itself is untouched: the copy made the promises.
+      expect(doc.paths['/metadata/regions']!.get.parameters.map((p: unknown) => deref(doc, p).name)).toEqual([
+        'region',
+      ]);
+    },
+  );
 });
 
 describe('what a run put to the test', () => {

@@ -269,7 +269,9 @@ function valuePromises(
       ...base,
       id: id(`type ${schema.type}`),
       kind: 'param-type',
-      says: `${where.name} is ${schema.type === 'integer' ? 'an integer' : `a ${schema.type}`}: anything else is refused (400)`,
+      says:
+        `${where.name} is ${schema.type === 'integer' ? 'an integer' : `a ${schema.type}`}: anything else is ` +
+        `refused (400)`,
       detail: { keyword: 'type', value: schema.type },
     });
   for (const [keyword, words] of [
@@ -471,7 +473,8 @@ function meaningPromises(b: MapBuilder, op: Operation, p: Parameter, m: Meaning,
         add(
           'sort-order',
           `order ${value}`,
-          `${value} orders ${rows} by ${o.field} ${o.direction === 'asc' ? 'ascending' : 'descending'} (${o.compare}), within and across pages`,
+          `${value} orders ${rows} by ${o.field} ${o.direction === 'asc' ? 'ascending' : 'descending'} ` +
+            `(${o.compare}), within and across pages`,
           { order: value, field: o.field, direction: o.direction, compare: o.compare },
         );
       add('sort-tie-break', 'ties', `rows equal in the order asked come by ${m.tieBreak.join(', ')}, ascending`, {
@@ -803,7 +806,9 @@ function headerPromises(b: MapBuilder): void {
       level: h.level,
       id: `header ${name}: value`,
       kind: 'header-value',
-      says: `${name} is a${h.schema.type === 'integer' ? 'n integer' : ` ${h.schema.type ?? 'value'}`}${typeof h.schema.minimum === 'number' ? ` >= ${h.schema.minimum}` : ''}`,
+      says:
+        `${name} is a${h.schema.type === 'integer' ? 'n integer' : ` ${h.schema.type ?? 'value'}`}` +
+        (typeof h.schema.minimum === 'number' ? ` >= ${h.schema.minimum}` : ''),
       detail: { places: h.places, keyword: 'type', value: h.schema.type },
     });
   }

@@ -79,7 +79,9 @@ export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials'
       : `no ${variant === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`;
     cases.push({
       variant,
-      label: `a valid ${variant === 'apiKey' ? 'API key' : 'session'}${allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`}`,
+      label:
+        `a valid ${variant === 'apiKey' ? 'API key' : 'session'}` +
+        (allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`),
       status: allowed ? op.successStatus : 403,
       provenance: weakest(op.provenance, schemes),
       ...(missing ? { missing } : {}),

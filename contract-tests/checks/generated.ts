@@ -139,7 +139,8 @@ async function property(
   }
   const from =
     first && first !== smallest
-      ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ${first.exchange.request.url.slice(run.http.baseUrl.length)}`
+      ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ` +
+        `${first.exchange.request.url.slice(run.http.baseUrl.length)}`
       : '';
   const declared = [...op.responses.keys()].filter((s) => s < 500).join(', ');
   const spelt = kind === 'encoded' ? ', the status of the same request spelt plainly' : '';

@@ -33,7 +33,9 @@ async function createdKey(
       op,
       check,
       level: op.provenance,
-      reason: `no key was created (${exchange.skipped ?? exchange.error ?? `${op.method} ${op.path} answered ${exchange.response?.status}`})`,
+      reason:
+        `no key was created ` +
+        `(${exchange.skipped ?? exchange.error ?? `${op.method} ${op.path} answered ${exchange.response?.status}`})`,
     });
   const valid = { credential: 'valid' } as const;
   const out = [
@@ -80,12 +82,13 @@ async function revokedKey(
   const op = lc.revoke.op;
   const check = 'keys: a revoked key stops working (401)';
   const { key, exchange } = made;
+  const answered = `${lc.create.method} ${lc.create.path} answered ${exchange.response?.status}`;
   if (!key)
     return skip(run.scope, {
       op,
       check,
       level: op.provenance,
-      reason: `no key was created to revoke (${exchange.skipped ?? exchange.error ?? `${lc.create.method} ${lc.create.path} answered ${exchange.response?.status}`})`,
+      reason: `no key was created to revoke (${exchange.skipped ?? exchange.error ?? answered})`,
     });
   if (!key.secret)
     return skip(run.scope, {
@@ -104,7 +107,9 @@ async function revokedKey(
       op,
       check,
       level: op.provenance,
-      reason: `no key was revoked (${revoked.skipped ?? revoked.error ?? `${op.method} ${op.path} answered ${revoked.response?.status}`})`,
+      reason:
+        `no key was revoked ` +
+        `(${revoked.skipped ?? revoked.error ?? `${op.method} ${op.path} answered ${revoked.response?.status}`})`,
     });
   }
   const use = await http.send({ method: 'GET', url: http.url(lc.list.path), headers: credentials.bearer(key.secret) });

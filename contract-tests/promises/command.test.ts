@@ -23,7 +23,8 @@ describe('promises', () => {
     );
     expect(out).toMatch(/^ {2}parameter +\d+ \(\d+ held\)$/m);
     expect(out).toContain(
-      '[observed] findServers query minUsers: bound inclusive: minUsers: a row with players_online equal to the value is kept (>=, inclusive)\n    filters, witness (provoked by meaning)',
+      '[observed] findServers query minUsers: bound inclusive: minUsers: a row with players_online equal to the ' +
+        'value is kept (>=, inclusive)\n    filters, witness (provoked by meaning)',
     );
   });
 

@@ -58,7 +58,9 @@ const ROUTES: [RegExp, string[]][] = [
 const BASE = '/api/v0.1';
 const NOW = '2026-03-01T12:00:00.000Z';
 
-const SQL_LEAK = `Error: ER_PARSE_ERROR: You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'abc LIMIT 50' at line 1
+const SQL_LEAK =
+  'Error: ER_PARSE_ERROR: You have an error in your SQL syntax; check the manual that corresponds to your MySQL ' +
+  `server version for the right syntax to use near 'abc LIMIT 50' at line 1
     at Query.Sequence._packetToError (/srv/app/node_modules/mysql/lib/protocol/sequences/Sequence.js:47:14)
     at Query.ErrorPacket (/srv/app/node_modules/mysql/lib/protocol/sequences/Query.js:79:18)
     at findServers (/srv/app/src/routes/servers.js:88:21)`;
@@ -325,7 +327,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     }
     if (has('html-404'))
       return c.html(
-        `<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ${c.req.path}</pre></body></html>`,
+        `<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ` +
+          `${c.req.path}</pre></body></html>`,
         404,
       );
     return error(c, 404, `no such path: ${c.req.path}`);

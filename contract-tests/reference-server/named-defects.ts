@@ -226,7 +226,10 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^headers: every answer carries the headers its status declares/,
-      why: /findServers 200: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing \((\d+) of \1 answers judged/,
+      why: new RegExp(
+        'findServers 200: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing ' +
+          String.raw`\((\d+) of \1 answers judged`,
+      ),
       level: 'observed',
     },
   ],
@@ -443,8 +446,12 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'secret-in-list': /^a secret leaks: listApiKeys answers carry each key's secret \(keys\.\*\.secret\)/,
   'wrong-status': /^answers 200 where the spec says 201: POST \/user\/apikeys/,
   'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
-  'false-as-true':
-    /^a boolean parameter set to false does not answer like the parameter left out .*\((3 of the \d+ `default:` checks|\d+ checks): (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
+  'false-as-true': new RegExp(
+    '^a boolean parameter set to false does not answer like the parameter left out ' +
+      String.raw`.*\((3 of the \d+ ${'`'}default:${'`'} checks|\d+ checks): ` +
+      Array(3).fill('(favicon|relativeTime|noFilter)').join(', ') +
+      String.raw`\)$`,
+  ),
   'wrong-default-sort': /^findServers: sort: (\d+ out of order|with sort=updated the rows come in another order)/,
   'ignored-filter': /^findServers: org: \d+ of \d+ rows break it/,
   'motd-raw': /^findServers: motd: no row at all/,
@@ -457,15 +464,19 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'limit-dependent-count': /^listVersions: limit: unique_versions is \d+ with limit=\d+ but \d+ without/,
   'bare-error-body': /^schema: body must have property 'success'/,
   'missing-route': /^route missing: GET \/metadata\/versions answers 404 to every request/,
-  'no-rate-limit-headers':
-    /^response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of \d+ operations$/,
+  'no-rate-limit-headers': new RegExp(
+    '^response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset ' +
+      String.raw`missing from every answer of \d+ operations$`,
+  ),
   'text-plain-json': /^Content-Type is 'text\/plain' where the spec promises application\/json \(on every answer\)$/,
   'refuses-credentials': /^valid credentials refused: every request with the API key/,
   'repeated-param-500': /^server error: 500 Error: ER_OPERAND_COLUMNS: Operand should contain # column\(s\)/,
   'encoded-colon-404': /^a path parameter with a percent-encoded character is answered otherwise than the plain one/,
   'utf8mb4-500': /^server error: 500 Internal Server Error: ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value/,
-  'foreign-param-500':
-    /^server error: 500 Internal Server Error: the request could not be completed \(TypeError\) \(GET \/metadata\/countries\)$/,
+  'foreign-param-500': new RegExp(
+    '^server error: 500 Internal Server Error: the request could not be completed ' +
+      String.raw`\(TypeError\) \(GET /metadata/countries\)$`,
+  ),
   'cors-wildcard-with-credentials':
     /^Access-Control-Allow-Origin: \* where x-cors allows credentials: browsers refuse every credentialed call \(/,
   'cors-no-expose-headers':

@@ -71,17 +71,23 @@ describe('causes', () => {
     ]);
   });
 
-  test("a leaked secret: the schema and the suite's own secrets meeting it are one cause, saying what leaked and where", () => {
-    const leak =
-      "a secret leaks: listApiKeys answers carry each key's secret (keys.*.secret), which no answer but the one that creates it may hold";
-    const causes = findCauses(
-      [
-        failure('listApiKeys', 'schema: x', { schemaErrors: ['body.keys.*.secret must not be present'], leak }),
-        failure('createApiKey', 'keys: y', { leak }),
-      ],
-      [],
-      undefined,
-    );
-    expect(causes.map((c) => [c.title, c.failures.length])).toEqual([[leak, 2]]);
-  });
+  test(
+    "a leaked secret: the schema and the suite's own secrets meeting it are one cause, saying what leaked and " +
+      'where',
+    () => {
+      const leak =
+        "a secret leaks: listApiKeys answers carry each key's secret (keys.*.secret), which no answer but the one " +
+        'that ' +
+        'creates it may hold';
+      const causes = findCauses(
+        [
+          failure('listApiKeys', 'schema: x', { schemaErrors: ['body.keys.*.secret must not be present'], leak }),
+          failure('createApiKey', 'keys: y', { leak }),
+        ],
+        [],
+        undefined,
+      );
+      expect(causes.map((c) => [c.title, c.failures.length])).toEqual([[leak, 2]]);
+    },
+  );
 });

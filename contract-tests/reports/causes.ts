@@ -134,7 +134,9 @@ function fingerprints(
       key: (f) => f.evidence?.crash,
       cause: (failures) => ({
         title: `server error: ${failures[0]!.evidence!.crash} (${routes(failures)})`,
-        hint: 'the same error on every one of these answers: one fault of the target, met through several checks; the example repeats it',
+        hint:
+          'the same error on every one of these answers: one fault of the target, met through several checks; ' +
+          'the example repeats it',
       }),
     },
     {
@@ -145,12 +147,17 @@ function fingerprints(
         const statuses = Object.entries(observed?.answers[id] ?? {});
         const routed = statuses.filter(([s]) => Number(s) < 500);
         const failed = statuses.filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
-        const count = `${routed.reduce((n, [, c]) => n + c, 0)} answers${failed ? `, and ${failed} server errors` : ''}`;
+        const count =
+          `${routed.reduce((n, [, c]) => n + c, 0)} ` + `answers${failed ? `, and ${failed} server errors` : ''}`;
         const got = routed.map(([s]) => s).join(' or ');
         return op.declares404
           ? {
-              title: `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or it finds nothing at all`,
-              hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists`,
+              title:
+                `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or ` +
+                `it finds nothing at all`,
+              hint:
+                `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its ` +
+                `search lists`,
             }
           : {
               title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count})`,
@@ -166,27 +173,36 @@ function fingerprints(
       cause: () => {
         const which = [...refused];
         return {
-          title: `valid credentials refused: every request with the ${which.map((p) => CREDENTIALS[p]).join(', the ')} got 401`,
-          hint: `check that ${which.map((p) => ENV[p]).join(', ')} ${which.length > 1 ? 'are' : 'is'} valid on this target (not expired, revoked or from another environment); if so, the target refuses valid credentials`,
+          title:
+            `valid credentials refused: every request with the ` +
+            `${which.map((p) => CREDENTIALS[p]).join(', the ')} got 401`,
+          hint:
+            `check that ${which.map((p) => ENV[p]).join(', ')} ${which.length > 1 ? 'are' : 'is'} valid on this ` +
+            `target (not expired, revoked or from another environment); if so, the target refuses valid credentials`,
         };
       },
     },
     {
       key: (f) => f.evidence?.wrongType,
       cause: (failures) => ({
-        title: `Content-Type is '${failures[0]!.evidence!.wrongType}' where the spec promises application/json${jsonAnswers === 0 && allAnswers ? ' (on every answer)' : ''}`,
+        title:
+          `Content-Type is '${failures[0]!.evidence!.wrongType}' where the spec promises ` +
+          `application/json${jsonAnswers === 0 && allAnswers ? ' (on every answer)' : ''}`,
         hint: 'every JSON answer must say Content-Type: application/json (a charset parameter is fine)',
       }),
     },
     {
       key: (f) =>
         f.evidence?.missingHeaders
-          ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}`
+          ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000` +
+            [...f.evidence.missingHeaders.names].sort().join(', ')
           : undefined,
       cause: (failures) => {
         const { names, every } = failures[0]!.evidence!.missingHeaders!;
         return {
-          title: `response headers ${[...names].sort().join(', ')} missing from ${every ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
+          title:
+            `response headers ${[...names].sort().join(', ')} missing from ` +
+            `${every ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
           hint: "the spec declares them on these statuses; clients (and the suite's pacing) rely on them",
         };
       },
@@ -196,7 +212,9 @@ function fingerprints(
       key: (f) => f.evidence?.leak,
       cause: (failures) => ({
         title: failures[0]!.evidence!.leak!,
-        hint: 'the spec keeps a secret to the answer that creates it: an answer that carries it again hands it to whoever reads that answer',
+        hint:
+          'the spec keeps a secret to the answer that creates it: an answer that carries it again hands it to ' +
+          'whoever reads that answer',
       }),
     },
     {
@@ -229,7 +247,8 @@ function fingerprints(
         // One family: how many of its checks; across families: how many checks, and what they were about.
         const of =
           families.length === 1
-            ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})`
+            ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` ` +
+              `checks${names.length ? `: ${some(names)}` : ''})`
             : ` (${plural(failures.length, 'check')}${names.length ? `: ${some(names)}` : ''})`;
         return { title: `${finding}${of}` };
       },
@@ -245,7 +264,9 @@ function fingerprints(
       cause: (failures) => {
         const { expectedStatus, answer } = failures[0]!.evidence!;
         return {
-          title: `answers ${answer!.status} where the spec says ${expectedStatus}: ${routes(failures)} (${plural(failures.length, 'check')})`,
+          title:
+            `answers ${answer!.status} where the spec says ${expectedStatus}: ${routes(failures)} ` +
+            `(${plural(failures.length, 'check')})`,
         };
       },
     },

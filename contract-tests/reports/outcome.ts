@@ -105,7 +105,10 @@ export function promisesLine(p: PromiseCoverage): string {
   const areas = Object.entries(p.byArea)
     .map(([area, a]) => `${area} ${a.exercised}/${a.total}`)
     .join(', ');
-  return `Promises: ${p.total} in the spec, ${p.covered} held by a judge (${p.total - p.covered} not: see the report); this run put ${p.exercised} to the test (${share}%: ${areas})`;
+  return (
+    `Promises: ${p.total} in the spec, ${p.covered} held by a judge (${p.total - p.covered} not: see the ` +
+    `report); this run put ${p.exercised} to the test (${share}%: ${areas})`
+  );
 }
 
 /** The outcome of a run that checked nothing (exit 2), and why. */

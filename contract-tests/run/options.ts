@@ -96,7 +96,9 @@ export const FLAGS = {
   usage: {
     type: 'list',
     value: '<file>',
-    help: 'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the run checked against the target, and which it never did',
+    help:
+      'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the ' +
+      'run checked against the target, and which it never did',
   },
   'require-usage': {
     type: 'boolean',

@@ -132,8 +132,10 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
   const selected = model.operations.filter((o) => !only.length || only.includes(o.operationId));
   if (!isMock && selected.some((o) => o.schemes.length) && !credentials.apiKey && !credentials.session) {
     throw new Refusal(
-      `refusing to test ${target.baseUrl} without credentials: it does not identify as the mock (GET /__mock/info), so the fixture credentials do not apply. ` +
-        'Set CONTRACT_API_KEY and/or CONTRACT_SESSION_COOKIE (and CONTRACT_FORBIDDEN_API_KEY for the 403 checks), or limit the run to public operations with --only.',
+      `refusing to test ${target.baseUrl} without credentials: it does not identify as the mock (GET /__mock/info), ` +
+        `so the fixture credentials do not apply. ` +
+        'Set CONTRACT_API_KEY and/or CONTRACT_SESSION_COOKIE (and CONTRACT_FORBIDDEN_API_KEY for the 403 checks), or ' +
+        'limit the run to public operations with --only.',
     );
   }
   const writes = {
@@ -198,7 +200,8 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
   if (recorder.all().length === 0 && !stopped) {
     const { only, level } = run.scope;
     throw new Refusal(
-      `nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no check (every part it would rely on is softer than ${level})`,
+      `nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no ` +
+        `check (every part it would rely on is softer than ${level})`,
     );
   }
   recorder.add(failures);

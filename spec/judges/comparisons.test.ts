@@ -141,7 +141,8 @@ describe('a leaked secret', () => {
     const body = { success: true, keys: [{ id: 'key_1', secret: 's3cr3t' }] };
     expect(pathOf(body, 's3cr3t')).toBe('keys.*.secret');
     expect(leakOf(model.byId.get('listApiKeys')!, 'keys.*.secret')).toBe(
-      "a secret leaks: listApiKeys answers carry each key's secret (keys.*.secret), which no answer but the one that creates it may hold",
+      "a secret leaks: listApiKeys answers carry each key's secret (keys.*.secret), which no answer but the one that " +
+        'creates it may hold',
     );
   });
 });

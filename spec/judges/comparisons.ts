@@ -289,7 +289,9 @@ export const witness: Comparison<[asked: Asked, row: Row, pages: readonly unknow
       {
         judge: 'witness',
         level: meaningLevel(op, param, param.meaning!),
-        why: `${id} (${shown}) satisfies ${param.name}=${value} but is not among the ${rows.length} rows of ${plural(pages.length, 'page')}${total === undefined ? '' : ` (total ${total})`}`,
+        why:
+          `${id} (${shown}) satisfies ${param.name}=${value} but is not among the ${rows.length} rows of ` +
+          `${plural(pages.length, 'page')}${total === undefined ? '' : ` (total ${total})`}`,
         expected: `${id} among the rows`,
         defect: lost.defect,
         subject: { parameter: param.name },
@@ -360,7 +362,9 @@ export const totalReached: Comparison<[paged: Paged, reached: number, pageSize: 
       {
         judge: 'total-reached',
         level: meaningLevel(op, param, m),
-        why: `${label}: ${m.total} is ${first.total} but paging (${plural(totals.length, 'page')} of ${pageSize}) reached ${reached} distinct rows`,
+        why:
+          `${label}: ${m.total} is ${first.total} but paging (${plural(totals.length, 'page')} of ${pageSize}) ` +
+          `reached ${reached} distinct rows`,
         expected: `as many distinct rows over all pages as ${m.total} says`,
         defect: pageCount
           ? TOTAL_IS_PAGE
@@ -430,7 +434,10 @@ export const rateLimit: Comparison<[answers: readonly Counted[], windowSeconds: 
     );
     if (badReset)
       finding(
-        `${badReset.request}: X-RateLimit-Reset ${badReset.reset} is ${new Date(badReset.reset! * 1000).toISOString()}, not within the ${windowSeconds} s window after the answer (${new Date(badReset.at).toISOString()})`,
+        `${badReset.request}: X-RateLimit-Reset ${badReset.reset} is ` +
+          `${new Date(badReset.reset! * 1000).toISOString()}, ` +
+          `not within the ${windowSeconds} s window after the ` +
+          `answer (${new Date(badReset.at).toISOString()})`,
         'X-RateLimit-Reset is not the end of the current window in Unix seconds',
         'X-RateLimit-Reset',
       );
@@ -449,7 +456,8 @@ export const rateLimit: Comparison<[answers: readonly Counted[], windowSeconds: 
         warned = !before.length || before.some((b) => b.limit === undefined || b.remaining! < b.limit);
         if (!warned) {
           finding(
-            `${a.request}: 429 after ${plural(before.length, 'answer')} in the same window each said X-RateLimit-Remaining ${before[0]!.remaining} of ${before[0]!.limit}`,
+            `${a.request}: 429 after ${plural(before.length, 'answer')} in the same window each said ` +
+              `X-RateLimit-Remaining ${before[0]!.remaining} of ${before[0]!.limit}`,
             'a 429 comes though X-RateLimit-Remaining never counted down',
             'X-RateLimit-Remaining',
           );
@@ -460,9 +468,13 @@ export const rateLimit: Comparison<[answers: readonly Counted[], windowSeconds: 
       if (!prev || a.remaining === undefined || prev.status === 429) continue;
       const whole = prev.remaining === prev.limit && a.remaining === a.limit;
       if (a.remaining > prev.remaining!) {
-        frozen ??= `${a.request}: X-RateLimit-Remaining ${a.remaining} after ${prev.remaining} within one window (reset ${a.reset})`;
+        frozen ??=
+          `${a.request}: X-RateLimit-Remaining ${a.remaining} after ${prev.remaining} within one window ` +
+          `(reset ${a.reset})`;
       } else if (a.remaining === prev.remaining && !whole) {
-        frozen ??= `${a.request}: X-RateLimit-Remaining stays ${a.remaining} of ${a.limit} from one answer to the next within one window`;
+        frozen ??=
+          `${a.request}: X-RateLimit-Remaining stays ${a.remaining} of ${a.limit} from one answer to the ` +
+          `next within one window`;
       }
     }
     if (frozen && warned) finding(frozen, 'X-RateLimit-Remaining does not count down', 'X-RateLimit-Remaining');

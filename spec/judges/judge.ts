@@ -114,7 +114,8 @@ export class JudgeContext {
     const h = request.headers;
     const key =
       request.body === undefined
-        ? `${request.method}\u0000${request.target}\u0000${h.authorization ?? ''}\u0000${h.cookie ?? ''}\u0000${h['content-type'] ?? ''}`
+        ? `${request.method}\u0000${request.target}\u0000${h.authorization ?? ''}\u0000${h.cookie ?? ''}\u0000` +
+          (h['content-type'] ?? '')
         : undefined;
     reading = key === undefined ? undefined : this.recent.get(key);
     if (!reading) {

@@ -55,7 +55,9 @@ export const secrets = judge({
       {
         judge: 'secrets',
         level: op?.provenance ?? 'assumed',
-        why: `the answer carries ${leaked.length} secret${leaked.length === 1 ? '' : 's'} the suite created (a key's secret${path ? `, at ${path}` : ''})`,
+        why:
+          `the answer carries ${leaked.length} secret${leaked.length === 1 ? '' : 's'} the suite created (a key's ` +
+          `secret${path ? `, at ${path}` : ''})`,
         expected: 'no secret but in the answer that created it',
         defect: leak ?? "a key's secret shows again after it was created",
         ...(leak ? { evidence: { leak } } : {}),

@@ -21,18 +21,21 @@ describe('the registry on one exchange', () => {
     expect(names(exchange('OPTIONS /api/v0.1/servers/find', 204, '', { headers: {} }))).toEqual([]);
   });
 
-  it('reads the path as the mock routes it: dot segments resolved, percent-decoding, exact case, no trailing slash', () => {
-    const notFound = { success: false, message: 'Not Found: no route for GET /api/v0.1/status/ping/' };
-    expect(names(exchange('GET /api/v0.1/status/ping/.', 404, notFound))).toEqual([]);
-    expect(names(exchange('GET /api/v0.1/status/ping/%2e', 404, notFound))).toEqual([]);
-    expect(names(exchange('GET /api/v0.1/status/ping/example.org', 404, notFound))).toEqual(['schema']);
-    const broken = { displayed: 1, total: 1, results: [{ port: 'x' }] };
-    // The same answer, asked in four spellings: the operation's, or a path the API does not have.
-    expect(names(exchange('GET /api/v0.1/servers/%66ind', 200, broken))).toEqual(['schema']);
-    for (const path of ['/servers/find/', '/Servers/Find', '//servers/find']) {
-      expect(names(exchange(`GET /api/v0.1${path}`, 200, broken)), path).toEqual(['routing']);
-    }
-  });
+  it(
+    'reads the path as the mock routes it: dot segments resolved, percent-decoding, exact case, no trailing ' + 'slash',
+    () => {
+      const notFound = { success: false, message: 'Not Found: no route for GET /api/v0.1/status/ping/' };
+      expect(names(exchange('GET /api/v0.1/status/ping/.', 404, notFound))).toEqual([]);
+      expect(names(exchange('GET /api/v0.1/status/ping/%2e', 404, notFound))).toEqual([]);
+      expect(names(exchange('GET /api/v0.1/status/ping/example.org', 404, notFound))).toEqual(['schema']);
+      const broken = { displayed: 1, total: 1, results: [{ port: 'x' }] };
+      // The same answer, asked in four spellings: the operation's, or a path the API does not have.
+      expect(names(exchange('GET /api/v0.1/servers/%66ind', 200, broken))).toEqual(['schema']);
+      for (const path of ['/servers/find/', '/Servers/Find', '//servers/find']) {
+        expect(names(exchange(`GET /api/v0.1${path}`, 200, broken)), path).toEqual(['routing']);
+      }
+    },
+  );
 
   it('reports a 5xx, unless the sender says it asked for that status', () => {
     const failed = exchange('GET /api/v0.1/metadata/regions', 500, {

@@ -100,7 +100,9 @@ export const filters = judge({
       out.push({
         judge: 'filters',
         level: meaningLevel(op, param, param.meaning!),
-        why: `${broken.length} of ${rows.length} rows break it (${param.name}=${value}: every row must have ${broken[0]!.says}), e.g. ${ids}: ${fieldsShown(broken[0]!.row, param)}`,
+        why:
+          `${broken.length} of ${rows.length} rows break it (${param.name}=${value}: every row must have ` +
+          `${broken[0]!.says}), e.g. ${ids}: ${fieldsShown(broken[0]!.row, param)}`,
         expected: `every row with ${broken[0]!.says}`,
         defect: `rows break the ${param.name} filter`,
         subject: { parameter: param.name },
@@ -212,7 +214,9 @@ export const page = judge({
       out.push({
         judge: 'page',
         level: meaningLevel(op, limit.param, limit.param.meaning!),
-        why: `${op.rows!.property}.length is ${count}, more than ${limit.param.name}=${limit.value}: ${limit.param.name} is ignored`,
+        why:
+          `${op.rows!.property}.length is ${count}, more than ${limit.param.name}=${limit.value}: ` +
+          `${limit.param.name} is ignored`,
         expected: `at most ${limit.value} rows`,
         defect: `more rows than ${limit.param.name} asks for`,
         subject: { parameter: limit.param.name },
@@ -279,8 +283,10 @@ export const switches = judge({
       if (!marked.length) continue;
       const what =
         m.rule === 'addsField'
-          ? `${marked.length} of ${rows.length} rows carry '${m.field}' though ${param.name}=${value}, e.g. ${someRows(op, marked)}`
-          : `${marked.length} of ${rows.length} rows give ${m.field} as relative text though ${param.name}=${value}, e.g. ${JSON.stringify(marked[0]![m.field])}`;
+          ? `${marked.length} of ${rows.length} rows carry '${m.field}' though ${param.name}=${value}, e.g. ` +
+            `${someRows(op, marked)}`
+          : `${marked.length} of ${rows.length} rows give ${m.field} as relative text though ${param.name}=${value}, ` +
+            `e.g. ${JSON.stringify(marked[0]![m.field])}`;
       finding(what, FALSE_NOT_NEUTRAL);
     }
     return out;

@@ -108,7 +108,8 @@ export function orderProblem(order: SortOrder, tieBreak: string[], prev: Row, ne
     if (t === undefined || t < 0) return undefined;
     if (t > 0) {
       const ties = tieBreak.join(', ');
-      return `on equal ${order.field}, ${show(next, f)} comes after ${show(prev, f)} (ties break by ${ties}, ascending)`;
+      const after = `${show(next, f)} comes after ${show(prev, f)}`;
+      return `on equal ${order.field}, ${after} (ties break by ${ties}, ascending)`;
     }
   }
   return undefined;

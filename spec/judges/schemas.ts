@@ -168,7 +168,8 @@ export class Schemas {
       const text = answer.body.replace(/\s+/g, ' ').trim();
       return {
         problems: [
-          `body is not JSON: ${text.length > 120 ? `${text.slice(0, 120)}… (${text.length} chars)` : text || '(empty body)'}`,
+          `body is not JSON: ` +
+            `${text.length > 120 ? `${text.slice(0, 120)}… (${text.length} chars)` : text || '(empty body)'}`,
         ],
         schemaErrors: ['body is not JSON'],
       };

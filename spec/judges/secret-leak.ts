@@ -34,7 +34,10 @@ function whose(path: string): string {
 
 /** The words of a leak: what leaked, where. */
 export function leakOf(op: Operation, path: string): string {
-  return `a secret leaks: ${op.operationId} answers carry ${whose(path)}, which no answer but the one that creates it may hold`;
+  return (
+    `a secret leaks: ${op.operationId} answers carry ${whose(path)}, which no answer but the one that creates ` +
+    `it may hold`
+  );
 }
 
 /** Where in a body a string equal to `secret` sits, row indexes as `*` (`keys.*.secret`); undefined when nowhere. */

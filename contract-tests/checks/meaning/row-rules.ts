@@ -262,7 +262,9 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
           ? [
               {
                 value: otherCase(String(w.row[field]), param),
-                label: `keeps rows whose ${field} equals it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`,
+                label:
+                  `keeps rows whose ${field} equals ` +
+                  `it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`,
                 witness: w,
               },
             ]

@@ -119,19 +119,22 @@ describe('row rules: which rows a value lets through', () => {
     expect(probe('modpack')).toEqual([]); // no row has one: the check is skipped, not vacuous
   });
 
-  test("the motd probe spans a colour code in the text's own case: only a server matching the raw MOTD misses it", () => {
-    expect(acrossCodes('CreeperRealms | Factions', '§aCreeperRealms §7| §bFactions')).toBe('lms | Fa');
-    expect(acrossCodes('plain text', 'plain text')).toBeUndefined();
-    expect(acrossCodes('other text', '§aCreeper')).toBeUndefined();
-    const { m, r } = rule(param('motd'));
-    const [across] = r.probes(
-      m,
-      seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]),
-      param('motd'),
-    );
-    expect(across!.value).toBe('lms | Fa');
-    expect('§aCreeperRealms §7| §bFactions'.toLowerCase()).not.toContain(across!.value.toLowerCase());
-  });
+  test(
+    "the motd probe spans a colour code in the text's own case: only a server matching the raw MOTD misses " + 'it',
+    () => {
+      expect(acrossCodes('CreeperRealms | Factions', '§aCreeperRealms §7| §bFactions')).toBe('lms | Fa');
+      expect(acrossCodes('plain text', 'plain text')).toBeUndefined();
+      expect(acrossCodes('other text', '§aCreeper')).toBeUndefined();
+      const { m, r } = rule(param('motd'));
+      const [across] = r.probes(
+        m,
+        seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]),
+        param('motd'),
+      );
+      expect(across!.value).toBe('lms | Fa');
+      expect('§aCreeperRealms §7| §bFactions'.toLowerCase()).not.toContain(across!.value.toLowerCase());
+    },
+  );
 
   test('one search exchange, judged by the x-meaning of every filter it sent (what a validation proxy sees)', () => {
     const now = Date.parse('2026-03-01T00:00:00Z');
@@ -208,7 +211,8 @@ describe('sort orders', () => {
         { players_online: 1, address: 'a', port: 1 },
       ),
     ).toMatch(/port 1 comes after port 2/);
-    expect(orderProblem(m.orders.port!, m.tieBreak, { port: 1 }, { port: null })).toBeUndefined(); // the schema check's to report
+    // A null is the schema check's to report.
+    expect(orderProblem(m.orders.port!, m.tieBreak, { port: 1 }, { port: null })).toBeUndefined();
   });
 });
 

@@ -57,7 +57,9 @@ async function checkRows({ run, op, param, meaning, seen }: MeaningProbe): Promi
       op,
       check: `meaning: ${param.name} filters rows`,
       level,
-      reason: `no row seen carries a value to probe ${param.name} with (${fieldsOf(m).join(', ')} empty or null in every row seen)`,
+      reason:
+        `no row seen carries a value to probe ${param.name} with (${fieldsOf(m).join(', ')} empty or null in ` +
+        `every row seen)`,
     });
   }
   const out: CheckResult[] = [];
@@ -156,7 +158,9 @@ async function checkRevealsHidden({ run, op, param, meaning }: MeaningProbe): Pr
     compare: (without, withIt) => revealsHidden.compare(run.judging.ctx, { op, param }, without, withIt),
   });
   run.judging.compared(revealsHidden.name, op, param.name);
-  const check = `meaning: ${param.name}=true shows the hidden rows: '${meaning.hidden}' is gone and ${meaning.total} grows by it`;
+  const check =
+    `meaning: ${param.name}=true shows the hidden rows: '${meaning.hidden}' is gone and ${meaning.total} ` +
+    `grows by it`;
   run.judging.claim(asked, COMPARED);
   return [compared(run, { op, check, level }, exchange, findings)];
 }

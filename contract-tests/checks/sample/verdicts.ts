@@ -47,7 +47,9 @@ function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
     },
     {
       ...base,
-      check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`,
+      check:
+        `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} ` +
+        `rows`,
       status: s.pageProblems.length ? 'fail' : 'pass',
       ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: s.limitParam.name } } : {}),
       message: s.pageProblems.length
@@ -135,7 +137,9 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   if (!run.scope.wants(provenance)) return [];
   const tieBreak = s.tieBreak();
   const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
-  const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
+  const check =
+    `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}` +
+    `${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
   const base = { operationId: s.op.operationId, family: 'sort', check, provenance };
   const subject = s.sortParam?.name ?? 'sort';
   if (q.orderProblems.length)
