@@ -56,7 +56,7 @@ describe('causes', () => {
     );
   });
 
-  test('a 403 where 401 is owed: an invalid credential taken, unless a request with none got the same 403', () => {
+  test('401 owed: an invalid credential taken, unless a request with none got the same answer (then the status)', () => {
     const taken = 'an expired credential is taken, not refused with 401';
     const answered = (status: number) => ({ status, headers: {}, body: '' }) as never;
     const expired = failure('createApiKey', 'auth: expired', {
@@ -68,6 +68,12 @@ describe('causes', () => {
     const none = failure('createApiKey', 'auth: none', { expectedStatus: 401, answer: answered(403) });
     expect(findCauses([expired, none], [], undefined).map((c) => [c.title, c.failures.length])).toEqual([
       ['answers 403 where the spec says 401: createApiKey (2 checks)', 2],
+    ]);
+    // A listing that checks no credential at all: the expired key's 200 is the same defect as no key's.
+    const open = (check: string, finding?: string) =>
+      failure('listApiKeys', check, { ...(finding ? { finding } : {}), expectedStatus: 401, answer: answered(200) });
+    expect(findCauses([open('auth: expired', taken), open('auth: none')], [], undefined).map((c) => c.title)).toEqual([
+      'answers 200 where the spec says 401: listApiKeys (2 checks)',
     ]);
   });
 

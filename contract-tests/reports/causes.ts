@@ -88,10 +88,15 @@ function fingerprints(
   results: readonly CheckResult[],
 ): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
+  // An invalid credential answered as if taken, where requests with no credential to take got the same answer
+  // (a 200 of a listing that checks nothing, a 401 spelled 403): the status is the defect, not the credential.
   const failing = results.filter((r) => r.status === 'fail');
-  const wrong403 = (f: CheckResult) => f.evidence?.expectedStatus === 401 && f.evidence.answer?.status === 403;
-  const untaken403 = failing.some((f) => wrong403(f) && !f.evidence?.finding);
-  const spelled403 = (f: CheckResult) => untaken403 && wrong403(f) && Boolean(f.evidence?.finding);
+  const not401 = (f: CheckResult) => f.evidence?.expectedStatus === 401 && f.evidence.answer?.status !== 401;
+  const untaken = new Set(
+    failing.filter((f) => not401(f) && !f.evidence?.finding).map((f) => f.evidence?.answer?.status),
+  );
+  const sameAsNone = (f: CheckResult) =>
+    not401(f) && Boolean(f.evidence?.finding) && untaken.has(f.evidence?.answer?.status);
   const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(f)));
   /**
    * Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is
@@ -236,9 +241,8 @@ function fingerprints(
       },
     },
     {
-      // A 403 to an invalid credential reads as taking it, unless requests with no credential to take got the
-      // same 403 where 401 is owed: then the status is the defect (a 401 spelled 403), filed with theirs below.
-      key: (f) => (spelled403(f) ? undefined : f.evidence?.finding),
+      // An invalid credential taken is filed with the status when requests with none got the same (above).
+      key: (f) => (sameAsNone(f) ? undefined : f.evidence?.finding),
       cause: (failures) => {
         const finding = failures[0]!.evidence!.finding;
         const families = [...new Set(failures.map(familyOf))];
