@@ -56,7 +56,7 @@ describe('causes', () => {
     );
   });
 
-  test('401 owed: an invalid credential taken, unless a request with none got the same answer (then the status)', () => {
+  test('401 owed: an invalid credential taken, unless one with none got the same answer (then the status)', () => {
     const taken = 'an expired credential is taken, not refused with 401';
     const answered = (status: number) => ({ status, headers: {}, body: '' }) as never;
     const expired = failure('createApiKey', 'auth: expired', {
