@@ -34,7 +34,8 @@ const cases = (run: CliRun) =>
     ([, suite, body]) => [...body!.matchAll(/<testcase [^>]*name="([^"]+)"/g)].map((m) => `${suite} / ${m[1]}`),
   );
 
-describe.concurrent('the CLI against the mock', () => {
+// Whole runs of the suite, two at once beside a third: on a busy two-core machine longer than one test should take.
+describe.concurrent('the CLI against the mock', { timeout: 90_000 }, () => {
   let withDredd: Promise<CliRun>;
   let withoutDredd: Promise<CliRun>;
   beforeAll(() => {
@@ -140,7 +141,7 @@ describe.concurrent('the CLI against the mock', () => {
   });
 });
 
-describe.concurrent('Ctrl-C half-way', () => {
+describe.concurrent('Ctrl-C half-way', { timeout: 90_000 }, () => {
   test(
     'reaches the run (its whole process group, as a terminal sends it): it stops, removes every key it created, ' +
       'and its reports say so',
