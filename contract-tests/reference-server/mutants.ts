@@ -1302,7 +1302,10 @@ function operationOperators(ctx: Context, p: SpecPromise): Made[] {
           },
         },
       ];
-    case 'no-server-error':
+    case 'no-server-error': {
+      // A parameter sent twice needs a query parameter: an operation without one has no such crash to find.
+      const queried = p.operations.some((id) => ctx.model.byId.get(id)?.parameters.some((x) => x.in === 'query'));
+      if (!queried) return [];
       return [
         {
           operator: 'crashes on a repeated parameter',
@@ -1315,6 +1318,7 @@ function operationOperators(ctx: Context, p: SpecPromise): Made[] {
           },
         },
       ];
+    }
     case 'no-leak':
       return [
         {
@@ -1549,13 +1553,16 @@ export function mutantsOf(model: SpecModel, map: readonly SpecPromise[] = promis
         ? [...new Set([...p.operations, ...keyOps])]
         : p.operations;
       const only = made.everywhere || !ops.length ? undefined : [...new Set(ops)];
+      // A field only a 429 carries is met only where the limits are enforced.
+      const places = p.detail.places ?? [];
+      const limited = made.limited || (places.length > 0 && places.every((pl) => pl.status === 429));
       out.push({
         id: `${p.id} / ${made.operator}`,
         promise: p,
         operator: made.operator,
         says: made.says,
         ...(only ? { only } : {}),
-        ...(made.limited ? { limited: true } : {}),
+        ...(limited ? { limited: true } : {}),
         tamper: remembering(made.tamper),
       });
     }
