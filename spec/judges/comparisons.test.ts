@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../model.ts';
 import { type Counted, rateLimit, TOTAL_IS_PAGE, totalReached, totalSteady, witness } from './comparisons.ts';
-import { JudgeContext } from './registry.ts';
+import { findingsOf, JudgeContext } from './registry.ts';
+import { exchange } from '../testing/exchanges.ts';
 import { LOST, lostRow } from './rows.ts';
 import { leakOf, pathOf, secretNames } from './secret-leak.ts';
 
@@ -44,6 +45,28 @@ describe('why a row that matches is lost', () => {
     expect(lostRow(param('maxUsers'), '5', r, NOW).defect).toBe(LOST.inclusive);
     // Lost for no reason the value shows: the parameter's own defect.
     expect(lostRow(param('maxUsers'), '9', r, NOW)).toEqual({ defect: 'a row that matches maxUsers is not answered' });
+  });
+
+  it('two letters its code matches, lost: the code was not read as one', () => {
+    const r = row('x', { country: 'South Africa', country_code: 'ZA' });
+    expect(lostRow(param('country'), 'ZA', r, NOW).defect).toBe('country of two letters is not read as country_code');
+  });
+
+  it("a lookup's row, lost: told apart by the fields its filter reads (a lookup's rows have no identity)", () => {
+    const za = { country: 'South Africa', country_code: 'ZA', num_servers: 3 };
+    const answer = { success: true, countries: [{ country: 'South Korea', country_code: 'KR', num_servers: 2 }] };
+    const lost = exchange('GET /api/v0.1/metadata/countries?country=South*', 200, answer, { known: { witness: za } });
+    const [f] = findingsOf(lost, ctx).filter((x) => x.judge === 'filters' && x.expected);
+    expect(f).toMatchObject({ expected: 'South Africa / ZA among the rows', defect: LOST.literalStar });
+    const found = exchange(
+      'GET /api/v0.1/metadata/countries?country=South*',
+      200,
+      { ...answer, countries: [za] },
+      {
+        known: { witness: za },
+      },
+    );
+    expect(findingsOf(found, ctx).filter((x) => x.judge === 'filters')).toEqual([]);
   });
 
   it("a MOTD matched with its colour codes is motd's own defect, not case", () => {

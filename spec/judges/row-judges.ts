@@ -15,6 +15,7 @@ import { type Finding, judge, type JudgeContext } from './judge.ts';
 import {
   countOf,
   hasIdentity,
+  identityFields,
   identityOf,
   lostRow,
   meaningLevel,
@@ -109,12 +110,17 @@ export const filters = judge({
       });
     }
     const witness = ex.known?.witness;
+    const about = sent[0]?.param;
+    // A lookup's rows have no identity (no sort names one): the fields the filter reads tell its row apart.
+    const keys = identityFields(op).length === 0 && about?.meaning ? fieldsOf(about.meaning) : [];
+    const same = (r: Row) =>
+      keys.length ? keys.every((k) => r[k] === witness![k]) : identityOf(op, r) === identityOf(op, witness!);
     // A row that cannot be told apart (its address or port missing) is the schema's to report.
-    if (witness && hasIdentity(op, witness)) {
-      const about = sent[0]?.param;
-      const shown = `${identityOf(op, witness)}${about ? ` (${fieldsShown(witness, about)})` : ''}`;
+    if (witness && (keys.length > 0 || hasIdentity(op, witness))) {
+      const who = keys.length ? keys.map((k) => String(witness[k])).join(' / ') : identityOf(op, witness);
+      const shown = `${who}${about ? ` (${fieldsShown(witness, about)})` : ''}`;
       const total = totalOf(op, ex.answer.json);
-      const missing = !rows.some((r) => identityOf(op, r) === identityOf(op, witness));
+      const missing = !rows.some(same);
       // Only when every matching row is on this page can a missing witness be told from paging.
       const why =
         rows.length === 0
@@ -130,7 +136,7 @@ export const filters = judge({
           judge: 'filters',
           level: about ? meaningLevel(op, about, about.meaning!) : op.provenance,
           why,
-          expected: `${identityOf(op, witness)} among the rows`,
+          expected: `${who} among the rows`,
           defect: lost.defect,
           ...(about ? { subject: { parameter: about.name } } : {}),
           ...(lost.acrossSubjects ? { acrossSubjects: true } : {}),

@@ -182,6 +182,13 @@ export function lostRow(param: Parameter, value: string, row: Row, now: number):
     if (!wildcardMatcher(value.toLowerCase(), { whole: false })(raw))
       return { defect: `${param.name} does not match across the § colour codes of ${m.raw}` };
   }
+  // Two letters the code matches: read as a name, not as the ISO code it is.
+  if (
+    m.rule === 'nameOrCode' &&
+    /^[a-z]{2}$/i.test(value) &&
+    String(row[m.codeField]).toLowerCase() === value.toLowerCase()
+  )
+    return { defect: `${param.name} of two letters is not read as ${m.codeField}` };
   if (value.includes('*') && !texts.some((t) => t.toLowerCase().includes(value.toLowerCase())))
     return { defect: LOST.literalStar, acrossSubjects: true };
   const caseOnly = (t: string) => {
