@@ -243,8 +243,9 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
         { value: prefixPattern(name), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
         // Two letters would be a code: a part of a name is probed at three or more.
         ...partOf(name, m.field).filter((p) => p.value.length > 2),
+        // The code in its own case: a lost row then says the code was not read as one (the case has its own probes).
         {
-          value: String(w.row[m.codeField]).toLowerCase(),
+          value: String(w.row[m.codeField]),
           label: `of two letters matches ${m.codeField} (an ISO code)`,
           witness: w,
         },

@@ -115,7 +115,7 @@ describe('row rules: which rows a value lets through', () => {
     expect(probe('version')).toEqual(['pAPER 1.21.1', 'Paper*', 'aper 1.21.']);
     // An enum a text rule compares takes any case of its values: `na` must find the NA row.
     expect(probe('region')).toEqual(['na']);
-    expect(probe('country')).toEqual(['uNITED sTATES', 'United*', 'nited State', 'us']);
+    expect(probe('country')).toEqual(['uNITED sTATES', 'United*', 'nited State', 'US']);
     expect(probe('modpack')).toEqual([]); // no row has one: the check is skipped, not vacuous
   });
 
