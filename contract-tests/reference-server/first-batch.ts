@@ -100,7 +100,7 @@ export const FIRST_BATCH: readonly BatchKind[] = [
   {
     name: 'unstable tie order',
     says: 'rows that tie on the sort come in another order from one request to the next',
-    pick: is(['sort-tie-break'], 'ties shuffled'),
+    pick: is(['sort-tie-break'], 'ties in no stable order'),
     cause: /out of order/,
   },
 ];
