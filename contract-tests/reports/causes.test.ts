@@ -2,6 +2,7 @@
 // and a leaked secret is one cause whichever judge met it, named by what leaked and where.
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from '../kit/recorder.ts';
+import { PAGING_REPEATS } from '../../spec/judges/comparisons.ts';
 import { fieldError, findCauses } from './causes.ts';
 
 const failure = (operationId: string, check: string, evidence: CheckResult['evidence']): CheckResult => ({
@@ -75,6 +76,16 @@ describe('causes', () => {
     expect(findCauses([open('auth: expired', taken), open('auth: none')], [], undefined).map((c) => c.title)).toEqual([
       'answers 200 where the spec says 401: listApiKeys (2 checks)',
     ]);
+  });
+
+  test('paging that repeats rows is filed with the order that moved between the pages, whatever request showed it', () => {
+    const sort = { ...failure('findServers', 'sort: rows in order', { subject: 'sort' }), family: 'sort' };
+    const total = failure('findServers', 'sample: total reached', {
+      judge: 'total-reached',
+      defect: PAGING_REPEATS,
+    });
+    const causes = findCauses([sort, total], [], undefined);
+    expect(causes.map((c) => c.failures.length)).toEqual([2]);
   });
 
   test(

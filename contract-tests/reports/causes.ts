@@ -10,6 +10,7 @@
 // what went wrong, so a cause may hold one failure, and no failure is left without one.
 // The results need not come from a suite run: a proxy that judges live traffic hands its
 // own (reports/outcome.ts `outcomeOf`).
+import { PAGING_REPEATS } from '../../spec/judges/comparisons.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
@@ -341,10 +342,15 @@ export function findCauses(
     left = left.filter((f) => !taken.has(f));
   };
   for (const fp of fingerprints(ops, observed, results)) claim(fp, fp.cause);
-  // Two checks that failed on the same answer are one finding about it.
+  // Two checks that failed on the same answer are one finding about it; paging that repeats rows, one with the order
+  // that moved between the pages of that operation.
+  const sorted = (f: CheckResult, o: CheckResult) =>
+    f.evidence?.defect === PAGING_REPEATS && o.operationId === f.operationId && familyOf(o) === 'sort';
   for (const f of [...left]) {
     const mine = requestsOf(f);
-    const group = groups.find((g) => g.failures.some((o) => requestsOf(o).some((r) => mine.includes(r))));
+    const group = groups.find((g) =>
+      g.failures.some((o) => sorted(f, o) || requestsOf(o).some((r) => mine.includes(r))),
+    );
     if (group) {
       group.failures.push(f);
       left = left.filter((x) => x !== f);

@@ -305,6 +305,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The defect of a count that is the page's rows rather than every match. */
 export const TOTAL_IS_PAGE = 'the total counts the rows of the page, not every match';
+/** Rows met twice over the pages and others never: the order moved between requests (a report files it with it). */
+export const PAGING_REPEATS = 'paging repeats rows and never reaches others';
 
 /** A query paged through: what its total said on each page, and the rows paging reached. */
 export interface Paged {
@@ -369,7 +371,7 @@ export const totalReached: Comparison<[paged: Paged, reached: number, pageSize: 
         defect: pageCount
           ? TOTAL_IS_PAGE
           : repeated
-            ? 'paging repeats rows and never reaches others'
+            ? PAGING_REPEATS
             : `${m.total} is not the number of rows paging reaches`,
         ...(repeated ? {} : { subject: { field: m.total } }),
         ...(pageCount ? { acrossSubjects: true } : {}),
