@@ -78,7 +78,7 @@ describe('causes', () => {
     ]);
   });
 
-  test('paging that repeats rows is filed with the order that moved between the pages, whatever request showed it', () => {
+  test('paging that repeats rows is filed with the order that moved between its pages, whatever showed it', () => {
     const sort = { ...failure('findServers', 'sort: rows in order', { subject: 'sort' }), family: 'sort' };
     const total = failure('findServers', 'sample: total reached', {
       judge: 'total-reached',
