@@ -83,8 +83,8 @@ async function main(argv: string[]): Promise<number> {
   clearReports(paths);
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    // Nothing more is sent but the cleanup, which removes what the run created; a second signal ends the process at
-    // once.
+    // Nothing more is sent but the cleanup, which removes what the run
+    // created; a second signal ends the process at once.
     console.error(`\n${signal}: stopping (removing what the run created; again to quit at once)`);
     stop.abort(signal);
   };

@@ -26,7 +26,10 @@ function examples(): Map<string, string> {
   return out;
 }
 
-/** Where an example is written: beside the file it names, under a name no source has, so its imports resolve as they would there. */
+/**
+ * Where an example is written: beside the file it names, under a name no
+ * source has, so its imports resolve as they would there.
+ */
 function placeOf(path: string): string {
   const where = path.startsWith('spec/') ? path : `contract-tests/${path}`;
   return join(ROOT, dirname(where), `.readme-example-${process.pid}-${basename(where)}`);

@@ -1,6 +1,7 @@
 // `server-listing-contract diff` as a program, in a git repository made for the test:
-// the example of contract-tests/README.md (the working copy against `main`, weighed by a
-// usage profile, failing on a breaking change) prints exactly what the manual shows,
+// the example of contract-tests/README.md (the working copy against `main`, weighed by the
+// usage profile the mock wrote of a test run, failing on a breaking change) prints exactly
+// what the manual shows,
 // and a ref git cannot read exits 2 saying so.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,8 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { jsYaml, loadSpec, SPEC_PATH } from '../spec/load.ts';
-import { loadModel } from '../spec/model.ts';
-import { UsageAccumulator, usageNoteOf } from '../spec/usage-profile.ts';
+import { createMock } from '../mocks/node/in-process.ts';
 import { REPO } from './helpers.ts';
 
 const CLI = join(REPO, 'contract-tests/cli.ts');
@@ -48,24 +48,23 @@ function repository(edit: (doc: any) => void): string {
   return repo;
 }
 
-test("the manual's example: the working copy against main, weighed by what the web frontend sent", () => {
+test("the manual's example: the working copy against main, weighed by what the web frontend sent", async () => {
   const repo = repository((d) => {
     const find = d.paths['/servers/find'].get;
     const dropped = ['#/components/parameters/countryFilter', '#/components/parameters/org'];
     find.parameters = find.parameters.filter((p: any) => !dropped.includes(p.$ref));
   });
-  // What the mock's journal would record of a frontend test run: 312 searches by country, 40 by region.
-  const model = loadModel();
-  const web = new UsageAccumulator('web', { recordedBy: 'mock', model });
-  for (let i = 0; i < 352; i++)
-    web.note(
-      usageNoteOf(
-        model,
-        { method: 'GET', url: `/api/v0.1/servers/find?${i < 312 ? 'country=Germany' : 'region=EU'}&limit=20` },
-        200,
-      )!,
-    );
-  writeFileSync(join(repo, 'web.json'), JSON.stringify(web.toJSON()));
+  // The profile the mock writes of a frontend test run: 312 searches by country, 40 by region.
+  const mock = createMock({ consumer: 'web', servers: 50 });
+  try {
+    for (let i = 0; i < 352; i++)
+      await mock.fetch(
+        `https://api.example.test/api/v0.1/servers/find?${i < 312 ? 'country=Germany' : 'region=EU'}&limit=20`,
+      );
+    writeFileSync(join(repo, 'web.json'), JSON.stringify(mock.usage()));
+  } finally {
+    await mock.close();
+  }
   const example = manualExample('diff');
   expect(example.command).toBe('npm run contract -- diff --base main --usage web.json --fail-on breaking');
   const run = contract(example.command.split(' ').slice(4), repo);

@@ -88,34 +88,51 @@ describe('the HTML report in Chromium', () => {
     expect(await headings.allInnerTexts()).toEqual([
       expect.stringMatching(/^observed 1\. route missing: GET \/metadata\/versions answers 404 to every request/),
       expect.stringMatching(
-        /^observed 2\. response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of \d+ operations$/,
+        new RegExp(
+          String.raw`^observed 2\. response headers X-RateLimit-Limit, X-RateLimit-Remaining,` +
+            String.raw` X-RateLimit-Reset missing from every answer of \d+ operations$`,
+        ),
       ),
     ]);
     await readableOnFirstScreen(headings.nth(0), 16);
     await readableOnFirstScreen(headings.nth(1), 16);
   });
 
-  it("shows each cause's count and one example, whose curl line is on the first screen for the first cause", async () => {
-    const first = page.locator('.cause').first();
-    expect(await first.locator('.hint').innerText()).toMatch(
-      /^\d+ failures: the target does not serve GET \/metadata\/versions/,
-    );
-    expect(await first.locator('.example').innerText()).toMatch(/^e\.g\. listVersions: /);
-    expect(await first.locator('dt').allInnerTexts()).toEqual(['request', 'got', 'repro']);
-    const repro = first.locator('dd').last();
-    expect(await repro.innerText()).toMatch(/^curl -i 'http:\/\/reference\.test\/api\/v0\.1\/metadata\/versions/);
-    await readableOnFirstScreen(repro, 13);
-  });
+  it(
+    "shows each cause's count and one example, whose " + 'curl line is on the first screen for the first cause',
+    async () => {
+      const first = page.locator('.cause').first();
+      expect(await first.locator('.hint').innerText()).toMatch(
+        /^\d+ failures: the target does not serve GET \/metadata\/versions/,
+      );
+      expect(await first.locator('.example').innerText()).toMatch(/^e\.g\. listVersions: /);
+      expect(await first.locator('dt').allInnerTexts()).toEqual(['request', 'got', 'repro']);
+      const repro = first.locator('dd').last();
+      expect(await repro.innerText()).toMatch(/^curl -i 'http:\/\/reference\.test\/api\/v0\.1\/metadata\/versions/);
+      await readableOnFirstScreen(repro, 13);
+    },
+  );
 
-  it('gives each failure its request, what was expected, what came back, why, its cause and its repro, and a table of the operations', async () => {
-    const first = page.locator('details.failure').first();
-    expect(await first.locator('dt').allInnerTexts()).toEqual(['request', 'expected', 'got', 'why', 'cause', 'repro']);
-    const rows = page.locator('#operations + table tbody tr');
-    expect(await rows.count()).toBe(10);
-    expect(await rows.filter({ hasText: 'listVersions' }).innerText()).toMatch(
-      /^listVersions\tGET \/metadata\/versions\tFAIL\t\d+\t\d+\t\d+$/,
-    );
-  });
+  it(
+    'gives each failure its request, what was expected, what came back, why, its cause and its repro, and a ' +
+      'table of the operations',
+    async () => {
+      const first = page.locator('details.failure').first();
+      expect(await first.locator('dt').allInnerTexts()).toEqual([
+        'request',
+        'expected',
+        'got',
+        'why',
+        'cause',
+        'repro',
+      ]);
+      const rows = page.locator('#operations + table tbody tr');
+      expect(await rows.count()).toBe(10);
+      expect(await rows.filter({ hasText: 'listVersions' }).innerText()).toMatch(
+        /^listVersions\tGET \/metadata\/versions\tFAIL\t\d+\t\d+\t\d+$/,
+      );
+    },
+  );
 
   it('is self-contained: no script, no stylesheet or font from anywhere, nothing requested but itself', () => {
     const html = readFileSync(run.html, 'utf8');

@@ -44,7 +44,8 @@ function runStepExit(script: string, cwd: string, env: Record<string, string>): 
   const log = join(bin, 'args');
   writeFileSync(
     join(bin, 'npm'),
-    `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\nprintf '%s' "\${FAKE_OUT:-}"\nexit "\${FAKE_EXIT:-0}"\n`,
+    `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > ${JSON.stringify(log)}\nprintf '%s' "\${FAKE_OUT:-}"\nexit ` +
+      `"\${FAKE_EXIT:-0}"\n`,
   );
   chmodSync(join(bin, 'npm'), 0o755);
   writeFileSync(log, '');
@@ -129,12 +130,18 @@ describe('.github/workflows/contract.yml', () => {
     expect((workflowOf('contract.yml') as any).permissions).toEqual({ contents: 'read', checks: 'write' });
   });
 
-  test('started by hand, its defaults are the strict gate with writes off, and its inputs say that skipped writes do not fail it', () => {
-    const inputs = (workflowOf('contract.yml') as any).on.workflow_dispatch.inputs;
-    expect(inputs.strict.default).toBe(true);
-    expect(inputs.allow_writes.default).toBe(false);
-    expect(inputs.strict.description).toMatch(/skipped because allow_writes is off were asked for and do not fail it/);
-  });
+  test(
+    'started by hand, its defaults are the strict gate with writes off, and its inputs say that skipped writes ' +
+      'do not fail it',
+    () => {
+      const inputs = (workflowOf('contract.yml') as any).on.workflow_dispatch.inputs;
+      expect(inputs.strict.default).toBe(true);
+      expect(inputs.allow_writes.default).toBe(false);
+      expect(inputs.strict.description).toMatch(
+        /skipped because allow_writes is off were asked for and do not fail it/,
+      );
+    },
+  );
 });
 
 function workflowOf(file: string): Record<string, any> {

@@ -131,36 +131,40 @@ describe('the journal page at /__mock/requests', () => {
   // This page's test sends a misread parameter on purpose, to show its finding.
   afterEach(() => control('reset', {}));
 
-  it('lists the requests newest first with their why and a curl line, live, filtered by operation and status', async () => {
-    await fetch(`${mock.baseUrl}/servers/find?region=EU&sortBy=users`);
-    await fetch(`${mock.baseUrl}/user/apikeys`);
-    const { overrides } = await control('overrides', { operationId: 'listRegions', status: 500, times: 1 });
-    await fetch(`${mock.baseUrl}/metadata/regions`);
-    const tab = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-    await tab.goto(`${mock.origin}/__mock/requests`);
-    const entries = tab.locator('li.entry');
-    await expect.poll(() => entries.count()).toBe(3);
-    expect(await entries.nth(0).locator('.target').innerText()).toBe('/api/v0.1/metadata/regions');
-    expect(await entries.nth(0).locator('.override').innerText()).toBe(`override ${overrides[0].id}`);
-    expect(await entries.nth(1).locator('.refused').innerText()).toBe(
-      'refused by auth: Unauthorized: Invalid API key or session',
-    );
-    expect(await entries.nth(2).locator('.finding').innerText()).toBe(
-      "unknown-parameter: 'sortBy' is not a parameter of findServers; the real service ignores it (did you mean 'sort'?)",
-    );
-    expect(await entries.nth(2).locator('.curl').innerText()).toBe(
-      `curl '${mock.baseUrl}/servers/find?region=EU&sortBy=users'`,
-    );
-    // Live: a request made now appears at the top without a reload.
-    await fetch(`${mock.baseUrl}/servers/find?limit=1`);
-    await expect.poll(() => entries.nth(0).locator('.target').innerText()).toBe('/api/v0.1/servers/find?limit=1');
-    mkdirSync('reports', { recursive: true });
-    await tab.screenshot({ path: 'reports/journal-page.png', fullPage: true });
-    await tab.locator('#status').fill('4xx');
-    await expect.poll(() => entries.count()).toBe(1);
-    await tab.locator('#status').fill('');
-    await tab.locator('#op').selectOption('findServers');
-    await expect.poll(() => entries.count()).toBe(2);
-    await tab.close();
-  });
+  it(
+    'lists the requests newest first with their why and ' + 'a curl line, live, filtered by operation and status',
+    async () => {
+      await fetch(`${mock.baseUrl}/servers/find?region=EU&sortBy=users`);
+      await fetch(`${mock.baseUrl}/user/apikeys`);
+      const { overrides } = await control('overrides', { operationId: 'listRegions', status: 500, times: 1 });
+      await fetch(`${mock.baseUrl}/metadata/regions`);
+      const tab = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+      await tab.goto(`${mock.origin}/__mock/requests`);
+      const entries = tab.locator('li.entry');
+      await expect.poll(() => entries.count()).toBe(3);
+      expect(await entries.nth(0).locator('.target').innerText()).toBe('/api/v0.1/metadata/regions');
+      expect(await entries.nth(0).locator('.override').innerText()).toBe(`override ${overrides[0].id}`);
+      expect(await entries.nth(1).locator('.refused').innerText()).toBe(
+        'refused by auth: Unauthorized: Invalid API key or session',
+      );
+      expect(await entries.nth(2).locator('.finding').innerText()).toBe(
+        "unknown-parameter: 'sortBy' is not a parameter of findServers; the real service ignores it (did you " +
+          "mean 'sort'?)",
+      );
+      expect(await entries.nth(2).locator('.curl').innerText()).toBe(
+        `curl '${mock.baseUrl}/servers/find?region=EU&sortBy=users'`,
+      );
+      // Live: a request made now appears at the top without a reload.
+      await fetch(`${mock.baseUrl}/servers/find?limit=1`);
+      await expect.poll(() => entries.nth(0).locator('.target').innerText()).toBe('/api/v0.1/servers/find?limit=1');
+      mkdirSync('reports', { recursive: true });
+      await tab.screenshot({ path: 'reports/journal-page.png', fullPage: true });
+      await tab.locator('#status').fill('4xx');
+      await expect.poll(() => entries.count()).toBe(1);
+      await tab.locator('#status').fill('');
+      await tab.locator('#op').selectOption('findServers');
+      await expect.poll(() => entries.count()).toBe(2);
+      await tab.close();
+    },
+  );
 });

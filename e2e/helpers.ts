@@ -32,7 +32,10 @@ export interface RunningCli {
   done: Promise<CliRun>;
 }
 
-/** `npm run contract -- <args>` without npm, in a process group of its own (as a terminal starts it); the reports go to `reports` (default: a fresh temp dir). */
+/**
+ * `npm run contract -- <args>` without npm, in a process group of its own (as a terminal
+ * starts it); the reports go to `reports` (default: a fresh temp dir).
+ */
 export function startContract(
   args: string[],
   env: Record<string, string | undefined> = {},

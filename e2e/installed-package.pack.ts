@@ -46,7 +46,9 @@ function spawnSyncText(file: string, args: string[], cwd: string): { code: numbe
   }
 }
 
-/** Runs a program to the end; the contract bin's CONTRACT_* variables are cleared so it decides from the target alone. */
+/**
+ * Runs a program to the end; the contract bin's CONTRACT_* variables are cleared so it decides from the target alone.
+ */
 function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
   return new Promise((resolve, reject) => {
@@ -92,71 +94,79 @@ beforeAll(() => {
 afterAll(() => process.env.KEEP_PACK_DIR || rmSync(root, { recursive: true, force: true }));
 
 describe('the package, installed from its tarball', () => {
-  it('holds the bins, their bundles, the library entry and its types, the default dataset, the docs assets, the spec, the fixtures and the manuals, and no source', () => {
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map((f) => f.replace(/^package\//, ''))
-      .sort();
-    // The default dataset, generated when the package was built (its name is a hash of its key).
-    const dataset = files.filter((f) => /^dist\/datasets\/servers-[0-9a-f]{20}\.snap$/.test(f));
-    expect(dataset).toHaveLength(1);
-    expect(files).toEqual([
-      'LICENSE',
-      'README.md',
-      'bin/server-listing-contract.mjs',
-      'bin/server-listing-mock.mjs',
-      'bin/server-listing-proxy.mjs',
-      'contract-tests/README.md',
-      'dist/contract.mjs',
-      ...dataset,
-      'dist/dredd-hooks.cjs',
-      'dist/index.d.ts',
-      'dist/index.mjs',
-      'dist/mock.mjs',
-      'dist/msw.d.ts',
-      'dist/msw.mjs',
-      'dist/proxy.mjs',
-      'dist/swagger-ui/LICENSE',
-      'dist/swagger-ui/NOTICE',
-      'dist/swagger-ui/favicon-32x32.png',
-      'dist/swagger-ui/swagger-ui-bundle.js',
-      'dist/swagger-ui/swagger-ui.css',
-      'dist/types.d.ts',
-      'dist/types.mjs',
-      'fixtures/auth.json',
-      'mocks/README.md',
-      'package.json',
-      'spec/openapi.yaml',
-    ]);
-  });
+  it(
+    'holds the bins, their bundles, the library entry and its types, the default dataset, the docs assets, the ' +
+      'spec, the fixtures and the manuals, and no source',
+    () => {
+      const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((f) => f.replace(/^package\//, ''))
+        .sort();
+      // The default dataset, generated when the package was built (its name is a hash of its key).
+      const dataset = files.filter((f) => /^dist\/datasets\/servers-[0-9a-f]{20}\.snap$/.test(f));
+      expect(dataset).toHaveLength(1);
+      expect(files).toEqual([
+        'LICENSE',
+        'README.md',
+        'bin/server-listing-contract.mjs',
+        'bin/server-listing-mock.mjs',
+        'bin/server-listing-proxy.mjs',
+        'contract-tests/README.md',
+        'dist/contract.mjs',
+        ...dataset,
+        'dist/dredd-hooks.cjs',
+        'dist/index.d.ts',
+        'dist/index.mjs',
+        'dist/mock.mjs',
+        'dist/msw.d.ts',
+        'dist/msw.mjs',
+        'dist/proxy.mjs',
+        'dist/swagger-ui/LICENSE',
+        'dist/swagger-ui/NOTICE',
+        'dist/swagger-ui/favicon-32x32.png',
+        'dist/swagger-ui/swagger-ui-bundle.js',
+        'dist/swagger-ui/swagger-ui.css',
+        'dist/types.d.ts',
+        'dist/types.mjs',
+        'fixtures/auth.json',
+        'mocks/README.md',
+        'package.json',
+        'spec/openapi.yaml',
+      ]);
+    },
+  );
 
-  it('depends on exactly the packages its bundles load (Dredd as an optional peer), and its install runs no install script', () => {
-    const loaded = new Set<string>();
-    for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs', 'msw.mjs']) {
-      const code = readFileSync(join(installed, 'dist', bundle), 'utf8');
-      // Static imports, import(), and require() through createRequire.
-      for (const m of code.matchAll(/(?:\bfrom |\bimport\(|\brequire\d*\(|\)\()"([^".][^"]*)"/g)) {
-        const spec = m[1]!;
-        if (spec.startsWith('node:')) continue;
-        loaded.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+  it(
+    'depends on exactly the packages its bundles load (Dredd as an optional peer), and its install runs no ' +
+      'install script',
+    () => {
+      const loaded = new Set<string>();
+      for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs', 'msw.mjs']) {
+        const code = readFileSync(join(installed, 'dist', bundle), 'utf8');
+        // Static imports, import(), and require() through createRequire.
+        for (const m of code.matchAll(/(?:\bfrom |\bimport\(|\brequire\d*\(|\)\()"([^".][^"]*)"/g)) {
+          const spec = m[1]!;
+          if (spec.startsWith('node:')) continue;
+          loaded.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+        }
       }
-    }
-    expect([...loaded].sort()).toEqual(
-      [...Object.keys(OURS.dependencies), ...Object.keys(OURS.peerDependencies)].sort(),
-    );
-    for (const buildTool of ['esbuild', 'tsx', 'swagger-ui-dist', '@scarf/scarf', 'dredd', 'typescript'])
-      expect(existsSync(join(root, 'node_modules', buildTool)), buildTool).toBe(false);
-    const tree = JSON.parse(readFileSync(join(root, 'node_modules/.package-lock.json'), 'utf8')) as {
-      packages: Record<string, { hasInstallScript?: boolean }>;
-    };
-    expect(
-      Object.entries(tree.packages)
-        .filter(([, p]) => p.hasInstallScript)
-        .map(([name]) => name),
-    ).toEqual([]);
-    expect(installLog).not.toMatch(/install-scripts|scarf/i);
-  });
+      expect([...loaded].sort()).toEqual(
+        [...Object.keys(OURS.dependencies), ...Object.keys(OURS.peerDependencies)].sort(),
+      );
+      for (const buildTool of ['esbuild', 'tsx', 'swagger-ui-dist', '@scarf/scarf', 'dredd', 'typescript'])
+        expect(existsSync(join(root, 'node_modules', buildTool)), buildTool).toBe(false);
+      const tree = JSON.parse(readFileSync(join(root, 'node_modules/.package-lock.json'), 'utf8')) as {
+        packages: Record<string, { hasInstallScript?: boolean }>;
+      };
+      expect(
+        Object.entries(tree.packages)
+          .filter(([, p]) => p.hasInstallScript)
+          .map(([name]) => name),
+      ).toEqual([]);
+      expect(installLog).not.toMatch(/install-scripts|scarf/i);
+    },
+  );
 
   it('every bin answers --version and --help', async () => {
     for (const name of ['server-listing-mock', 'server-listing-contract', 'server-listing-proxy']) {
@@ -176,60 +186,68 @@ describe('the package, installed from its tarball', () => {
     expect(proxy.stdout).toMatch(/^Usage: server-listing-proxy --upstream <url> \[options\]/);
   });
 
-  it('server-listing-proxy in front of the installed mock: answers pass, no violation, and SIGTERM writes its reports here and exits 0', async () => {
-    const mock = await startBin([]);
-    const child = spawn(bin('server-listing-proxy'), ['--upstream', mock.baseUrl, '--port', '0'], { cwd: work });
-    try {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        const look = setInterval(() => {
-          const url = /Validation proxy on (\S+)/.exec(out)?.[1];
-          if (url) resolve(url);
-          if (url || child.exitCode !== null) clearInterval(look);
-          if (child.exitCode !== null) reject(new Error(out));
-        }, 50);
-      });
-      const direct = await (await fetch(`${mock.baseUrl}/servers/find?limit=3`)).text();
-      expect(await (await fetch(`${baseUrl}/servers/find?limit=3`)).text()).toBe(direct);
-      child.kill('SIGTERM');
-      expect(await exit, out).toBe(0);
-      expect(out).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-      expect(JSON.parse(readFileSync(join(work, 'reports/proxy-report.json'), 'utf8'))).toMatchObject({
-        verdict: 'passed',
-        exitCode: 0,
-      });
-    } finally {
-      child.kill('SIGKILL');
-      mock.stop();
-    }
-  });
+  it(
+    'server-listing-proxy in front of the installed mock: answers pass, no violation, and SIGTERM writes its ' +
+      'reports here and exits 0',
+    async () => {
+      const mock = await startBin([]);
+      const child = spawn(bin('server-listing-proxy'), ['--upstream', mock.baseUrl, '--port', '0'], { cwd: work });
+      try {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+        const baseUrl = await new Promise<string>((resolve, reject) => {
+          const look = setInterval(() => {
+            const url = /Validation proxy on (\S+)/.exec(out)?.[1];
+            if (url) resolve(url);
+            if (url || child.exitCode !== null) clearInterval(look);
+            if (child.exitCode !== null) reject(new Error(out));
+          }, 50);
+        });
+        const direct = await (await fetch(`${mock.baseUrl}/servers/find?limit=3`)).text();
+        expect(await (await fetch(`${baseUrl}/servers/find?limit=3`)).text()).toBe(direct);
+        child.kill('SIGTERM');
+        expect(await exit, out).toBe(0);
+        expect(out).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
+        expect(JSON.parse(readFileSync(join(work, 'reports/proxy-report.json'), 'utf8'))).toMatchObject({
+          verdict: 'passed',
+          exitCode: 0,
+        });
+      } finally {
+        child.kill('SIGKILL');
+        mock.stop();
+      }
+    },
+  );
 
-  it('server-listing-mock serves the API, says what it is, and serves its docs page with the Swagger UI files it ships', async () => {
-    const mock = await startBin([]);
-    try {
-      const origin = new URL(mock.baseUrl).origin;
-      expect(await (await fetch(`${origin}/__mock/info`)).json()).toMatchObject({
-        name: 'server-listing-mock',
-        version: OURS.version,
-        seed: 1337,
-        servers: 1000,
-      });
-      expect((await (await fetch(`${mock.baseUrl}/servers/find?limit=2`)).json()).results).toHaveLength(2);
-      expect((await fetch(`${origin}/__mock/docs`)).status).toBe(200);
-      const script = await fetch(`${origin}/__mock/docs/swagger-ui-bundle.js`);
-      expect(script.status).toBe(200);
-      expect(
-        Buffer.from(await script.arrayBuffer()).equals(
-          readFileSync(join(installed, 'dist/swagger-ui/swagger-ui-bundle.js')),
-        ),
-      ).toBe(true);
-    } finally {
-      mock.stop();
-    }
-  });
+  it(
+    'server-listing-mock serves the API, says what it is, and serves its docs page with the Swagger UI files it ' +
+      'ships',
+    async () => {
+      const mock = await startBin([]);
+      try {
+        const origin = new URL(mock.baseUrl).origin;
+        expect(await (await fetch(`${origin}/__mock/info`)).json()).toMatchObject({
+          name: 'server-listing-mock',
+          version: OURS.version,
+          seed: 1337,
+          servers: 1000,
+        });
+        expect((await (await fetch(`${mock.baseUrl}/servers/find?limit=2`)).json()).results).toHaveLength(2);
+        expect((await fetch(`${origin}/__mock/docs`)).status).toBe(200);
+        const script = await fetch(`${origin}/__mock/docs/swagger-ui-bundle.js`);
+        expect(script.status).toBe(200);
+        expect(
+          Buffer.from(await script.arrayBuffer()).equals(
+            readFileSync(join(installed, 'dist/swagger-ui/swagger-ui-bundle.js')),
+          ),
+        ).toBe(true);
+      } finally {
+        mock.stop();
+      }
+    },
+  );
 
   it("a script's createMock() gets the same bytes as the installed server for the same requests", async () => {
     const mock = await startBin(['--seed', '7', '--servers', '200', '--now', NOW_ISO]);
@@ -255,13 +273,16 @@ describe('the package, installed from its tarball', () => {
 import { createMock, credentials } from 'server-listing-mock';
 import auth from 'server-listing-mock/fixtures/auth.json' with { type: 'json' };
 // The typed constants are the shipped file's credentials, and the exports map lets a consumer read that file.
-if (JSON.stringify(Object.values(credentials)) !== JSON.stringify(auth.credentials)) throw new Error('credentials differ');
+if (JSON.stringify(Object.values(credentials)) !== JSON.stringify(auth.credentials)) {
+  throw new Error('credentials differ');
+}
 // The server's row cache (64 MiB) rather than createMock's 8, for /__mock/info to say the same.
 const mock = createMock({ seed: 7, servers: 200, now: '${NOW_ISO}', rowCacheMiB: 64 });
 const answers = [];
 for (const [path, init] of ${JSON.stringify(requests)}) {
   const res = await mock.fetch(new Request('${origin}' + path, init));
-  answers.push({ status: res.status, headers: [...res.headers], body: Buffer.from(await res.arrayBuffer()).toString('base64') });
+  const body = Buffer.from(await res.arrayBuffer()).toString('base64');
+  answers.push({ status: res.status, headers: [...res.headers], body });
 }
 await mock.close();
 console.log(JSON.stringify(answers));
@@ -288,11 +309,14 @@ console.log(JSON.stringify(answers));
     }
   });
 
-  it("tsc compiles a consumer's file against the package's types (node16, nodenext and bundler resolution), and refuses a wrong one", () => {
-    const ts = join(REPO, 'node_modules/typescript/bin/tsc');
-    writeFileSync(
-      join(work, 'uses-types.mts'),
-      `
+  it(
+    "tsc compiles a consumer's file against the package's types (node16, nodenext and bundler resolution), and " +
+      'refuses a wrong one',
+    () => {
+      const ts = join(REPO, 'node_modules/typescript/bin/tsc');
+      writeFileSync(
+        join(work, 'uses-types.mts'),
+        `
 import { createMock, type CreateMockOptions, type InProcessMock } from 'server-listing-mock';
 import type { FindResponse, Server, paths } from 'server-listing-mock/types';
 
@@ -301,100 +325,119 @@ const mock: InProcessMock = createMock(options);
 type FindQuery = NonNullable<paths['/servers/find']['get']['parameters']['query']>;
 const query: FindQuery = { limit: 5, region: 'EU' };
 export async function firstServer(): Promise<Server | undefined> {
-  const res: Response = await mock.fetch(\`https://api.example.test\${mock.basePath}/servers/find?limit=\${query.limit}\`);
+  const url = \`https://api.example.test\${mock.basePath}/servers/find?limit=\${query.limit}\`;
+  const res: Response = await mock.fetch(url);
   const page = (await res.json()) as FindResponse;
   mock.reset();
   await mock.close();
   return page.results[0];
 }
 `,
-    );
-    writeFileSync(
-      join(work, 'wrong-types.mts'),
-      `
+      );
+      writeFileSync(
+        join(work, 'wrong-types.mts'),
+        `
 import type { Server } from 'server-listing-mock/types';
 import { createMock } from 'server-listing-mock';
 export const server: Server = { address: 42 };
 createMock({ seeds: 1 });
 `,
-    );
-    for (const [module, resolution] of [
-      ['node16', 'node16'],
-      ['nodenext', 'nodenext'],
-      ['esnext', 'bundler'],
-    ] as const) {
-      // A frontend's settings: DOM types (Request, Response), no Node types, and our declarations checked too.
-      const config = (file: string) => {
-        const path = join(work, `tsconfig.${resolution}.${file}.json`);
-        writeFileSync(
-          path,
-          JSON.stringify({
-            compilerOptions: {
-              noEmit: true,
-              strict: true,
-              module,
-              moduleResolution: resolution,
-              target: 'es2022',
-              lib: ['es2022', 'dom'],
-              types: [],
-              skipLibCheck: false,
-            },
-            files: [file],
-          }),
+      );
+      for (const [module, resolution] of [
+        ['node16', 'node16'],
+        ['nodenext', 'nodenext'],
+        ['esnext', 'bundler'],
+      ] as const) {
+        // A frontend's settings: DOM types (Request, Response), no Node types, and our declarations checked too.
+        const config = (file: string) => {
+          const path = join(work, `tsconfig.${resolution}.${file}.json`);
+          writeFileSync(
+            path,
+            JSON.stringify({
+              compilerOptions: {
+                noEmit: true,
+                strict: true,
+                module,
+                moduleResolution: resolution,
+                target: 'es2022',
+                lib: ['es2022', 'dom'],
+                types: [],
+                skipLibCheck: false,
+              },
+              files: [file],
+            }),
+          );
+          return path;
+        };
+        // A module it cannot resolve, or resolves to no types, is an error under strict (TS2307, TS7016).
+        const ok = spawnSyncText(process.execPath, [ts, '-p', config('uses-types.mts')], work);
+        expect(ok, `${resolution}: ${ok.stdout}`).toMatchObject({ code: 0 });
+        if (resolution !== 'nodenext') continue;
+        // The types are the spec's and the entry's, not `any`.
+        const wrong = spawnSyncText(process.execPath, [ts, '-p', config('wrong-types.mts')], work);
+        expect(wrong.code, resolution).not.toBe(0);
+        expect(wrong.stdout).toMatch(
+          /wrong-types\.mts\(4,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
         );
-        return path;
-      };
-      // A module it cannot resolve, or resolves to no types, is an error under strict (TS2307, TS7016).
-      const ok = spawnSyncText(process.execPath, [ts, '-p', config('uses-types.mts')], work);
-      expect(ok, `${resolution}: ${ok.stdout}`).toMatchObject({ code: 0 });
-      if (resolution !== 'nodenext') continue;
-      // The types are the spec's and the entry's, not `any`.
-      const wrong = spawnSyncText(process.execPath, [ts, '-p', config('wrong-types.mts')], work);
-      expect(wrong.code, resolution).not.toBe(0);
-      expect(wrong.stdout).toMatch(
-        /wrong-types\.mts\(4,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/,
-      );
-      expect(wrong.stdout).toMatch(
-        /wrong-types\.mts\(5,\d+\): error TS2561: Object literal may only specify known properties, but 'seeds' does not exist in type 'CreateMockOptions'/,
-      );
-    }
-  });
+        expect(wrong.stdout).toMatch(
+          new RegExp(
+            String.raw`wrong-types\.mts\(5,\d+\): error TS2561: Object literal may only specify known` +
+              ` properties, but 'seeds' does not exist in type 'CreateMockOptions'`,
+          ),
+        );
+      }
+    },
+  );
 
-  it('server-listing-contract --start-mock without Dredd (an optional peer): the replay is a named skip, which fails the run under --strict', async () => {
-    const result = await run(bin('server-listing-contract'), ['--start-mock']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/m);
-    expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed, \d+ skipped/m);
-    expect(result.stdout).toContain(
-      "skipped: Dredd replays each operation's documented success (Dredd is not installed (an optional peer dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off)",
-    );
-    expect(existsSync(join(work, 'reports/contract-dredd.log'))).toBe(false);
-    const strict = await run(bin('server-listing-contract'), ['--start-mock', '--strict']);
-    expect(strict.code, strict.stdout).toBe(1);
-    expect(strict.stdout).toMatch(
-      /^FAILED: \d+ checks run, 0 failed, \d+ skipped \(\d+ unavoidable\); 1 skip fails the run under --strict$/m,
-    );
-    for (const report of ['contract-report.json', 'contract-junit.xml', 'contract-report.html', 'contract-summary.md'])
-      expect(existsSync(join(work, 'reports', report)), report).toBe(true);
-  });
+  it(
+    'server-listing-contract --start-mock without Dredd (an optional peer): the replay is a named skip, which ' +
+      'fails the run under --strict',
+    async () => {
+      const result = await run(bin('server-listing-contract'), ['--start-mock']);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/m);
+      expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed, \d+ skipped/m);
+      expect(result.stdout).toContain(
+        "skipped: Dredd replays each operation's documented success (Dredd is not installed (an optional peer " +
+          'dependency of server-listing-mock): npm install -D dredd@14.1.0 beside it to replay, or --dredd off)',
+      );
+      expect(existsSync(join(work, 'reports/contract-dredd.log'))).toBe(false);
+      const strict = await run(bin('server-listing-contract'), ['--start-mock', '--strict']);
+      expect(strict.code, strict.stdout).toBe(1);
+      expect(strict.stdout).toMatch(
+        /^FAILED: \d+ checks run, 0 failed, \d+ skipped \(\d+ unavoidable\); 1 skip fails the run under --strict$/m,
+      );
+      for (const report of [
+        'contract-report.json',
+        'contract-junit.xml',
+        'contract-report.html',
+        'contract-summary.md',
+      ])
+        expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+    },
+  );
 
-  it('with Dredd installed beside it, server-listing-contract --start-mock replays too, and writes every report here', async () => {
-    npm(['install', `dredd@${OURS.devDependencies.dredd}`, '--no-audit', '--no-fund', '--prefer-offline'], root);
-    const result = await run(bin('server-listing-contract'), ['--start-mock']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
-    expect(result.stdout).toMatch(/^Requests: .* 9 by Dredd /m);
-    for (const report of [
-      'contract-report.json',
-      'contract-junit.xml',
-      'contract-report.html',
-      'contract-summary.md',
-      'contract-dredd.log',
-    ])
-      expect(existsSync(join(work, 'reports', report)), report).toBe(true);
-    expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(
-      /<testsuites name="contract" tests="\d+" failures="0"/,
-    );
-    expect(readdirSync(join(root, 'node_modules'))).toContain('dredd');
-  });
+  it(
+    'with Dredd installed beside it, server-listing-contract --start-mock replays too, and writes every report ' +
+      'here',
+    async () => {
+      npm(['install', `dredd@${OURS.devDependencies.dredd}`, '--no-audit', '--no-fund', '--prefer-offline'], root);
+      const result = await run(bin('server-listing-contract'), ['--start-mock']);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^PASSED: \d+ checks run, 0 failed/m);
+      expect(result.stdout).toMatch(/^Requests: .* 9 by Dredd /m);
+      for (const report of [
+        'contract-report.json',
+        'contract-junit.xml',
+        'contract-report.html',
+        'contract-summary.md',
+        'contract-dredd.log',
+      ])
+        expect(existsSync(join(work, 'reports', report)), report).toBe(true);
+      expect(readFileSync(join(work, 'reports/contract-junit.xml'), 'utf8')).toMatch(
+        /<testsuites name="contract" tests="\d+" failures="0"/,
+      );
+      expect(readdirSync(join(root, 'node_modules'))).toContain('dredd');
+    },
+  );
 });

@@ -26,7 +26,8 @@ import { NOW_ISO } from '../testing/instants.ts';
 const clone = mkdtempSync(join(tmpdir(), 'slm-clone-'));
 const running = new Set<number>();
 
-// As a developer's shell runs it: not under vitest (whose variable turns the mock's self-check on, which compiles with ajv).
+// As a developer's shell runs it: not under vitest (whose variable turns
+// the mock's self-check on, which compiles with ajv).
 const SHELL_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
     ([k]) => k !== 'VITEST' && k !== 'NODE_ENV' && !k.startsWith('MOCK_') && !k.startsWith('VITEST_'),
@@ -64,7 +65,8 @@ function start(
 const npmRunMock = (...flags: string[]) =>
   start('npm', ['run', '--silent', 'mock', '--', '--port', '0', '--quiet', '--cache-dir', 'off', ...flags]);
 
-// Records every module the process requires (the mock loads js-yaml, ajv and faker through require, only when it needs them).
+// Records every module the process requires (the mock loads js-yaml, ajv and
+// faker through require, only when it needs them).
 const HOOK = join(clone, 'require-hook.cjs');
 /** The built mock of the clone under the hook; resolves once it listens, `loaded()` after it stopped. */
 async function builtMock(...flags: string[]) {
@@ -185,7 +187,8 @@ describe('a start from the build', () => {
     return out;
   };
 
-  it('the defaults load neither js-yaml, nor ajv, nor faker, and answer what the sources generate, byte for byte', async () => {
+  it('the defaults load neither js-yaml, nor ajv, nor faker, ' +
+    'and answer what the sources generate, byte for byte', async () => {
     const mock = await builtMock('--now', NOW_ISO);
     const origin = new URL(mock.baseUrl).origin;
     const fromBuild = await answers((path) => fetch(origin + path));

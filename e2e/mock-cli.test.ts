@@ -173,21 +173,26 @@ describe('npm run mock', () => {
       .toMatch(/mock: watching .*openapi\.yaml, .*auth\.json; an edit reloads them on this port/);
   });
 
-  it('--data rows that the default maxAge hides are said at start, and in the journal of each search they are left out of', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'slm-old-')), 'db.json');
-    const rows = generateServers({ seed: 3, count: 3, now: new Date() });
-    rows[0]!.last_ping = new Date(Date.now() - 40 * 86_400_000).toISOString();
-    writeFileSync(db, JSON.stringify({ servers: rows }));
-    const { baseUrl, errors } = await startCli(['--quiet', '--data', db]);
-    await expect
-      .poll(errors)
-      .toContain(
-        `mock: ${db}: 1 of 3 servers were last seen more than 30 days before the mock's clock: findServers leaves them out unless the request gives maxAge (its default is 30)`,
-      );
-    await fetch(`${baseUrl}/servers/find?noFilter=true`);
-    const journal = await (await fetch(`${new URL(baseUrl).origin}/__mock/requests`)).json();
-    expect(journal.requests[0].hidden).toMatchObject({ parameter: 'maxAge', rows: 1 });
-  });
+  it(
+    '--data rows that the default maxAge hides are said at start, and in the journal of each search they are ' +
+      'left out of',
+    async () => {
+      const db = join(mkdtempSync(join(tmpdir(), 'slm-old-')), 'db.json');
+      const rows = generateServers({ seed: 3, count: 3, now: new Date() });
+      rows[0]!.last_ping = new Date(Date.now() - 40 * 86_400_000).toISOString();
+      writeFileSync(db, JSON.stringify({ servers: rows }));
+      const { baseUrl, errors } = await startCli(['--quiet', '--data', db]);
+      await expect
+        .poll(errors)
+        .toContain(
+          `mock: ${db}: 1 of 3 servers were last seen more than 30 days before the mock's clock: findServers ` +
+            `leaves them out unless the request gives maxAge (its default is 30)`,
+        );
+      await fetch(`${baseUrl}/servers/find?noFilter=true`);
+      const journal = await (await fetch(`${new URL(baseUrl).origin}/__mock/requests`)).json();
+      expect(journal.requests[0].hidden).toMatchObject({ parameter: 'maxAge', rows: 1 });
+    },
+  );
 
   it('--watch: an edit the moment the mock listens, before it says it watches, is not missed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slm-watch-'));

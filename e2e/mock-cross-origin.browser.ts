@@ -32,7 +32,8 @@ const PAGE = `<!doctype html><pre id="out">pending</pre><script>
   const json = { 'Content-Type': 'application/json' };
   await call('login', '/__mock/login', { method: 'POST', body: JSON.stringify({ user: 'alice@example.test' }) });
   await call('list', '/api/v0.1/user/apikeys');
-  await call('create', '/api/v0.1/user/apikeys', { method: 'POST', headers: json, body: JSON.stringify({ name: 'from-browser' }) });
+  const created = { method: 'POST', headers: json, body: JSON.stringify({ name: 'from-browser' }) };
+  await call('create', '/api/v0.1/user/apikeys', created);
   await call('find', '/api/v0.1/servers/find?limit=2');
   await call('logout', '/__mock/logout', { method: 'POST' });
   await call('after', '/api/v0.1/user/apikeys');
@@ -55,7 +56,8 @@ beforeAll(async () => {
     '+http://*.myproj.test:*,+http://*.other.test:*,+http://127.0.0.2:*',
     DEFAULT_OPTIONS.corsOrigins,
   );
-  // The names made with --host-resolver-rules are names the mock is called by: it answers them only when told (--allowed-host).
+  // The names made with --host-resolver-rules are names the mock is called by:
+  // it answers them only when told (--allowed-host).
   mock = await startMock({
     port: 0,
     host: '127.0.0.1',
@@ -158,33 +160,46 @@ describe('the dev-login cookie, page origin x mock origin, over plain http', () 
     expectLoggedInFlow(steps);
   });
 
-  it('cross site, two IP addresses (127.0.0.2 -> 127.0.0.1): partitioned, works because both are loopback', async () => {
-    const steps = await runPage(browser, '127.0.0.2', mock.origin);
-    expect(steps.login.body.cookie).toMatchObject({ site: 'cross-site', sticks: true });
-    expectLoggedInFlow(steps);
-  });
+  it(
+    'cross site, two IP addresses (127.0.0.2 -> 127.0.0.1): ' + 'partitioned, works because both are loopback',
+    async () => {
+      const steps = await runPage(browser, '127.0.0.2', mock.origin);
+      expect(steps.login.body.cookie).toMatchObject({ site: 'cross-site', sticks: true });
+      expectLoggedInFlow(steps);
+    },
+  );
 
   it('cross site, page on a non-loopback name, mock on loopback (app.myproj.test -> 127.0.0.1): works', async () => {
     expectLoggedInFlow(await runPage(browser, 'app.myproj.test', mock.origin));
   });
 
-  it('cross site, mock on a non-loopback name (app.myproj.test -> api.other.test): cannot work; the answer and the log say why', async () => {
-    expectCookieDropped(await runPage(browser, 'app.myproj.test', `http://api.other.test:${mockPort}`));
-  });
+  it(
+    'cross site, mock on a non-loopback name (app.myproj.test -> api.other.test): cannot work; the answer and ' +
+      'the log say why',
+    async () => {
+      expectCookieDropped(await runPage(browser, 'app.myproj.test', `http://api.other.test:${mockPort}`));
+    },
+  );
 
-  it('cross site, page on loopback, mock on a non-loopback name (localhost -> api.other.test): cannot work either', async () => {
-    expectCookieDropped(await runPage(browser, 'localhost', `http://api.other.test:${mockPort}`));
-  });
+  it(
+    'cross site, page on loopback, mock on a non-loopback name (localhost -> api.other.test): cannot work ' + 'either',
+    async () => {
+      expectCookieDropped(await runPage(browser, 'localhost', `http://api.other.test:${mockPort}`));
+    },
+  );
 
-  it("the fix: the page's dev server proxies /api and /__mock (rewriting Host), so a non-loopback page works", async () => {
-    // The page server is also the "dev server proxy" here: same origin for the browser.
-    const steps = await runPage(browser, 'app.other.test', `http://app.other.test:${pagePort}`);
-    // The mock sees Origin app.other.test and Host 127.0.0.1, and no Sec-Fetch-Site (not sent
-    // to an http page's own origin): it cannot tell a proxy, so it sends a Lax copy too,
-    // which is the one the browser keeps.
-    expect(steps.login.body.cookie.attributes).toContain('Path=/; HttpOnly; SameSite=Lax');
-    expectLoggedInFlow(steps);
-  });
+  it(
+    "the fix: the page's dev server proxies /api and " + '/__mock (rewriting Host), so a non-loopback page works',
+    async () => {
+      // The page server is also the "dev server proxy" here: same origin for the browser.
+      const steps = await runPage(browser, 'app.other.test', `http://app.other.test:${pagePort}`);
+      // The mock sees Origin app.other.test and Host 127.0.0.1, and no Sec-Fetch-Site (not sent
+      // to an http page's own origin): it cannot tell a proxy, so it sends a Lax copy too,
+      // which is the one the browser keeps.
+      expect(steps.login.body.cookie.attributes).toContain('Path=/; HttpOnly; SameSite=Lax');
+      expectLoggedInFlow(steps);
+    },
+  );
 
   it("Chromium's --unsafely-treat-insecure-origin-as-secure does not help: the cookie is still dropped", async () => {
     const api = `http://api.other.test:${mockPort}`;

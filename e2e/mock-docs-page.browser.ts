@@ -42,34 +42,37 @@ async function tryIt(operationId: string, tag: string): Promise<{ status: string
 }
 
 describe('the docs page in Chromium', () => {
-  it('leads with the operations: the first one is on the first screen (1280x800), the long description below them', async () => {
-    const first = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    try {
-      await first.goto(`${mock.origin}/__mock/docs`);
-      const op = first.locator('.opblock').first();
-      await op.waitFor({ timeout: 30_000 });
-      mkdirSync('reports', { recursive: true });
-      await first.screenshot({ path: 'reports/docs-first-screen.png' });
-      expect(await op.getAttribute('id')).toBe(
-        `operations-${model.operations[0]!.raw.tags[0]}-${model.operations[0]!.operationId}`,
-      );
-      const box = (await op.boundingBox())!;
-      expect(box.y + box.height).toBeLessThanOrEqual(800);
-      // The top keeps the description's first paragraph; the rest is behind a link, below the operations.
-      const info = await first.locator('.information-container').innerText();
-      expect(info).toContain('HTTP JSON API over a listing of Minecraft servers');
-      expect(info).not.toContain('Where each part comes from');
-      const about = first.locator('#mock-about');
-      expect(await about.innerText()).toContain('Where each part comes from');
-      const lastOp = (await first.locator('.opblock').last().boundingBox())!;
-      expect((await about.boundingBox())!.y).toBeGreaterThan(lastOp.y);
-      await first.locator('.information-container a', { hasText: 'About this API' }).click();
-      await expect.poll(async () => (await about.boundingBox())!.y, { timeout: 5_000 }).toBeLessThan(800);
-      expect(first.context().pages()).toHaveLength(1);
-    } finally {
-      await first.close();
-    }
-  });
+  it(
+    'leads with the operations: the first one is on the first screen (1280x800), the long description below ' + 'them',
+    async () => {
+      const first = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      try {
+        await first.goto(`${mock.origin}/__mock/docs`);
+        const op = first.locator('.opblock').first();
+        await op.waitFor({ timeout: 30_000 });
+        mkdirSync('reports', { recursive: true });
+        await first.screenshot({ path: 'reports/docs-first-screen.png' });
+        expect(await op.getAttribute('id')).toBe(
+          `operations-${model.operations[0]!.raw.tags[0]}-${model.operations[0]!.operationId}`,
+        );
+        const box = (await op.boundingBox())!;
+        expect(box.y + box.height).toBeLessThanOrEqual(800);
+        // The top keeps the description's first paragraph; the rest is behind a link, below the operations.
+        const info = await first.locator('.information-container').innerText();
+        expect(info).toContain('HTTP JSON API over a listing of Minecraft servers');
+        expect(info).not.toContain('Where each part comes from');
+        const about = first.locator('#mock-about');
+        expect(await about.innerText()).toContain('Where each part comes from');
+        const lastOp = (await first.locator('.opblock').last().boundingBox())!;
+        expect((await about.boundingBox())!.y).toBeGreaterThan(lastOp.y);
+        await first.locator('.information-container a', { hasText: 'About this API' }).click();
+        await expect.poll(async () => (await about.boundingBox())!.y, { timeout: 5_000 }).toBeLessThan(800);
+        expect(first.context().pages()).toHaveLength(1);
+      } finally {
+        await first.close();
+      }
+    },
+  );
 
   it('renders every operation of the spec', async () => {
     const rendered = await page.locator('.opblock').evaluateAll((els) => els.map((e) => e.id));

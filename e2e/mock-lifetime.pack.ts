@@ -52,7 +52,9 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** `npx server-listing-mock <args>` in the install folder: npx, the processes below it, the base URL once it listens. */
+/**
+ * `npx server-listing-mock <args>` in the install folder: npx, the processes below it, the base URL once it listens.
+ */
 async function startNpx(
   args: string[],
   detached: boolean,
@@ -83,13 +85,17 @@ describe('npx server-listing-mock', () => {
     expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
   });
 
-  it('then Ctrl-C (SIGINT to its process group) with a slow answer in flight: the answer comes, then nothing is left', async () => {
-    const { npx, below, baseUrl } = await startNpx(['--latency', '1500'], true);
-    const answer = fetch(`${baseUrl}/servers/find?limit=1`);
-    await new Promise((r) => setTimeout(r, 300)); // the request is inside the mock, waiting out its latency
-    process.kill(-npx.pid!, 'SIGINT');
-    expect((await answer).status).toBe(200);
-    await until('npx and everything it started to exit', () => [npx.pid!, ...below].every((pid) => !alive(pid)));
-    expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
-  });
+  it(
+    'then Ctrl-C (SIGINT to its process group) with a slow answer in flight: the answer comes, then nothing is ' +
+      'left',
+    async () => {
+      const { npx, below, baseUrl } = await startNpx(['--latency', '1500'], true);
+      const answer = fetch(`${baseUrl}/servers/find?limit=1`);
+      await new Promise((r) => setTimeout(r, 300)); // the request is inside the mock, waiting out its latency
+      process.kill(-npx.pid!, 'SIGINT');
+      expect((await answer).status).toBe(200);
+      await until('npx and everything it started to exit', () => [npx.pid!, ...below].every((pid) => !alive(pid)));
+      expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
+    },
+  );
 });

@@ -20,7 +20,15 @@ const PAGE = `<!doctype html><pre id="out">pending</pre><script>
   const api = new URLSearchParams(location.search).get('api') + '/api/v0.1';
   const out = {};
   for (const [name, path, init] of [
-    ['tooBig', '/user/apikeys', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(40000) }) }],
+    [
+      'tooBig',
+      '/user/apikeys',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(40000) }),
+      },
+    ],
     ['after', '/servers/find?limit=1'],
     ['stars', '/servers/find?motd=' + encodeURIComponent('*'.repeat(12) + 'zq')],
     ['badEscape', '/servers/find?limit=1&motd=%'],

@@ -37,14 +37,18 @@ describe('pre-flight: a target that cannot be reached', () => {
     const port = await freePort();
     await expect(preflight(`http://127.0.0.1:${port}/api/v0.1`, model)).rejects.toThrow(
       new RegExp(
-        `^cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that host and port \\(ECONNREFUSED: .*\\)\\. Is the server running`,
+        `^cannot reach http://127\\.0\\.0\\.1:${port}/api/v0\\.1: connection refused: nothing listens on that ` +
+          `host and port \\(ECONNREFUSED: .*\\)\\. Is the server running`,
       ),
     );
   });
 
   test('a host name that does not resolve (.invalid never does) is a DNS failure', async () => {
     await expect(preflight('https://staging.invalid/api/v0.1', model)).rejects.toThrow(
-      /^cannot reach https:\/\/staging\.invalid\/api\/v0\.1: DNS lookup failed: no such host \((ENOTFOUND|EAI_AGAIN): .*\)\. Is the host name/,
+      new RegExp(
+        String.raw`^cannot reach https:\/\/staging\.invalid\/api\/v0\.1: DNS lookup failed: no such host` +
+          String.raw` \((ENOTFOUND|EAI_AGAIN): .*\)\. Is the host name`,
+      ),
     );
   });
 
@@ -56,7 +60,11 @@ describe('pre-flight: a target that cannot be reached', () => {
     });
     const port = await listen(createHttpsServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('{}')));
     await expect(preflight(`https://127.0.0.1:${port}/api/v0.1`, model)).rejects.toThrow(
-      /TLS: the server's certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN): self[- ]signed certificate.*NODE_EXTRA_CA_CERTS/,
+      new RegExp(
+        `TLS: the server's certificate is not trusted` +
+          String.raw` \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN): self[- ]signed` +
+          ' certificate.*NODE_EXTRA_CA_CERTS',
+      ),
     );
   });
 
@@ -73,7 +81,9 @@ describe('pre-flight: a base URL that misses the API', () => {
     const origin = reference.baseUrl.replace(/\/api\/v0\.1$/, '');
     await expect(preflight(origin, model)).rejects.toThrow(
       new RegExp(
-        `^every public route of the spec answers 404 or HTML under ${origin} \\(GET /servers/find: 404, .*\\), but ${origin}/api/v0\\.1/servers/find answers 200: did you mean --base-url ${origin}/api/v0\\.1\\?$`,
+        `^every public route of the spec answers 404 or HTML under ${origin} \\(GET /servers/find: 404, ` +
+          `.*\\), but ${origin}/api/v0\\.1/servers/find answers 200: did you mean --base-url ` +
+          `${origin}/api/v0\\.1\\?$`,
       ),
     );
   });
@@ -85,7 +95,10 @@ describe('pre-flight: a base URL that misses the API', () => {
       ),
     );
     await expect(preflight(`http://127.0.0.1:${port}/api/v0.1`, model)).rejects.toThrow(
-      /^no public route of the spec answers under .* \(GET \/servers\/find: 200 HTML, .*\): is it the base URL of the Server Listing API/,
+      new RegExp(
+        String.raw`^no public route of the spec answers under .* \(GET \/servers\/find: 200 HTML, .*\): is it` +
+          ' the base URL of the Server Listing API',
+      ),
     );
   });
 

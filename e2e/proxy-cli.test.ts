@@ -79,7 +79,8 @@ async function send(baseUrl: string, c: TrafficCase): Promise<{ status: number; 
 }
 
 describe('the proxy as a process', () => {
-  it('in front of a reference server with defects: each logged once with its repro; Ctrl-C writes the reports and exits 1', async () => {
+  it('in front of a reference server with defects: each logged once with its repro; Ctrl-C writes the reports ' +
+    'and exits 1', async () => {
     const defects = ['wrong-type', 'sql-500', 'auth-not-enforced'] as const;
     const server = await startReferenceServer([...defects]);
     closers.push(() => server.close());
@@ -120,7 +121,8 @@ describe('the proxy as a process', () => {
     expect(existsSync(join(reports, 'proxy-summary.md'))).toBe(true);
   }, 60_000);
 
-  it('in front of the mock with --record: no violation, SIGTERM exits 0; another mock serving the file gives the recorded requests the same rows', async () => {
+  it('in front of the mock with --record: no violation, SIGTERM exits 0; another mock serving the file gives the ' +
+    'recorded requests the same rows', async () => {
     const mock = await mockOnSocket({ seed: 11, servers: 600 });
     closers.push(() => mock.close());
     const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
@@ -190,7 +192,9 @@ describe('the proxy as a process', () => {
 });
 
 describe('the proxy as a process, whatever happens at exit', () => {
-  it('a row with an age no date can hold, the last reports kept until new ones exist, rows spooled as they come: every report and the recording at exit (1: a violation); a forged line from the upstream stays inside its own', async () => {
+  it('a row with an age no date can hold, the last reports kept until new ones exist, rows spooled as they come: ' +
+    'every report and the recording at exit (1: a violation); a forged line from the upstream stays inside its ' +
+    'own', async () => {
     const detail = 'Internal Server Error\n::warning::forged\nPASSED: 1 checks run, 0 failed';
     const upstream = createServer((req, res) => {
       const limits = { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' };

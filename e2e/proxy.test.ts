@@ -74,8 +74,10 @@ async function proxyTo(upstream: string, log: string[] = []): Promise<RunningPro
 }
 
 describe('through the proxy to the mock', () => {
-  it('a few hundred answers are the same bytes as direct: status, reason, headers that matter, body; no violation', async () => {
-    // The real clock: the proxy judges ages by the upstream's Date header, which the mock sends from the real clock even under --now.
+  it('a few hundred answers are the same bytes as direct: status, reason, headers that matter, body; no ' +
+    'violation', async () => {
+    // The real clock: the proxy judges ages by the upstream's Date header, which
+    // the mock sends from the real clock even under --now.
     const mock = await mockOnSocket({ seed: 7 });
     closers.push(() => mock.close());
     const log: string[] = [];
@@ -90,7 +92,9 @@ describe('through the proxy to the mock', () => {
       requests.push(
         {
           method: 'GET',
-          path: `/servers/find?limit=${1 + (i % 30)}&sort=${sorts[i % 5]}&page=${1 + (i % 4)}${i % 3 ? '&favicon=true' : ''}${i % 7 === 0 ? '&region=EU' : ''}`,
+          path:
+            `/servers/find?limit=${1 + (i % 30)}&sort=${sorts[i % 5]}&page=${1 + (i % 4)}` +
+            `${i % 3 ? '&favicon=true' : ''}${i % 7 === 0 ? '&region=EU' : ''}`,
         },
         { method: 'GET', path: `/status/ping/${s.address}:${s.port}` },
         {
@@ -139,117 +143,121 @@ describe('through the proxy to the mock', () => {
 });
 
 describe('what HTTP asks of a gateway', () => {
-  it('a 501 stays a 501, bytes stream before the upstream ends, hop-by-hop fields stay on their hop, Set-Cookie lines pass, keep-alive holds', async () => {
-    let seen: IncomingMessage | undefined;
-    let release: () => void = () => {};
-    let regions = 0;
-    const upstream = createServer((req, res) => {
-      seen = req;
-      if (req.url!.endsWith('/metadata/regions')) {
-        // The same body each time; the rate-limit headers only on the first answer.
-        const limits =
-          regions++ === 0
-            ? { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' }
-            : {};
-        res
-          .writeHead(200, { 'Content-Type': 'application/json', ...limits })
-          .end('{"unique_regions":0,"total_servers":0,"regions":[]}');
-      } else if (req.url!.endsWith('/unimplemented')) {
-        res
-          .writeHead(501, 'Not Implemented Here', { 'Content-Type': 'application/json' })
-          .end('{"success":false,"message":"Not Implemented: soon"}');
-      } else if (req.url!.endsWith('/slow')) {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.write('{"part":1,');
-        release = () => res.end('"rest":2}');
-      } else {
-        res.setHeader('Set-Cookie', ['a=1; Path=/', 'b=2; Path=/']);
-        res
-          .writeHead(200, {
-            Connection: 'X-Hop-Answer',
-            'X-Hop-Answer': 'one hop',
-            'Keep-Alive': 'timeout=9',
-            'X-End': 'kept',
-            'Content-Type': 'application/json',
-          })
-          .end('{}');
-      }
-    });
-    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-    closers.push(
-      () =>
-        new Promise((r) => {
-          upstream.closeAllConnections();
-          upstream.close(() => r());
-        }),
-    );
-    const port = (upstream.address() as AddressInfo).port;
-    const log: string[] = [];
-    const proxy = await proxyTo(`http://127.0.0.1:${port}/api/v0.1`, log);
+  it(
+    'a 501 stays a 501, bytes stream before the upstream ends, hop-by-hop fields stay on their hop, Set-Cookie ' +
+      'lines pass, keep-alive holds',
+    async () => {
+      let seen: IncomingMessage | undefined;
+      let release: () => void = () => {};
+      let regions = 0;
+      const upstream = createServer((req, res) => {
+        seen = req;
+        if (req.url!.endsWith('/metadata/regions')) {
+          // The same body each time; the rate-limit headers only on the first answer.
+          const limits =
+            regions++ === 0
+              ? { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1795456260' }
+              : {};
+          res
+            .writeHead(200, { 'Content-Type': 'application/json', ...limits })
+            .end('{"unique_regions":0,"total_servers":0,"regions":[]}');
+        } else if (req.url!.endsWith('/unimplemented')) {
+          res
+            .writeHead(501, 'Not Implemented Here', { 'Content-Type': 'application/json' })
+            .end('{"success":false,"message":"Not Implemented: soon"}');
+        } else if (req.url!.endsWith('/slow')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.write('{"part":1,');
+          release = () => res.end('"rest":2}');
+        } else {
+          res.setHeader('Set-Cookie', ['a=1; Path=/', 'b=2; Path=/']);
+          res
+            .writeHead(200, {
+              Connection: 'X-Hop-Answer',
+              'X-Hop-Answer': 'one hop',
+              'Keep-Alive': 'timeout=9',
+              'X-End': 'kept',
+              'Content-Type': 'application/json',
+            })
+            .end('{}');
+        }
+      });
+      await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+      closers.push(
+        () =>
+          new Promise((r) => {
+            upstream.closeAllConnections();
+            upstream.close(() => r());
+          }),
+      );
+      const port = (upstream.address() as AddressInfo).port;
+      const log: string[] = [];
+      const proxy = await proxyTo(`http://127.0.0.1:${port}/api/v0.1`, log);
 
-    const unimplemented = await raw(`${proxy.baseUrl}/unimplemented`);
-    expect(`${unimplemented.status} ${unimplemented.reason} ${unimplemented.body}`).toBe(
-      '501 Not Implemented Here {"success":false,"message":"Not Implemented: soon"}',
-    );
+      const unimplemented = await raw(`${proxy.baseUrl}/unimplemented`);
+      expect(`${unimplemented.status} ${unimplemented.reason} ${unimplemented.body}`).toBe(
+        '501 Not Implemented Here {"success":false,"message":"Not Implemented: soon"}',
+      );
 
-    const one = new Agent({ keepAlive: true, maxSockets: 1 });
-    closers.push(async () => one.destroy());
-    const plain = await raw(
-      `${proxy.baseUrl}/plain`,
-      'GET',
-      [
-        'Host',
-        new URL(proxy.origin).host,
-        'Connection',
-        'keep-alive, X-Hop',
-        'X-Hop',
-        'secret of this hop',
-        'TE',
-        'trailers',
-        'Proxy-Authorization',
-        'Basic cHJveHk6c2VjcmV0',
-        'X-End',
-        'kept',
-        'Via',
-        '1.1 browser-cache',
-      ],
-      undefined,
-      one,
-    );
-    expect(seen!.headers).toMatchObject({
-      host: `127.0.0.1:${port}`,
-      'x-end': 'kept',
-      via: '1.1 browser-cache, 1.1 server-listing-proxy',
-    });
-    for (const gone of ['x-hop', 'te', 'proxy-authorization']) expect(seen!.headers[gone], gone).toBeUndefined();
-    const names = plain.headers.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
-    expect(names).not.toContain('x-hop-answer');
-    expect(plain.headers.join('\n')).toContain('Set-Cookie\na=1; Path=/\nSet-Cookie\nb=2; Path=/\nX-End\nkept');
-    expect(plain.headers.join('\n')).not.toContain('timeout=9');
-    // The client's connection is kept between requests.
-    expect((await raw(`${proxy.baseUrl}/plain`, 'GET', {}, undefined, one)).socket).toBe(plain.socket);
+      const one = new Agent({ keepAlive: true, maxSockets: 1 });
+      closers.push(async () => one.destroy());
+      const plain = await raw(
+        `${proxy.baseUrl}/plain`,
+        'GET',
+        [
+          'Host',
+          new URL(proxy.origin).host,
+          'Connection',
+          'keep-alive, X-Hop',
+          'X-Hop',
+          'secret of this hop',
+          'TE',
+          'trailers',
+          'Proxy-Authorization',
+          'Basic cHJveHk6c2VjcmV0',
+          'X-End',
+          'kept',
+          'Via',
+          '1.1 browser-cache',
+        ],
+        undefined,
+        one,
+      );
+      expect(seen!.headers).toMatchObject({
+        host: `127.0.0.1:${port}`,
+        'x-end': 'kept',
+        via: '1.1 browser-cache, 1.1 server-listing-proxy',
+      });
+      for (const gone of ['x-hop', 'te', 'proxy-authorization']) expect(seen!.headers[gone], gone).toBeUndefined();
+      const names = plain.headers.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+      expect(names).not.toContain('x-hop-answer');
+      expect(plain.headers.join('\n')).toContain('Set-Cookie\na=1; Path=/\nSet-Cookie\nb=2; Path=/\nX-End\nkept');
+      expect(plain.headers.join('\n')).not.toContain('timeout=9');
+      // The client's connection is kept between requests.
+      expect((await raw(`${proxy.baseUrl}/plain`, 'GET', {}, undefined, one)).socket).toBe(plain.socket);
 
-    // The first bytes reach the client while the upstream has not finished its answer.
-    const first = await new Promise<string>((resolve, reject) => {
-      const req = request(`${proxy.baseUrl}/slow`, (res) => res.once('data', (c: Buffer) => resolve(c.toString())));
-      req.on('error', reject);
-      req.end();
-    });
-    expect(first).toBe('{"part":1,');
-    release();
+      // The first bytes reach the client while the upstream has not finished its answer.
+      const first = await new Promise<string>((resolve, reject) => {
+        const req = request(`${proxy.baseUrl}/slow`, (res) => res.once('data', (c: Buffer) => resolve(c.toString())));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(first).toBe('{"part":1,');
+      release();
 
-    // The same bytes again need no second reading of the body, but the headers of each answer are judged.
-    for (let i = 0; i < 3; i++) expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
-    await proxy.judged();
-    const headers = proxy
-      .outcome()
-      .reports.flatMap((r) => r.results)
-      .find((r) => r.operationId === 'listRegions' && r.status === 'fail');
-    expect(headers?.message).toMatch(
-      /X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing.*\(2 of 3 answers judged break it/,
-    );
-    expect(log.filter((l) => l.includes('listRegions'))).toHaveLength(1);
-  });
+      // The same bytes again need no second reading of the body, but the headers of each answer are judged.
+      for (let i = 0; i < 3; i++) expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
+      await proxy.judged();
+      const headers = proxy
+        .outcome()
+        .reports.flatMap((r) => r.results)
+        .find((r) => r.operationId === 'listRegions' && r.status === 'fail');
+      expect(headers?.message).toMatch(
+        /X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing.*\(2 of 3 answers judged break it/,
+      );
+      expect(log.filter((l) => l.includes('listRegions'))).toHaveLength(1);
+    },
+  );
 });
 
 describe('through the proxy to a reference server with defects', () => {
@@ -267,7 +275,8 @@ describe('through the proxy to a reference server with defects', () => {
     'cors-preflight-missing-method',
   ];
 
-  it('answers pass unchanged; each defect is logged once, at its level, with its repro; the outcome fails', async () => {
+  it('answers pass unchanged; each defect is logged once, ' +
+    'at its level, with its repro; the outcome fails', async () => {
     const server = await startReferenceServer(defects);
     closers.push(() => server.close());
     const log: string[] = [];
@@ -301,46 +310,51 @@ describe('through the proxy to a reference server with defects', () => {
 });
 
 describe('answers that trip the judge, and credentials an answer echoes', () => {
-  it('rows that are not objects, and bodies the judge chokes on, leave the proxy up with its counts; a credential echoed by an answer is masked in the log', async () => {
-    const key = 'sls_live_notafixture_0123456789abcdef0123456789abcdef';
-    const upstream = createServer((req, res) => {
-      const url = req.url!;
-      const json = (status: number, body: unknown) =>
-        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-      if (url.includes('/servers/find')) json(200, { displayed: 3, total: 3, filtered: 3, results: [null, 7, ['x']] });
-      else if (url.includes('/user/apikeys'))
-        json(500, {
-          success: false,
-          message: `Internal Server Error: no user for key ${String(req.headers.authorization).split(' ')[1]}`,
-        });
-      else json(200, {});
-    });
-    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
-    closers.push(() => new Promise<void>((r) => upstream.close(() => r())));
-    const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0.1`;
-    const log: string[] = [];
-    const proxy = await proxyTo(base, log);
+  it(
+    'rows that are not objects, and bodies the judge chokes on, leave the proxy up with its counts; a ' +
+      'credential echoed by an answer is masked in the log',
+    async () => {
+      const key = 'sls_live_notafixture_0123456789abcdef0123456789abcdef';
+      const upstream = createServer((req, res) => {
+        const url = req.url!;
+        const json = (status: number, body: unknown) =>
+          res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+        if (url.includes('/servers/find'))
+          json(200, { displayed: 3, total: 3, filtered: 3, results: [null, 7, ['x']] });
+        else if (url.includes('/user/apikeys'))
+          json(500, {
+            success: false,
+            message: `Internal Server Error: no user for key ${String(req.headers.authorization).split(' ')[1]}`,
+          });
+        else json(200, {});
+      });
+      await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+      closers.push(() => new Promise<void>((r) => upstream.close(() => r())));
+      const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v0.1`;
+      const log: string[] = [];
+      const proxy = await proxyTo(base, log);
 
-    const odd = await raw(`${proxy.baseUrl}/servers/find?limit=2&sort=users&country=de`);
-    expect(odd.status).toBe(200);
-    expect(JSON.parse(odd.body.toString()).results).toEqual([null, 7, ['x']]);
-    const echoed = await raw(`${proxy.baseUrl}/user/apikeys`, 'GET', { Authorization: `Bearer ${key}` });
-    expect(echoed.status).toBe(500);
-    await proxy.judged();
+      const odd = await raw(`${proxy.baseUrl}/servers/find?limit=2&sort=users&country=de`);
+      expect(odd.status).toBe(200);
+      expect(JSON.parse(odd.body.toString()).results).toEqual([null, 7, ['x']]);
+      const echoed = await raw(`${proxy.baseUrl}/user/apikeys`, 'GET', { Authorization: `Bearer ${key}` });
+      expect(echoed.status).toBe(500);
+      await proxy.judged();
 
-    // Still serving, and the report has both answers: the schema finding for the rows, the 5xx.
-    expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
-    await proxy.judged();
-    const results = proxy.outcome().reports.flatMap((r) => r.results);
-    expect(results.filter((r) => r.status === 'fail').map((r) => `${r.operationId} ${r.check}`)).toEqual(
-      expect.arrayContaining([
-        'findServers schema: the body matches the schema its status declares',
-        'listApiKeys server-error: no answer is a server error (5xx)',
-      ]),
-    );
-    expect(results.some((r) => r.check === NOT_JUDGED)).toBe(false);
-    // The key the client sent, echoed in the answer's message, is never printed whole.
-    expect(log.join('\n')).not.toContain(key);
-    expect(log.some((l) => l.includes('listApiKeys') && l.includes('server-error: '))).toBe(true);
-  });
+      // Still serving, and the report has both answers: the schema finding for the rows, the 5xx.
+      expect((await raw(`${proxy.baseUrl}/metadata/regions`)).status).toBe(200);
+      await proxy.judged();
+      const results = proxy.outcome().reports.flatMap((r) => r.results);
+      expect(results.filter((r) => r.status === 'fail').map((r) => `${r.operationId} ${r.check}`)).toEqual(
+        expect.arrayContaining([
+          'findServers schema: the body matches the schema its status declares',
+          'listApiKeys server-error: no answer is a server error (5xx)',
+        ]),
+      );
+      expect(results.some((r) => r.check === NOT_JUDGED)).toBe(false);
+      // The key the client sent, echoed in the answer's message, is never printed whole.
+      expect(log.join('\n')).not.toContain(key);
+      expect(log.some((l) => l.includes('listApiKeys') && l.includes('server-error: '))).toBe(true);
+    },
+  );
 });

@@ -27,7 +27,11 @@ function printed(stdout: string): { check: string; status: number; cause: number
   const detail = stdout.slice(stdout.indexOf('Every check, per operation:'));
   return [
     ...detail.matchAll(
-      /^ {6}x \[\w+\] (.+)\n(?:^ {10}.*\n)*?^ {10}got: +(\d{3}) .*\n(?:^ {10}.*\n)*?^ {10}cause: +(\d+)\. .*\n^ {10}repro: +(curl .+)$/gm,
+      new RegExp(
+        String.raw`^ {6}x \[\w+\] (.+)\n(?:^ {10}.*\n)*?^ {10}got: +(\d{3}) .*\n(?:^ {10}.*\n)*?^ {10}cause:` +
+          String.raw` +(\d+)\. .*\n^ {10}repro: +(curl .+)$`,
+        'gm',
+      ),
     ),
   ].map((m) => ({ check: m[1]!, status: Number(m[2]), cause: Number(m[3]), repro: m[4]! }));
 }

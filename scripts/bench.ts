@@ -572,12 +572,12 @@ function renderStartup(r: Report): string[] {
   const share = (v: number | null, limit?: number) =>
     v == null ? '–' : `${fmt(v, 2)}${limit === undefined ? '' : ` (≤ ${limit}: **${verdict(v, (y) => y <= limit)}**)`}`;
   const row = (what: string, bin: number | null, npm: number | null, targeted: boolean, extra = '') =>
-    [
+    `${[
       `| ${what} | ${ms(bin)} | ${ms(npm)}`,
       x(ratio(bin ?? undefined, bare ?? undefined), targeted ? START_TARGETS.binOverBare : undefined),
       share(ratio(bin ?? undefined, prism ?? undefined), targeted ? START_TARGETS.binOverPrism : undefined),
       share(ratio(npm ?? undefined, prism ?? undefined), targeted ? START_TARGETS.npmOverPrism : undefined),
-    ].join(' | ') + ` |${extra}`;
+    ].join(' | ')} |${extra}`;
   const lines = [
     `Start-up: spawn to the first 200 on \`/servers/find?limit=20\` (polled every 5 ms), median of ` +
       `${r.config.startups} at 1k servers (the variants in turn), of ${r.config.scaleColdStarts} cold / ` +

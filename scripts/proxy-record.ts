@@ -61,7 +61,15 @@ function sampleHwm(pid: number, into: { kib: number }): NodeJS.Timeout {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-record-'));
   const started = performance.now();
-  const mock = await startMock({ servers: opts.servers, seed: 7, cacheDir: null, quiet: true });
+  // On a free port of loopback: a fixed one is taken whenever another mock runs beside it (CI, a developer's own).
+  const mock = await startMock({
+    port: 0,
+    host: '127.0.0.1',
+    servers: opts.servers,
+    seed: 7,
+    cacheDir: null,
+    quiet: true,
+  });
   let upstream = mock.baseUrl;
   let relay: ReturnType<typeof createServer> | undefined;
   if (opts.faviconBytes > 0) {

@@ -22,7 +22,8 @@ const builtValidator = Object.assign(
   { errors: null },
 );
 
-// The stand-in for a build's module: the file's text hash, and a document that differs from the file's in one visible place.
+// The stand-in for a build's module: the file's text hash, and a document
+// that differs from the file's in one visible place.
 const stand = vi.hoisted(() => ({ BUILT_SPEC: { sha256: '', json: '', validators: {} as Record<string, unknown> } }));
 vi.mock('./built.ts', () => stand);
 stand.BUILT_SPEC.sha256 = createHash('sha256').update(text).digest('hex');
@@ -45,18 +46,21 @@ describe('the built spec', () => {
     expect(loadSpec(copy)['x-built']).toBe(true);
   });
 
-  it('a built document gets the built validators; a parsed one, and a schema the build did not compile, get ajv', () => {
-    const built = new SchemaValidator(loadSpec(), options);
-    expect(built.compile(schema)).toBe(builtValidator);
-    const other = { ...schema, required: ['limit'] };
-    expect(validatorKey(options, other)).not.toBe(validatorKey(options, schema));
-    expect(built.compile(other)({ limit: '9' })).toBe(false);
-    const parsed = new SchemaValidator(parseSpec(text), options);
-    const compiled = parsed.compile(schema);
-    expect(compiled).not.toBe(builtValidator);
-    expect(compiled({ limit: '9' })).toBe(false);
-    // Other options, other code: not the built one.
-    expect(new SchemaValidator(loadSpec(), { ...options, allErrors: true }).compile(schema)).not.toBe(builtValidator);
-    expect(builtCalls).toEqual([]);
-  });
+  it(
+    'a built document gets the built validators; a parsed ' + 'one, and a schema the build did not compile, get ajv',
+    () => {
+      const built = new SchemaValidator(loadSpec(), options);
+      expect(built.compile(schema)).toBe(builtValidator);
+      const other = { ...schema, required: ['limit'] };
+      expect(validatorKey(options, other)).not.toBe(validatorKey(options, schema));
+      expect(built.compile(other)({ limit: '9' })).toBe(false);
+      const parsed = new SchemaValidator(parseSpec(text), options);
+      const compiled = parsed.compile(schema);
+      expect(compiled).not.toBe(builtValidator);
+      expect(compiled({ limit: '9' })).toBe(false);
+      // Other options, other code: not the built one.
+      expect(new SchemaValidator(loadSpec(), { ...options, allErrors: true }).compile(schema)).not.toBe(builtValidator);
+      expect(builtCalls).toEqual([]);
+    },
+  );
 });

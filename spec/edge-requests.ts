@@ -18,16 +18,25 @@ export const EDGE_KINDS: readonly EdgeKind[] = ['repeated', 'unicode', 'empty', 
 export interface EdgeCase {
   /** Path and query relative to the API base, percent-encoded. */
   path: string;
-  /** When the request only spells another one differently (a `%3A` for a `:`), that plain one: it must be answered alike. */
+  /**
+   * When the request only spells another one differently (a `%3A` for a
+   * `:`), that plain one: it must be answered alike.
+   */
   same?: string;
 }
 
 export interface EdgeContext {
-  /** Values of path parameters that name something real (a server the target lists), by name; the spec's examples otherwise. */
+  /**
+   * Values of path parameters that name something real (a server the target
+   * lists), by name; the spec's examples otherwise.
+   */
   pathValues?: Record<string, string>;
 }
 
-/** Characters of 4 bytes in UTF-8 (outside the Basic Multilingual Plane: an emoji, a math letter, a CJK ideograph), then control characters. */
+/**
+ * Characters of 4 bytes in UTF-8 (outside the Basic Multilingual Plane: an emoji, a
+ * math letter, a CJK ideograph), then control characters.
+ */
 export const ODD_CHARACTERS = ['🙂', '𝔘', '𠀀', '\u0000', '\u0001', '\u001b', '\u007f'];
 
 /** Separators that change what a path segment says once decoded, percent-encoded. */

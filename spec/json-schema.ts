@@ -29,7 +29,10 @@ const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 type Schema = Record<string, any>;
 
-/** Where the conversion stands: the document, the level cut to, the provenance a node without one inherits, the `$ref`s it is inside. */
+/**
+ * Where the conversion stands: the document, the level cut to, the provenance a
+ * node without one inherits, the `$ref`s it is inside.
+ */
 interface Walk {
   doc: OpenApiDoc;
   level: Provenance;

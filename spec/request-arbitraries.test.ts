@@ -66,14 +66,18 @@ describe('requestArbitrary', () => {
     expect(sample(model, 9, 50)).toEqual(sample(model, 9, 50));
   });
 
-  it('only makes requests any client can send: an ASCII request target, Latin-1 header values, no body on GET or HEAD', () => {
-    for (const r of reqs) {
-      expect(r.path).toMatch(/^\/[\x21-\x7e]*$/);
-      for (const v of Object.values(r.headers)) expect(v).toMatch(/^[\t\x20-\x7e\x80-\xff]*$/);
-      if (r.host !== undefined) expect(new URL(`http://${r.host}/`).host).toBeTruthy();
-      if (r.method === 'GET' || r.method === 'HEAD') expect(r.body).toBeUndefined();
-    }
-  });
+  it(
+    'only makes requests any client can send: an ASCII request target, Latin-1 header values, no body on GET or ' +
+      'HEAD',
+    () => {
+      for (const r of reqs) {
+        expect(r.path).toMatch(/^\/[\x21-\x7e]*$/);
+        for (const v of Object.values(r.headers)) expect(v).toMatch(/^[\t\x20-\x7e\x80-\xff]*$/);
+        if (r.host !== undefined) expect(new URL(`http://${r.host}/`).host).toBeTruthy();
+        if (r.method === 'GET' || r.method === 'HEAD') expect(r.body).toBeUndefined();
+      }
+    },
+  );
 
   it('writes a curl line that quotes what the shell would otherwise read', () => {
     expect(

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { deref } from './load.ts';
-import { objectProperties, operationFor, type Parameter, type SpecModel } from './model.ts';
+import { objectProperties, type Operation, operationFor, type Parameter, type SpecModel } from './model.ts';
 import SCHEMA from './usage-profile.schema.json' with { type: 'json' };
 
 export const USAGE_FORMAT = 'server-listing-usage-profile/1';
@@ -63,8 +63,8 @@ export interface UsageNote {
   credential?: CredentialKind;
   /** The status of the answer, when there was one. */
   status?: number;
-  /** When it was sent (ISO 8601 or a Date). */
-  at?: string | Date;
+  /** When it was sent (ISO 8601, a Date, or ms since the epoch). */
+  at?: string | Date | number;
 }
 
 /** The kind of a value: query and path values are text on the wire, so `"12"` is a number there. */
@@ -122,8 +122,9 @@ export interface AccumulatorOptions {
 export class UsageAccumulator {
   private readonly operations: Record<string, OperationUsage> = {};
   private requests = 0;
-  private from?: string;
-  private to?: string;
+  /** The first and last request's time, ms since the epoch (a number: no string made per request). */
+  private from?: number;
+  private to?: number;
 
   constructor(
     readonly consumer: string,
@@ -135,9 +136,11 @@ export class UsageAccumulator {
   note(n: UsageNote): void {
     this.requests++;
     if (n.at !== undefined) {
-      const at = typeof n.at === 'string' ? n.at : n.at.toISOString();
-      if (!this.from || at < this.from) this.from = at;
-      if (!this.to || at > this.to) this.to = at;
+      const at = typeof n.at === 'number' ? n.at : typeof n.at === 'string' ? Date.parse(n.at) : n.at.getTime();
+      if (Number.isFinite(at)) {
+        if (this.from === undefined || at < this.from) this.from = at;
+        if (this.to === undefined || at > this.to) this.to = at;
+      }
     }
     const op = (this.operations[n.operationId] ??= newOperation());
     op.requests++;
@@ -170,7 +173,9 @@ export class UsageAccumulator {
       format: USAGE_FORMAT,
       consumer: this.consumer,
       ...(this.options.recordedBy ? { recordedBy: this.options.recordedBy } : {}),
-      ...(this.from ? { from: this.from, to: this.to } : {}),
+      ...(this.from !== undefined
+        ? { from: new Date(this.from).toISOString(), to: new Date(this.to!).toISOString() }
+        : {}),
       requests: this.requests,
       operations: structuredClone(this.operations),
     };
@@ -219,31 +224,82 @@ export function mergeProfiles(profiles: readonly UsageProfile[], consumer?: stri
   };
 }
 
+/** A request as a recorder saw it: its URL (absolute, or its path and query), headers, body. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 /**
  * What a request to the API shows of its use: its operation, parameters, body, credential; undefined outside the spec.
  */
-export function usageNoteOf(
-  model: SpecModel,
-  request: { method: string; url: string; headers?: Record<string, string>; body?: unknown },
-  status?: number,
-): UsageNote | undefined {
+export function usageNoteOf(model: SpecModel, request: SeenRequest, status?: number): UsageNote | undefined {
   const url = new URL(request.url, 'http://localhost');
   const relative = url.pathname.startsWith(model.basePath) ? url.pathname.slice(model.basePath.length) : url.pathname;
   const op = operationFor(model, request.method, relative);
-  if (!op) return undefined;
-  const query: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
-  const path: Record<string, string> = {};
-  const segments = relative.split('/');
-  op.path.split('/').forEach((t, i) => {
-    const name = /^\{([^}]+)\}$/.exec(t)?.[1];
-    if (name) path[name] = safeDecode(segments[i] ?? '');
-  });
-  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  let credential: CredentialKind = 'none';
-  if (/^bearer\s/i.test(headers.authorization ?? '')) credential = 'bearer';
-  else if (model.cookieName && new RegExp(`(^|;\\s*)${model.cookieName}=`).test(headers.cookie ?? ''))
-    credential = 'cookie';
+  return op ? usageNoteFor(model, op, request, status) : undefined;
+}
+
+/** Where an operation's path holds its parameters (`/status/ping/{address}`: segment 3 is `address`). */
+const pathSlots = new WeakMap<Operation, { index: number; name: string }[]>();
+
+function slotsOf(op: Operation): { index: number; name: string }[] {
+  let slots = pathSlots.get(op);
+  if (!slots) {
+    slots = [];
+    for (const [index, t] of op.path.split('/').entries()) {
+      const name = /^\{([^}]+)\}$/.exec(t)?.[1];
+      if (name) slots.push({ index, name });
+    }
+    pathSlots.set(op, slots);
+  }
+  return slots;
+}
+
+/**
+ * What a request shows of its use, its operation known (a recorder that routed it already):
+ * the query as sent (not as parsed: defaults filled in are not what the consumer used), the
+ * path's values, the credential's kind by the header that carries it (valid or not). Read
+ * with string searches, not a URL parser: the mock counts every request it answers.
+ */
+export function usageNoteFor(model: SpecModel, op: Operation, request: SeenRequest, status?: number): UsageNote {
+  const { url } = request;
+  const scheme = url.indexOf('://');
+  const slash = scheme === -1 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
+  const mark = url.indexOf('?');
+  const hash = url.indexOf('#');
+  const pathEnd = mark !== -1 ? mark : hash !== -1 ? hash : url.length;
+  const pathname = slash === -1 || slash > pathEnd ? '/' : url.slice(slash, pathEnd);
+  const note: UsageNote = { operationId: op.operationId, credential: 'none' };
+  if (mark !== -1) {
+    const query: Record<string, string[]> = {};
+    let any = false;
+    for (const [k, v] of new URLSearchParams(url.slice(mark + 1, hash > mark ? hash : undefined))) {
+      (query[k] ??= []).push(v);
+      any = true;
+    }
+    if (any) note.query = query;
+  }
+  const slots = slotsOf(op);
+  if (slots.length) {
+    const relative = pathname.startsWith(model.basePath) ? pathname.slice(model.basePath.length) : pathname;
+    const segments = relative.split('/');
+    const path: Record<string, string> = {};
+    for (const { index, name } of slots) path[name] = safeDecode(segments[index] ?? '');
+    note.path = path;
+  }
+  let authorization: string | undefined;
+  let cookie: string | undefined;
+  for (const k in request.headers) {
+    const name = k.toLowerCase();
+    if (name === 'authorization') authorization = request.headers[k];
+    else if (name === 'cookie') cookie = request.headers[k];
+  }
+  if (authorization !== undefined && /^bearer\s/i.test(authorization)) note.credential = 'bearer';
+  else if (cookie !== undefined && model.cookieName && cookieCarried(cookie, model.cookieName))
+    note.credential = 'cookie';
   let body = request.body;
   if (typeof body === 'string') {
     try {
@@ -252,14 +308,15 @@ export function usageNoteOf(
       body = undefined;
     }
   }
-  return {
-    operationId: op.operationId,
-    ...(Object.keys(query).length ? { query } : {}),
-    ...(Object.keys(path).length ? { path } : {}),
-    ...(body !== undefined ? { body } : {}),
-    credential,
-    ...(status !== undefined ? { status } : {}),
-  };
+  if (body !== undefined) note.body = body;
+  if (status !== undefined) note.status = status;
+  return note;
+}
+
+/** The cookie header names this cookie (with a value or not). */
+function cookieCarried(header: string, name: string): boolean {
+  for (const part of header.split(';')) if (part.trimStart().startsWith(`${name}=`)) return true;
+  return false;
 }
 
 function safeDecode(s: string): string {

@@ -120,7 +120,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, subject
     .map((e) => {
       const where = e.instancePath ? `${subject}${e.instancePath.replace(/\//g, '.')}` : subject;
       if (e.keyword === 'enum')
-        return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+        return (
+          `${where} must be one of ` +
+          `${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+        );
       if (e.keyword === 'required')
         return `${where} must have property '${(e.params as { missingProperty: string }).missingProperty}'`;
       if (e.keyword === 'additionalProperties')

@@ -1,4 +1,4 @@
-// The diff's outcome and its three renderings, each a view of the same structured
+// The diff's report and its three renderings, each a view of the same structured
 // changes: text for a terminal, markdown for a pull request (and a job summary), JSON
 // for a program (its `format` names the version of the shape).
 import type { Change } from './change.ts';

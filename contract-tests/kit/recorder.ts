@@ -1,4 +1,4 @@
-// Every check's outcome, as the families return them: masked on the way in, and one per
+// Every check's result, as the families return them: masked on the way in, and one per
 // check. A check that fails on several requests is one result listing them (the JUnit
 // report has one test case per check), so a second result of the same check of the same
 // operation joins the first.

@@ -1,8 +1,8 @@
 // `server-listing-proxy --upstream <url>` (`npm run proxy --` in a clone): the flags, the
 // proxy (proxy.ts), then on Ctrl-C or SIGTERM (or when the process that started it ends,
 // as when a CI script kills `npx`): stop accepting, finish the requests in flight, judge
-// what is left, write `--record`'s dataset and the reports, print the summary. Each is
-// written whatever befalls the others (a recording that cannot be written still leaves
+// what is left, write `--record`'s dataset, `--usage-out`'s usage profile and the reports,
+// print the summary. Each is written whatever befalls the others (a recording that cannot be written still leaves
 // every report), and each replaces the last run's only once it is whole (written beside
 // it, then renamed): the last reports are never deleted before new ones exist.
 // Exit 0: no violation at --provenance; 1: a violation; 2: nothing was judged, or it
@@ -16,6 +16,7 @@ import { summary, verdictLine } from '../reports/outcome.ts';
 import { parseOptions, USAGE, type ProxyCliOptions } from './options.ts';
 import { MAX_SERVERS } from './dataset-recorder.ts';
 import { startProxy, type RunningProxy } from './proxy.ts';
+import { existingProfile, saveUsageProfile, UsageFileError } from '../../spec/usage-file.ts';
 
 /** The same Ctrl-C arrives twice (the terminal's and npm's copy) within this; a person's second press takes longer. */
 const SAME_PRESS_MS = 250;
@@ -34,6 +35,17 @@ async function main(argv: string[]): Promise<void> {
   if (opts.help) return void console.log(USAGE);
   if (opts.version) return void console.log(ownPackage().version);
   const reports = reportPaths({ reports: opts.reports }, process.cwd(), 'proxy');
+  const usageOut = opts.usageOut !== undefined ? resolve(opts.usageOut) : undefined;
+  // A --usage-out file that is there must be this consumer's profile: found now, not at exit.
+  if (usageOut) {
+    try {
+      existingProfile(usageOut, opts.consumer!);
+    } catch (err) {
+      if (!(err instanceof UsageFileError)) throw err;
+      console.error(forTerminal(`proxy: --usage-out: ${err.message}`));
+      return process.exit(2);
+    }
+  }
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
@@ -43,6 +55,7 @@ async function main(argv: string[]): Promise<void> {
       allowedHosts: opts.allowedHosts,
       provenance: opts.provenance,
       ...(opts.record ? { record: resolve(opts.record) } : {}),
+      ...(opts.consumer !== undefined ? { consumer: opts.consumer } : {}),
       maxBodyBytes: opts.maxBody,
       upstreamTimeoutMs: opts.upstreamTimeoutMs,
       log: (line) => console.log(line),
@@ -50,15 +63,28 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     console.error(
-      `proxy: cannot start: ${e.code === 'EADDRINUSE' ? `port ${opts.port} on ${opts.host} is in use (try --port 0 or another port)` : e.message}`,
+      `proxy: cannot start: ${
+        e.code === 'EADDRINUSE'
+          ? `port ${opts.port} on ${opts.host} is in use (try --port 0 or another port)`
+          : e.message
+      }`,
     );
     return process.exit(2);
   }
   console.log(
     [
       `Validation proxy on ${proxy.baseUrl} -> ${opts.upstream}`,
-      `  judging every answer against spec/openapi.yaml${opts.provenance === 'assumed' ? '' : ` at ${opts.provenance} and harder`}; each new violation is logged once below`,
-      `  the report so far: ${proxy.origin}/__proxy/report${opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''}`,
+      `  judging every answer against spec/openapi.yaml` +
+        (opts.provenance === 'assumed' ? '' : ` at ${opts.provenance} and harder`) +
+        '; each new violation is logged once below',
+      `  the report so far: ${proxy.origin}/__proxy/report` +
+        (opts.record ? `; recording the public answers to ${resolve(opts.record)} (written on exit)` : ''),
+      ...(opts.consumer !== undefined
+        ? [
+            `  the usage of ${opts.consumer}: ${proxy.origin}/__proxy/usage` +
+              (usageOut ? ` (written to ${usageOut} on exit)` : ''),
+          ]
+        : []),
       '  Ctrl-C writes the reports and exits (1 if a violation was seen)',
     ].join('\n'),
   );
@@ -80,12 +106,37 @@ async function main(argv: string[]): Promise<void> {
         const rec = proxy.finishRecording()!;
         console.log(
           forTerminal(
-            `Recorded ${rec.servers} servers from ${rec.requests} answers to ${rec.file}${rec.marked ? ` (${rec.marked} marked: they break the spec)` : ''}${rec.approximate ? `; ${rec.approximate} with a time read from relative text` : ''}${rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : ''}${rec.unreadable ? `; ${rec.unreadable} left out: they could not be read back` : ''}${rec.overCap ? `; ${rec.overCap} more servers seen past the cap of ${MAX_SERVERS.toLocaleString('en-US')}, not recorded` : ''}`,
+            `Recorded ${rec.servers} servers from ${rec.requests} answers to ${rec.file}` +
+              (rec.marked ? ` (${rec.marked} marked: they break the spec)` : '') +
+              (rec.approximate ? `; ${rec.approximate} with a time read from relative text` : '') +
+              (rec.withCredential ? `; ${rec.withCredential} left out: they held a credential` : '') +
+              (rec.unreadable ? `; ${rec.unreadable} left out: they could not be read back` : '') +
+              (rec.overCap
+                ? `; ${rec.overCap} more servers seen past the cap of ` +
+                  `${MAX_SERVERS.toLocaleString('en-US')}, not recorded`
+                : ''),
           ),
         );
       } catch (err) {
         failed = true;
         console.error(forTerminal(`proxy: the recording could not be written: ${(err as Error).message}`));
+      }
+    }
+    const profile = usageOut ? proxy.usage() : undefined;
+    if (usageOut && profile) {
+      try {
+        const saved = saveUsageProfile(usageOut, profile);
+        const where =
+          saved.file === usageOut
+            ? usageOut
+            : `${saved.file} (${usageOut} is no longer a profile of ${profile.consumer})`;
+        const merged = saved.merged !== undefined ? `, with the ${saved.merged} already there` : '';
+        console.log(
+          forTerminal(`Usage of ${profile.consumer}: ${profile.requests} requests${merged} written to ${where}`),
+        );
+      } catch (err) {
+        failed = true;
+        console.error(forTerminal(`proxy: the usage profile could not be written: ${(err as Error).message}`));
       }
     }
     let outcome = proxy.outcome();

@@ -2,7 +2,8 @@
 // upstream required and checked by its own flag's rule, wherever it came from.
 import { describe, expect, test } from 'vitest';
 import { FlagError } from '../../cli/flags.ts';
-import { parseOptions, USAGE } from './options.ts';
+import { readFileSync } from 'node:fs';
+import { FLAGS, parseOptions, USAGE } from './options.ts';
 
 describe("the proxy's command line", () => {
   test('flags and environment, each value by its key', () => {
@@ -37,8 +38,29 @@ describe("the proxy's command line", () => {
     );
   });
 
+  test("--usage-out needs --consumer, a plain name, as the mock's", () => {
+    expect(parseOptions(['--upstream', 'http://x', '--consumer', 'web', '--usage-out', 'web.json'], {})).toMatchObject({
+      consumer: 'web',
+      usageOut: 'web.json',
+    });
+    expect(() => parseOptions(['--upstream', 'http://x', '--usage-out', 'web.json'], {})).toThrow(
+      new FlagError('--usage-out needs --consumer <name>: who the usage profile is of (e.g. --consumer web)'),
+    );
+    expect(() => parseOptions(['--upstream', 'http://x'], { PROXY_CONSUMER: 'a b' })).toThrow(
+      /^PROXY_CONSUMER must be who the usage profile is of, .*got 'a b'$/,
+    );
+  });
+
   test('--help lists every flag', () => {
-    for (const flag of ['--upstream', '--port', '--host', '--provenance', '--record', '--reports', '--max-body'])
-      expect(USAGE).toContain(flag);
+    const flags = ['--upstream', '--port', '--host', '--provenance', '--record', '--reports', '--max-body'];
+    for (const flag of [...flags, '--consumer', '--usage-out']) expect(USAGE).toContain(flag);
+  });
+
+  test("every flag has its row in the manual's table (contract-tests/README.md)", () => {
+    const manual = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const from = manual.indexOf("The proxy's flags");
+    const table = manual.slice(from, manual.indexOf('\n\n', manual.indexOf('|---|', from)));
+    for (const name of Object.keys(FLAGS).filter((n) => n !== 'help' && n !== 'version'))
+      expect(table, `--${name}`).toMatch(new RegExp(`^\\| \`--${name}[ \`]`, 'm'));
   });
 });

@@ -5,6 +5,7 @@
 import { parseAllowedHosts } from '../../cli/allowed-hosts.ts';
 import { FlagError, helpLines, parseFlags, type FlagTable, type FlagValues } from '../../cli/flags.ts';
 import { LEVELS } from '../../spec/provenance.ts';
+import { parseConsumerName } from '../../spec/usage-file.ts';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './forward.ts';
 import { DEFAULT_MAX_BODY } from './proxy.ts';
 
@@ -56,6 +57,23 @@ export const FLAGS = {
     value: '<file>',
     help: "write what the public operations answered to <file> on exit, as a dataset for the mock's --data",
   },
+  consumer: {
+    type: 'custom',
+    env: 'PROXY_CONSUMER',
+    value: '<name>',
+    parse: parseConsumerName,
+    help:
+      "record a usage profile of what this consumer (web, an app) sends, as the mock's --consumer: " +
+      'GET /__proxy/usage, or --usage-out',
+  },
+  'usage-out': {
+    type: 'string',
+    env: 'PROXY_USAGE_OUT',
+    value: '<file>',
+    help:
+      "on exit, write --consumer's usage profile to <file> (merged with that consumer's profile already there) " +
+      'for contract diff --usage',
+  },
   reports: {
     type: 'string',
     value: '<dir>',
@@ -106,6 +124,8 @@ export type ProxyCliOptions = FlagValues<typeof FLAGS> & { upstream: string };
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ProxyCliOptions {
   const values = parseFlags(FLAGS, argv, env).values;
   const { upstream } = values;
+  if (values.usageOut !== undefined && values.consumer === undefined)
+    throw new FlagError('--usage-out needs --consumer <name>: who the usage profile is of (e.g. --consumer web)');
   if (upstream !== undefined || values.help || values.version) return { ...values, upstream: upstream ?? '' };
   throw new FlagError(`no upstream: pass --upstream <url> (the API's base URL, e.g. ${EXAMPLE_UPSTREAM})`);
 }
@@ -118,7 +138,8 @@ export const USAGE = [
   'upstream and every answer back unchanged, and judges each exchange against the spec',
   "(spec/openapi.yaml) with the contract suite's checks. Each new violation is logged once,",
   'with its level and a curl line that repeats it; GET /__proxy/report gives the report so',
-  "far. On Ctrl-C or SIGTERM it writes the reports (and --record's dataset) and exits.",
+  "far. On Ctrl-C or SIGTERM it writes the reports (--record's dataset, --usage-out's",
+  'usage profile) and exits.',
   '',
   ...helpLines(FLAGS, 24),
   '',

@@ -1,9 +1,10 @@
 // The validation proxy put together: a socket that answers only the hosts it is served on
 // (as the mock: cli/allowed-hosts.ts) and forwards every other request to the upstream
 // (forward.ts), a queue the answers wait in once they are sent, the judge that empties it
-// between requests (judge-traffic.ts), the recorder (dataset-recorder.ts), and
-// `GET /__proxy/report`, the report so far as the suite's JSON. Judging never holds an
-// answer back: bytes reach the client as they stream, and the judge reads its copy
+// between requests (judge-traffic.ts), the recorder (dataset-recorder.ts), the usage
+// profile of `--consumer` (spec/usage-profile.ts: kinds and counts, never a header's value)
+// and `GET /__proxy/report`, the report so far as the suite's JSON (`/__proxy/usage`, the
+// profile). Judging never holds an answer back: bytes reach the client as they stream, and the judge reads its copy
 // afterwards. What it holds is bounded: every copy of a body, in flight or waiting for
 // the judge, is charged to one budget (HELD_LIMIT); past it an answer is forwarded and
 // counted as not judged ("the judge fell behind"), never queued without end. The secrets
@@ -16,6 +17,7 @@ import { carriedCredentials } from '../../spec/judges/credentials.ts';
 import type { Exchange as Judged } from '../../spec/judges/exchange.ts';
 import { loadModel, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
+import { UsageAccumulator, type UsageProfile, usageNoteOf } from '../../spec/usage-profile.ts';
 import { hideSpecSecrets, nameSecrets, rememberSecret } from '../kit/mask.ts';
 import { forTerminal } from '../reports/escape.ts';
 import { jsonText } from '../reports/json.ts';
@@ -41,6 +43,8 @@ export interface ProxyOptions {
   /** Host names it answers besides loopback names, IP addresses and `host` (as the mock's --allowed-host). */
   allowedHosts?: readonly string[];
   provenance?: Provenance;
+  /** Count what this consumer uses, as a usage profile (`usage()`, `GET /__proxy/usage`). */
+  consumer?: string;
   /** Keep the public answers for a dataset, written to this file by `finishRecording()`. */
   record?: string;
   maxBodyBytes?: number;
@@ -62,6 +66,8 @@ export interface RunningProxy {
   judged(): Promise<void>;
   /** Writes the recording (`record`), row by row; undefined without one. */
   finishRecording(): Recording | undefined;
+  /** What the consumer used so far; undefined without `consumer`. */
+  usage(): UsageProfile | undefined;
   /** Bytes of copies held now (in flight and waiting for the judge). */
   held(): number;
   /** Stops accepting, lets requests in flight finish (at most `graceMs`), judges what is left. */
@@ -102,13 +108,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const upstream = new URL(options.upstream);
   const log = options.log ?? ((line: string) => console.log(line));
-  // Fixture credentials print as their names, as in the suite's reports; the spec's secret fields and cookie are hidden by shape.
+  // Fixture credentials print as their names, as in the suite's reports; the spec's secret fields and cookie are
+  // hidden by shape.
   nameSecrets(loadFixtures(undefined, model).credentials);
   hideSpecSecrets(model);
   const traffic = new TrafficJudge(model, level, log);
   const recorder = options.record
     ? new DatasetRecorder(model, `${upstream.origin}${upstream.pathname}`.replace(/\/+$/, ''), options.record)
     : undefined;
+  const usage = options.consumer ? new UsageAccumulator(options.consumer, { recordedBy: 'proxy', model }) : undefined;
   const startedAt = new Date();
   const held = new HeldBytes(HELD_LIMIT);
   const answers = hostMatcher([options.host ?? '127.0.0.1', ...(options.allowedHosts ?? [])]);
@@ -122,7 +130,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const remember = (headers: Record<string, string>) => {
     for (const c of carriedCredentials(model, headers).presented) rememberSecret(c.secret);
   };
-  // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up later.
+  // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up
+  // later.
   const learn = (judged: Judged) => {
     const { method } = judged.request;
     const { status } = judged.answer;
@@ -175,11 +184,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       held.give(ex.held);
       return;
     }
+    // Every request to the API is used, judged or not (a skip, an answer over --max-body, none at all).
+    if (usage) noteUsage(usage, ex);
     queue.push(ex);
     if (!draining) {
       draining = true;
       setImmediate(drain);
     }
+  };
+
+  const noteUsage = (into: UsageAccumulator, ex: Exchange) => {
+    const request = {
+      method: ex.method,
+      url: ex.path,
+      headers: ex.requestHeaders,
+      ...(ex.requestBody?.length ? { body: ex.requestBody.toString('utf8') } : {}),
+    };
+    const note = usageNoteOf(model, request, ex.response?.status);
+    if (note) into.note({ ...note, at: ex.startedAt });
   };
 
   const forward = forwarder({ url: upstream, basePath: model.basePath }, { limit, held, timeoutMs, onExchange });
@@ -200,10 +222,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       })),
       settings: [
         `Validation proxy: ${origin}${model.basePath} -> ${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}`,
-        `  checks: every answer against spec/openapi.yaml at ${level === 'assumed' ? 'every level' : `${level} and harder`}`,
+        `  checks: every answer against spec/openapi.yaml at ${
+          level === 'assumed' ? 'every level' : `${level} and harder`
+        }`,
         ...(recorder
           ? [
-              `  recording: ${recorder.size.servers} servers from ${recorder.size.answers} answers so far (the file is written on exit)`,
+              `  recording: ${recorder.size.servers} servers from ${recorder.size.answers} answers so far ` +
+                '(the file is written on exit)',
             ]
           : []),
       ],
@@ -218,7 +243,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const { path, authority } = originForm(req.url ?? '/');
     const host = authority ?? req.headers.host ?? '';
     if (!answers(host)) {
-      // A page of another site reaching the upstream (and this report) by DNS rebinding: refused, as the mock refuses it.
+      // A page of another site reaching the upstream (and this report) by DNS rebinding: refused, as the mock
+      // refuses it.
       const name = forTerminal(hostnameOf(host)).slice(0, 200);
       const message =
         "Forbidden: You don't have permission to access this resource. The validation proxy does not answer " +
@@ -228,15 +254,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return answer(res, req.method, 403, JSON.stringify({ success: false, message }));
     }
     if (path.startsWith('/__proxy/')) {
+      const route = path.split('?')[0];
+      const profile = route === '/__proxy/usage' ? usage?.toJSON() : undefined;
       const [status, body] =
-        path.split('?')[0] !== '/__proxy/report'
+        route !== '/__proxy/report' && !profile
           ? [
               404,
-              JSON.stringify({ success: false, message: `Not Found: the proxy's own routes are GET /__proxy/report` }),
+              JSON.stringify({
+                success: false,
+                message:
+                  "Not Found: the proxy's own routes are GET /__proxy/report and, with --consumer, GET /__proxy/usage",
+              }),
             ]
           : req.method !== 'GET' && req.method !== 'HEAD'
-            ? [405, JSON.stringify({ success: false, message: 'Method Not Allowed: GET /__proxy/report' })]
-            : [200, jsonText(outcome())];
+            ? [405, JSON.stringify({ success: false, message: `Method Not Allowed: GET ${route}` })]
+            : [200, profile ? JSON.stringify(profile) : jsonText(outcome())];
       return answer(res, req.method, status, body, status === 405 ? { Allow: 'GET, HEAD' } : {});
     }
     forward.forward(req, res, path);
@@ -259,6 +291,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     outcome,
     judged,
     finishRecording: () => recorder?.finish(),
+    usage: () => usage?.toJSON(),
     held: () => held.held,
     async close(graceMs = 5_000) {
       const closed = new Promise<void>((r) => server.close(() => r()));

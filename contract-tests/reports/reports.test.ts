@@ -18,7 +18,8 @@ import { outcomeOf, summary } from './outcome.ts';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 const schema = JSON.parse(readFileSync(new URL('./contract-report.schema.json', import.meta.url), 'utf8')) as object;
-// Strict, but a `then` may require properties its parent declares (ajv's strictRequired looks only at the `then` itself).
+// Strict, but a `then` may require properties its parent declares (ajv's
+// strictRequired looks only at the `then` itself).
 const validate = addFormats(new Ajv({ allErrors: true, strict: true, strictRequired: false })).compile(schema);
 
 /** The report as a program reads it back from the file, checked against the schema. */
@@ -29,33 +30,37 @@ function valid(text: string): ReturnType<typeof jsonReport> {
 }
 
 describe('contract-report.json', () => {
-  test('a failing run: valid, every check with its result and level, every failure with its cause, request, expected, got and repro', async () => {
-    const { outcome } = await runAgainstReference(['sql-500', 'wrong-401-message', 'encoded-colon-404']);
-    const report = valid(jsonText(outcome));
-    expect(report).toMatchObject({ format: REPORT_FORMAT, verdict: 'failed', exitCode: 1 });
-    expect(report.checks).toHaveLength(outcome.reports.flatMap((r) => r.results).length);
-    expect(report.causes.map((c) => c.title)).toEqual(outcome.causes.map((c) => c.title));
-    const failures = report.checks.filter((c) => c.result === 'fail');
-    expect(failures.length).toBe(report.totals.failed);
-    for (const f of failures) {
-      expect(f, f.check).toMatchObject({
-        cause: expect.any(Number),
-        request: expect.any(String),
-        expected: expect.any(String),
-        got: expect.any(String),
-        why: expect.any(String),
-        repro: expect.stringMatching(/^curl -i /),
-      });
-      expect(report.causes[f.cause! - 1]!.count).toBeGreaterThan(0);
-    }
-    // Each cause's count is the number of failures that name it; its example is one of them.
-    for (const c of report.causes) {
-      const mine = failures.filter((f) => f.cause === c.id);
-      expect(mine).toHaveLength(c.count);
-      expect(mine.some((f) => f.operation === c.example.operation && f.check === c.example.check)).toBe(true);
-    }
-    expect(JSON.stringify(report)).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
-  });
+  test(
+    'a failing run: valid, every check with its result and level, every failure with its cause, request, ' +
+      'expected, got and repro',
+    async () => {
+      const { outcome } = await runAgainstReference(['sql-500', 'wrong-401-message', 'encoded-colon-404']);
+      const report = valid(jsonText(outcome));
+      expect(report).toMatchObject({ format: REPORT_FORMAT, verdict: 'failed', exitCode: 1 });
+      expect(report.checks).toHaveLength(outcome.reports.flatMap((r) => r.results).length);
+      expect(report.causes.map((c) => c.title)).toEqual(outcome.causes.map((c) => c.title));
+      const failures = report.checks.filter((c) => c.result === 'fail');
+      expect(failures.length).toBe(report.totals.failed);
+      for (const f of failures) {
+        expect(f, f.check).toMatchObject({
+          cause: expect.any(Number),
+          request: expect.any(String),
+          expected: expect.any(String),
+          got: expect.any(String),
+          why: expect.any(String),
+          repro: expect.stringMatching(/^curl -i /),
+        });
+        expect(report.causes[f.cause! - 1]!.count).toBeGreaterThan(0);
+      }
+      // Each cause's count is the number of failures that name it; its example is one of them.
+      for (const c of report.causes) {
+        const mine = failures.filter((f) => f.cause === c.id);
+        expect(mine).toHaveLength(c.count);
+        expect(mine.some((f) => f.operation === c.example.operation && f.check === c.example.check)).toBe(true);
+      }
+      expect(JSON.stringify(report)).not.toMatch(/sls_test_valid0{20}|sess_test_valid_alice_0{10}/);
+    },
+  );
 
   test('a passing run and a run that checked nothing are valid too', async () => {
     const { outcome } = await runAgainstReference('none', { only: ['listRegions'] });

@@ -247,8 +247,8 @@ export const NOT_SHOWN: Defect[] = [
 ];
 
 /**
- * More of what a browser session sends: every operation, filters, sorts, pages, pings, errors it may provoke. None may
- * be a violation against a correct server.
+ * More of what a browser session sends: every operation, filters, sorts, pages, pings, errors
+ * it may provoke. None may be a violation against a correct server.
  */
 export const EVERYDAY: TrafficCase[] = [
   { method: 'GET', path: '/servers/find' },

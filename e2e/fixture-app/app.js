@@ -16,7 +16,8 @@ async function search() {
     $('servers').replaceChildren(
       ...found.results.map((s) => {
         const li = document.createElement('li');
-        li.textContent = `${s.address}:${s.port}: ${s.motd_stripped ?? '(no MOTD)'} (${s.players_online}/${s.players_limit})`;
+        li.textContent =
+          `${s.address}:${s.port}: ${s.motd_stripped ?? '(no MOTD)'} ` + `(${s.players_online}/${s.players_limit})`;
         return li;
       }),
     );

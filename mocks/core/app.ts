@@ -52,7 +52,10 @@ export interface AppOptions {
   allowedHosts: string[];
   /** Every answer delayed by a random time in [min, max] ms. */
   latency: { min: number; max: number };
-  /** Count requests and refuse over the rate limits with 429; otherwise the headers report each limit without counting. */
+  /**
+   * Count requests and refuse over the rate limits with 429; otherwise the headers report each limit without
+   * counting.
+   */
   rateLimit: boolean;
   /** Count anonymous callers by the last X-Forwarded-For address (behind a reverse proxy), not the socket's peer. */
   trustProxy: boolean;
@@ -203,7 +206,7 @@ export function createApp(parts: AppParts): MockApp {
   const control = createControl(() => state, reparser(compiledOps, basePath));
 
   app.use('*', everyAnswer);
-  if (!options.quiet || state.journal.enabled)
+  if (!options.quiet || state.journal.enabled || state.usage)
     app.use(
       '*',
       recordRequests(state, {
@@ -299,7 +302,8 @@ export function createApp(parts: AppParts): MockApp {
     refusing('routing', fail)(
       c,
       404,
-      `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} (GET ${basePath} lists every operation; docs at ${DOCS_PATH})`,
+      `no route for ${printable(c.req.method)} ${requestPath(c)}; the API lives under ${basePath} ` +
+        `(GET ${basePath} lists every operation; docs at ${DOCS_PATH})`,
     ),
   );
   app.onError((err, c) => {

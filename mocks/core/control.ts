@@ -1,9 +1,11 @@
 // What a test steers and asks a mock, one implementation behind both doors: in process
 // (createMock's `use`, `requests`, `reset`...) and over HTTP under /__mock/ (overrides,
-// requests, reset: mocks/core/dev-routes/). One meaning, one validation: both take the
-// same input, both refuse it with the same sentences.
+// requests, usage, reset: mocks/core/dev-routes/). One meaning, one validation: both take
+// the same input, both refuse it with the same sentences.
+import type { UsageProfile } from '../../spec/usage-profile.ts';
 import type { MockState } from './state.ts';
 import type { OverrideInput } from './overrides/override.ts';
+import { usageOf } from './journal/usage.ts';
 import { credentialNames, type JournalEntry, parseFilter, type Reparse, select, viewOf } from './journal/entry-view.ts';
 
 /** An override as listed: what was given, its id, and how it has been used. */
@@ -34,7 +36,11 @@ export interface MockControl {
   requests(filter?: unknown): JournalEntry[];
   clearRequests(): void;
   journal(): JournalInfo;
-  /** Back to the seeded state: keys, sessions, rate counters, and no overrides and no journal. */
+  /** What the consumer used since the start or the last clearUsage(); undefined when no consumer is named. */
+  usage(): UsageProfile | undefined;
+  /** Starts the usage profile afresh; false when no consumer is named. */
+  clearUsage(): boolean;
+  /** Back to the seeded state: keys, sessions, rate counters, and no overrides and no journal (the usage stays). */
   reset(): void;
 }
 
@@ -65,6 +71,13 @@ export function createControl(state: () => MockState, reparse: Reparse): MockCon
     },
     clearRequests: () => state().journal.clear(),
     journal: () => ({ size: state().journal.capacity, dropped: state().journal.dropped }),
+    usage: () => state().usage?.toJSON(),
+    clearUsage() {
+      const s = state();
+      if (!s.usage) return false;
+      s.usage = usageOf(s, s.usage.consumer);
+      return true;
+    },
     reset: () => state().reset(),
   };
 }

@@ -7,7 +7,7 @@ import type { Operation, SchemeKind } from '../../spec/model.ts';
 import { CORS_REFUSED } from './cors/cors-policy.ts';
 import type { Finding, Rule } from './journal/findings.ts';
 import type { Recorded } from './journal/journal.ts';
-import type { AppliedOverride } from './overrides/override-stage.ts';
+import type { AppliedOverride } from './overrides/override.ts';
 import type { Transport } from './overrides/transport.ts';
 
 /** Who a request acts for, once its credential is found valid (auth/). */

@@ -1,8 +1,9 @@
 // Everything the mock remembers. The dataset is immutable (generated or loaded once);
 // keys, sessions and rate-limit counters change and are restored by `reset()`, which also
-// clears the overrides and the request journal.
+// clears the overrides and the request journal (not the usage profile: journal/usage.ts).
 import type { FixtureUser, Fixtures } from '../../fixtures/load.ts';
 import type { SpecModel } from '../../spec/model.ts';
+import type { UsageAccumulator } from '../../spec/usage-profile.ts';
 import { KeyStore, SessionStore } from './auth/credentials.ts';
 import { Journal, JOURNAL_SIZE } from './journal/journal.ts';
 import { OverrideStore } from './overrides/override-store.ts';
@@ -26,7 +27,10 @@ export interface MockInputs {
   source?: DataSource;
 }
 
-/** A data file, servers given in code (createMock), or generated: by the build (`built`), or at start (and then maybe read from or written to a snapshot in the cache). */
+/**
+ * A data file, servers given in code (createMock), or generated: by the build (`built`), or at start (and then maybe
+ * read from or written to a snapshot in the cache).
+ */
 export type DataSource =
   | { kind: 'file'; path: string }
   | { kind: 'code' }
@@ -47,6 +51,11 @@ export class MockState {
   overrides: OverrideStore;
   /** The requests received (journal/); cleared by reset. */
   journal: Journal;
+  /**
+   * What the consumer used since the mock started (journal/usage.ts), when one is named
+   * (`--consumer`); NOT cleared by reset: a whole test run is one profile.
+   */
+  usage: UsageAccumulator | undefined = undefined;
   /** Loaded rows that a parameter's default hides (the default maxAge), and which requests it hides them from. */
   readonly hiding: DefaultHiding | undefined;
 
@@ -91,6 +100,7 @@ export class MockState {
     this.rates = previous.rates;
     this.overrides = previous.overrides;
     this.journal = previous.journal;
+    this.usage = previous.usage;
   }
 
   /** Back to the seeded state: fixture keys and sessions only, fresh counters. */

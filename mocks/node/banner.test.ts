@@ -73,13 +73,14 @@ describe('progressPrinter', () => {
       true,
     );
     expect(text).toBe(
-      '\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\ngenerated 1000000 servers; sorting them for every sort key\n',
+      '\rgenerating 1000000 servers: 50%\rgenerating 1000000 servers: 60%\n' +
+        'generated 1000000 servers; sorting them for every sort key\n',
     );
   });
 });
 
 describe('banner', () => {
-  it("with --host 0.0.0.0 lists URLs a browser can open: the machine's addresses, loopback first, each answering", async () => {
+  it("with --host 0.0.0.0 lists URLs a browser opens: the machine's addresses, loopback first", async () => {
     const options = testOptions({ host: '0.0.0.0', servers: 20 });
     const running = await startMock(options);
     try {
@@ -118,5 +119,22 @@ describe('banner', () => {
     );
     expect(shown(loadInputs(options))).toMatch(/^ {2}snapshot: +loaded from .*servers-[0-9a-f]+\.snap/m);
     expect(shown(loadInputs({ ...options, servers: 100 }))).not.toMatch(/snapshot:/);
+  });
+
+  it('says whose usage is counted, where to read it and where it is written', async () => {
+    const shown = async (more: Parameters<typeof testOptions>[0]) => {
+      const running = await startMock(testOptions(more));
+      try {
+        return banner(running, testOptions(more), 5);
+      } finally {
+        await running.close();
+      }
+    };
+    const both = await shown({ consumer: 'web', usageOut: 'web.json' });
+    expect(both).toMatch(
+      /^ {2}usage: +what web sends is counted: http:\/\/127\.0\.0\.1:\d+\/__mock\/usage, written to web\.json on exit/m,
+    );
+    expect(await shown({ consumer: 'web' })).toMatch(/^ {2}usage: +what web sends is counted: \S+\/__mock\/usage$/m);
+    expect(await shown({})).not.toMatch(/usage:/);
   });
 });

@@ -19,7 +19,8 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
   const clock = options.now !== undefined ? `pinned at ${new Date(options.now).toISOString()}` : 'real time';
   const source = options.data
     ? `loaded from ${options.data}`
-    : `generated, seed ${options.seed}, ${options.cleanData ? 'complete rows (--clean-data)' : 'with real-world nulls (--clean-data for complete rows)'}`;
+    : `generated, seed ${options.seed}, ` +
+      (options.cleanData ? 'complete rows (--clean-data)' : 'with real-world nulls (--clean-data for complete rows)');
   const snap = from?.kind === 'generated' ? from.snapshot : undefined;
   const lines = [`Mock listening on ${baseUrl}`];
   for (const other of origins.slice(1)) lines.push(`  also on:     ${other}${base}`);
@@ -30,8 +31,17 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
     ...(snap
       ? [`  snapshot:    ${snap.hit ? 'loaded from' : 'written to'} ${snap.file} (--cache-dir off to skip)`]
       : []),
-    `  rate limits: ${options.rateLimit ? 'enforced (429 with Retry-After)' : 'reported in headers, not enforced (--rate-limit)'}`,
-    `  CORS:        ${options.corsOrigins.join(', ')} (with credentials); add a page's origin with --cors-origin +http://host:port`,
+    `  rate limits: ${
+      options.rateLimit ? 'enforced (429 with Retry-After)' : 'reported in headers, not enforced (--rate-limit)'
+    }`,
+    `  CORS:        ${options.corsOrigins.join(', ')} (with credentials); ` +
+      "add a page's origin with --cors-origin +http://host:port",
+    ...(options.consumer !== undefined
+      ? [
+          `  usage:       what ${options.consumer} sends is counted: ${origin}/__mock/usage` +
+            (options.usageOut !== undefined ? `, written to ${options.usageOut} on exit` : ''),
+        ]
+      : []),
   );
   const first = index.size > 0 ? serverAt(index.dataset, 0) : undefined;
   lines.push(
@@ -40,7 +50,8 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
     `  curl ${q(`${baseUrl}/servers/find?limit=2`)}`,
     `  curl ${q(`${baseUrl}/status/ping/${first ? `${first.address}:${first.port}` : 'example.org'}`)}`,
     '',
-    `Fixture credentials (${relative(process.cwd(), options.fixtures)}; fake, for this mock only), with what GET /user/apikeys answers:`,
+    `Fixture credentials (${relative(process.cwd(), options.fixtures)}; fake, for this mock only), ` +
+      'with what GET /user/apikeys answers:',
   );
   const width = Math.max(...fixtures.credentials.map((c) => c.name.length));
   for (const cred of fixtures.credentials) {
@@ -52,7 +63,8 @@ export function banner(running: RunningMock, options: MockOptions, ms: number): 
   lines.push(
     '',
     'Browser login (sets the session cookie), logout, reset to the seeded state:',
-    `  curl -i -X POST ${origin}/__mock/login -H 'Content-Type: application/json' -d ${q(JSON.stringify({ user: fixtures.users[0]?.email ?? '' }))}`,
+    `  curl -i -X POST ${origin}/__mock/login -H 'Content-Type: application/json' ` +
+      `-d ${q(JSON.stringify({ user: fixtures.users[0]?.email ?? '' }))}`,
     `  curl -X POST ${origin}/__mock/logout`,
     `  curl -X POST ${origin}/__mock/reset`,
     '',

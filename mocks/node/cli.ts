@@ -1,10 +1,14 @@
 // `npm run mock`: parse flags, load the inputs, start the server, print where it is and
 // how to call it, log one line per request, stop cleanly on Ctrl-C, SIGTERM or the end
 // of the process that started it (mocks/node/lifetime.ts).
-// Exit 0: stopped; 1: could not start (the port is taken); 2: a misuse (a bad flag, or a
-// file named by --data, --fixtures or --spec that cannot be read or is invalid);
+// On the way out, `--usage-out` writes the usage profile (spec/usage-file.ts).
+// Exit 0: stopped; 1: could not start (the port is taken), or the usage profile could not
+// be written; 2: a misuse (a bad flag, a file named by --data, --fixtures or --spec that
+// cannot be read or is invalid, a --usage-out file that is not this consumer's profile);
 // 130: a second Ctrl-C.
+import { resolve } from 'node:path';
 import { ownPackage } from '../../cli/own-package.ts';
+import { existingProfile, saveUsageProfile, UsageFileError } from '../../spec/usage-file.ts';
 import { banner, progressPrinter } from './banner.ts';
 import { SignalPresses, STOP_GRACE_MS, watchParent } from './lifetime.ts';
 import { loadInputs } from './load.ts';
@@ -33,6 +37,16 @@ async function main(): Promise<void> {
   if (options.version) {
     console.log(ownPackage().version);
     return;
+  }
+  // A --usage-out file that is there must be this consumer's profile: found now, not at exit.
+  if (options.usageOut !== undefined) {
+    try {
+      existingProfile(resolve(options.usageOut), options.consumer!);
+    } catch (err) {
+      if (!(err instanceof UsageFileError)) throw err;
+      console.error(`mock: --usage-out: ${err.message}`);
+      process.exit(2);
+    }
   }
   const started = performance.now();
   // The inputs as they are before loading: an edit from here on, even before the watch begins, reloads.
@@ -76,7 +90,24 @@ async function main(): Promise<void> {
       console.log(`\nmock: ${why}, stopping (finishing requests in flight, at most ${STOP_GRACE_MS / 1000} s)`);
     await stopWatching?.();
     await running.close();
-    process.exit(0);
+    process.exit(writeUsage() ? 0 : 1);
+  };
+  /** `--usage-out`: the profile, once the last answer is counted; false when it could not be written. */
+  const writeUsage = (): boolean => {
+    const profile = running.mock.state.usage?.toJSON();
+    if (options.usageOut === undefined || !profile) return true;
+    const file = resolve(options.usageOut);
+    try {
+      const saved = saveUsageProfile(file, profile);
+      const where =
+        saved.file === file ? file : `${saved.file} (${file} is no longer a profile of ${profile.consumer})`;
+      const merged = saved.merged !== undefined ? `, with the ${saved.merged} already there` : '';
+      console.log(`mock: usage of ${profile.consumer}: ${profile.requests} requests${merged} written to ${where}`);
+      return true;
+    } catch (err) {
+      console.error(`mock: the usage profile could not be written to ${file}: ${(err as Error).message}`);
+      return false;
+    }
   };
   // One Ctrl-C can arrive twice (the terminal's and npm's copy): only a second press exits at once.
   const presses = new SignalPresses();

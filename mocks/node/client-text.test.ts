@@ -33,7 +33,8 @@ async function raw(head: string, body = ''): Promise<RawResponse> {
 const get = (path: string, headers = '') => raw(`GET ${path} HTTP/1.1\nHost: 127.0.0.1\n${headers}`);
 const post = (path: string, body: string, headers = '', type = 'application/json') =>
   raw(
-    `POST ${path} HTTP/1.1\nHost: 127.0.0.1\nContent-Type: ${type}\nContent-Length: ${Buffer.byteLength(body)}\n${headers}`,
+    `POST ${path} HTTP/1.1\nHost: 127.0.0.1\nContent-Type: ${type}\nContent-Length: ` +
+      `${Buffer.byteLength(body)}\n${headers}`,
     body,
   );
 const session = `Cookie: ${authHeaders(credential('valid-session')).Cookie}\n`;
@@ -49,7 +50,8 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
       'a CORS preflight',
       () =>
         raw(
-          `OPTIONS ${API}/servers/find HTTP/1.1\nHost: 127.0.0.1\nOrigin: http://localhost:5173\nAccess-Control-Request-Method: GET\n`,
+          `OPTIONS ${API}/servers/find HTTP/1.1\nHost: 127.0.0.1\nOrigin: ` +
+            `http://localhost:5173\nAccess-Control-Request-Method: GET\n`,
         ),
       204,
     ],
@@ -107,27 +109,30 @@ describe('client text in answers: escaped or cut, never raw', () => {
     ).toContain('PUT is not allowed on /api/v0.1/status/ping/%3Cb%3E;');
   });
 
-  it('a Prefer example name, a login user name, a content type, a JSON body, a body property, a parameter value', async () => {
-    expect(await messageOf(get(`${API}/servers/find`, 'Prefer: example=<script>alert(1)</script>\n'), 400)).toContain(
-      'Prefer example=\\u003cscript\\u003ealert(1)\\u003c/script\\u003e is not',
-    );
-    expect(await messageOf(post('/__mock/login', '{"user":"<script>alert(1)</script>"}'), 400)).toContain(
-      'unknown fixture user "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"',
-    );
-    expect(await messageOf(post('/__mock/login', '{"user":["a"]}'), 400)).toContain(
-      '"user" must be a string (a fixture user\'s id or email), not an array',
-    );
-    expect(await messageOf(post(`${API}/user/apikeys`, '{"name":1}', session, 'text/<b>'), 415)).toContain(
-      "not 'text/\\u003cb\\u003e'",
-    );
-    expect(await messageOf(post(`${API}/user/apikeys`, '{"name": <b>}', session), 400)).toMatch(
-      /not valid JSON: Unexpected token '\\u003c'$/,
-    );
-    expect(await messageOf(post(`${API}/user/apikeys`, '{"<b>": 1}', session), 400)).toContain(
-      "unknown property '\\u003cb\\u003e'",
-    );
-    expect(await messageOf(get(`${API}/status/ping/%3Cb%3E`), 400)).toContain('got "\\u003cb\\u003e"');
-  });
+  it(
+    'a Prefer example name, a login user name, a content ' + 'type, a JSON body, a body property, a parameter value',
+    async () => {
+      expect(await messageOf(get(`${API}/servers/find`, 'Prefer: example=<script>alert(1)</script>\n'), 400)).toContain(
+        'Prefer example=\\u003cscript\\u003ealert(1)\\u003c/script\\u003e is not',
+      );
+      expect(await messageOf(post('/__mock/login', '{"user":"<script>alert(1)</script>"}'), 400)).toContain(
+        'unknown fixture user "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"',
+      );
+      expect(await messageOf(post('/__mock/login', '{"user":["a"]}'), 400)).toContain(
+        '"user" must be a string (a fixture user\'s id or email), not an array',
+      );
+      expect(await messageOf(post(`${API}/user/apikeys`, '{"name":1}', session, 'text/<b>'), 415)).toContain(
+        "not 'text/\\u003cb\\u003e'",
+      );
+      expect(await messageOf(post(`${API}/user/apikeys`, '{"name": <b>}', session), 400)).toMatch(
+        /not valid JSON: Unexpected token '\\u003c'$/,
+      );
+      expect(await messageOf(post(`${API}/user/apikeys`, '{"<b>": 1}', session), 400)).toContain(
+        "unknown property '\\u003cb\\u003e'",
+      );
+      expect(await messageOf(get(`${API}/status/ping/%3Cb%3E`), 400)).toContain('got "\\u003cb\\u003e"');
+    },
+  );
 
   it('a refused Origin, in the 403 of a dev route', async () => {
     const message = await messageOf(post('/__mock/reset', '', 'Origin: http://evil.test/<b>\n'), 403);
@@ -163,7 +168,10 @@ describe('client text in the log', () => {
     }
     const request = lines.find((l) => l.startsWith('GET '));
     expect(request).toMatch(
-      /^GET \/api\/v0\.1\/servers\/find\?limit=1 200 [\d.]+ms \(CORS: origin http:\/\/evil\.test\\u0085\\u009b31m refused\)$/,
+      new RegExp(
+        String.raw`^GET \/api\/v0\.1\/servers\/find\?limit=1 200 [\d.]+ms \(CORS: origin` +
+          String.raw` http:\/\/evil\.test\\u0085\\u009b31m refused\)$`,
+      ),
     );
     expect(lines.join('\n')).not.toMatch(/[\u0080-\u009f]/);
   });

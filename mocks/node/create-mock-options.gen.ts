@@ -50,6 +50,11 @@ export interface CreateMockFlags {
    */
   journal?: number;
   /**
+   * Record a usage profile of what this consumer (web, an app) sends, from the mock start on: GET /__mock/usage, or
+   * --usage-out; reset keeps it (see Usage profiles) (`--consumer`).
+   */
+  consumer?: string;
+  /**
    * Validate every answer against the spec; a drift answers 500 and is logged (`--self-check`, default off; on under
    * vitest or NODE_ENV=test).
    */

@@ -43,7 +43,8 @@ async function ask(request: string, m = mock): Promise<RawResponse> {
 const get = (path: string, headers = '') => ask(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
 const post = (path: string, body: string, headers = '') =>
   ask(
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ` +
+      `${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
   );
 
 function expectErrorShape(res: RawResponse, status: number, message: RegExp): void {
@@ -84,7 +85,8 @@ async function trickled(
   try {
     const half = Math.floor(body.length / 2);
     conn.write(
-      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body.slice(0, half)}`,
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${Buffer.byteLength(body)}\r\n${headers}\r\n${body.slice(0, half)}`,
     );
     await sleep(150); // the headers are in: the request has been authorized
     await meanwhile();
@@ -109,18 +111,22 @@ describe('1. authorization holds until the request acts, however slowly its body
     expect(await aliceKeyCount()).toBe(before);
   });
 
-  it("a reset while the body trickles in is a clean state: the fixture session's create answers 401 and lands nowhere", async () => {
-    await post('/__mock/reset', '');
-    const fresh = await aliceKeyCount();
-    const res = await trickled(`${API}/user/apikeys`, newKey, `Cookie: ${VALID_SESSION}\r\n`, async () => {
-      expect((await post('/__mock/reset', '')).status).toBe(200);
-    });
-    expect(res.status).toBe(401);
-    expect(await aliceKeyCount()).toBe(fresh);
-    // The fixture session itself works again after the reset.
-    expect((await post(`${API}/user/apikeys`, newKey, `Cookie: ${VALID_SESSION}\r\n`)).status).toBe(201);
-    await post('/__mock/reset', '');
-  });
+  it(
+    "a reset while the body trickles in is a clean state: the fixture session's create answers 401 and lands " +
+      'nowhere',
+    async () => {
+      await post('/__mock/reset', '');
+      const fresh = await aliceKeyCount();
+      const res = await trickled(`${API}/user/apikeys`, newKey, `Cookie: ${VALID_SESSION}\r\n`, async () => {
+        expect((await post('/__mock/reset', '')).status).toBe(200);
+      });
+      expect(res.status).toBe(401);
+      expect(await aliceKeyCount()).toBe(fresh);
+      // The fixture session itself works again after the reset.
+      expect((await post(`${API}/user/apikeys`, newKey, `Cookie: ${VALID_SESSION}\r\n`)).status).toBe(201);
+      await post('/__mock/reset', '');
+    },
+  );
 
   it('a dev login whose body trickles in across a reset makes no session: 409', async () => {
     const res = await trickled('/__mock/login', '{"user":"alice@example.test"}', '', async () => {
@@ -160,17 +166,21 @@ describe('2. the caches of what clients filter by stay within budgets charged fo
     }
   }
 
-  it('10,000 new filter values asked twice each: each cache evicts at its budget, an entry charged more than its bits', async () => {
-    await search(0, 10_000, 2);
-    const after = await caches();
-    for (const name of ['rowSets', 'filterValues']) {
-      const c = after[name]!;
-      expect(c.bytes, name).toBeLessThanOrEqual(c.maxBytes);
-      expect(c.entries, `${name} evicted`).toBeLessThan(10_000);
-    }
-    // A set of 50 servers is 8 bytes of bits; its key and objects are charged too.
-    expect(after.rowSets!.bytes / after.rowSets!.entries).toBeGreaterThan(400);
-  });
+  it(
+    '10,000 new filter values asked twice each: each cache evicts at its budget, an entry charged more than its ' +
+      'bits',
+    async () => {
+      await search(0, 10_000, 2);
+      const after = await caches();
+      for (const name of ['rowSets', 'filterValues']) {
+        const c = after[name]!;
+        expect(c.bytes, name).toBeLessThanOrEqual(c.maxBytes);
+        expect(c.entries, `${name} evicted`).toBeLessThan(10_000);
+      }
+      // A set of 50 servers is 8 bytes of bits; its key and objects are charged too.
+      expect(after.rowSets!.bytes / after.rowSets!.entries).toBeGreaterThan(400);
+    },
+  );
 
   it('10,000 new filter values asked once each are answered, and a fresh mock keeps almost none of them', async () => {
     const fresh = await startMock(testOptions({ servers: 50 }));
@@ -186,97 +196,111 @@ describe('2. the caches of what clients filter by stay within budgets charged fo
 });
 
 describe('3. a cap on connections, and silent sockets freed in seconds', () => {
-  it(`the defaults free a silent or slow client well before a minute; the cap leaves descriptors free under ulimit -n (${openFilesLimit() ?? 'unknown'} here)`, () => {
-    expect(SOCKET_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
-    expect(SOCKET_LIMITS.requestTimeoutMs).toBeLessThanOrEqual(30_000);
-    expect(SOCKET_LIMITS.checkIntervalMs).toBeLessThanOrEqual(1_000);
-    expect(connectionCap(1000, 20_000)).toBe(1000);
-    expect(connectionCap(1000, 256)).toBe(192);
-    expect(
-      openFilesLimit(
-        () =>
-          'Limit Soft Limit Hard Limit Units\nMax open files            20000                20000                files\n',
-      ),
-    ).toBe(20_000);
-  });
-
-  it('past the cap a new connection is answered 503 (not closed without a word), and once the silent ones time out, clients are served again', async () => {
-    const CAP = 20;
-    const capped = await startMock(testOptions({ servers: 10, maxConnections: CAP }), {
-      timeouts: { headersTimeoutMs: 500, checkIntervalMs: 100 },
-    });
-    const silent: Socket[] = [];
-    try {
-      const port = portOf(capped);
-      const opened = (s: Socket) =>
-        new Promise<void>((resolve, reject) => s.once('connect', resolve).once('error', reject));
-      for (let i = 0; i < CAP; i++) {
-        const s = connect(port, '127.0.0.1');
-        s.on('error', () => {});
-        silent.push(s);
-        await opened(s);
-      }
-      await sleep(50);
-      // Over the cap: the answer comes at once, before the client has said anything.
-      const extra = await rawConnection(port);
-      const refused = await extra.response();
-      expectErrorShape(refused, 503, /--max-connections/);
-      expect(refused.headers['retry-after']).toBe('1');
-      expect(refused.headers.connection).toBe('close');
-      extra.destroy();
-      // A client that sends its request reads the same answer.
-      const late = await rawConnection(port);
-      late.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-      expect((await late.response()).status).toBe(503);
-      late.destroy();
-      // The silent sockets get their 408 after the header timeout and are let go (even
-      // though these clients never close): then the mock takes clients again.
-      const timedOut = await Promise.all(
-        silent.map(
-          (s) =>
-            new Promise<string>((resolve) => {
-              let got = '';
-              s.on('data', (d) => (got += d.toString('latin1')));
-              s.once('end', () => resolve(got.split('\r\n')[0]!));
-            }),
+  it(
+    `the defaults free a silent or slow client well before a minute; the cap leaves descriptors free under ` +
+      `ulimit -n (${openFilesLimit() ?? 'unknown'} here)`,
+    () => {
+      expect(SOCKET_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
+      expect(SOCKET_LIMITS.requestTimeoutMs).toBeLessThanOrEqual(30_000);
+      expect(SOCKET_LIMITS.checkIntervalMs).toBeLessThanOrEqual(1_000);
+      expect(connectionCap(1000, 20_000)).toBe(1000);
+      expect(connectionCap(1000, 256)).toBe(192);
+      expect(
+        openFilesLimit(
+          () =>
+            'Limit Soft Limit Hard Limit Units\nMax open files            20000                20000            ' +
+            '    files\n',
         ),
-      );
-      expect(new Set(timedOut)).toEqual(new Set(['HTTP/1.1 408 Request Timeout']));
-      await sleep(LINGER_MS + 300);
-      const back = await rawConnection(port);
-      back.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-      expect((await back.response()).status).toBe(200);
-      back.destroy();
-    } finally {
-      for (const s of silent) s.destroy();
-      await capped.close();
-    }
-  });
+      ).toBe(20_000);
+    },
+  );
+
+  it(
+    'past the cap a new connection is answered 503 (not closed without a word), and once the silent ones time ' +
+      'out, clients are served again',
+    async () => {
+      const CAP = 20;
+      const capped = await startMock(testOptions({ servers: 10, maxConnections: CAP }), {
+        timeouts: { headersTimeoutMs: 500, checkIntervalMs: 100 },
+      });
+      const silent: Socket[] = [];
+      try {
+        const port = portOf(capped);
+        const opened = (s: Socket) =>
+          new Promise<void>((resolve, reject) => s.once('connect', resolve).once('error', reject));
+        for (let i = 0; i < CAP; i++) {
+          const s = connect(port, '127.0.0.1');
+          s.on('error', () => {});
+          silent.push(s);
+          await opened(s);
+        }
+        await sleep(50);
+        // Over the cap: the answer comes at once, before the client has said anything.
+        const extra = await rawConnection(port);
+        const refused = await extra.response();
+        expectErrorShape(refused, 503, /--max-connections/);
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(refused.headers.connection).toBe('close');
+        extra.destroy();
+        // A client that sends its request reads the same answer.
+        const late = await rawConnection(port);
+        late.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+        expect((await late.response()).status).toBe(503);
+        late.destroy();
+        // The silent sockets get their 408 after the header timeout and are let go (even
+        // though these clients never close): then the mock takes clients again.
+        const timedOut = await Promise.all(
+          silent.map(
+            (s) =>
+              new Promise<string>((resolve) => {
+                let got = '';
+                s.on('data', (d) => (got += d.toString('latin1')));
+                s.once('end', () => resolve(got.split('\r\n')[0]!));
+              }),
+          ),
+        );
+        expect(new Set(timedOut)).toEqual(new Set(['HTTP/1.1 408 Request Timeout']));
+        await sleep(LINGER_MS + 300);
+        const back = await rawConnection(port);
+        back.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+        expect((await back.response()).status).toBe(200);
+        back.destroy();
+      } finally {
+        for (const s of silent) s.destroy();
+        await capped.close();
+      }
+    },
+  );
 });
 
 describe('4. dev logins never log out the fixture sessions', () => {
-  it(`after ${MAX_SESSIONS_PER_USER + 1} logins as Alice, her fixture session still works; the oldest login is the one ended`, async () => {
-    await post('/__mock/reset', '');
-    const conn: RawConnection = await rawConnection(portOf(mock));
-    const cookies: string[] = [];
-    try {
-      const body = '{"user":"alice@example.test"}';
-      for (let i = 0; i <= MAX_SESSIONS_PER_USER; i++) {
-        conn.write(
-          `POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-        );
-        const res = await conn.response();
-        expect(res.status).toBe(200);
-        cookies.push(res.headers['set-cookie']!.split(';')[0]!);
+  it(
+    `after ${MAX_SESSIONS_PER_USER + 1} logins as Alice, her fixture session still works; the oldest login is ` +
+      `the one ended`,
+    async () => {
+      await post('/__mock/reset', '');
+      const conn: RawConnection = await rawConnection(portOf(mock));
+      const cookies: string[] = [];
+      try {
+        const body = '{"user":"alice@example.test"}';
+        for (let i = 0; i <= MAX_SESSIONS_PER_USER; i++) {
+          conn.write(
+            `POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ` +
+              `application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          );
+          const res = await conn.response();
+          expect(res.status).toBe(200);
+          cookies.push(res.headers['set-cookie']!.split(';')[0]!);
+        }
+      } finally {
+        conn.destroy();
       }
-    } finally {
-      conn.destroy();
-    }
-    expect((await get(`${API}/user/apikeys`, `Cookie: ${VALID_SESSION}\r\n`)).status).toBe(200);
-    expect((await get(`${API}/user/apikeys`, `Cookie: ${cookies[0]}\r\n`)).status).toBe(401);
-    expect((await get(`${API}/user/apikeys`, `Cookie: ${cookies[1]}\r\n`)).status).toBe(200);
-    await post('/__mock/reset', '');
-  });
+      expect((await get(`${API}/user/apikeys`, `Cookie: ${VALID_SESSION}\r\n`)).status).toBe(200);
+      expect((await get(`${API}/user/apikeys`, `Cookie: ${cookies[0]}\r\n`)).status).toBe(401);
+      expect((await get(`${API}/user/apikeys`, `Cookie: ${cookies[1]}\r\n`)).status).toBe(200);
+      await post('/__mock/reset', '');
+    },
+  );
 });
 
 describe('5. JSON nested thousands deep is a 400 naming the problem, never a 500', () => {
@@ -334,7 +358,8 @@ describe('8. requests Node would answer empty, or not at all', () => {
       });
     try {
       socket.write(
-        `POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`,
+        `POST /__mock/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ` +
+          `2\r\nExpect: 100-continue\r\n\r\n`,
       );
       await seen('HTTP/1.1 100 Continue\r\n\r\n');
       socket.write('{}');
@@ -355,20 +380,25 @@ describe('8. requests Node would answer empty, or not at all', () => {
 });
 
 describe('9. the hosts the mock answers', () => {
-  it('a request naming another host (DNS rebinding: Host: evil.test) is refused 403, naming the flag; nothing is reset', async () => {
-    for (const [method, path] of [
-      ['POST', '/__mock/reset'],
-      ['POST', '/__mock/login'],
-      ['GET', '/__mock/info'],
-      ['GET', `${API}/user/apikeys`],
-      ['GET', `${API}/servers/find`],
-    ] as const) {
-      const res = await ask(
-        `${method} ${path} HTTP/1.1\r\nHost: evil.test:${portOf(mock)}\r\nContent-Length: 0\r\nCookie: ${VALID_SESSION}\r\n\r\n`,
-      );
-      expectErrorShape(res, 403, /does not answer the host 'evil\.test'.*DNS rebinding.*--allowed-host evil\.test/);
-    }
-  });
+  it(
+    'a request naming another host (DNS rebinding: Host: evil.test) is refused 403, naming the flag; nothing is ' +
+      'reset',
+    async () => {
+      for (const [method, path] of [
+        ['POST', '/__mock/reset'],
+        ['POST', '/__mock/login'],
+        ['GET', '/__mock/info'],
+        ['GET', `${API}/user/apikeys`],
+        ['GET', `${API}/servers/find`],
+      ] as const) {
+        const res = await ask(
+          `${method} ${path} HTTP/1.1\r\nHost: evil.test:${portOf(mock)}\r\nContent-Length: 0\r\nCookie: ` +
+            `${VALID_SESSION}\r\n\r\n`,
+        );
+        expectErrorShape(res, 403, /does not answer the host 'evil\.test'.*DNS rebinding.*--allowed-host evil\.test/);
+      }
+    },
+  );
 
   it("a refused host's 403 is one the spec allows on every operation (the promised sentence first)", async () => {
     // The host check answers before any rule of the API: only the answer's shape is the spec's.

@@ -33,7 +33,7 @@ async function whole(res: Response) {
 }
 
 describe('createMock()', () => {
-  it('answers the same requests with the same bytes as the server: data, auth, errors, headers, dev routes', async () => {
+  it('answers as the server does, byte for byte: data, auth, errors, headers, dev routes', async () => {
     const key = authHeaders(credential('valid-key'));
     const forbidden = authHeaders(credential('forbidden-key'));
     const requests: [string, RequestInit?][] = [
@@ -78,9 +78,10 @@ describe('createMock()', () => {
     expect(mock.basePath).toBe('/api/v0.1');
   });
 
-  it("resolves a relative URL against the page's location (a DOM environment), and without one rejects, saying so", async () => {
+  it("resolves a relative URL against the page's location (in a DOM); without one rejects, saying so", async () => {
     await expect(mock.fetch('/api/v0.1/metadata/regions')).rejects.toThrow(
-      "createMock: fetch needs an absolute URL (there is no page location to resolve a relative one against), got '/api/v0.1/metadata/regions'",
+      'createMock: fetch needs an absolute URL (there is no page location to resolve a relative one against), ' +
+        "got '/api/v0.1/metadata/regions'",
     );
     vi.stubGlobal('location', new URL('http://localhost:5173/app/'));
     try {
@@ -212,7 +213,10 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
 
   it('refuses servers it could not serve, naming the row and the rule', () => {
     expect(() => createMock({ servers: [aServer({ players_online: 5, players_limit: 1 })] })).toThrow(
-      /^createMock: servers\[0\] \(server-\d+\.example\.test:25565\): players_online \(5\) must not be above players_limit \(1\)$/,
+      new RegExp(
+        String.raw`^createMock: servers\[0\] \(server-\d+\.example\.test:25565\): ` +
+          String.raw`players_online \(5\) must not be above players_limit \(1\)$`,
+      ),
     );
     expect(() => createMock({ servers: [{ pingedAgo: 'soon' as never }] })).toThrow(/pingedAgo must be milliseconds/);
     expect(() => createMock({ servers: [], data: 'x.json' })).toThrow(/not both/);
@@ -264,7 +268,7 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
     expect(sent!.auth).toEqual({ user: 'usr_test_alice', scheme: 'apiKey', kind: 'bearer', credential: '<valid-key>' });
   });
 
-  it('signs in within a unit test: the cookie the login sets is kept, as a browser keeps it; reset signs out', async () => {
+  it('signs in within a unit test: the login cookie is kept, as a browser keeps it; reset signs out', async () => {
     expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(401);
     await own.signIn('alice@example.test');
     expect((await own.fetch(`${API}/user/apikeys`)).status).toBe(200);
@@ -285,13 +289,15 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
     await own.fetch(`${API}/servers/find?sortBy=users`);
     vi.restoreAllMocks();
     expect(() => own.assertNoFindings()).toThrow(
-      "createMock: 1 request the real service would not take as meant:\n  GET /api/v0.1/servers/find?sortBy=users: 'sortBy' is not a parameter of findServers; the real service ignores it: did you mean 'sort'?",
+      'createMock: 1 request the real service would not take as meant:\n' +
+        "  GET /api/v0.1/servers/find?sortBy=users: 'sortBy' is not a parameter of findServers; " +
+        "the real service ignores it: did you mean 'sort'?",
     );
     own.reset();
     own.assertNoFindings();
   });
 
-  it('a test fails on a body field the schema lacks and on a credential no scheme reads, with what was meant', async () => {
+  it('a test fails on a body field the schema lacks, a credential no scheme reads, with what was meant', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const created = await own.fetch(`${API}/user/apikeys`, {
       method: 'POST',
@@ -341,5 +347,44 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
   it('serves Prefer examples consistent with themselves: example=empty counts 0', async () => {
     const empty = await own.fetch(`${API}/servers/find`, { headers: { Prefer: 'code=200, example=empty' } });
     expect(await empty.json()).toEqual({ displayed: 0, total: 0, filtered: 0, results: [] });
+  });
+});
+
+describe('createMock(): the usage profile (issue 32)', () => {
+  it('mock.usage() is what the app used under its consumer; reset keeps it, clearUsage() starts afresh', async () => {
+    const mock = createMock({ consumer: 'web', servers: 20, now: NOW });
+    try {
+      await mock.fetch('https://api.example.test/api/v0.1/servers/find?country=DE&limit=5');
+      mock.useCredential('valid-key');
+      await mock.fetch('https://api.example.test/api/v0.1/user/apikeys');
+      mock.reset();
+      const profile = mock.usage();
+      expect(profile).toMatchObject({ consumer: 'web', recordedBy: 'mock', requests: 2, from: NOW_ISO, to: NOW_ISO });
+      expect(profile.operations.findServers?.parameters.country).toEqual({
+        in: 'query',
+        requests: 1,
+        kinds: { text: 1 },
+      });
+      expect(profile.operations.listApiKeys).toMatchObject({ credentials: { bearer: 1 }, statuses: { 200: 1 } });
+      expect(JSON.stringify(profile)).not.toContain(credentials['valid-key'].value);
+      mock.clearUsage();
+      expect(mock.usage()).toMatchObject({ requests: 0, operations: {} });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('without a consumer, usage() says how to name one; a bad name is refused as the flag is', async () => {
+    const mock = createMock({ servers: 5 });
+    try {
+      expect(() => mock.usage()).toThrow(
+        "createMock: no usage profile is recorded: name the consumer, createMock({ consumer: 'web' })",
+      );
+    } finally {
+      await mock.close();
+    }
+    expect(() => createMock({ consumer: 'web frontend' })).toThrow(
+      "createMock: option 'consumer' must be who the usage profile is of, 1 to 100 letters, digits",
+    );
   });
 });

@@ -23,6 +23,7 @@ import { FLAGS, type MockOptions } from './options.ts';
 import { credentialHeaders, loadModel } from '../../spec/model.ts';
 import { loadFixtures } from '../../fixtures/load.ts';
 import type { MockInputs } from '../core/state.ts';
+import type { UsageProfile } from '../../spec/usage-profile.ts';
 
 export type { OverrideView, JournalInfo } from '../core/control.ts';
 export type { JournalEntry, RequestFilter } from '../core/journal/entry-view.ts';
@@ -31,7 +32,10 @@ export type { OverrideInput } from '../core/overrides/override.ts';
 export type { FaultKind } from '../core/overrides/transport.ts';
 export type { Ago, ServerFields, ServerFixture } from '../dataset/server-builder.ts';
 export type { FixtureCredentialName, FixtureUserId } from '../../fixtures/auth.gen.ts';
+export type { UsageProfile } from '../../spec/usage-profile.ts';
 export { server };
+
+const NO_USAGE = "createMock: no usage profile is recorded: name the consumer, createMock({ consumer: 'web' })";
 
 /** The shipped fixture credentials (fixtures/auth.json), by name: `credentials['valid-key'].value`. */
 export const credentials = FIXTURE_CREDENTIALS;
@@ -90,17 +94,35 @@ export interface InProcessMock {
    * have, a malformed credential), listing each with its near miss; for `afterEach`.
    */
   assertNoFindings(): void;
-  /** Logs in as a fixture user (id or email; default the first) through `/__mock/login`: later requests carry the cookie. */
+  /**
+   * Logs in as a fixture user (id or email; default the first) through `/__mock/login`: later requests carry the
+   * cookie.
+   */
   signIn(user?: string): Promise<void>;
-  /** Later requests carry this fixture credential (a session as its cookie, a key as `Authorization`), unless they carry their own. */
+  /**
+   * Later requests carry this fixture credential (a session as its cookie, a key as `Authorization`), unless they
+   * carry their own.
+   */
   useCredential(name: FixtureCredentialName): void;
   /** Forgets the cookies kept and the credential chosen. */
   signOut(): void;
-  /** The headers that present a fixture credential: `{ Authorization: 'Bearer ...' }` or `{ Cookie: 'sls_session=...' }`. */
+  /**
+   * The headers that present a fixture credential: `{ Authorization: 'Bearer ...' }` or
+   * `{ Cookie: 'sls_session=...' }`.
+   */
   credentialHeaders(name: FixtureCredentialName): Record<string, string>;
   /**
+   * What the app used since the mock was made (or `clearUsage()`), as `GET /__mock/usage`:
+   * the usage profile of the `consumer` option (operations, parameters and the kinds of
+   * values sent, credentials' kinds, statuses; never a secret or free text), for
+   * `contract diff --usage`. Throws when no `consumer` was given. `reset()` keeps it.
+   */
+  usage(): UsageProfile;
+  /** Starts the usage profile afresh (`DELETE /__mock/usage`). */
+  clearUsage(): void;
+  /**
    * Back to the seeded state, as `POST /__mock/reset`: fixture keys and sessions only, fresh
-   * rate-limit counters, no overrides, an empty journal; and signed out.
+   * rate-limit counters, no overrides, an empty journal; and signed out. The usage profile stays.
    */
   reset(): void;
   /**
@@ -137,7 +159,9 @@ function toRequest(input: Request | string | URL, init: RequestInit | undefined)
     url = new URL(String(input), page);
   } catch {
     throw new TypeError(
-      `createMock: fetch needs an absolute URL${page ? '' : ' (there is no page location to resolve a relative one against)'}, got '${String(input)}'`,
+      `createMock: fetch needs an absolute URL${
+        page ? '' : ' (there is no page location to resolve a relative one against)'
+      }, got '${String(input)}'`,
     );
   }
   return new Request(url, init);
@@ -344,7 +368,8 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
           r.findings.map((f) => `  ${r.request.method} ${r.request.target}: ${f.why}${f.hint ? `: ${f.hint}` : ''}`),
         );
       throw new Error(
-        `createMock: ${found.length} request${found.length === 1 ? '' : 's'} the real service would not take as meant:\n${lines.join('\n')}`,
+        `createMock: ${found.length} request${found.length === 1 ? '' : 's'} ` +
+          `the real service would not take as meant:\n${lines.join('\n')}`,
       );
     },
     async signIn(user) {
@@ -364,6 +389,14 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
       chosen = undefined;
     },
     credentialHeaders: headersOf,
+    usage() {
+      const profile = control.usage();
+      if (!profile) throw new TypeError(NO_USAGE);
+      return profile;
+    },
+    clearUsage() {
+      if (!control.clearUsage()) throw new TypeError(NO_USAGE);
+    },
     reset() {
       control.reset();
       jar.clear();

@@ -14,6 +14,7 @@ import type { MockOptions } from './options.ts';
 import { sortOrders, sortRuleOf } from '../dataset/sort-orders.ts';
 import { BUILT_DATASETS } from '../dataset/built.ts';
 import { defaultCacheDir, readSnapshot, SNAPSHOT_ABOVE, writeSnapshot, type SnapshotKey } from '../dataset/snapshot.ts';
+import { usageOf } from '../core/journal/usage.ts';
 import { MockState, type MockInputs } from '../core/state.ts';
 
 /**
@@ -139,6 +140,7 @@ export function buildMock(
   quickStart = false,
 ): MockApp {
   const state = new MockState(inputs, options.now, options.rowCacheMiB * 2 ** 20, options.journal);
+  if (options.consumer !== undefined) state.usage = usageOf(state, options.consumer);
   // The address the mock listens on is a host it answers (a name, with `--host mock.local`).
   const allowedHosts = [...options.allowedHosts, options.host];
   return createApp({

@@ -24,7 +24,8 @@ describe('the flag table', () => {
     const table = /<!-- flags:start -->\n?([\s\S]*?)\n?<!-- flags:end -->/.exec(readme)?.[1];
     expect(
       table,
-      'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: put them back, then run npm run docs:flags',
+      'mocks/README.md lost its <!-- flags:start --> / <!-- flags:end --> markers: ' +
+        'put them back, then run npm run docs:flags',
     ).toBeDefined();
     expect(table, 'the flag table in mocks/README.md is stale: run npm run docs:flags').toBe(flagsMarkdown());
   });
@@ -208,6 +209,7 @@ describe("createMock's options: the flags the table declares inCode", () => {
       ['latency', 7, '--latency=7'],
       ['corsOrigins', ['http://a.test', 'http://b.test:*'], '--cors-origin=http://a.test,http://b.test:*'],
       ['cacheDir', null, '--cache-dir=off'],
+      ['consumer', 'web', '--consumer=web'],
     ];
     for (const [key, value, flag] of samples) {
       const inCode = (optionsInCode(FLAGS, { [key]: value }, 'createMock') as Record<string, unknown>)[key];

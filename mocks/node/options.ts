@@ -9,6 +9,7 @@ import { parseCorsOrigins, SPEC_CORS_ORIGINS } from '../core/cors/cors-policy.ts
 import { JOURNAL_SIZE } from '../core/journal/journal.ts';
 import { parseAllowedHosts } from '../../cli/allowed-hosts.ts';
 import { SNAPSHOT_ABOVE } from '../dataset/snapshot.ts';
+import { parseConsumerName } from '../../spec/usage-file.ts';
 import { DEFAULT_MAX_CONNECTIONS } from './socket-limits.ts';
 
 /** The spec's x-cors origins. */
@@ -158,6 +159,24 @@ export const FLAGS = {
     help: 'requests the journal keeps (GET /__mock/requests), the oldest dropped first; 0: none',
     inCode: true,
   },
+  consumer: {
+    type: 'custom',
+    env: 'MOCK_CONSUMER',
+    value: 'NAME',
+    parse: parseConsumerName,
+    help:
+      'record a usage profile of what this consumer (web, an app) sends, from the mock start on: ' +
+      'GET /__mock/usage, or --usage-out; reset keeps it (see Usage profiles)',
+    inCode: { write: (v: string) => String(v) },
+  },
+  'usage-out': {
+    type: 'string',
+    env: 'MOCK_USAGE_OUT',
+    value: 'FILE',
+    help:
+      "on exit, write --consumer's usage profile to FILE (merged with that consumer's profile already there) " +
+      'for the diff: contract diff --usage FILE',
+  },
   'self-check': {
     type: 'boolean',
     env: 'MOCK_SELF_CHECK',
@@ -296,5 +315,8 @@ export function parseOptions(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): MockOptions & { help: boolean; version: boolean } {
-  return parseFlags(FLAGS, argv, env).values;
+  const values = parseFlags(FLAGS, argv, env).values;
+  if (values.usageOut !== undefined && values.consumer === undefined)
+    throw new FlagError('--usage-out needs --consumer NAME: who the usage profile is of (e.g. --consumer web)');
+  return values;
 }

@@ -205,7 +205,8 @@ export function answerExpectAndConnect(server: Server): void {
     const body = JSON.stringify(
       errorBody(
         417,
-        `this server meets no expectation but 100-continue; the request said Expect: ${printable(String(req.headers.expect)).slice(0, 200)}`,
+        `this server meets no expectation but 100-continue; the request said Expect: ` +
+          `${printable(String(req.headers.expect)).slice(0, 200)}`,
       ),
     );
     res.writeHead(417, {

@@ -130,13 +130,15 @@ describe("what Node's HTTP parser refuses", () => {
     ],
     [
       'malformed chunking',
-      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: ` +
+        `chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
       400,
       /chunked/,
     ],
     [
       'Content-Length beside chunking',
-      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nTransfer-Encoding: ` +
+        `chunked\r\n\r\n0\r\n\r\n`,
       400,
       /Transfer-Encoding can't be present with Content-Length/,
     ],
@@ -175,21 +177,25 @@ describe("what Node's HTTP parser refuses", () => {
 
 describe('a 413 and the connection it came on', () => {
   const post = (length: number, extra = '') =>
-    `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
+    `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: ` +
+    `application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
-  it('with a declared length: the rest of the body is read, however slowly it comes, and the next request works', async () => {
-    const conn = await rawConnection(portOf(mock));
-    conn.write(post(40_000) + 'x'.repeat(1000));
-    const refused = await conn.response();
-    expectErrorShape(refused, 413);
-    expect(refused.headers.connection).toBe('keep-alive');
-    // The rest arrives well after the answer (a slow uplink): the connection must still be there.
-    await new Promise((r) => setTimeout(r, 800));
-    conn.write('x'.repeat(39_000));
-    conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`);
-    expect((await conn.response()).status).toBe(200);
-    conn.destroy();
-  });
+  it(
+    'with a declared length: the rest of the body is read, ' + 'however slowly it comes, and the next request works',
+    async () => {
+      const conn = await rawConnection(portOf(mock));
+      conn.write(post(40_000) + 'x'.repeat(1000));
+      const refused = await conn.response();
+      expectErrorShape(refused, 413);
+      expect(refused.headers.connection).toBe('keep-alive');
+      // The rest arrives well after the answer (a slow uplink): the connection must still be there.
+      await new Promise((r) => setTimeout(r, 800));
+      conn.write('x'.repeat(39_000));
+      conn.write(`GET ${API}/servers/find?limit=1 HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+      expect((await conn.response()).status).toBe(200);
+      conn.destroy();
+    },
+  );
 
   it(`over ${DRAIN_MAX_BYTES} bytes declared: Connection: close, and it closes`, async () => {
     const conn = await rawConnection(portOf(mock));
@@ -203,7 +209,8 @@ describe('a 413 and the connection it came on', () => {
   it('chunked, with no end in sight: Connection: close, and it closes', async () => {
     const conn = await rawConnection(portOf(mock));
     conn.write(
-      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      `POST ${API}/user/apikeys HTTP/1.1\r\nHost: localhost\r\nContent-Type: ` +
+        `application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
     );
     for (let i = 0; i < 20; i++) conn.write(`400\r\n${'x'.repeat(1024)}\r\n`);
     const res = await conn.response();

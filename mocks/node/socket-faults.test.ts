@@ -72,28 +72,37 @@ describe('faults over a socket', () => {
 });
 
 describe('the journal over a socket', () => {
-  it("reads node's own header list: every header by its lower-case name, the credential masked, the parameters read again", async () => {
-    const key = 'sls_test_valid0000000000000000000000000000000a11ce';
-    await fetch(`${mock.baseUrl}/user/apikeys?limit=3`, {
-      headers: { Authorization: `Bearer ${key}`, 'X-Trace': 'a', Cookie: 'other=secret-value' },
-    });
-    await fetch(`${mock.baseUrl}/servers/find?region=eu&limit=2`);
-    const { requests } = await (await control('requests?limit=2')).json();
-    const [find, keys] = requests;
-    expect(keys.request.headers).toMatchObject({
-      authorization: 'Bearer <valid-key>',
-      'x-trace': 'a',
-      cookie: 'other=<masked>',
-    });
-    expect(keys.auth).toEqual({ user: 'usr_test_alice', scheme: 'apiKey', kind: 'bearer', credential: '<valid-key>' });
-    expect(JSON.stringify(requests)).not.toContain(key);
-    expect(JSON.stringify(requests)).not.toContain('secret-value');
-    expect(find.params.query).toMatchObject({ region: 'EU', limit: 2, maxAge: 30 });
-    expect(keys.findings[0]).toMatchObject({
-      judge: 'unknown-parameter',
-      hint: expect.stringContaining('listApiKeys takes'),
-    });
-  });
+  it(
+    "reads node's own header list: every header by its lower-case name, the credential masked, the parameters " +
+      'read again',
+    async () => {
+      const key = 'sls_test_valid0000000000000000000000000000000a11ce';
+      await fetch(`${mock.baseUrl}/user/apikeys?limit=3`, {
+        headers: { Authorization: `Bearer ${key}`, 'X-Trace': 'a', Cookie: 'other=secret-value' },
+      });
+      await fetch(`${mock.baseUrl}/servers/find?region=eu&limit=2`);
+      const { requests } = await (await control('requests?limit=2')).json();
+      const [find, keys] = requests;
+      expect(keys.request.headers).toMatchObject({
+        authorization: 'Bearer <valid-key>',
+        'x-trace': 'a',
+        cookie: 'other=<masked>',
+      });
+      expect(keys.auth).toEqual({
+        user: 'usr_test_alice',
+        scheme: 'apiKey',
+        kind: 'bearer',
+        credential: '<valid-key>',
+      });
+      expect(JSON.stringify(requests)).not.toContain(key);
+      expect(JSON.stringify(requests)).not.toContain('secret-value');
+      expect(find.params.query).toMatchObject({ region: 'EU', limit: 2, maxAge: 30 });
+      expect(keys.findings[0]).toMatchObject({
+        judge: 'unknown-parameter',
+        hint: expect.stringContaining('listApiKeys takes'),
+      });
+    },
+  );
 });
 
 describe('the request log', () => {

@@ -18,7 +18,8 @@ import { fixtures, testOptions } from '../testing/test-app.ts';
 import { startMock } from './server.ts';
 import { watchInputs } from './watch.ts';
 
-it('reloads the spec, --data and the fixtures on the same port; a broken edit keeps the last good version', async () => {
+it('reloads the spec, --data and the fixtures on the ' +
+  'same port; a broken edit keeps the last good version', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'slm-watch-'));
   const spec = join(dir, 'openapi.yaml');
   const auth = join(dir, 'auth.json');

@@ -137,13 +137,17 @@ export async function watchInputs(
       const next = buildMock(options, loadInputs(options, model));
       // Only the data changed: keep the keys, sessions and rate counters, so a browser stays logged in.
       if (which.every((f) => f === options.data)) next.state.adoptRuntimeState(running.mock.state);
+      // What the consumer used goes on counting whatever changed: a reload is not a new run.
+      else next.state.usage = running.mock.state.usage;
       running.swap(next);
       log.info(
-        `mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ${model.operations.length} operations`,
+        `mock: reloaded after a change to ${what}: ${next.state.index.size} servers, ` +
+          `${model.operations.length} operations`,
       );
     } catch (err) {
       log.error(
-        `mock: reload after a change to ${what} failed; still serving the last good version.\n  ${(err as Error).message}`,
+        `mock: reload after a change to ${what} failed; still serving the last good version.\n` +
+          `  ${(err as Error).message}`,
       );
     }
   };

@@ -47,7 +47,9 @@ export interface TestApp {
   origin(): string;
 }
 
-/** A mock app in memory, built from `overrides` on top of testOptions(); warnings to `warn` (console.warn by default). */
+/**
+ * A mock app in memory, built from `overrides` on top of testOptions(); warnings to `warn` (console.warn by default).
+ */
 export function useApp(overrides: Partial<MockOptions> = {}, warn?: (line: string) => void): TestApp {
   const mock = buildMock(testOptions(overrides), undefined, warn);
   return {

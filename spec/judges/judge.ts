@@ -1,9 +1,11 @@
 // What a judge is: a small pure function of one exchange (exchange.ts) and the spec,
-// giving findings, and what a finding holds. A judge never sends anything, never keeps
-// state between exchanges and never renders text for a report beyond its own words: the
-// suite, the proxy and the mock each own sending, budgets and reporting, and hand every
-// exchange to the same judges (registry.ts), as Schemathesis' checks are small functions
-// its engine calls.
+// giving findings, and what a finding holds. A judge never sends anything, never renders
+// text for a report beyond its own words, and keeps nothing between exchanges that could
+// change a verdict: what some remember (a request's reading, a string that leaks nothing,
+// a compiled schema) is a bounded cache of work already done, and the same exchange gets
+// the same findings with it or without. The suite, the proxy and the mock each own sending,
+// budgets and reporting, and hand every exchange to the same judges (registry.ts), as
+// Schemathesis' checks are small functions its engine calls.
 import type { Operation, SpecModel } from '../model.ts';
 import { within, type Provenance } from '../provenance.ts';
 import type { Exchange, SentRequest } from './exchange.ts';

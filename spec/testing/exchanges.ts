@@ -8,7 +8,10 @@ export const LIMIT_HEADERS = {
   'x-ratelimit-reset': '1795456260',
 };
 
-/** `GET /api/v0.1/...` answered `status` with `body` (JSON unless a string), the rate-limit headers and JSON's type by default. */
+/**
+ * `GET /api/v0.1/...` answered `status` with `body` (JSON unless a string),
+ * the rate-limit headers and JSON's type by default.
+ */
 export function exchange(
   line: string,
   status: number,

@@ -58,26 +58,29 @@ describe('/__mock/overrides', () => {
     expect((await json(await m.fetch(`${m.origin()}/__mock/overrides`))).overrides).toEqual([]);
   });
 
-  it('answers a declared example consistent with itself, a 401 that passed auth, and only matching requests', async () => {
-    const m = useApp();
-    await post(m, [
-      { operationId: 'findServers', example: 'empty', when: { query: { region: 'EU' } } },
-      { operationId: 'listApiKeys', status: 401, times: 1 },
-    ]);
-    expect((await json(await m.fetch(m.url('/servers/find?region=EU')))).total).toBe(0);
-    expect((await json(await m.fetch(m.url('/servers/find?region=NA')))).total).toBeGreaterThan(0);
-    const key = authHeaders(credential('valid-key'));
-    await expectError(
-      await m.fetch(m.url('/user/apikeys'), { headers: key }),
-      401,
-      /^Unauthorized: Invalid API key or session$/,
-    );
-    expect((await m.fetch(m.url('/user/apikeys'), { headers: key })).status).toBe(200);
-    // An override never gets a request past what the real service refuses first.
-    expect((await m.fetch(m.url('/servers/find?region=EU&limit=abc'))).status).toBe(400);
-    const [refused] = m.mock.control.requests({ status: 401 });
-    expect(refused).toMatchObject({ refusedBy: 'override', override: { id: 2 } });
-  });
+  it(
+    'answers a declared example consistent with itself, ' + 'a 401 that passed auth, and only matching requests',
+    async () => {
+      const m = useApp();
+      await post(m, [
+        { operationId: 'findServers', example: 'empty', when: { query: { region: 'EU' } } },
+        { operationId: 'listApiKeys', status: 401, times: 1 },
+      ]);
+      expect((await json(await m.fetch(m.url('/servers/find?region=EU')))).total).toBe(0);
+      expect((await json(await m.fetch(m.url('/servers/find?region=NA')))).total).toBeGreaterThan(0);
+      const key = authHeaders(credential('valid-key'));
+      await expectError(
+        await m.fetch(m.url('/user/apikeys'), { headers: key }),
+        401,
+        /^Unauthorized: Invalid API key or session$/,
+      );
+      expect((await m.fetch(m.url('/user/apikeys'), { headers: key })).status).toBe(200);
+      // An override never gets a request past what the real service refuses first.
+      expect((await m.fetch(m.url('/servers/find?region=EU&limit=abc'))).status).toBe(400);
+      const [refused] = m.mock.control.requests({ status: 401 });
+      expect(refused).toMatchObject({ refusedBy: 'override', override: { id: 2 } });
+    },
+  );
 
   it('marks an answer off the contract in a header, the journal and the log, and skips the self-check', async () => {
     const warn = vi.fn();
@@ -93,23 +96,27 @@ describe('/__mock/overrides', () => {
     );
   });
 
-  it('without a connection (app.request), a fault is an answer naming it; a rate with a seed takes the same requests every time', async () => {
-    const m = useApp();
-    await post(m, { operationId: 'listRegions', fault: 'reset', times: 1 });
-    expect((await m.fetch(m.url('/metadata/regions'))).headers.get(FAULT_HEADER)).toBe('reset');
-    const drawn = async () => {
-      const app = useApp();
-      await post(app, { fault: 'truncate', rate: 0.3, seed: 42 });
-      const hit: number[] = [];
-      for (let i = 0; i < 40; i++)
-        if ((await app.fetch(app.url('/metadata/versions'))).headers.get(FAULT_HEADER)) hit.push(i);
-      return hit;
-    };
-    const first = await drawn();
-    expect(first.length).toBeGreaterThan(4);
-    expect(first.length).toBeLessThan(24);
-    expect(await drawn()).toEqual(first);
-  });
+  it(
+    'without a connection (app.request), a fault is an answer naming it; a rate with a seed takes the same ' +
+      'requests every time',
+    async () => {
+      const m = useApp();
+      await post(m, { operationId: 'listRegions', fault: 'reset', times: 1 });
+      expect((await m.fetch(m.url('/metadata/regions'))).headers.get(FAULT_HEADER)).toBe('reset');
+      const drawn = async () => {
+        const app = useApp();
+        await post(app, { fault: 'truncate', rate: 0.3, seed: 42 });
+        const hit: number[] = [];
+        for (let i = 0; i < 40; i++)
+          if ((await app.fetch(app.url('/metadata/versions'))).headers.get(FAULT_HEADER)) hit.push(i);
+        return hit;
+      };
+      const first = await drawn();
+      expect(first.length).toBeGreaterThan(4);
+      expect(first.length).toBeLessThan(24);
+      expect(await drawn()).toEqual(first);
+    },
+  );
 
   it('is refused to a page whose origin CORS refuses (POST and DELETE)', async () => {
     const m = useApp({ corsOrigins: ['http://allowed.test'] });

@@ -6,7 +6,9 @@
 //   GET    /__mock/requests        the journal (?operationId=&method=&status=&path=&findings=&after=&limit=),
 //                                  JSON, or the page when a browser asks for HTML
 //   DELETE /__mock/requests        forgets the journal
-// POST /__mock/reset (dev-routes.ts) clears both, with the keys and sessions.
+//   GET    /__mock/usage           the usage profile of --consumer, the file itself (curl -o web.json)
+//   DELETE /__mock/usage           starts it afresh
+// POST /__mock/reset (dev-routes.ts) clears overrides and journal, with the keys and sessions; not the usage.
 import type { Context, Hono } from 'hono';
 import type { MockControl } from '../control.ts';
 import type { AppEnv } from '../env.ts';
@@ -77,4 +79,15 @@ export function mountControlRoutes(app: Hono<AppEnv>, control: MockControl, deps
     control.clearRequests();
     return reply(c, 200, { success: true, message: 'The journal is empty' });
   });
+
+  // The profile bare, not in an envelope: what `curl -o web.json` saves is what `diff --usage` reads.
+  const noUsage = (c: Context) =>
+    fail(c, 404, 'no usage profile is recorded: start the mock with --consumer NAME (createMock({ consumer }))');
+  app.get('/__mock/usage', (c) => {
+    const profile = control.usage();
+    return profile ? reply(c, 200, profile) : noUsage(c);
+  });
+  app.delete('/__mock/usage', (c) =>
+    control.clearUsage() ? reply(c, 200, { success: true, message: 'The usage profile starts afresh' }) : noUsage(c),
+  );
 }

@@ -107,9 +107,17 @@ export function planLoginCookie(req: CookieRequest): CookiePlan {
     relation,
     sticks: false,
     problem: {
-      why: `the page ${pageText} and the mock ${mock.origin} are different sites, so the session cookie must be SameSite=None; Secure, and a browser keeps a Secure cookie only from https or a loopback host (localhost, 127.0.0.1), not from ${mock.origin}: every protected call will answer 401${guessed ? ` (unless the page reaches the mock through a proxy on its own origin: then the Lax copy of the cookie works)` : ''}`,
+      why:
+        `the page ${pageText} and the mock ${mock.origin} are different sites, so the session cookie must be ` +
+        'SameSite=None; Secure, and a browser keeps a Secure cookie only from https or a loopback host ' +
+        `(localhost, 127.0.0.1), not from ${mock.origin}: every protected call will answer 401` +
+        (guessed
+          ? ' (unless the page reaches the mock through a proxy on its own origin: ' +
+            'then the Lax copy of the cookie works)'
+          : ''),
       fixes: [
-        `serve the page and the API from one host: proxy /api and /__mock through your frontend dev server (the page then calls its own origin), or open both on the same host name`,
+        `serve the page and the API from one host: proxy /api and /__mock through your frontend dev server ` +
+          `(the page then calls its own origin), or open both on the same host name`,
         page && isLoopbackHost(page.hostname)
           ? `call the mock as http://localhost:${mock.port || 80} (a loopback host) instead of ${mock.origin}`
           : undefined,

@@ -31,7 +31,11 @@ interface DevRouteDeps {
   control: MockControl;
 }
 
-/** The cookie this request's page can keep (mocks/core/dev-routes/cookie-policy.ts), from where the page and the mock are. */
+/**
+ * The cookie this request's page can keep
+ * (mocks/core/dev-routes/cookie-policy.ts), from where the page and the
+ * mock are.
+ */
 function cookiePlan(c: Context): CookiePlan {
   return planLoginCookie({
     pageOrigin: c.req.header('origin'),
@@ -123,7 +127,9 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       return fail(
         c,
         400,
-        `"user" must be a string (a fixture user's id or email), not ${Array.isArray(wanted) ? 'an array' : wanted === null ? 'null' : `a ${typeof wanted}`}; use one of ${known()}`,
+        `"user" must be a string (a fixture user's id or email), not ` +
+          `${Array.isArray(wanted) ? 'an array' : wanted === null ? 'null' : `a ${typeof wanted}`}; use one of ` +
+          `${known()}`,
       );
     }
     const user = wanted === undefined ? users[0] : users.find((u) => u.id === wanted || u.email === wanted);
@@ -141,7 +147,8 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
     };
     if (plan.problem) {
       warn(
-        `mock: dev login from ${printable(c.req.header('origin') ?? 'a page')}: the session cookie will not stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`,
+        `mock: dev login from ${printable(c.req.header('origin') ?? 'a page')}: the session cookie will not ` +
+          `stick: ${plan.problem.why}.\n  Fixes:\n${plan.problem.fixes.map((f) => `  - ${f}`).join('\n')}`,
       );
     }
     return reply(

@@ -25,7 +25,10 @@ function valid<T>(kind: keyof typeof schemas, body: T): T {
 }
 
 let n = 0;
-/** A stored server (the package's builder, server()), each at an address of its own; `ago` = ms before NOW of its last ping. */
+/**
+ * A stored server (the package's builder, server()), each at an address of
+ * its own; `ago` = ms before NOW of its last ping.
+ */
 function mk(over: ServerFields & { ago?: number } = {}): StoredServer {
   const { ago = 60_000, ...rest } = over;
   n++;

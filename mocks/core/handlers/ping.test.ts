@@ -120,32 +120,35 @@ describe('pingAnswer', () => {
     });
   });
 
-  it('answers the ServerCore fields in spec order, favicon always present, without players, plugins, motd_stripped', () => {
-    const a = pingAnswer(mk(), NOW, limits.refreshAfterMs);
-    expect(Object.keys(a)).toEqual(['status', 'refresh', 'server']);
-    expect(Object.keys(a.server)).toEqual([
-      'address',
-      'port',
-      'version',
-      'offline_mode',
-      'players_online',
-      'players_limit',
-      'motd',
-      'country',
-      'country_code',
-      'region',
-      'city',
-      'asn_number',
-      'asn_name',
-      'last_ping',
-      'favicon',
-      'detected_mod_pack',
-      'detected_mod_pack_short',
-    ]);
-    expect(a.server.favicon).toBeNull();
-    expect(pingAnswer(mk({ favicon: FAVICONS[2]! }), NOW, limits.refreshAfterMs).server.favicon).toBe(FAVICONS[2]);
-    expect(a.server.last_ping).toBe(mk().last_ping);
-  });
+  it(
+    'answers the ServerCore fields in spec order, favicon always present, without players, plugins, ' + 'motd_stripped',
+    () => {
+      const a = pingAnswer(mk(), NOW, limits.refreshAfterMs);
+      expect(Object.keys(a)).toEqual(['status', 'refresh', 'server']);
+      expect(Object.keys(a.server)).toEqual([
+        'address',
+        'port',
+        'version',
+        'offline_mode',
+        'players_online',
+        'players_limit',
+        'motd',
+        'country',
+        'country_code',
+        'region',
+        'city',
+        'asn_number',
+        'asn_name',
+        'last_ping',
+        'favicon',
+        'detected_mod_pack',
+        'detected_mod_pack_short',
+      ]);
+      expect(a.server.favicon).toBeNull();
+      expect(pingAnswer(mk({ favicon: FAVICONS[2]! }), NOW, limits.refreshAfterMs).server.favicon).toBe(FAVICONS[2]);
+      expect(a.server.last_ping).toBe(mk().last_ping);
+    },
+  );
 
   it('is valid against the PingResponse schema for every generated server', () => {
     const servers = generateServers({ seed: 5, count: 500, now: new Date(NOW) });

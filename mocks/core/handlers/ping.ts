@@ -58,7 +58,8 @@ function table(index: ServerIndex): Int32Array {
     while (size < 2 * ds.size) size *= 2;
     t = new Int32Array(size);
     const mask = size - 1;
-    // Rows in order, linear probing: of duplicates, the first row is met first (loadDataset rejects them; the generator makes none).
+    // Rows in order, linear probing: of duplicates, the first row is met first
+    // (loadDataset rejects them; the generator makes none).
     for (let i = 0; i < ds.size; i++) {
       let slot = hashOfRow(ds, i) & mask;
       while (t[slot] !== 0) slot = (slot + 1) & mask;

@@ -147,7 +147,8 @@ export function parseFilter(raw: unknown, model: SpecModel): RequestFilter {
       default: {
         const guess = didYouMean(key, FILTER_FIELDS);
         problems.push(
-          `unknown filter '${printable(key)}'${guess ? `: did you mean '${guess}'?` : ` (filters: ${FILTER_FIELDS.join(', ')})`}`,
+          `unknown filter '${printable(key)}'` +
+            `${guess ? `: did you mean '${guess}'?` : ` (filters: ${FILTER_FIELDS.join(', ')})`}`,
         );
       }
     }

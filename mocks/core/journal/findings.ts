@@ -42,15 +42,35 @@ export type Rule =
   | 'dev-route'
   | 'operation';
 
-/** What the mock found about a request (undefined for nothing): the request judges' findings, as the journal shows them. */
+/**
+ * What the mock found about a request (undefined for nothing): the request judges' findings, as the journal shows them.
+ */
 export type FindingsOf = (request: SentRequest) => Finding[] | undefined;
 
-/** The request judges on the requests the mock receives. */
+/** Requests whose findings are remembered: a front end sends the same few requests again and again. */
+const REMEMBERED = 512;
+
+/**
+ * The request judges on the requests the mock receives. The judges are pure, so the findings of a request without a
+ * body are remembered by what they read (method, target, credentials, body type), a bounded memory that never
+ * changes a finding: the same request judged again costs a lookup, not a reading.
+ */
 export function mockFindings(ctx: JudgeContext): FindingsOf {
-  return (request) => {
+  const seen = new Map<string, Finding[] | undefined>();
+  const judge = (request: SentRequest): Finding[] | undefined => {
     const found = judgeRequest({ request }, ctx);
     if (found.length === 0) return undefined;
     // A request the real service answers is no error of the mock's user: each is a warning.
     return found.map((f) => ({ judge: f.judge, level: 'warning', why: f.why, ...(f.hint ? { hint: f.hint } : {}) }));
+  };
+  return (request) => {
+    if (request.body !== undefined) return judge(request);
+    const h = request.headers;
+    const key = `${request.method} ${request.target}\n${h.authorization}\n${h.cookie}\n${h['content-type']}`;
+    if (seen.has(key)) return seen.get(key);
+    const found = judge(request);
+    if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value!);
+    seen.set(key, found);
+    return found;
   };
 }

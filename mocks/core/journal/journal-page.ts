@@ -19,7 +19,12 @@ const statusIn = document.getElementById('status');
 const onlyFindings = document.getElementById('findings');
 const summary = document.getElementById('summary');
 for (const op of ops) opSel.append(new Option(op, op));
-const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
 let shown = '';
 // Answers can come back out of order: only the newest request's answer is drawn.
 let asked = 0;
@@ -61,7 +66,9 @@ function entry(r) {
     + (r.override.delay ? ', delayed ' + r.override.delay + ' ms' : '')
     + (r.override.fault ? ', fault: ' + r.override.fault : '')
     + (r.override.offContract ? ', OFF THE CONTRACT: ' + r.override.offContract : '')));
-  for (const f of r.findings) why.append(el('div', 'finding ' + f.level, f.judge + ': ' + f.why + (f.hint ? ' (' + f.hint + ')' : '')));
+  for (const f of r.findings) {
+    why.append(el('div', 'finding ' + f.level, f.judge + ': ' + f.why + (f.hint ? ' (' + f.hint + ')' : '')));
+  }
   if (r.hidden) why.append(el('div', 'hidden', r.hidden.why));
   if (r.auth) why.append(el('div', 'auth', 'as ' + r.auth.user + ' with ' + r.auth.scheme + ' ' + r.auth.credential));
   if (why.childElementCount) li.append(why);
@@ -81,7 +88,15 @@ setInterval(refresh, 1000);
 <link rel="icon" href="data:,">
 <style>
 body { font: 14px system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d2330; }
-header { background: #1d2330; color: #fff; padding: 12px 20px; display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
+header {
+  background: #1d2330;
+  color: #fff;
+  padding: 12px 20px;
+  display: flex;
+  gap: 16px;
+  align-items: center;
+  flex-wrap: wrap;
+}
 header h1 { font-size: 16px; margin: 0 12px 0 0; }
 header label { font-size: 13px; }
 header select, header input[type=text] { margin-left: 4px; padding: 3px 6px; }
@@ -98,7 +113,15 @@ ul { list-style: none; margin: 0; padding: 12px 20px; }
 .why > div { margin: 2px 0; }
 .refused { color: #9a3412; } .override { color: #6d28d9; } .hidden { color: #92400e; } .auth { color: #374151; }
 .finding.warning, .finding.error { color: #b91c1c; } .finding.info { color: #1e40af; }
-.curl { display: block; margin-top: 6px; font-size: 12px; background: #f1f3f6; padding: 4px 6px; border-radius: 4px; word-break: break-all; }
+.curl {
+  display: block;
+  margin-top: 6px;
+  font-size: 12px;
+  background: #f1f3f6;
+  padding: 4px 6px;
+  border-radius: 4px;
+  word-break: break-all;
+}
 .empty { color: #6b7280; }
 </style>
 </head>

@@ -124,7 +124,8 @@ describe('the journal of an app', () => {
     expect(said.filter((l) => l.includes("'MaxAge'"))).toHaveLength(1);
     expect(said[0]).toBe(
       "mock: GET /api/v0.1/servers/find?sortBy=users&MaxAge=3: 'sortBy' is not a parameter of findServers; " +
-        "the real service ignores it: did you mean 'sort'? (said once; GET /__mock/requests?findings=true lists every such request)",
+        "the real service ignores it: did you mean 'sort'? (said once; GET /__mock/requests?findings=true " +
+        'lists every such request)',
     );
     // A parameter of another operation says whose it is.
     await m.fetch(m.url('/metadata/regions?sort=users'));
@@ -151,24 +152,28 @@ describe('the journal of an app', () => {
     expect(m.mock.control.requests()).toEqual([]);
   });
 
-  it('filters by operation, method, status, a class of statuses, path, findings, and says what a bad filter is', async () => {
-    const m = useApp();
-    await m.fetch(m.url('/servers/find?limit=1'));
-    await m.fetch(m.url('/servers/find?limit=x'));
-    await m.fetch(m.url('/metadata/regions?x=1'));
-    const ids = (filter: object) =>
-      m.mock.control.requests(filter).map((r) => r.request.target.replace('/api/v0.1', ''));
-    expect(ids({ operationId: 'findServers' })).toEqual(['/servers/find?limit=x', '/servers/find?limit=1']);
-    expect(ids({ status: '4xx' })).toEqual(['/servers/find?limit=x']);
-    expect(ids({ status: 200, limit: 1 })).toEqual(['/metadata/regions?x=1']);
-    expect(ids({ findings: true })).toEqual(['/metadata/regions?x=1']);
-    expect(ids({ path: 'limit=1' })).toEqual(['/servers/find?limit=1']);
-    expect(() => m.mock.control.requests({ operationId: 'findServer', stauts: 2 })).toThrow(
-      'invalid request filter: operationId "findServer" is not an operation of the spec: did you mean \'findServers\'?; ' +
-        "unknown filter 'stauts': did you mean 'status'?",
-    );
-    const res = await m.fetch(`${m.origin()}/__mock/requests?status=abc`);
-    expect(res.status).toBe(400);
-    expect((await json(res)).message).toBe('Bad Request: status is a whole number from 100, got "abc"');
-  });
+  it(
+    'filters by operation, method, status, a class of ' + 'statuses, path, findings, and says what a bad filter is',
+    async () => {
+      const m = useApp();
+      await m.fetch(m.url('/servers/find?limit=1'));
+      await m.fetch(m.url('/servers/find?limit=x'));
+      await m.fetch(m.url('/metadata/regions?x=1'));
+      const ids = (filter: object) =>
+        m.mock.control.requests(filter).map((r) => r.request.target.replace('/api/v0.1', ''));
+      expect(ids({ operationId: 'findServers' })).toEqual(['/servers/find?limit=x', '/servers/find?limit=1']);
+      expect(ids({ status: '4xx' })).toEqual(['/servers/find?limit=x']);
+      expect(ids({ status: 200, limit: 1 })).toEqual(['/metadata/regions?x=1']);
+      expect(ids({ findings: true })).toEqual(['/metadata/regions?x=1']);
+      expect(ids({ path: 'limit=1' })).toEqual(['/servers/find?limit=1']);
+      expect(() => m.mock.control.requests({ operationId: 'findServer', stauts: 2 })).toThrow(
+        'invalid request filter: operationId "findServer" is not an operation of the spec: did you mean ' +
+          "'findServers'?; " +
+          "unknown filter 'stauts': did you mean 'status'?",
+      );
+      const res = await m.fetch(`${m.origin()}/__mock/requests?status=abc`);
+      expect(res.status).toBe(400);
+      expect((await json(res)).message).toBe('Bad Request: status is a whole number from 100, got "abc"');
+    },
+  );
 });

@@ -7,7 +7,7 @@
 // is turned into JSON, with every credential masked, only when someone asks (entry-view.ts),
 // so keeping it costs the hot path one object per request.
 import type { Operation, SchemeKind } from '../../../spec/model.ts';
-import type { AppliedOverride } from '../overrides/override-stage.ts';
+import type { AppliedOverride } from '../overrides/override.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, Rule } from './findings.ts';
 

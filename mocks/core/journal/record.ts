@@ -1,7 +1,8 @@
 // The first stage after every answer's headers: each request is put in the journal as it
 // arrives (pending until answered), and once answered the entry takes what the stages
 // found (its operation, parameters, body, caller, the rule that refused it, the override
-// that took it, findings) and the request log prints its line, the query as it was sent.
+// that took it, findings), the usage profile counts it (usage.ts, when a consumer is
+// named) and the request log prints its line, the query as it was sent.
 // A finding is said on stderr once per kind (the judge, the operation and what it found),
 // so a test suite that sends `sortBy` a thousand times is told once, and the journal keeps
 // every one.
@@ -12,6 +13,7 @@ import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { FindingsOf } from './findings.ts';
 import { type Recorded, sent } from './journal.ts';
+import { noteUsage } from './usage.ts';
 
 /** The most kinds of finding remembered as said; past it, no more are said (and that is said once). */
 const MAX_SAID = 1000;
@@ -38,8 +40,10 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       said.add(kind);
       warn(
         said.size > MAX_SAID
-          ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here (GET /__mock/requests?findings=true lists them)`
-          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}${f.hint ? `: ${f.hint}` : ''}` +
+          ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here ` +
+              '(GET /__mock/requests?findings=true lists them)'
+          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}` +
+              (f.hint ? `: ${f.hint}` : '') +
               ' (said once; GET /__mock/requests?findings=true lists every such request)',
       );
     }
@@ -104,6 +108,10 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
         sayOnce(entry);
       }
     }
+    // The usage profile, when a consumer is named (one test of a field per request otherwise).
+    const usage = state.usage;
+    if (usage && journaled(c.req.path))
+      noteUsage(usage, state, c, op, fault === 'reset' || fault === 'no-answer' ? undefined : c.res.status);
     if (log) {
       const refused = c.get(CORS_REFUSED);
       const status = fault === 'reset' || fault === 'no-answer' ? `(${fault})` : String(c.res.status);

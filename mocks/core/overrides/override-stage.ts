@@ -11,17 +11,8 @@ import { consistentExample } from '../prefer/prefer.ts';
 import { ownEntry } from '../journal/record.ts';
 import { loggable, printable } from '../printable.ts';
 import type { MockState } from '../state.ts';
-import type { Override } from './override.ts';
-import { fail, type FaultKind } from './transport.ts';
-
-/** What the journal says of the override that took a request. */
-export interface AppliedOverride {
-  id: number;
-  /** Why its answer breaks the contract, when it was allowed to. */
-  offContract?: string;
-  delay?: number;
-  fault?: FaultKind;
-}
+import type { AppliedOverride, Override } from './override.ts';
+import { fail } from './transport.ts';
 
 /** The header an answer off the contract carries, saying why. */
 export const OFF_CONTRACT_HEADER = 'X-Mock-Off-Contract';

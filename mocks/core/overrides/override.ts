@@ -73,6 +73,15 @@ export const MAX_DELAY_MS = 60_000;
 /** The most overrides a mock holds at once (each is small; a runaway test loop is refused, not kept). */
 export const MAX_OVERRIDES = 1000;
 
+/** What the journal says of the override that took a request. */
+export interface AppliedOverride {
+  id: number;
+  /** Why its answer breaks the contract, when it was allowed to. */
+  offContract?: string;
+  delay?: number;
+  fault?: FaultKind;
+}
+
 /** An override, checked: what the stage needs to apply it. */
 export interface Override {
   id: number;

@@ -26,7 +26,10 @@ describe('parameters and bodies', () => {
     await expectError(
       await m.fetch(m.url('/status/ping/not_a*host')),
       400,
-      /^Bad Request: path parameter 'address' must be a hostname or IPv4 address, optionally followed by :port \(1 to 65535\), like "148\.198\.53\.190:25565"; got "not_a\*host"$/,
+      new RegExp(
+        `^Bad Request: path parameter 'address' must be a hostname or IPv4 address, optionally` +
+          String.raw` followed by :port \(1 to 65535\), like "148\.198\.53\.190:25565"; got "not_a\*host"$`,
+      ),
     );
     await expectError(await m.fetch(m.url('/status/ping/example.org:70000')), 400, /path parameter 'address'/);
     await expectError(

@@ -40,7 +40,8 @@ export function parameters(compiled: CompiledOperation, answers: Answers): Middl
         415,
         errorBody(
           415,
-          `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '${type ? printable(type) : 'no content type'}'`,
+          `send the body as ${op.requestBody!.mediaTypes.join(' or ')}, not '` +
+            `${type ? printable(type) : 'no content type'}'`,
         ),
       );
     }

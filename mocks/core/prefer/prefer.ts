@@ -73,7 +73,8 @@ export function preferredAnswer(op: Operation, answers: Answers): MiddlewareHand
         fail(
           c,
           400,
-          `Prefer code=${printable(String(code))} is not a declared response of ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`,
+          `Prefer code=${printable(String(code))} is not a declared response of ${op.operationId} (declared: ` +
+            `${[...op.responses.keys()].join(', ')})`,
         ),
       );
     }
@@ -85,7 +86,8 @@ export function preferredAnswer(op: Operation, answers: Answers): MiddlewareHand
         fail(
           c,
           400,
-          `Prefer example=${printable(prefer.example ?? '')} is not an example of ${op.operationId}'s ${code} response (examples: ${names})`,
+          `Prefer example=${printable(prefer.example ?? '')} is not an example of ${op.operationId}'s ${code} ` +
+            `response (examples: ${names})`,
         ),
       );
     }

@@ -134,35 +134,42 @@ describe('rate-limit headers', () => {
 });
 
 describe('without --rate-limit (the default)', () => {
-  it('never tells a client to wait: every answer reports the whole limit remaining, and nothing is refused', async () => {
-    const app = useApp();
-    const seen: { status: number; remaining: string | null; limit: string | null }[] = [];
-    for (let i = 0; i < 30; i++) {
-      const res = await app.fetch(app.url('/servers/find?limit=1'));
-      seen.push({
-        status: res.status,
-        limit: res.headers.get('x-ratelimit-limit'),
-        remaining: res.headers.get('x-ratelimit-remaining'),
-      });
-    }
-    expect(seen.every((s) => s.status === 200 && s.limit === '20' && s.remaining === '20')).toBe(true);
-    const meta = await app.fetch(app.url('/metadata/regions'));
-    expect([meta.headers.get('x-ratelimit-limit'), meta.headers.get('x-ratelimit-remaining')]).toEqual(['1', '1']);
-    expect(app.mock.state.rates.size).toBe(0);
-  });
+  it(
+    'never tells a client to wait: every answer reports ' + 'the whole limit remaining, and nothing is refused',
+    async () => {
+      const app = useApp();
+      const seen: { status: number; remaining: string | null; limit: string | null }[] = [];
+      for (let i = 0; i < 30; i++) {
+        const res = await app.fetch(app.url('/servers/find?limit=1'));
+        seen.push({
+          status: res.status,
+          limit: res.headers.get('x-ratelimit-limit'),
+          remaining: res.headers.get('x-ratelimit-remaining'),
+        });
+      }
+      expect(seen.every((s) => s.status === 200 && s.limit === '20' && s.remaining === '20')).toBe(true);
+      const meta = await app.fetch(app.url('/metadata/regions'));
+      expect([meta.headers.get('x-ratelimit-limit'), meta.headers.get('x-ratelimit-remaining')]).toEqual(['1', '1']);
+      expect(app.mock.state.rates.size).toBe(0);
+    },
+  );
 });
 
 describe("the mock's own routes", () => {
-  it("never draw on the API's limits: logging in 25 times leaves the anonymous minute whole, and carries no limit headers", async () => {
-    const app = useApp({ rateLimit: true });
-    for (let i = 0; i < 25; i++) {
-      const res = await app.fetch(`${app.origin()}/__mock/login`, { method: 'POST' });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
-    }
-    expect((await app.fetch(`${app.origin()}/__mock/docs`)).headers.get('x-ratelimit-remaining')).toBeNull();
-    expect((await app.fetch(app.url('/servers/find?limit=1'))).headers.get('x-ratelimit-remaining')).toBe('19');
-  });
+  it(
+    "never draw on the API's limits: logging in 25 times leaves the anonymous minute whole, and carries no " +
+      'limit headers',
+    async () => {
+      const app = useApp({ rateLimit: true });
+      for (let i = 0; i < 25; i++) {
+        const res = await app.fetch(`${app.origin()}/__mock/login`, { method: 'POST' });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      }
+      expect((await app.fetch(`${app.origin()}/__mock/docs`)).headers.get('x-ratelimit-remaining')).toBeNull();
+      expect((await app.fetch(app.url('/servers/find?limit=1'))).headers.get('x-ratelimit-remaining')).toBe('19');
+    },
+  );
 
   it('/__mock/reset answers when the caller is over its limit, and gives fresh limits', async () => {
     const app = useApp({ rateLimit: true });
