@@ -15,7 +15,7 @@ export interface MutantVerdict {
   killed: boolean;
   /** The causes the run named. */
   causes: string[];
-  /** The first cause's example, as a curl line (against the reference server in process, reference.test). */
+  /** The first failure's curl line (against the reference server in process, reference.test). */
   repro?: string;
   /** The command that runs the suite against this mutant again. */
   rerun: string;
@@ -80,7 +80,8 @@ export async function runMutant(
     causes: outcome.causes.map((c) => c.title),
     rerun: `npm run mutants -- --filter '${m.id.replaceAll("'", "'\\''")}'`,
   };
-  const example = outcome.causes[0]?.failures.find((f) => f.repro);
+  // The first failure a curl line repeats (a cleanup that failed has none: the next cause's).
+  const example = outcome.causes.flatMap((c) => c.failures).find((f) => f.repro);
   if (example?.repro) verdict.repro = example.repro;
   // A survivor is run again with the map's coverage worked out: it says whether any case put the promise to the test.
   if (!killed && !options.promises)
