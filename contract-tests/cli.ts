@@ -1,7 +1,8 @@
 // `server-listing-contract --base-url <url>` (`npm run contract --` in a clone): the
 // flags, `--start-mock`, Ctrl-C and SIGTERM, then the run (run/suite.ts), then the
 // reports: the summary on stdout, JSON, JUnit, HTML and markdown in ./reports, Dredd's log.
-// `diff` is another command: two versions of the spec compared (diff/command.ts).
+// `diff` is another command: two versions of the spec compared (diff/command.ts); `promises`
+// another: the spec's promise map (promises/command.ts).
 // Exit 0: every check passed; 1: a check failed (or was skipped, with --strict), or the
 // run was stopped; 2: nothing was checked (unreachable target, wrong base URL, refused
 // to run). Every run writes its reports, exit 2 included, and first deletes the last run's.
@@ -16,6 +17,7 @@ import { redact } from './kit/mask.ts';
 import { startMockProgram, type MockProgram } from './run/mock-program.ts';
 import { USAGE, givenTarget, parseOptions, reportFlags, type CliOptions } from './run/options.ts';
 import { runDiff } from './diff/command.ts';
+import { runPromises } from './promises/command.ts';
 import { runSuite, type SuiteRun } from './run/suite.ts';
 
 async function check(opts: CliOptions, signal: AbortSignal, running: { mock?: MockProgram }): Promise<SuiteRun> {
@@ -57,6 +59,13 @@ async function main(argv: string[]): Promise<number> {
   // `diff`: the spec against another version of itself; no target, no reports (contract-tests/diff/).
   if (argv[0] === 'diff')
     return runDiff(argv.slice(1), {
+      out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+      err: (text) => console.error(text),
+      cwd: process.cwd(),
+    });
+  // `promises`: the spec's promise map, each promise with its judges (contract-tests/promises/).
+  if (argv[0] === 'promises')
+    return runPromises(argv.slice(1), {
       out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
       err: (text) => console.error(text),
       cwd: process.cwd(),

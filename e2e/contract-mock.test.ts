@@ -36,15 +36,16 @@ describe('the contract suite against the mock, in process', () => {
       expect.arrayContaining([
         expect.stringMatching(/^ {2}target: server-listing-mock \d+\.\d+\.\d+ \(seed 1337, 1000 servers\)$/),
         '  credentials: API key [fixture valid-key], session [fixture valid-session], forbidden key [fixture ' +
-          'forbidden-key] (from fixtures/auth.json, as the target is the mock)',
+          'forbidden-key], expired key [fixture expired-key], expired session [fixture expired-session] (from ' +
+          'fixtures/auth.json, as the target is the mock)',
         '  writes: on (the target is the mock)',
       ]),
     );
     const xml = junit(outcome);
     expect(xml).toMatch(
       new RegExp(
-        String.raw`<testsuites name="contract" tests="\d+" failures="0" errors="0" skipped="\d+"` +
-          String.raw` timestamp="[^"]+" time="\d+\.\d{3}">`,
+        String.raw`<testsuites name="contract" tests="\d+" failures="0" errors="0" skipped="\d+" ` +
+          String.raw`timestamp="[^"]+" time="\d+\.\d{3}">`,
       ),
     );
     for (const family of [
@@ -74,8 +75,8 @@ describe('the contract suite against the mock, in process', () => {
     expect(skipped.filter((name) => !/^coverage: the declared (429|500) /.test(name))).toEqual([]);
     expect(text).toMatch(
       new RegExp(
-        String.raw`^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 0 by Dredd \(--dredd` +
-          String.raw` off\) and \d+ by the pre-flight$`,
+        String.raw`^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, ` +
+          String.raw`0 by Dredd \(--dredd off\) and \d+ by the pre-flight$`,
         'm',
       ),
     );

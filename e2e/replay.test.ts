@@ -51,7 +51,7 @@ describe('the replay phase (Dredd), over a socket', () => {
       expect(checks.every((c) => / Dredd: /.test(c))).toBe(true);
       expect(dreddLog).toMatch(/^complete: 9 passing, 0 failing, 0 errors/m);
       expect(outcome.figures[0]).toMatch(
-        /^Requests: \d+ sent by the suite \(budget 400\), \d+ to clean up, 9 by Dredd and 2 by the pre-flight$/,
+        /^Requests: \d+ sent by the suite \(budget 500\), \d+ to clean up, 9 by Dredd and 2 by the pre-flight$/,
       );
     },
   );

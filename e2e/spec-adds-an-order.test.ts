@@ -94,7 +94,8 @@ describe('a sort order added to the spec', () => {
   });
 });
 
-describe('the contract suite on a copy of the spec with that order', () => {
+// A whole run of the suite on each of two targets: on a busy machine longer than one test should take.
+describe('the contract suite on a copy of the spec with that order', { timeout: 90_000 }, () => {
   it('checks the order: passes against the mock that sorts by it, fails against a server that ignores it', async () => {
     const spec = specWithOrder('slots', SLOTS);
     const mock = await startMockProgram(['--spec', spec]);

@@ -7,9 +7,12 @@ import type { Provenance } from './provenance.ts';
 /** How a sort order compares its field: numbers and plain text, numeric-aware versions, or timestamps. */
 export type Comparison = 'natural' | 'version' | 'time';
 
+/** The words a sort order's direction is written in. */
+export const DIRECTIONS = ['asc', 'desc'] as const;
+
 export interface SortOrder {
   field: string;
-  direction: 'asc' | 'desc';
+  direction: (typeof DIRECTIONS)[number];
   compare: Comparison;
 }
 
@@ -173,7 +176,7 @@ export function readMeaning(
 function readSort(m: Record<string, any>, where: string, enumValues: unknown[] | undefined): Meaning {
   const orders: Record<string, SortOrder> = {};
   for (const [value, o] of Object.entries<any>(m.orders ?? {})) {
-    if (!o || typeof o.field !== 'string' || (o.direction !== 'asc' && o.direction !== 'desc')) {
+    if (!o || typeof o.field !== 'string' || !DIRECTIONS.includes(o.direction)) {
       throw new Error(`${where} x-meaning order '${value}' needs a field and a direction (asc or desc)`);
     }
     const compare = o.compare ?? 'natural';

@@ -280,8 +280,10 @@ export interface components {
             /** @description Organisation owning the autonomous system; null when the address has no ASN record. */
             asn_name: string | null;
             /**
-             * @description When the server was last pinged, ISO 8601 (`2024-08-26T05:30:29.000Z`), or relative text ("2
-             * hours ago") with `relativeTime=true`.
+             * Format: date-time
+             * @description When the server was last pinged, an ISO 8601 instant with its zone
+             * (`2024-08-26T05:30:29.000Z`; a time without a zone is no instant), or relative text ("2 hours ago") with
+             * `relativeTime=true`, whose `x-meaning` replaces the format.
              */
             last_ping: string;
             /**

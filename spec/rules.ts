@@ -93,7 +93,8 @@ export type Descriptor<R extends Rule = Rule> = FilterDescriptor<R> | ShapeDescr
 const DAY = 86_400_000;
 /** A number written as text (`asn_number` is a string of digits). */
 const NUMERIC = /^-?\d+(?:\.\d+)?$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+/** A date and a time, ISO 8601's order, with or without a zone: a timestamp, right or wrong, not relative text. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 /** Exactly two letters: `nameOrCode` reads them as an ISO code. */
 const TWO_LETTERS = /^[A-Za-z]{2}$/;
 
@@ -255,7 +256,9 @@ export const RULE_DESCRIPTORS: { readonly [R in FilterRule]: FilterDescriptor<R>
   relativeTime: {
     ...shape('switch', 'true gives the field as relative text'),
     marks: {
-      holds: (m, row) => typeof row[m.field] === 'string' && !ISO_DATE_TIME.test(row[m.field] as string),
+      // Relative text is no timestamp at all: one without its zone is a wrong timestamp (the schema's), not relative
+      // text.
+      holds: (m, row) => typeof row[m.field] === 'string' && !TIMESTAMP.test(row[m.field] as string),
       says: (m) => `${m.field} as relative text, not an ISO 8601 timestamp`,
     },
   },
@@ -279,6 +282,19 @@ export function isRowRule(m: Meaning): m is RowMeaning {
 
 /** The one value that turns a switch on, as servers read a boolean in a URL. */
 export const isOn = (value: unknown): boolean => value === true || value === 'true';
+
+/**
+ * The row fields whose schema `format` is not the schema's to hold on an answer to this
+ * query: a `relativeTime` switch sent on gives its field as relative text ("2 hours
+ * ago"), which is no ISO 8601 instant; sent off, what the field must be is the switch's
+ * promise (it answers as left out), which its own judge holds. `sentValue` reads a query
+ * parameter as sent (undefined: left out).
+ */
+export function formatsReplaced(op: Operation, sentValue: (name: string) => string | undefined): string[] {
+  return op.parameters.flatMap((p) =>
+    p.in === 'query' && p.meaning?.rule === 'relativeTime' && sentValue(p.name) !== undefined ? [p.meaning.field] : [],
+  );
+}
 
 /** Does a field's value pass a range? With `slack`, a judge's tolerance either side. */
 export function inRange(r: Range, v: unknown, slack = 0): boolean {

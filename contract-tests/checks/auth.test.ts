@@ -8,19 +8,25 @@ const model = loadModel();
 const op = (id: string) => model.byId.get(id)!;
 
 describe('the auth matrix', () => {
-  test('createApiKey: x-credentials [session] makes a valid API key a 403; a public operation has none', async () => {
-    const { run } = referenceKit();
-    expect(matrixCases(op('createApiKey'), run).map((c) => `${c.variant}:${c.status}`)).toEqual([
-      'none:401',
-      'unknownKey:401',
-      'malformed:401',
-      'unknownSession:401',
-      'forbidden:403',
-      'apiKey:403',
-      'session:201',
-    ]);
-    expect(await authFamily.perOperation!(op('findServers'), run)).toEqual([]);
-  });
+  test(
+    'createApiKey: x-credentials [session] makes a valid API key a 403; expired credentials 401; a public ' +
+      'operation has none',
+    async () => {
+      const { run } = referenceKit();
+      expect(matrixCases(op('createApiKey'), run).map((c) => `${c.variant}:${c.status}`)).toEqual([
+        'none:401',
+        'unknownKey:401',
+        'malformed:401',
+        'unknownSession:401',
+        'expiredKey:401',
+        'expiredSession:401',
+        'forbidden:403',
+        'apiKey:403',
+        'session:201',
+      ]);
+      expect(await authFamily.perOperation!(op('findServers'), run)).toEqual([]);
+    },
+  );
 
   test('with writes off, POST and DELETE checks are skipped with the reason, and nothing is sent', async () => {
     const methods: string[] = [];
@@ -41,11 +47,14 @@ describe('the auth matrix', () => {
     expect(results.every((r) => r.status === 'skip' && r.message?.includes('pass --allow-writes'))).toBe(true);
   });
 
-  test('with writes on, every case passes against a correct server, and the keys it made to aim at are removed again', async () => {
-    const { run } = referenceKit();
-    const results = await authFamily.perOperation!(op('revokeApiKey'), run);
-    expect(results.filter((r) => r.status !== 'pass')).toEqual([]);
-    expect(await run.keys.removeAll()).toEqual([]);
-    expect(run.keys.open()).toEqual([]);
-  });
+  test(
+    'with writes on, every case passes against a correct server, and the keys it made to aim at are removed ' + 'again',
+    async () => {
+      const { run } = referenceKit();
+      const results = await authFamily.perOperation!(op('revokeApiKey'), run);
+      expect(results.filter((r) => r.status !== 'pass')).toEqual([]);
+      expect(await run.keys.removeAll()).toEqual([]);
+      expect(run.keys.open()).toEqual([]);
+    },
+  );
 });

@@ -26,6 +26,8 @@ interface Case {
   provenance: Provenance;
   /** Why it cannot run, if it cannot. */
   missing?: string;
+  /** A case the run may leave out without failing --strict (an expired credential is optional). */
+  optional?: boolean;
 }
 
 /** The cases of an operation's matrix, each as firm as the parts of the spec it rests on. */
@@ -47,6 +49,15 @@ export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials'
   }
   if (variants.includes('session'))
     cases.push({ variant: 'unknownSession', label: 'an unknown session cookie', status: 401, provenance: authRules });
+  // An expired credential (optional: a target's QA gives one when it has one; the mock's fixtures do).
+  for (const [variant, scheme, label, env] of [
+    ['expiredKey', 'apiKey', 'an expired API key', 'CONTRACT_EXPIRED_API_KEY'],
+    ['expiredSession', 'session', 'an expired session cookie', 'CONTRACT_EXPIRED_SESSION_COOKIE'],
+  ] as const) {
+    if (!variants.includes(scheme)) continue;
+    const missing = credentials.headers(variant) ? undefined : `optional: set ${env} to check it`;
+    cases.push({ variant, label, status: 401, provenance: authRules, optional: true, ...(missing ? { missing } : {}) });
+  }
   if (op.permission) {
     const missing = credentials.headers('forbidden')
       ? undefined
@@ -68,7 +79,9 @@ export function matrixCases(op: Operation, run: Pick<Run, 'spec' | 'credentials'
       : `no ${variant === 'apiKey' ? 'API key: set CONTRACT_API_KEY' : 'session: set CONTRACT_SESSION_COOKIE'}`;
     cases.push({
       variant,
-      label: `a valid ${variant === 'apiKey' ? 'API key' : 'session'}${allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`}`,
+      label:
+        `a valid ${variant === 'apiKey' ? 'API key' : 'session'}` +
+        (allowed ? '' : ` (x-credentials allows only ${op.allowedSchemes.join(', ')})`),
       status: allowed ? op.successStatus : 403,
       provenance: weakest(op.provenance, schemes),
       ...(missing ? { missing } : {}),
@@ -83,6 +96,8 @@ const KNOWN: Record<CredentialVariant, Known | undefined> = {
   malformed: undefined,
   unknownKey: { credential: 'unknown' },
   unknownSession: { credential: 'unknown' },
+  expiredKey: { credential: 'expired' },
+  expiredSession: { credential: 'expired' },
   forbidden: { credential: 'forbidden' },
   apiKey: { credential: 'valid' },
   session: { credential: 'valid' },
@@ -102,7 +117,8 @@ async function authMatrix(op: Operation, run: Run): Promise<CheckResult[]> {
     const check = `auth: ${c.label} -> ${c.status}`;
     if (!scope.wants(c.provenance)) continue;
     if (blocked || c.missing) {
-      out.push(...skip(scope, { op, check, level: c.provenance, reason: (blocked ?? c.missing)! }));
+      const optional = !blocked && c.optional;
+      out.push(...skip(scope, { op, check, level: c.provenance, reason: (blocked ?? c.missing)!, optional }));
       continue;
     }
     let path = successPath(op, undefined);

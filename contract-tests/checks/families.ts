@@ -8,6 +8,7 @@
 import { authFamily } from './auth.ts';
 import { corsFamily } from './cors.ts';
 import { coverageFamily } from './coverage.ts';
+import { edgesFamily } from './edges.ts';
 import { errorsFamily } from './error-answers.ts';
 import { generatedFamily } from './generated.ts';
 import { keysFamily } from './key-life.ts';
@@ -29,6 +30,7 @@ export const FAMILIES: readonly Family[] = [
   keysFamily,
   meaningFamily,
   negativeFamily,
+  edgesFamily,
   errorsFamily,
   corsFamily,
   sampleFamily,

@@ -22,7 +22,10 @@ import { family, type GivenFor } from './run-kit.ts';
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'sample', 'seed'] as const;
 type Run = GivenFor<typeof NEEDS>;
 
-/** Answering odd input sensibly is this project's rule (bad input gets a clear answer, never a 500), not the interface document's. */
+/**
+ * Answering odd input sensibly is this project's rule (bad input gets a clear answer, never a 500), not the interface
+ * document's.
+ */
 export const GENERATED_LEVEL: Provenance = 'assumed';
 
 /** Requests tried per check before it passes. */
@@ -59,6 +62,7 @@ interface Verdict {
 /** The answer to one generated request judged (`plain`: the answer to the same request spelt plainly). */
 function judged(run: Run, c: { op: Operation; check: string }, exchange: Exchange, plain?: Exchange): Verdict {
   const same = plain?.response && exchange.response;
+  if (same) run.judging.compared(spelling.name, c.op);
   const more = same
     ? spelling.compare(
         run.judging.ctx,
@@ -94,7 +98,8 @@ async function property(
   const verdicts = new Map<string, Verdict>();
   const fails = async (c: EdgeCase): Promise<boolean> => {
     if (!verdicts.has(c.path)) {
-      // Past the shrinking allowance, a request not sent yet counts as passing: the shrinker keeps the smallest failure it has.
+      // Past the shrinking allowance, a request not sent yet counts as passing: the shrinker keeps the smallest failure
+      // it has.
       if (first && shrinking >= SHRINK_REQUESTS) return false;
       if (first) shrinking++;
       const exchange = await send(c.path);
@@ -134,7 +139,8 @@ async function property(
   }
   const from =
     first && first !== smallest
-      ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ${first.exchange.request.url.slice(run.http.baseUrl.length)}`
+      ? `; shrunk in ${details.numShrinks} steps from ${first.exchange.request.method} ` +
+        `${first.exchange.request.url.slice(run.http.baseUrl.length)}`
       : '';
   const declared = [...op.responses.keys()].filter((s) => s < 500).join(', ');
   const spelt = kind === 'encoded' ? ', the status of the same request spelt plainly' : '';

@@ -33,7 +33,9 @@ async function createdKey(
       op,
       check,
       level: op.provenance,
-      reason: `no key was created (${exchange.skipped ?? exchange.error ?? `${op.method} ${op.path} answered ${exchange.response?.status}`})`,
+      reason:
+        `no key was created ` +
+        `(${exchange.skipped ?? exchange.error ?? `${op.method} ${op.path} answered ${exchange.response?.status}`})`,
     });
   const valid = { credential: 'valid' } as const;
   const out = [
@@ -80,12 +82,13 @@ async function revokedKey(
   const op = lc.revoke.op;
   const check = 'keys: a revoked key stops working (401)';
   const { key, exchange } = made;
+  const answered = `${lc.create.method} ${lc.create.path} answered ${exchange.response?.status}`;
   if (!key)
     return skip(run.scope, {
       op,
       check,
       level: op.provenance,
-      reason: `no key was created to revoke (${exchange.skipped ?? exchange.error ?? `${lc.create.method} ${lc.create.path} answered ${exchange.response?.status}`})`,
+      reason: `no key was created to revoke (${exchange.skipped ?? exchange.error ?? answered})`,
     });
   if (!key.secret)
     return skip(run.scope, {
@@ -104,10 +107,29 @@ async function revokedKey(
       op,
       check,
       level: op.provenance,
-      reason: `no key was revoked (${revoked.skipped ?? revoked.error ?? `${op.method} ${op.path} answered ${revoked.response?.status}`})`,
+      reason:
+        `no key was revoked ` +
+        `(${revoked.skipped ?? revoked.error ?? `${op.method} ${op.path} answered ${revoked.response?.status}`})`,
     });
   }
   const use = await http.send({ method: 'GET', url: http.url(lc.list.path), headers: credentials.bearer(key.secret) });
+  // The revoked key on the other operations too: creating a key with it, revoking itself again.
+  const elsewhere = [
+    { on: lc.create, path: lc.create.path, body: keys.newKeyBody() },
+    { on: op, path: keys.revokePath(key.id)!, body: undefined },
+  ];
+  const tried = [];
+  for (const e of elsewhere) {
+    const exchange = await http.send({
+      method: e.on.method,
+      url: http.url(e.path),
+      headers: credentials.bearer(key.secret),
+      body: e.body,
+    });
+    const made = keys.keyIn(exchange.response?.json);
+    if (made) await keys.remove(made);
+    tried.push({ op: e.on, exchange });
+  }
   const listed = await http.send({
     method: 'GET',
     url: http.url(lc.list.path),
@@ -117,6 +139,18 @@ async function revokedKey(
   const gone = { credential: 'valid', listed: { field: idField(lc), absent: [key.id] } } as const;
   return [
     run.judging.case({ op, check, level: op.provenance, about: STATUS_JUDGES, known: revokedKnown }, use),
+    ...tried.map((t) =>
+      run.judging.case(
+        {
+          op: t.op,
+          check: `keys: a revoked key stops working on ${t.op.operationId} (401)`,
+          level: t.op.provenance,
+          about: STATUS_JUDGES,
+          known: revokedKnown,
+        },
+        t.exchange,
+      ),
+    ),
     run.judging.case(
       {
         op,

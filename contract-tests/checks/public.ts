@@ -1,7 +1,8 @@
 // `public:` credentials on a public endpoint do not break it (rate limits are per
 // account, so clients send their key everywhere): the family sends each of the run's
-// credentials to each public operation; the `public-credentials` and `success` judges
-// say the answer must still succeed.
+// credentials, and a key nobody issued, to each public operation; the
+// `public-credentials` and `success` judges say the answer must still succeed (a bad
+// credential on a public operation is answered as anonymous).
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { CheckResult } from '../kit/recorder.ts';
@@ -17,12 +18,14 @@ async function publicWithCredentials(op: Operation, run: Run): Promise<CheckResu
   if (op.schemes.length || !scope.wants(op.provenance)) return [];
   const server = run.sample ? await run.sample.aServer() : undefined;
   const out: CheckResult[] = [];
-  for (const variant of ['apiKey', 'session'] as const) {
-    const check = `public: a request with a valid ${variant === 'apiKey' ? 'API key' : 'session'} still succeeds`;
+  const words = { apiKey: 'a valid API key', session: 'a valid session', unknownKey: 'an unknown API key' };
+  for (const variant of ['apiKey', 'session', 'unknownKey'] as const) {
+    const check = `public: a request with ${words[variant]} still succeeds`;
     const headers = credentials.headers(variant);
-    // A ping succeeds only for a server the target lists: without one, the spec's example would be a 404 of the data, not of the credentials.
+    // A ping succeeds only for a server the target lists: without one, the spec's example would be a 404 of the data,
+    // not of the credentials.
     const why = !headers
-      ? `no ${variant === 'apiKey' ? 'CONTRACT_API_KEY' : 'CONTRACT_SESSION_COOKIE'}`
+      ? `no ${variant === 'session' ? 'CONTRACT_SESSION_COOKIE' : 'CONTRACT_API_KEY'}`
       : pingsOneServer(op) && !server
         ? 'no server the search lists (with an address and a port) to ping'
         : undefined;
@@ -31,8 +34,12 @@ async function publicWithCredentials(op: Operation, run: Run): Promise<CheckResu
       continue;
     }
     const exchange = await http.send({ method: op.method, url: http.url(successPath(op, server)), headers });
+    const credential = variant === 'unknownKey' ? ({ credential: 'unknown' } as const) : {};
     out.push(
-      run.judging.case({ op, check, level: op.provenance, about: STATUS_JUDGES, known: { exists: true } }, exchange),
+      run.judging.case(
+        { op, check, level: op.provenance, about: STATUS_JUDGES, known: { exists: true, ...credential } },
+        exchange,
+      ),
     );
   }
   return out;

@@ -5,10 +5,14 @@ import type { Subject } from '../kit/answer-log.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import type { Scope } from '../kit/scope.ts';
 
-/** A check that did not run, and why; nothing when the run's --provenance leaves it out. `unavoidable`: no setting could have run it. */
+/**
+ * A check that did not run, and why; nothing when the run's --provenance leaves it out.
+ * `unavoidable`: no setting could have run it; `optional`: it needs something a target
+ * may not have (an expired credential), so its skip does not fail --strict either.
+ */
 export function skip(
   scope: Scope,
-  s: { op: Subject; check: string; level: Provenance; reason: string; unavoidable?: boolean },
+  s: { op: Subject; check: string; level: Provenance; reason: string; unavoidable?: boolean; optional?: boolean },
 ): CheckResult[] {
   if (!scope.wants(s.level)) return [];
   return [
@@ -19,6 +23,7 @@ export function skip(
       status: 'skip',
       message: s.reason,
       ...(s.unavoidable ? { unavoidable: true } : {}),
+      ...(s.optional ? { declined: true } : {}),
     },
   ];
 }

@@ -14,6 +14,8 @@ describe('credentials', () => {
       apiKey: fixtureValue('valid-key'),
       session: fixtureValue('valid-session'),
       forbiddenKey: fixtureValue('forbidden-key'),
+      expiredKey: fixtureValue('expired-key'),
+      expiredSession: fixtureValue('expired-session'),
       source: 'fixtures/auth.json',
     });
     expect(

@@ -1,7 +1,7 @@
 // Which credentials the suite uses, how each is presented (the spec's security schemes
 // say how), and the deliberately bad ones the auth matrix sends.
 import { randomBytes } from 'node:crypto';
-import { fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
+import { expiredFixtureCredential, fixtureCredential, loadFixtures } from '../../fixtures/load.ts';
 import { credentialHeaders, type Operation, type SecurityScheme, type SpecModel } from '../../spec/model.ts';
 import { nameSecrets, rememberSecret } from './mask.ts';
 import { nameVariable } from './repro.ts';
@@ -10,6 +10,10 @@ export interface Credentials {
   apiKey?: string;
   session?: string;
   forbiddenKey?: string;
+  /** A key that has expired (optional): it must get 401 as any invalid one. */
+  expiredKey?: string;
+  /** A session that has expired (optional). */
+  expiredSession?: string;
   /** Where they came from, for the summary. */
   source: 'environment' | 'fixtures/auth.json' | 'none';
 }
@@ -22,7 +26,9 @@ export type CredentialVariant =
   | 'forbidden'
   | 'unknownKey'
   | 'malformed'
-  | 'unknownSession';
+  | 'unknownSession'
+  | 'expiredKey'
+  | 'expiredSession';
 
 /** The run's own valid credentials, as a failure's evidence names the one its request carried. */
 export type OwnCredential = 'apiKey' | 'session' | 'forbidden';
@@ -37,6 +43,8 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, isMock: boolean, mode
     apiKey: env.CONTRACT_API_KEY || undefined,
     session: stripCookieName(env.CONTRACT_SESSION_COOKIE || undefined, cookieName),
     forbiddenKey: env.CONTRACT_FORBIDDEN_API_KEY || undefined,
+    expiredKey: env.CONTRACT_EXPIRED_API_KEY || undefined,
+    expiredSession: stripCookieName(env.CONTRACT_EXPIRED_SESSION_COOKIE || undefined, cookieName),
     source: 'environment',
   };
   if (fromEnv.apiKey || fromEnv.session || fromEnv.forbiddenKey) return fromEnv;
@@ -49,6 +57,8 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, isMock: boolean, mode
     apiKey: bearer && fixtureCredential(fixtures, bearer, 200)?.value,
     session: cookie && fixtureCredential(fixtures, cookie, 200)?.value,
     forbiddenKey: bearer && fixtureCredential(fixtures, bearer, 403)?.value,
+    expiredKey: bearer && expiredFixtureCredential(fixtures, bearer)?.value,
+    expiredSession: cookie && expiredFixtureCredential(fixtures, cookie)?.value,
     source: 'fixtures/auth.json',
   };
 }
@@ -87,10 +97,24 @@ export class CredentialSet {
   ) {
     this.bearerScheme = [...model.schemes.values()].find((s) => s.kind === 'bearer');
     this.cookieScheme = [...model.schemes.values()].find((s) => s.kind === 'cookie');
-    for (const s of [credentials.apiKey, credentials.session, credentials.forbiddenKey]) rememberSecret(s);
+    for (const s of [
+      credentials.apiKey,
+      credentials.session,
+      credentials.forbiddenKey,
+      credentials.expiredKey,
+      credentials.expiredSession,
+    ])
+      rememberSecret(s);
     // A repro line names each by the variable it is read from (the session's may carry its cookie name).
     nameVariable(credentials.apiKey, '${CONTRACT_API_KEY}');
     nameVariable(credentials.forbiddenKey, '${CONTRACT_FORBIDDEN_API_KEY}');
+    nameVariable(credentials.expiredKey, '${CONTRACT_EXPIRED_API_KEY}');
+    nameVariable(
+      credentials.expiredSession,
+      this.cookieScheme?.cookieName
+        ? `\${CONTRACT_EXPIRED_SESSION_COOKIE#${this.cookieScheme.cookieName}=}`
+        : '${CONTRACT_EXPIRED_SESSION_COOKIE}',
+    );
     nameVariable(
       credentials.session,
       this.cookieScheme?.cookieName
@@ -103,7 +127,7 @@ export class CredentialSet {
 
   /** Headers for one variant; undefined when the run has no such credential. */
   headers(variant: CredentialVariant): Record<string, string> | undefined {
-    const { apiKey, session, forbiddenKey } = this.credentials;
+    const { apiKey, session, forbiddenKey, expiredKey, expiredSession } = this.credentials;
     const present = (scheme: SecurityScheme | undefined, secret: string | undefined) =>
       scheme && secret ? credentialHeaders(scheme, secret) : undefined;
     switch (variant) {
@@ -122,6 +146,10 @@ export class CredentialSet {
         return { Authorization: apiKey ?? this.unknownKey };
       case 'unknownSession':
         return present(this.cookieScheme, this.unknownSession);
+      case 'expiredKey':
+        return present(this.bearerScheme, expiredKey);
+      case 'expiredSession':
+        return present(this.cookieScheme, expiredSession);
     }
   }
 

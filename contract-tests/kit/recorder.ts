@@ -40,6 +40,8 @@ export interface Evidence {
   judge?: string;
   /** The first finding's defect, in the words every failure of it shares. */
   defect?: string;
+  /** A secret that leaked: what and where (spec/judges/secret-leak.ts). */
+  leak?: string;
 }
 
 export interface CheckResult {
@@ -65,7 +67,10 @@ export interface CheckResult {
   ms?: number;
   /** A skip no setting of the suite can avoid (a 5xx cannot be provoked): `--strict` lets it pass. */
   unavoidable?: boolean;
-  /** A skip the run was told to make: a write with writes off (no --allow-writes). `--strict` lets it pass too. */
+  /**
+   * A skip the run was told to make (a write with writes off, no --allow-writes), or of an optional credential not
+   * given. `--strict` lets it pass too.
+   */
   declined?: boolean;
   evidence?: Evidence;
   /** What the judges found, structured: what the reports group and render. */

@@ -50,6 +50,7 @@ export function evidenceOf(findings: readonly Finding[]): Evidence {
     if (x?.wrongType) e.wrongType ??= x.wrongType;
     if (x?.missingHeaders) e.missingHeaders ??= { names: x.missingHeaders, every: false };
     if (x?.expectedStatus !== undefined) e.expectedStatus ??= x.expectedStatus;
+    if (x?.leak) e.leak ??= x.leak;
   }
   const first = findings[0];
   if (first) {

@@ -13,11 +13,16 @@ import { QueryError, countries, regions, search, versions, type SearchDefects } 
 import type { Defect } from './defects.ts';
 import { corsLayer } from './cors.ts';
 import { fragileInput } from './fragile-input.ts';
-import { rateLimiter } from './rate-limit.ts';
+import { type Counted, rateLimiter } from './rate-limit.ts';
 
 export interface ReferenceOptions {
-  /** Enforce a rate limit: this many requests per window per credential, then 429 with Retry-After. */
-  rateLimit?: { limit: number; windowMs: number };
+  /**
+   * Enforce a rate limit: this many requests per window per credential, then 429 with
+   * Retry-After; or the documented limits (rate-limit.ts DOCUMENTED), per account and tier.
+   */
+  rateLimit?: { limit: number; windowMs: number } | 'documented';
+  /** Hears each request as the limits count it (a measure of a run: requests per counter). */
+  observeLimits?: (counted: Counted) => void;
   /** Its clock (default the real one): a test shares a fake one with the suite's pacing. */
   now?: () => number;
 }
@@ -53,7 +58,9 @@ const ROUTES: [RegExp, string[]][] = [
 const BASE = '/api/v0.1';
 const NOW = '2026-03-01T12:00:00.000Z';
 
-const SQL_LEAK = `Error: ER_PARSE_ERROR: You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'abc LIMIT 50' at line 1
+const SQL_LEAK =
+  'Error: ER_PARSE_ERROR: You have an error in your SQL syntax; check the manual that corresponds to your MySQL ' +
+  `server version for the right syntax to use near 'abc LIMIT 50' at line 1
     at Query.Sequence._packetToError (/srv/app/node_modules/mysql/lib/protocol/sequences/Sequence.js:47:14)
     at Query.ErrorPacket (/srv/app/node_modules/mysql/lib/protocol/sequences/Query.js:79:18)
     at findServers (/srv/app/src/routes/servers.js:88:21)`;
@@ -110,6 +117,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     if (auth !== undefined) {
       const m = /^Bearer (\S+)$/.exec(auth);
       const key = m && keys.find((k) => k.secret === m[1] && !k.revoked && (!k.expires_at || k.expires_at > NOW));
+      // A key that authenticates a request was last used now.
+      if (key) key.last_used_at = new Date(now()).toISOString();
       return key ? { user: key.user, scheme: 'apiKey' } : undefined;
     }
     const cookie = c.req
@@ -150,7 +159,19 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
         c.res.headers.set('Content-Type', 'text/plain; charset=UTF-8');
     });
   }
-  app.use(rateLimiter(options.rateLimit, { sendHeaders: !has('no-rate-limit-headers'), now }));
+  // Who a request counts against under the documented limits: its account, in the tier of its credential.
+  const caller = (c: Context) => {
+    const who = authenticate(c);
+    return who ? { account: who.user, tier: who.scheme } : { account: 'anonymous', tier: 'anonymous' as const };
+  };
+  app.use(
+    rateLimiter(options.rateLimit, {
+      sendHeaders: !has('no-rate-limit-headers'),
+      now,
+      caller,
+      observe: options.observeLimits,
+    }),
+  );
   app.use(fragileInput(has));
   app.onError((err, c) => error(c, 500, `the request could not be completed (${err.name})`));
 
@@ -306,7 +327,8 @@ export function createReferenceApp(defects: Defect | Defect[] = 'none', options:
     }
     if (has('html-404'))
       return c.html(
-        `<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ${c.req.path}</pre></body></html>`,
+        `<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot ${c.req.method} ` +
+          `${c.req.path}</pre></body></html>`,
         404,
       );
     return error(c, 404, `no such path: ${c.req.path}`);

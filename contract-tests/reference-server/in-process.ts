@@ -21,6 +21,8 @@ export function fixtureEnv(): Record<string, string> {
     CONTRACT_API_KEY: value('valid-key'),
     CONTRACT_SESSION_COOKIE: value('valid-session'),
     CONTRACT_FORBIDDEN_API_KEY: value('forbidden-key'),
+    CONTRACT_EXPIRED_API_KEY: value('expired-key'),
+    CONTRACT_EXPIRED_SESSION_COOKIE: value('expired-session'),
   };
 }
 
@@ -33,7 +35,10 @@ export function referenceFetch(
   return async (request) => app.fetch(request);
 }
 
-/** A whole run against a reference server with these defects: writes allowed, the fixture credentials, no replay (Dredd needs a socket). */
+/**
+ * A whole run against a reference server with these defects: writes allowed, the fixture credentials, no replay (Dredd
+ * needs a socket).
+ */
 export function runAgainstReference(
   defects: Defect | Defect[],
   options: Partial<SuiteOptions> & { reference?: ReferenceOptions } = {},
@@ -49,7 +54,10 @@ export function runAgainstReference(
   });
 }
 
-/** What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one into a correct reference server. */
+/**
+ * What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one
+ * into a correct reference server.
+ */
 export function referenceKit(
   options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean } = {},
 ): Kit {

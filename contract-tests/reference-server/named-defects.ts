@@ -226,7 +226,10 @@ export const NAMED: Record<Exclude<Defect, 'none'>, Named[]> = {
     {
       operation: 'findServers',
       check: /^headers: every answer carries the headers its status declares/,
-      why: /findServers 200: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing \((\d+) of \1 answers judged/,
+      why: new RegExp(
+        'findServers 200: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing ' +
+          String.raw`\((\d+) of \1 answers judged`,
+      ),
       level: 'observed',
     },
   ],
@@ -357,7 +360,10 @@ export const REPLAY_NAMED: Partial<Record<Exclude<Defect, 'none'>, Named[]>> = {
   ],
 };
 
-/** Every interface promise a defect breaks, each failure it may cause at that level: an interface-only run must show these and nothing else. */
+/**
+ * Every interface promise a defect breaks, each failure it may cause at that level: an interface-only run must show
+ * these and nothing else.
+ */
 export const INTERFACE: Partial<Record<Defect, Omit<Named, 'level'>[]>> = {
   'sql-500': [
     {
@@ -380,7 +386,9 @@ export const INTERFACE: Partial<Record<Defect, Omit<Named, 'level'>[]>> = {
   ],
 };
 
-/** Defects that share a run: none of them hides or imitates another's failure; at most one breaks an interface promise. */
+/**
+ * Defects that share a run: none of them hides or imitates another's failure; at most one breaks an interface promise.
+ */
 export const GROUPS: Defect[][] = [
   ['none'],
   ['auth-not-enforced', 'missing-field', 'html-404', 'cors-no-expose-headers'],
@@ -406,7 +414,9 @@ export interface Failure {
 export const names = (f: Failure, n: Omit<Named, 'level'>): boolean =>
   f.operation === n.operation && n.check.test(f.check) && n.why.test(f.why);
 
-/** Many independent defects across the families on one server: the run must name each as one cause, and nothing else. */
+/**
+ * Many independent defects across the families on one server: the run must name each as one cause, and nothing else.
+ */
 export const MANY: Exclude<Defect, 'none'>[] = [
   'wrong-401-message',
   'secret-in-list',
@@ -433,12 +443,16 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'missing-field': /^schema: body\.results\.\* must have property 'port'/,
   'wrong-type': /^schema: body\.results\.\*\.port must be integer/,
   'limit-ignored': /^findServers: limit: results\.length is \d+, more than limit=3: limit is ignored/,
-  'secret-in-list': /^schema: body\.keys\.\* must NOT be valid/,
+  'secret-in-list': /^a secret leaks: listApiKeys answers carry each key's secret \(keys\.\*\.secret\)/,
   'wrong-status': /^answers 200 where the spec says 201: POST \/user\/apikeys/,
   'nulls-past-page-one': /^schema: body\.results\.\*\.players_online must be integer/,
-  'false-as-true':
-    /^a boolean parameter set to false does not answer like the parameter left out .*\((3 of the \d+ `default:` checks|\d+ checks): (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter), (favicon|relativeTime|noFilter)\)$/,
-  'wrong-default-sort': /^findServers: sort: \d+ out of order/,
+  'false-as-true': new RegExp(
+    '^a boolean parameter set to false does not answer like the parameter left out ' +
+      String.raw`.*\((3 of the \d+ ${'`'}default:${'`'} checks|\d+ checks): ` +
+      Array(3).fill('(favicon|relativeTime|noFilter)').join(', ') +
+      String.raw`\)$`,
+  ),
+  'wrong-default-sort': /^findServers: sort: (\d+ out of order|with sort=updated the rows come in another order)/,
   'ignored-filter': /^findServers: org: \d+ of \d+ rows break it/,
   'motd-raw': /^findServers: motd: no row at all/,
   'total-counts-hidden': /^findServers: total: total is \d+ with noFilter=true, but/,
@@ -450,15 +464,19 @@ export const CAUSES: Record<Exclude<Defect, 'none'>, RegExp> = {
   'limit-dependent-count': /^listVersions: limit: unique_versions is \d+ with limit=\d+ but \d+ without/,
   'bare-error-body': /^schema: body must have property 'success'/,
   'missing-route': /^route missing: GET \/metadata\/versions answers 404 to every request/,
-  'no-rate-limit-headers':
-    /^response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset missing from every answer of \d+ operations$/,
+  'no-rate-limit-headers': new RegExp(
+    '^response headers X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset ' +
+      String.raw`missing from every answer of \d+ operations$`,
+  ),
   'text-plain-json': /^Content-Type is 'text\/plain' where the spec promises application\/json \(on every answer\)$/,
   'refuses-credentials': /^valid credentials refused: every request with the API key/,
   'repeated-param-500': /^server error: 500 Error: ER_OPERAND_COLUMNS: Operand should contain # column\(s\)/,
   'encoded-colon-404': /^a path parameter with a percent-encoded character is answered otherwise than the plain one/,
   'utf8mb4-500': /^server error: 500 Internal Server Error: ER_TRUNCATED_WRONG_VALUE_FOR_FIELD: Incorrect string value/,
-  'foreign-param-500':
-    /^server error: 500 Internal Server Error: the request could not be completed \(TypeError\) \(GET \/metadata\/countries\)$/,
+  'foreign-param-500': new RegExp(
+    '^server error: 500 Internal Server Error: the request could not be completed ' +
+      String.raw`\(TypeError\) \(GET /metadata/countries\)$`,
+  ),
   'cors-wildcard-with-credentials':
     /^Access-Control-Allow-Origin: \* where x-cors allows credentials: browsers refuse every credentialed call \(/,
   'cors-no-expose-headers':

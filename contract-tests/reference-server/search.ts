@@ -63,7 +63,9 @@ export class QueryReader {
     return truthy ? true : v === 'true';
   }
 
-  /** One of `values`; `anyCase`: written in any case (`eu` is `EU`: the spec says a text filter's words take any case). */
+  /**
+   * One of `values`; `anyCase`: written in any case (`eu` is `EU`: the spec says a text filter's words take any case).
+   */
   oneOf(name: string, values: string[], fallback?: string, anyCase = false): string | undefined {
     const raw = this.q[name];
     if (raw === undefined || raw === '') return fallback;
@@ -85,7 +87,17 @@ function matcher(pattern: string, whole: boolean): (v: string | null) => boolean
   return (v) => v !== null && re.test(v);
 }
 
-const naturally = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
+/** A row's last ping in ms, read once per row (the search reads it for every request). */
+const pinged = new WeakMap<ReferenceRow, number>();
+const pingMs = (r: ReferenceRow): number => {
+  let ms = pinged.get(r);
+  if (ms === undefined) pinged.set(r, (ms = Date.parse(r.last_ping)));
+  return ms;
+};
+
+/** Numeric-aware text order (`1.9` before `1.10`), one collator for every comparison. */
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const naturally = (a: string, b: string) => collator.compare(a, b);
 const byAddress = (a: ReferenceRow, b: ReferenceRow) =>
   a.address < b.address ? -1 : a.address > b.address ? 1 : a.port - b.port;
 const SORTERS: Record<string, (a: ReferenceRow, b: ReferenceRow) => number> = {
@@ -93,7 +105,7 @@ const SORTERS: Record<string, (a: ReferenceRow, b: ReferenceRow) => number> = {
   version: (a, b) => naturally(b.version, a.version),
   address: () => 0,
   port: (a, b) => a.port - b.port,
-  updated: (a, b) => Date.parse(b.last_ping) - Date.parse(a.last_ping),
+  updated: (a, b) => pingMs(b) - pingMs(a),
 };
 
 export const isHidden = (row: ReferenceRow) => row.asn_name !== null && /tcpshield/i.test(row.asn_name);
@@ -105,15 +117,18 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
   const page = q.int('page', 1, 1_000_000) ?? 1;
   const tests: ((r: ReferenceRow) => boolean)[] = [];
   const version = q.text('version', 64);
-  if (version && version !== '*') tests.push((r) => matcher(version, true)(r.version));
+  if (version && version !== '*') {
+    const match = matcher(version, true);
+    tests.push((r) => match(r.version));
+  }
   const minUsers = q.int('minUsers', 0, Number.MAX_SAFE_INTEGER);
   if (minUsers !== undefined) tests.push((r) => r.players_online >= minUsers);
   const maxUsers = q.int('maxUsers', 0, Number.MAX_SAFE_INTEGER);
   if (maxUsers !== undefined) tests.push((r) => r.players_online <= maxUsers);
   const minAge = q.int('minAge', 0, 3650);
-  if (minAge !== undefined) tests.push((r) => now - Date.parse(r.last_ping) >= minAge * DAY);
+  if (minAge !== undefined) tests.push((r) => now - pingMs(r) >= minAge * DAY);
   const maxAge = q.int('maxAge', 0, 3650) ?? 30;
-  tests.push((r) => now - Date.parse(r.last_ping) <= maxAge * DAY);
+  tests.push((r) => now - pingMs(r) <= maxAge * DAY);
   const region = q.oneOf('region', REGIONS, undefined, true);
   if (region) tests.push((r) => r.region === region);
   const country = q.text('country', 100);
@@ -121,18 +136,29 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
     tests.push(
       /^[a-z]{2}$/i.test(country)
         ? (r) => r.country_code?.toLowerCase() === country.toLowerCase()
-        : (r) => matcher(country, true)(r.country),
+        : (
+            (match) => (r: ReferenceRow) =>
+              match(r.country)
+          )(matcher(country, true)),
     );
   const code = q.text('country_code', 100);
   if (code !== undefined && !/^[a-z]{2}$/i.test(code)) throw new QueryError('country_code', 'must be two letters');
   if (code) tests.push((r) => r.country_code?.toLowerCase() === code.toLowerCase());
   const city = q.text('city', 100);
-  if (city) tests.push((r) => matcher(city, false)(r.city));
+  if (city) {
+    const match = matcher(city, false);
+    tests.push((r) => match(r.city));
+  }
   const motd = q.text('motd', 100);
-  if (motd)
-    tests.push(defects.motdRaw ? (r) => matcher(motd, false)(r.motd) : (r) => matcher(motd, false)(r.motd_stripped));
+  if (motd) {
+    const match = matcher(motd, false);
+    tests.push(defects.motdRaw ? (r) => match(r.motd) : (r) => match(r.motd_stripped));
+  }
   const org = q.text('org', 100);
-  if (org && !defects.ignoredFilter) tests.push((r) => matcher(org, false)(r.asn_name));
+  if (org && !defects.ignoredFilter) {
+    const match = matcher(org, false);
+    tests.push((r) => match(r.asn_name));
+  }
   const asn = q.int('asn', 0, 4294967295);
   if (asn !== undefined) tests.push((r) => r.asn_number === String(asn));
   const modpack = q.text('modpack', 100)?.toLowerCase();
@@ -155,7 +181,7 @@ export function search(rows: ReferenceRow[], query: Record<string, string>, defe
   shown.sort((a, b) => order(a, b) || byAddress(a, b));
   const results = shown.slice((page - 1) * limit, page * limit).map((r) => {
     const { favicon: icon, ...row } = r;
-    const ping = relative ? ago(now - Date.parse(r.last_ping)) : r.last_ping;
+    const ping = relative ? ago(now - pingMs(r)) : r.last_ping;
     return { ...row, last_ping: ping, ...(favicon ? { favicon: icon } : {}) };
   });
   const total = shown.length + (defects.totalCountsHidden ? hidden.length : 0) + (defects.totalPerPage ? page - 1 : 0);
@@ -177,8 +203,8 @@ export function versions(rows: ReferenceRow[], query: Record<string, string>, de
   const filter = q.text('version', 64);
   const limit = q.int('limit', 1, 10_000);
   const counts = new Map<string, number>();
-  for (const r of rows)
-    if (!filter || matcher(filter, true)(r.version)) counts.set(r.version, (counts.get(r.version) ?? 0) + 1);
+  const match = filter ? matcher(filter, true) : () => true;
+  for (const r of rows) if (match(r.version)) counts.set(r.version, (counts.get(r.version) ?? 0) + 1);
   const all = [...counts]
     .map(([version, num_servers]) => ({ version, num_servers }))
     .sort((a, b) => b.num_servers - a.num_servers || (a.version < b.version ? -1 : 1));
@@ -192,11 +218,14 @@ export function countries(rows: ReferenceRow[], query: Record<string, string>, n
     ? () => true
     : /^[a-z]{2}$/i.test(filter)
       ? (r: ReferenceRow) => r.country_code?.toLowerCase() === filter.toLowerCase()
-      : (r: ReferenceRow) => matcher(filter, true)(r.country);
+      : (
+          (match) => (r: ReferenceRow) =>
+            match(r.country)
+        )(matcher(filter, true));
   const counts = new Map<string, { country: string; country_code: string; num_servers: number }>();
   for (const r of rows) {
     // A server without a GeoIP record is in no country's count.
-    if (r.country === null || r.country_code === null || now - Date.parse(r.last_ping) > 30 * DAY || !test(r)) continue;
+    if (r.country === null || r.country_code === null || now - pingMs(r) > 30 * DAY || !test(r)) continue;
     const c = counts.get(r.country_code) ?? { country: r.country, country_code: r.country_code, num_servers: 0 };
     c.num_servers++;
     counts.set(r.country_code, c);

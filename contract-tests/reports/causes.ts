@@ -10,6 +10,7 @@
 // what went wrong, so a cause may hold one failure, and no failure is left without one.
 // The results need not come from a suite run: a proxy that judges live traffic hands its
 // own (reports/outcome.ts `outcomeOf`).
+import { PAGING_REPEATS } from '../../spec/judges/comparisons.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 
@@ -41,7 +42,10 @@ export interface OperationInfo {
 }
 
 interface Fingerprint {
-  /** What failures of one such cause share, as one value to group by; undefined when the failure has no cause of this kind. */
+  /**
+   * What failures of one such cause share, as one value to group by; undefined when the failure has no cause of this
+   * kind.
+   */
   key(f: CheckResult): string | undefined;
   /** The cause of failures that share a key, told from their fields. */
   cause(failures: CheckResult[]): Omit<Cause, 'level' | 'failures'>;
@@ -85,8 +89,20 @@ function fingerprints(
   results: readonly CheckResult[],
 ): Fingerprint[] {
   const byId = new Map(ops.map((o) => [o.operationId, o]));
+  // An invalid credential answered as if taken, where requests with no credential to take got the same answer
+  // (a 200 of a listing that checks nothing, a 401 spelled 403): the status is the defect, not the credential.
+  const failing = results.filter((r) => r.status === 'fail');
+  const not401 = (f: CheckResult) => f.evidence?.expectedStatus === 401 && f.evidence.answer?.status !== 401;
+  const untaken = new Set(
+    failing.filter((f) => not401(f) && !f.evidence?.finding).map((f) => f.evidence?.answer?.status),
+  );
+  const sameAsNone = (f: CheckResult) =>
+    not401(f) && Boolean(f.evidence?.finding) && untaken.has(f.evidence?.answer?.status);
   const routes = (failures: CheckResult[]) => some(failures.map((f) => routeOf(f)));
-  /** Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is not there. */
+  /**
+   * Operations every answer of which was 404 or 405 (a 5xx aside: a crash before routing proves no route): the route is
+   * not there.
+   */
   const routeless = new Set(
     Object.entries(observed?.answers ?? {})
       .filter(([id, statuses]) => {
@@ -124,7 +140,9 @@ function fingerprints(
       key: (f) => f.evidence?.crash,
       cause: (failures) => ({
         title: `server error: ${failures[0]!.evidence!.crash} (${routes(failures)})`,
-        hint: 'the same error on every one of these answers: one fault of the target, met through several checks; the example repeats it',
+        hint:
+          'the same error on every one of these answers: one fault of the target, met through several checks; ' +
+          'the example repeats it',
       }),
     },
     {
@@ -135,12 +153,17 @@ function fingerprints(
         const statuses = Object.entries(observed?.answers[id] ?? {});
         const routed = statuses.filter(([s]) => Number(s) < 500);
         const failed = statuses.filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
-        const count = `${routed.reduce((n, [, c]) => n + c, 0)} answers${failed ? `, and ${failed} server errors` : ''}`;
+        const count =
+          `${routed.reduce((n, [, c]) => n + c, 0)} ` + `answers${failed ? `, and ${failed} server errors` : ''}`;
         const got = routed.map(([s]) => s).join(' or ');
         return op.declares404
           ? {
-              title: `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or it finds nothing at all`,
-              hint: `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its search lists`,
+              title:
+                `${op.method} ${op.path} answers ${got} to every request (${count}): the route is missing, or ` +
+                `it finds nothing at all`,
+              hint:
+                `check that ${op.method} ${op.path} is routed on the target, and that it indexes the servers its ` +
+                `search lists`,
             }
           : {
               title: `route missing: ${op.method} ${op.path} answers ${got} to every request (${count})`,
@@ -156,41 +179,71 @@ function fingerprints(
       cause: () => {
         const which = [...refused];
         return {
-          title: `valid credentials refused: every request with the ${which.map((p) => CREDENTIALS[p]).join(', the ')} got 401`,
-          hint: `check that ${which.map((p) => ENV[p]).join(', ')} ${which.length > 1 ? 'are' : 'is'} valid on this target (not expired, revoked or from another environment); if so, the target refuses valid credentials`,
+          title:
+            `valid credentials refused: every request with the ` +
+            `${which.map((p) => CREDENTIALS[p]).join(', the ')} got 401`,
+          hint:
+            `check that ${which.map((p) => ENV[p]).join(', ')} ${which.length > 1 ? 'are' : 'is'} valid on this ` +
+            `target (not expired, revoked or from another environment); if so, the target refuses valid credentials`,
         };
       },
     },
     {
       key: (f) => f.evidence?.wrongType,
       cause: (failures) => ({
-        title: `Content-Type is '${failures[0]!.evidence!.wrongType}' where the spec promises application/json${jsonAnswers === 0 && allAnswers ? ' (on every answer)' : ''}`,
+        title:
+          `Content-Type is '${failures[0]!.evidence!.wrongType}' where the spec promises ` +
+          `application/json${jsonAnswers === 0 && allAnswers ? ' (on every answer)' : ''}`,
         hint: 'every JSON answer must say Content-Type: application/json (a charset parameter is fine)',
       }),
     },
     {
       key: (f) =>
         f.evidence?.missingHeaders
-          ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000${[...f.evidence.missingHeaders.names].sort().join(', ')}`
+          ? `${f.evidence.missingHeaders.every ? 'every' : 'some'}\u0000` +
+            [...f.evidence.missingHeaders.names].sort().join(', ')
           : undefined,
       cause: (failures) => {
         const { names, every } = failures[0]!.evidence!.missingHeaders!;
         return {
-          title: `response headers ${[...names].sort().join(', ')} missing from ${every ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
+          title:
+            `response headers ${[...names].sort().join(', ')} missing from ` +
+            `${every ? 'every answer' : 'some answers'} of ${plural(failures.length, 'operation')}`,
           hint: "the spec declares them on these statuses; clients (and the suite's pacing) rely on them",
         };
       },
     },
     {
-      // Only the first schema error of a failure: the one it is listed under.
-      key: (f) => f.evidence?.schemaErrors?.[0],
+      // What leaked and where, whichever judge met it (the schema's `not`, the suite's own secrets).
+      key: (f) => f.evidence?.leak,
       cause: (failures) => ({
-        title: `schema: ${failures[0]!.evidence!.schemaErrors![0]} (the same error in ${plural(failures.length, 'check')})`,
-        hint: 'one field the target sends differently from what the spec describes',
+        title: failures[0]!.evidence!.leak!,
+        hint:
+          'the spec keeps a secret to the answer that creates it: an answer that carries it again hands it to ' +
+          'whoever reads that answer',
       }),
     },
     {
-      key: (f) => f.evidence?.finding,
+      // Only the first schema error of a failure: the one it is listed under, as the field it is about, wherever it
+      // sits (one field sent as text in the search's rows and in both pings is one defect).
+      // A format broken in several fields is one defect too: every timestamp without its zone.
+      key: (f) => {
+        const error = f.evidence?.schemaErrors?.[0];
+        if (!error) return undefined;
+        return /must match format "[^"]+"$/.exec(error)?.[0] ?? fieldError(error);
+      },
+      cause: (failures) => {
+        const where = [...new Set(failures.map((f) => f.evidence!.schemaErrors![0]!))];
+        const also = where.length > 1 ? `; also ${some(where.slice(1))}` : '';
+        return {
+          title: `schema: ${where[0]} (the same error in ${plural(failures.length, 'check')}${also})`,
+          hint: 'one field the target sends differently from what the spec describes',
+        };
+      },
+    },
+    {
+      // An invalid credential taken is filed with the status when requests with none got the same (above).
+      key: (f) => (sameAsNone(f) ? undefined : f.evidence?.finding),
       cause: (failures) => {
         const finding = failures[0]!.evidence!.finding;
         const families = [...new Set(failures.map(familyOf))];
@@ -199,7 +252,8 @@ function fingerprints(
         // One family: how many of its checks; across families: how many checks, and what they were about.
         const of =
           families.length === 1
-            ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` checks${names.length ? `: ${some(names)}` : ''})`
+            ? ` (${failures.length} of the ${ran(families[0]!)} \`${families[0]}:\` ` +
+              `checks${names.length ? `: ${some(names)}` : ''})`
             : ` (${plural(failures.length, 'check')}${names.length ? `: ${some(names)}` : ''})`;
         return { title: `${finding}${of}` };
       },
@@ -215,7 +269,9 @@ function fingerprints(
       cause: (failures) => {
         const { expectedStatus, answer } = failures[0]!.evidence!;
         return {
-          title: `answers ${answer!.status} where the spec says ${expectedStatus}: ${routes(failures)} (${plural(failures.length, 'check')})`,
+          title:
+            `answers ${answer!.status} where the spec says ${expectedStatus}: ${routes(failures)} ` +
+            `(${plural(failures.length, 'check')})`,
         };
       },
     },
@@ -229,6 +285,24 @@ function fingerprints(
       },
     },
   ];
+}
+
+/**
+ * A schema error as the field it is about, wherever in a body it sits: `body.results.*.port
+ * must be integer` and `body.server.port must be integer` are `port must be integer`;
+ * `body.server must have property 'city'` is `must have property 'city'`.
+ */
+export function fieldError(error: string): string {
+  const m = /^body(?:\.[^\s]*)?\s(.*)$/.exec(error);
+  if (!m) return error;
+  // A missing or unknown property names itself: where it was missed is its container, not it.
+  if (/^(must have property|has unknown property) /.test(m[1]!)) return m[1]!;
+  const path = error
+    .slice(0, error.length - m[1]!.length)
+    .trim()
+    .split('.');
+  const last = path.at(-1);
+  return last && last !== 'body' && last !== '*' ? `${last} ${m[1]}` : m[1]!;
 }
 
 const hardest = (levels: Provenance[]): Provenance =>
@@ -246,7 +320,10 @@ function exampleFirst(failures: CheckResult[], level: Provenance): CheckResult[]
   return [example, ...failures.filter((f) => f !== example)];
 }
 
-/** Every failure under a cause, worst level first; `results` is every result (passes too: a credential that worked once is not refused). */
+/**
+ * Every failure under a cause, worst level first; `results` is every result (passes too: a credential that worked once
+ * is not refused).
+ */
 export function findCauses(
   results: readonly CheckResult[],
   ops: OperationInfo[],
@@ -265,18 +342,29 @@ export function findCauses(
     left = left.filter((f) => !taken.has(f));
   };
   for (const fp of fingerprints(ops, observed, results)) claim(fp, fp.cause);
-  // Two checks that failed on the same answer are one finding about it.
+  // Two checks that failed on the same answer are one finding about it; paging that repeats rows, one with the order
+  // that moved between the pages of that operation.
+  const sorted = (f: CheckResult, o: CheckResult) =>
+    f.evidence?.defect === PAGING_REPEATS && o.operationId === f.operationId && familyOf(o) === 'sort';
   for (const f of [...left]) {
     const mine = requestsOf(f);
-    const group = groups.find((g) => g.failures.some((o) => requestsOf(o).some((r) => mine.includes(r))));
+    const group = groups.find((g) =>
+      g.failures.some((o) => sorted(f, o) || requestsOf(o).some((r) => mine.includes(r))),
+    );
     if (group) {
       group.failures.push(f);
       left = left.filter((x) => x !== f);
     }
   }
-  // The rest: by family and what went wrong, so the same failure on several operations is one cause.
+  // The rest: by what went wrong (a judge's defect, whichever family met it; else the family's check), so the
+  // same failure on several operations, or met by a family's case and by the scan of every answer, is one cause.
   claim(
-    { key: (f) => `${familyOf(f)}\u0000${f.evidence?.judge ?? ''}\u0000${f.evidence?.defect ?? f.check}` },
+    {
+      key: (f) =>
+        f.evidence?.judge && f.evidence.defect
+          ? `\u0000${f.evidence.judge}\u0000${f.evidence.defect}`
+          : `${familyOf(f)}\u0000\u0000${f.check}`,
+    },
     (failures) => {
       const f = failures[0]!;
       return failures.length === 1

@@ -3,9 +3,10 @@
 // worst level first, each with its count and one example (its request, what came back,
 // the curl line that repeats it), then every failure with its request, what was
 // expected, what came back, why, its cause and its repro, and a table of the operations.
+import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
-import { failsStrictly, failureFields, verdictLine, type RunOutcome } from './outcome.ts';
+import { failsStrictly, failureFields, promisesLine, verdictLine, type RunOutcome } from './outcome.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { forHtml } from './escape.ts';
 
@@ -109,6 +110,28 @@ function causeCard(c: Cause, n: number): string {
   return `<section class="cause">${title}${hint}\n${exampleHtml}${folded}</section>`;
 }
 
+/** What the run covered of the promise map: per area, then what it never put to the test, and what no judge holds. */
+function promisesSection(p: PromiseCoverage): string {
+  const cell = (v: number) => `<td class="n">${v}</td>`;
+  const rows = Object.entries(p.byArea)
+    .map(([area, a]) => `<tr><td>${esc(area)}</td>${cell(a.total)}${cell(a.covered)}${cell(a.exercised)}</tr>`)
+    .join('');
+  const untested = p.promises.filter((x) => !x.times && !x.uncovered);
+  const unheld = p.promises.filter((x) => x.uncovered);
+  const item = (x: PromiseCoverage['promises'][number], why: string) =>
+    `<li>${badge(x.level)} ${esc(x.id)}: ${esc(why)}</li>`;
+  const list = (xs: typeof untested, why: (x: (typeof untested)[number]) => string) =>
+    `<ul class="checks">${xs.map((x) => item(x, why(x))).join('')}</ul>`;
+  const head = '<tr><th>area</th><th>promises</th><th>held by a judge</th><th>put to the test</th></tr>';
+  return [
+    `<h2 id="promises">Promises: what the run put to the test</h2><p>${esc(promisesLine(p))}</p>`,
+    `<table><thead>${head}</thead><tbody>${rows}</tbody></table>`,
+    `<details><summary>${untested.length} held by a judge but not put to the test by this run</summary>` +
+      `${list(untested, (x) => `${x.says} (${x.judges.join(', ')})`)}</details>`,
+    `<details><summary>${unheld.length} no judge holds</summary>${list(unheld, (x) => x.uncovered ?? '')}</details>`,
+  ].join('\n');
+}
+
 const TABLE_HEAD = ['operation', 'route', 'result', 'passed', 'failed', 'skipped'];
 
 /** The verdict's line of failures by level, when there are any. */
@@ -178,6 +201,7 @@ export function htmlReport(outcome: RunOutcome): string {
       );
     }
   }
+  if (outcome.promises) body.push(promisesSection(outcome.promises));
   body.push(
     `<h2>Run</h2><p class="figures">` +
       `${esc([`Started ${outcome.startedAt.toISOString()}`, ...outcome.figures].join('\n'))}</p>`,

@@ -3,6 +3,7 @@
 // and example; the verdict, the totals, the settings and the figures. Its JSON Schema is
 // contract-report.schema.json beside this file (a test validates every report against
 // it); `format` names the version of that shape, raised when a field changes meaning.
+import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import { forJson } from './escape.ts';
 import { failsStrictly, verdictLine, type RunOutcome } from './outcome.ts';
@@ -63,6 +64,14 @@ export interface JsonReport {
   causes: JsonCause[];
   checks: JsonCheck[];
   figures: string[];
+  /** What the run covered of the spec's promise map. */
+  promises?: {
+    total: number;
+    covered: number;
+    exercised: number;
+    byArea: PromiseCoverage['byArea'];
+    list: PromiseCoverage['promises'];
+  };
 }
 
 const defined = <T extends object>(o: T): T =>
@@ -120,6 +129,13 @@ export function jsonReport(outcome: RunOutcome): JsonReport {
       ),
     ),
     figures: outcome.figures,
+    promises: outcome.promises && {
+      total: outcome.promises.total,
+      covered: outcome.promises.covered,
+      exercised: outcome.promises.exercised,
+      byArea: outcome.promises.byArea,
+      list: outcome.promises.promises,
+    },
   });
 }
 

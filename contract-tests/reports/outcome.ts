@@ -5,6 +5,7 @@
 // markdown and HTML reports render the same outcome (json.ts, junit.ts, markdown.ts,
 // html.ts). `outcomeOf` makes one from any list of results, whether a suite run or a
 // proxy judging live traffic produced them. Inputs are already masked by the recorder.
+import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import { findCauses, type Cause, type Observed, type OperationInfo } from './causes.ts';
 import type { CheckResult } from '../kit/recorder.ts';
@@ -50,6 +51,8 @@ export interface RunOutcome {
   strict: boolean;
   startedAt: Date;
   durationMs: number;
+  /** What the run covered of the spec's promise map, when the caller worked it out. */
+  promises?: PromiseCoverage;
 }
 
 export interface OutcomeInput {
@@ -66,6 +69,7 @@ export interface OutcomeInput {
   strict?: boolean;
   startedAt: Date;
   durationMs: number;
+  promises?: PromiseCoverage;
 }
 
 /** The outcome of a list of results: grouped per operation, every failure under a cause, the counts, the exit code. */
@@ -89,7 +93,22 @@ export function outcomeOf(input: OutcomeInput): RunOutcome {
     strict,
     startedAt: input.startedAt,
     durationMs: input.durationMs,
+    ...(input.promises ? { promises: input.promises } : {}),
   };
+}
+
+/**
+ * The promise map's line: how many promises the spec makes, how many a judge holds, how many the run put to the test.
+ */
+export function promisesLine(p: PromiseCoverage): string {
+  const share = p.total ? Math.round((100 * p.exercised) / p.total) : 0;
+  const areas = Object.entries(p.byArea)
+    .map(([area, a]) => `${area} ${a.exercised}/${a.total}`)
+    .join(', ');
+  return (
+    `Promises: ${p.total} in the spec, ${p.covered} held by a judge (${p.total - p.covered} not: see the ` +
+    `report); this run put ${p.exercised} to the test (${share}%: ${areas})`
+  );
 }
 
 /** The outcome of a run that checked nothing (exit 2), and why. */

@@ -45,7 +45,9 @@ export interface Kit {
   /** Everything the run holds: the engine hands each family only the parts it declared (`handOut`). */
   run: RunKit;
   recorder: Recorder;
-  /** What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts). */
+  /**
+   * What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts).
+   */
   traffic: UsageAccumulator;
 }
 
@@ -55,7 +57,7 @@ export function assembleKit(p: KitParts): Kit {
   const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
   const credentials = new CredentialSet(p.model, p.credentials);
   let keys: KeyLedger | undefined;
-  const judging = new RunJudging(p.model, p.scope.level, credentials);
+  const judging = new RunJudging(p.model, p.scope.level, credentials, p.clock.now);
   const http = new Transport({
     baseUrl: p.baseUrl,
     fetch: p.fetch,

@@ -24,6 +24,8 @@ export interface RunFacts {
   dredd: boolean;
   /** Wait on `X-RateLimit-Remaining: 0` as well as on 429. */
   pace: boolean;
+  /** Work out what the run covered of the promise map. */
+  promises: boolean;
 }
 
 /** Which suite judged: the package's version (its bin is server-listing-contract). */
@@ -37,6 +39,8 @@ export function settingsLines(f: RunFacts): string[] {
     c.apiKey && `API key ${mask(c.apiKey)}`,
     c.session && `session ${mask(c.session)}`,
     c.forbiddenKey && `forbidden key ${mask(c.forbiddenKey)}`,
+    c.expiredKey && `expired key ${mask(c.expiredKey)}`,
+    c.expiredSession && `expired session ${mask(c.expiredSession)}`,
   ]
     .filter(Boolean)
     .join(', ');
@@ -46,10 +50,17 @@ export function settingsLines(f: RunFacts): string[] {
   return [
     `Contract suite: ${f.specName} against ${f.target.baseUrl}`,
     suiteLine(),
-    `  target: ${m ? `${m.name} ${m.version} (${m.data ? `data ${m.data}` : `seed ${m.seed}`}, ${m.servers} servers)` : 'not the mock (it does not answer GET /__mock/info as the mock)'}`,
-    `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests; seed ${f.seed}${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
+    `  target: ${
+      m
+        ? `${m.name} ${m.version} (${m.data ? `data ${m.data}` : `seed ${m.seed}`}, ${m.servers} servers)`
+        : 'not the mock (it does not answer GET /__mock/info as the mock)'
+    }`,
+    `  checks: ${levels}${only.length ? `; only ${only.join(', ')}` : ''}; budget ${f.budget} requests; seed ` +
+      `${f.seed}${f.dredd ? '' : '; --dredd off: no replay'}${f.strict ? '; --strict: a skip fails the run' : ''}`,
     `  writes: ${writes.allowed ? 'on' : 'off'} (${writes.reason})`,
-    `  credentials: ${creds || 'none'} (${c.source === 'fixtures/auth.json' ? 'from fixtures/auth.json, as the target is the mock' : `from ${c.source}`})`,
+    `  credentials: ${creds || 'none'} (` +
+      (c.source === 'fixtures/auth.json' ? 'from fixtures/auth.json, as the target is the mock' : `from ${c.source}`) +
+      ')',
   ];
 }
 
@@ -66,13 +77,18 @@ export interface RunStats {
 export function figureLines(s: RunStats): string[] {
   const { budget } = s;
   const lines = [
-    `Requests: ${budget.spent} sent by the suite (budget ${budget.limit}${budget.refused ? `, ${budget.refused} more refused` : ''}), ${budget.cleanup} to clean up, ${s.dreddRequests === undefined ? '0 by Dredd (--dredd off)' : `${s.dreddRequests} by Dredd`} and ${s.preflightRequests} by the pre-flight`,
-    `Rate limits: waited ${(s.pace.waitedMs / 1000).toFixed(1)} s in ${s.pace.waits} pause(s); ${s.pace.tooMany} answer(s) were 429${s.pace.honoured ? '' : ' (--pace off: waiting only on 429)'}`,
+    `Requests: ${budget.spent} sent by the suite (budget ` +
+      `${budget.limit}${budget.refused ? `, ${budget.refused} more refused` : ''}), ${budget.cleanup} to clean up, ` +
+      `${s.dreddRequests === undefined ? '0 by Dredd (--dredd off)' : `${s.dreddRequests} by Dredd`} and ` +
+      `${s.preflightRequests} by the pre-flight`,
+    `Rate limits: waited ${(s.pace.waitedMs / 1000).toFixed(1)} s in ${s.pace.waits} pause(s); ${s.pace.tooMany} ` +
+      `answer(s) were 429${s.pace.honoured ? '' : ' (--pace off: waiting only on 429)'}`,
   ];
   if (s.sample && (s.sample.pages || s.sample.pinged)) {
     const share = s.sample.distinct ? ((100 * s.sample.invalid) / s.sample.distinct).toFixed(1) : '0.0';
     lines.push(
-      `Sample: ${s.sample.rows} rows in ${s.sample.pages} pages, ${s.sample.distinct} distinct, ${s.sample.invalid} invalid (${share}%); ${s.sample.pinged} pings`,
+      `Sample: ${s.sample.rows} rows in ${s.sample.pages} pages, ${s.sample.distinct} distinct, ${s.sample.invalid} ` +
+        `invalid (${share}%); ${s.sample.pinged} pings`,
     );
   }
   lines.push(`Finished in ${(s.wallMs / 1000).toFixed(1)} s`);

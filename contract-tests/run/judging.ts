@@ -9,6 +9,7 @@
 //   every other judge, and each operation gets one result per judge and level: how many
 //   answers it judged and the first that broke it. A judge a case is about on an answer
 //   is that case's, not counted again here.
+import { counted, rateLimit } from '../../spec/judges/comparisons.ts';
 import { answerTime, type Exchange as Judged, type Known, lowerCased, mediaType } from '../../spec/judges/exchange.ts';
 import type { Finding } from '../../spec/judges/judge.ts';
 import { JudgeContext, judgeExchange, type Verdict } from '../../spec/judges/registry.ts';
@@ -37,6 +38,8 @@ export interface Case {
   known?: Known;
   /** What is expected, for people, when the judges' words are not enough. */
   expected?: string;
+  /** The comparison's findings explain the judges' (an ignored parameter that reorders rows): they come first. */
+  comparisonFirst?: boolean;
 }
 
 /** The firmest of some levels. */
@@ -48,7 +51,7 @@ function promises(verdicts: readonly Verdict[]): string {
 }
 
 /** The request and answer of the suite's transport as the judges read them. */
-export function judgedExchange(request: HttpRequest, response: HttpResponse, known?: Known): Judged {
+export function judgedExchange(request: HttpRequest, response: HttpResponse, known?: Known, received?: number): Judged {
   const wire = onTheWire(request);
   const url = new URL(request.url);
   return {
@@ -65,7 +68,7 @@ export function judgedExchange(request: HttpRequest, response: HttpResponse, kno
       json: response.json,
       ...(response.unreadable ? { unreadable: response.unreadable } : {}),
     },
-    at: answerTime(response.headers),
+    at: answerTime(response.headers, received),
     ...(known ? { known } : {}),
   };
 }
@@ -74,26 +77,40 @@ interface Observed {
   subject: Operation | Subject;
   request: HttpRequest;
   response: HttpResponse;
+  /** When it came, by the run's clock (what a target without a Date header is judged by). */
+  at: number;
+  /** What a case knew about its request (a credential it made up, a path naming nothing). */
+  known?: Known;
   /** Judges a case claimed on this answer. */
   claimed: Set<string>;
+}
+
+/** A comparison the run made: what the promise map's coverage reads (the comparison, its operation, its parameter). */
+export interface Compared {
+  name: string;
+  operationId: string;
+  parameter?: string;
 }
 
 export class RunJudging {
   readonly ctx: JudgeContext;
   private readonly observed: Observed[] = [];
   private readonly byResponse = new WeakMap<HttpResponse, Observed>();
+  private readonly comparisons = new Map<string, Compared>();
 
   constructor(
     model: SpecModel,
     level: Provenance,
     private readonly credentials: Pick<CredentialSet, 'carriedBy'>,
+    /** The run's clock: when an answer came, for a target that sends no Date. */
+    private readonly now: () => number = Date.now,
   ) {
     this.ctx = JudgeContext.of(model, level);
   }
 
   /** Every answer of the run passes here (the transport's observer). */
   observe(subject: Operation | Subject, request: HttpRequest, response: HttpResponse): void {
-    const o: Observed = { subject, request, response, claimed: new Set() };
+    const o: Observed = { subject, request, response, at: this.now(), claimed: new Set() };
     this.observed.push(o);
     this.byResponse.set(response, o);
   }
@@ -119,7 +136,9 @@ export class RunJudging {
     }
     const { ex, verdicts } = this.judged(exchange.request, res, c.about, c.known);
     const credential = this.credentials.carriedBy(exchange.request.headers);
-    const findings = [...verdicts.flatMap((v) => v.findings), ...more.filter((f) => this.ctx.wants(f.level))];
+    const judged = verdicts.flatMap((v) => v.findings);
+    const compared = more.filter((f) => this.ctx.wants(f.level));
+    const findings = c.comparisonFirst ? [...compared, ...judged] : [...judged, ...compared];
     const owed = owedStatuses(ex, this.ctx)[0];
     const evidence: Evidence = {
       ...evidenceOf(findings),
@@ -146,7 +165,105 @@ export class RunJudging {
     };
   }
 
-  /** Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison asked again). */
+  /** Notes a comparison the run made (spec/judges/comparisons.ts), for what the run covered. */
+  compared(name: string, op: Pick<Operation, 'operationId'>, parameter?: string): void {
+    const key = `${name}\u0000${op.operationId}\u0000${parameter ?? ''}`;
+    if (!this.comparisons.has(key))
+      this.comparisons.set(key, { name, operationId: op.operationId, ...(parameter ? { parameter } : {}) });
+  }
+
+  /** The comparisons the run made. */
+  comparisonsMade(): Compared[] {
+    return [...this.comparisons.values()];
+  }
+
+  /** Every answer of the run, as the judges read it, with what a case knew of its request. */
+  exchanges(): Judged[] {
+    return this.observed.map((o) => judgedExchange(o.request, o.response, o.known, o.at));
+  }
+
+  /**
+   * The rate-limit headers of the run's answers, one caller and path group at a time
+   * (`bucketOf`: the transport's pacing buckets), held to `rate-limit`: one result per
+   * path group of the spec's rate limits, filed under the operation of the answer that
+   * broke it (or the first that met the group).
+   */
+  rateLimits(bucketOf: (request: HttpRequest) => string, wants: (operationId: string) => boolean): CheckResult[] {
+    const limits = this.ctx.model.limits.rateLimits;
+    const level = limits.provenance ?? 'assumed';
+    if (!this.ctx.wants(level)) return [];
+    const base = this.ctx.model.basePath;
+    const groups = [...limits.groups.map((g) => ({ ...g, name: `${g.pathPrefix}*` }))];
+    const groupOf = (path: string) => groups.find((g) => path.startsWith(g.pathPrefix));
+    const buckets = new Map<string, { observed: Observed[]; group: string; window: number }>();
+    for (const o of this.observed) {
+      // A browser's preflight is CORS's: no rate limit speaks of it.
+      if (o.request.method.toUpperCase() === 'OPTIONS' || o.subject.operationId === NO_OPERATION) continue;
+      const path = new URL(o.request.url).pathname.slice(base.length);
+      const g = groupOf(path);
+      const key = `${g?.pathPrefix ?? ''}\u0000${bucketOf(o.request)}`;
+      const had = buckets.get(key) ?? {
+        observed: [],
+        group: g?.name ?? 'every path',
+        window: g?.windowSeconds ?? limits.windowsSeconds[0]!,
+      };
+      had.observed.push(o);
+      buckets.set(key, had);
+    }
+    const byGroup = new Map<string, { findings: Finding[]; first?: Observed; broke?: Observed }>();
+    // A pass is filed under the group's first operation in the spec's order, the same on every run.
+    const rank = (o: Observed) => this.ctx.model.operations.findIndex((op) => op.operationId === o.subject.operationId);
+    for (const { observed, group, window } of buckets.values()) {
+      const verdict = byGroup.get(group) ?? { findings: [] };
+      const earliest = observed.reduce((a, b) => (rank(b) < rank(a) ? b : a));
+      if (!verdict.first || rank(earliest) < rank(verdict.first)) verdict.first = earliest;
+      const answers = observed.map((o) => counted(judgedExchange(o.request, o.response, undefined, o.at)));
+      const found = rateLimit.compare(this.ctx, answers, window, level);
+      if (found.length && !verdict.findings.length) {
+        const at = answers.findIndex((a) => found[0]!.why.startsWith(a.request));
+        verdict.broke = observed[Math.max(0, at)];
+      }
+      verdict.findings.push(...found);
+      byGroup.set(group, verdict);
+    }
+    const out: CheckResult[] = [];
+    for (const [group, { findings, first, broke }] of byGroup) {
+      const filed = broke ?? first;
+      if (!filed || !wants(filed.subject.operationId)) continue;
+      const result = {
+        operationId: filed.subject.operationId,
+        family: 'rate-limit',
+        check: `rate-limit: ${group}: ${rateLimit.promise}`,
+        provenance: level,
+        ...this.place(filed.request),
+      };
+      if (!findings.length) {
+        out.push({ ...result, status: 'pass', message: `${buckets.size} caller(s) and path group(s) judged` });
+        continue;
+      }
+      // One finding per defect: the same defect met by several callers is one.
+      const distinct = findings.filter((f, i) => findings.findIndex((g) => g.defect === f.defect) === i);
+      out.push({
+        ...result,
+        status: 'fail',
+        ...show(filed.request),
+        expected: rateLimit.promise,
+        actual: describeResponse(filed.response),
+        message: distinct.map((f) => f.why).join('; '),
+        findings: distinct,
+        evidence: {
+          ...evidenceOf(distinct),
+          answer: { status: filed.response.status, type: mediaType(filed.response.headers['content-type']) },
+        },
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison
+   * asked again).
+   */
   claim(exchanges: readonly Exchange[], about: readonly string[]): void {
     for (const e of exchanges) {
       const observed = e.response && this.byResponse.get(e.response);
@@ -170,11 +287,15 @@ export class RunJudging {
     const credential = this.credentials.carriedBy(request.headers);
     const standing: Known['credential'] = credential === 'forbidden' ? 'forbidden' : credential ? 'valid' : undefined;
     const known: Known | undefined = standing && !given?.credential ? { ...given, credential: standing } : given;
-    const ex = judgedExchange(request, response, known);
+    const ex = judgedExchange(request, response, known, observed?.at ?? this.now());
+    if (observed && known) observed.known = known;
     return { ex, verdicts: judgeExchange(ex, this.ctx).filter((v) => about.includes(v.judge.name)) };
   }
 
-  /** Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the mock routes it). */
+  /**
+   * Where a request went, as fields: its method, and its route as the spec writes it (the path it asked, read as the
+   * mock routes it).
+   */
   private place(request: HttpRequest): { method: string; route?: string } {
     const url = new URL(request.url);
     const route = this.ctx.read({
@@ -193,7 +314,7 @@ export class RunJudging {
     for (const o of this.observed) {
       const operationId = o.subject.operationId;
       if (operationId !== NO_OPERATION && !wants(operationId)) continue;
-      const ex = judgedExchange(o.request, o.response);
+      const ex = judgedExchange(o.request, o.response, undefined, o.at);
       const verdicts = judgeExchange(ex, this.ctx).filter((v) => !o.claimed.has(v.judge.name));
       tally.add({ operationId, ...this.place(o.request) }, verdicts, () => ({
         ...show(o.request),

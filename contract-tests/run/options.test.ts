@@ -17,7 +17,7 @@ describe('the command line', () => {
       dredd: 'on',
     });
     expect(parseOptions([], { CONTRACT_ALLOW_WRITES: '1' }).allowWrites).toBe(true);
-    expect(parseOptions([], {}).budget).toBe(400);
+    expect(parseOptions([], {}).budget).toBe(500);
     expect(parseOptions([], {}).seed).toBe(1);
     expect(parseOptions(['--seed', '42'], { CONTRACT_SEED: '7' }).seed).toBe(42);
     expect(parseOptions([], { CONTRACT_SEED: '7' }).seed).toBe(7);

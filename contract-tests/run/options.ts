@@ -8,7 +8,7 @@ import { LEVELS } from '../../spec/provenance.ts';
 /** The generated requests' seed when none is given: a gate sends the same requests on every run. */
 export const DEFAULT_SEED = 1;
 
-export const DEFAULT_BUDGET = 400;
+export const DEFAULT_BUDGET = 500;
 
 export const FLAGS = {
   'base-url': {
@@ -96,7 +96,9 @@ export const FLAGS = {
   usage: {
     type: 'list',
     value: '<file>',
-    help: 'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the run checked against the target, and which it never did',
+    help:
+      'usage profiles (repeat or comma-separate): the report lists which operations and parameters they use the ' +
+      'run checked against the target, and which it never did',
   },
   'require-usage': {
     type: 'boolean',

@@ -12,13 +12,15 @@ import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { FAMILIES, handOut, type Family } from '../checks/families.ts';
 import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
-import { outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
+import { promisesLine, outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
+import { promiseCoverage } from '../../spec/promise-coverage.ts';
+import { promiseMap } from '../../spec/promises.ts';
 import type { Fetch } from '../transport/http.ts';
 import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
 import { assembleKit, type Clock, type Kit } from './assemble.ts';
 import { redact } from '../kit/mask.ts';
-import { DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
+import { DEFAULT_BUDGET, DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
 import type { CheckResult } from '../kit/recorder.ts';
 import { Scope } from '../kit/scope.ts';
@@ -27,7 +29,10 @@ import { usageCoverage } from './usage-coverage.ts';
 
 export interface SuiteOptions {
   baseUrl: string;
-  /** How requests are sent (default: the global fetch, over a socket); a Hono app's `app.fetch` runs the suite in process. */
+  /**
+   * How requests are sent (default: the global fetch, over a socket); a Hono app's `app.fetch` runs the suite in
+   * process.
+   */
   fetch?: Fetch;
   /** Another copy of the spec (default spec/openapi.yaml). */
   spec?: string;
@@ -38,7 +43,10 @@ export interface SuiteOptions {
   budget?: number;
   /** Wait on `X-RateLimit-Remaining: 0` (default true). */
   pace?: boolean;
-  /** The replay phase. Dredd sends with an HTTP client of its own, not `fetch`: the default is on, off when a `fetch` is given. */
+  /**
+   * The replay phase. Dredd sends with an HTTP client of its own, not `fetch`: the default is on, off when a `fetch` is
+   * given.
+   */
   dredd?: boolean;
   /** Where CONTRACT_* credentials are read (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -53,6 +61,8 @@ export interface SuiteOptions {
   usage?: readonly UsageProfile[];
   /** `--require-usage`: one the run never checked fails it. */
   requireUsage?: boolean;
+  /** Work out what the run covered of the spec's promise map (default true; a run of many mutants leaves it out). */
+  promises?: boolean;
 }
 
 export interface SuiteRun {
@@ -122,8 +132,10 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
   const selected = model.operations.filter((o) => !only.length || only.includes(o.operationId));
   if (!isMock && selected.some((o) => o.schemes.length) && !credentials.apiKey && !credentials.session) {
     throw new Refusal(
-      `refusing to test ${target.baseUrl} without credentials: it does not identify as the mock (GET /__mock/info), so the fixture credentials do not apply. ` +
-        'Set CONTRACT_API_KEY and/or CONTRACT_SESSION_COOKIE (and CONTRACT_FORBIDDEN_API_KEY for the 403 checks), or limit the run to public operations with --only.',
+      `refusing to test ${target.baseUrl} without credentials: it does not identify as the mock (GET /__mock/info), ` +
+        `so the fixture credentials do not apply. ` +
+        'Set CONTRACT_API_KEY and/or CONTRACT_SESSION_COOKIE (and CONTRACT_FORBIDDEN_API_KEY for the 403 checks), or ' +
+        'limit the run to public operations with --only.',
     );
   }
   const writes = {
@@ -133,7 +145,10 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
   return { credentials, scope: new Scope(options.provenance ?? 'assumed', only, writes) };
 }
 
-/** The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns the replay's outcome, if it ran. */
+/**
+ * The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns
+ * the replay's outcome, if it ran.
+ */
 async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
   const { run, recorder } = kit;
   const failures: CheckResult[] = [];
@@ -154,7 +169,10 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
         message: `internal error in the contract suite: ${err.stack ?? err.message}`,
       });
     });
-    recorder.add(run.judging.tallies((id) => run.spec.byId.has(id) && run.scope.selected({ operationId: id })));
+    const wanted = (id: string) => run.spec.byId.has(id) && run.scope.selected({ operationId: id });
+    recorder.add(run.judging.tallies(wanted));
+    // The rate-limit headers over the whole run, one caller and path group at a time, as the pacing counts them.
+    recorder.add(run.judging.rateLimits((r) => run.http.pacer.bucketOf(run.http.relative(r.url), r.headers), wanted));
   } finally {
     // Cleanup is never refused: not for want of budget, not because the run was stopped.
     const left = await run.keys.removeAll().catch(() => run.keys.open());
@@ -182,7 +200,8 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
   if (recorder.all().length === 0 && !stopped) {
     const { only, level } = run.scope;
     throw new Refusal(
-      `nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no check (every part it would rely on is softer than ${level})`,
+      `nothing was checked: ${only.length ? `--only ${only.join(',')} with ` : ''}--provenance ${level} selects no ` +
+        `check (every part it would rely on is softer than ${level})`,
     );
   }
   recorder.add(failures);
@@ -208,6 +227,13 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
     startedAt: started,
     durationMs: Date.now() - started.getTime(),
   });
+  if (facts.promises)
+    outcome.promises = promiseCoverage(
+      promiseMap(run.spec),
+      run.judging.exchanges(),
+      run.judging.comparisonsMade(),
+      run.judging.ctx,
+    );
   outcome.figures = figureLines({
     budget: run.http.budget,
     pace: { ...run.http.pacer.stats, honoured: facts.pace },
@@ -216,6 +242,7 @@ function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined,
     sample: run.sample?.stats,
     wallMs: outcome.durationMs,
   });
+  if (outcome.promises) outcome.figures.splice(-1, 0, promisesLine(outcome.promises));
   return outcome;
 }
 
@@ -230,7 +257,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const target = await preflight(normaliseBaseUrl(options.baseUrl), model, fetch);
   const { credentials, scope } = settle(options, model, target);
-  const budget = options.budget ?? 400;
+  const budget = options.budget ?? DEFAULT_BUDGET;
   const pace = options.pace ?? true;
   const kit = assembleKit({
     model,
@@ -256,6 +283,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     strict: options.strict ?? false,
     dredd: Boolean(replay),
     pace,
+    promises: options.promises ?? true,
   };
   // Writes off without --allow-writes: their skips were asked for, and fail a --strict run only when writes were.
   if (!scope.writes.allowed)

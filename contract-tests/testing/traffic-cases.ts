@@ -68,7 +68,7 @@ export const SHOWN: Partial<Record<Defect, { request: TrafficCase; seen: Seen }>
     seen: {
       operation: 'listApiKeys',
       judge: 'schema',
-      why: /body\.keys\.\d+ must NOT be valid/,
+      why: /body\.keys\.\d+\.secret must not be present/,
       level: 'assumed',
     },
   },

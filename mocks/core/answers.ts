@@ -57,7 +57,11 @@ export function createAnswers(checker: ResponseChecker | undefined): Answers {
   const reply: Answers['reply'] = (c, op, status, body, headers) => {
     // An error's message is what the journal shows as its why.
     if (status >= 400) noteWhy(c, body);
-    const drift = checker?.check(op, status, body, { method: c.req.method, path: c.req.path });
+    const drift = checker?.check(op, status, body, {
+      method: c.req.method,
+      path: c.req.path,
+      query: new URL(c.req.url).searchParams,
+    });
     if (drift) {
       console.error(`MOCK DRIFT: ${printable(c.req.method)} ${printable(c.req.path)} -> ${status}: ${drift}`);
       return sendJson(c, 500, errorBody(500, `mock answer drifted from the spec: ${drift}`));

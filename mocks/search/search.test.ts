@@ -6,6 +6,8 @@ import { FAVICONS } from '../dataset/favicons.ts';
 import { generateServers } from '../dataset/generator.ts';
 import { loadModel } from '../../spec/model.ts';
 import { compareVersions } from '../../spec/sort-compare.ts';
+import { JudgeContext } from '../../spec/judges/registry.ts';
+import { formatsReplaced } from '../../spec/rules.ts';
 import {
   buildIndex,
   findQuery,
@@ -24,6 +26,8 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const validateFind = new SchemaValidator(loadSpec()).compileRef('#/components/schemas/FindResponse');
+const findOp = loadModel().byId.get('findServers')!;
+const judging = JudgeContext.of(loadModel());
 
 /** A stored server (the package's builder, server()): `ago` = ms before NOW of its last ping. */
 function mk(over: ServerFields & { ago?: number } = {}): StoredServer {
@@ -45,8 +49,18 @@ const TCP = { asn_name: 'TCPShield Inc.', asn_number: '209242' } as const;
 
 /** Addresses of a search, in order. */
 function find(servers: StoredServer[], q: Partial<FindQuery> = {}): FindResponse {
-  const res = search(buildIndex(servers), findQuery(q), NOW);
-  if (!validateFind(res)) throw new Error(describeErrors(validateFind.errors, 'response'));
+  return valid(search(buildIndex(servers), findQuery(q), NOW), q);
+}
+
+/** The answer, after checking it is a FindResponse for the query. */
+function valid(res: FindResponse, q: Record<string, unknown>): FindResponse {
+  // A switch of the query may replace a field's format (`relativeTime=true`: relative text), as the spec says.
+  const unformatted = formatsReplaced(findOp, (name) => (q[name] === undefined ? undefined : String(q[name])));
+  if (unformatted.length) {
+    const problems = judging.schemas.body(findOp, 200, { status: 200, headers: {}, body: '', json: res }, unformatted);
+    if (problems.problems.length) throw new Error(`${JSON.stringify(q)}: ${problems.problems.join('; ')}`);
+  } else if (!validateFind(res))
+    throw new Error(`${JSON.stringify(q)}: ${describeErrors(validateFind.errors, 'response')}`);
   return res;
 }
 const addrs = (servers: StoredServer[], q: Partial<FindQuery> = {}): string[] =>
@@ -470,9 +484,7 @@ describe('search on a generated dataset', () => {
 
   it('answers are valid FindResponses, consistent with a brute-force count', () => {
     for (const q of queries) {
-      const res = search(ix, findQuery(q), NOW);
-      if (!validateFind(res))
-        throw new Error(`${JSON.stringify(q)}: ${describeErrors(validateFind.errors, 'response')}`);
+      const res = valid(search(ix, findQuery(q), NOW), q);
       expect(res.displayed).toBe(res.results.length);
       expect(res.results.length).toBeLessThanOrEqual(findQuery(q).limit);
       expect('filtered' in res).toBe(!q.noFilter);

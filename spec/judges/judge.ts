@@ -34,6 +34,8 @@ export interface Evidence {
   expectedStatus?: number;
   /** The indexes of the rows (of the operation's rows property) an error was found in. */
   rows?: number[];
+  /** A secret that leaked, what and where, in words every failure of it shares (secret-leak.ts). */
+  leak?: string;
 }
 
 export interface Finding {
@@ -62,7 +64,10 @@ export interface Finding {
 /** Readings of requests kept by their text (their memory is a few KiB each). */
 const RECENT_READINGS = 512;
 
-/** What a judge reads besides the exchange: the spec, the level it judges at, the compiled schemas, the reading of the request. */
+/**
+ * What a judge reads besides the exchange: the spec, the level it judges at, the compiled schemas, the reading of the
+ * request.
+ */
 export class JudgeContext {
   private static readonly made = new WeakMap<SpecModel, Map<Provenance, JudgeContext>>();
 
@@ -76,9 +81,14 @@ export class JudgeContext {
   }
 
   private compiled?: Schemas;
-  /** Where a request's reading is kept on the request itself, for this context (a hidden field: no WeakMap to grow and sweep). */
+  /**
+   * Where a request's reading is kept on the request itself, for this context (a hidden field: no WeakMap to grow and
+   * sweep).
+   */
   private readonly slot = Symbol('reading');
-  /** Readings of bodiless requests by what they read (a proxy meets the same request again and again), most recent last. */
+  /**
+   * Readings of bodiless requests by what they read (a proxy meets the same request again and again), most recent last.
+   */
   private readonly recent = new Map<string, RequestReading>();
 
   private constructor(
@@ -106,7 +116,8 @@ export class JudgeContext {
     const h = request.headers;
     const key =
       request.body === undefined
-        ? `${request.method}\u0000${request.target}\u0000${h.authorization ?? ''}\u0000${h.cookie ?? ''}\u0000${h['content-type'] ?? ''}`
+        ? `${request.method}\u0000${request.target}\u0000${h.authorization ?? ''}\u0000${h.cookie ?? ''}\u0000` +
+          (h['content-type'] ?? '')
         : undefined;
     reading = key === undefined ? undefined : this.recent.get(key);
     if (!reading) {
@@ -131,6 +142,11 @@ export interface Judge {
   name: string;
   /** The promise it holds a target to, for people: the row a report files its verdicts under. */
   promise: string;
+  /**
+   * The extensions of the spec whose promises it holds (`x-cors`): the promise map
+   * (spec/promises.ts) lists an extension no kind reads as held by the judges naming it.
+   */
+  holds?: readonly string[];
   /** Whether it has anything to judge in this exchange (a pass is counted only where it applies). */
   applies(ex: Exchange, ctx: JudgeContext): boolean;
   /** How firm its promise is on this exchange, for a pass (a failure carries its own level). */

@@ -4,6 +4,7 @@
 // but the one that created it (`known.secrets`).
 import type { Exchange } from './exchange.ts';
 import { judge, type JudgeContext } from './judge.ts';
+import { leakOf, pathOf } from './secret-leak.ts';
 
 function listedRows(ex: Exchange, ctx: JudgeContext): Record<string, unknown>[] | undefined {
   const op = ctx.operation(ex);
@@ -47,13 +48,19 @@ export const secrets = judge({
     const leaked = ex.known!.secrets!.filter((s) => ex.answer.text.includes(s));
     if (!leaked.length) return [];
     const op = ctx.operation(ex);
+    // Where it sits says what leaked: the same words as the schema's, when the spec says it must not be there.
+    const path = pathOf(ex.answer.json, leaked[0]!);
+    const leak = op && path ? leakOf(op, path) : undefined;
     return [
       {
         judge: 'secrets',
         level: op?.provenance ?? 'assumed',
-        why: `the answer carries ${leaked.length} secret${leaked.length === 1 ? '' : 's'} the suite created (a key's secret)`,
+        why:
+          `the answer carries ${leaked.length} secret${leaked.length === 1 ? '' : 's'} the suite created (a key's ` +
+          `secret${path ? `, at ${path}` : ''})`,
         expected: 'no secret but in the answer that created it',
-        defect: "a key's secret shows again after it was created",
+        defect: leak ?? "a key's secret shows again after it was created",
+        ...(leak ? { evidence: { leak } } : {}),
       },
     ];
   },

@@ -21,18 +21,21 @@ describe('the registry on one exchange', () => {
     expect(names(exchange('OPTIONS /api/v0.1/servers/find', 204, '', { headers: {} }))).toEqual([]);
   });
 
-  it('reads the path as the mock routes it: dot segments resolved, percent-decoding, exact case, no trailing slash', () => {
-    const notFound = { success: false, message: 'Not Found: no route for GET /api/v0.1/status/ping/' };
-    expect(names(exchange('GET /api/v0.1/status/ping/.', 404, notFound))).toEqual([]);
-    expect(names(exchange('GET /api/v0.1/status/ping/%2e', 404, notFound))).toEqual([]);
-    expect(names(exchange('GET /api/v0.1/status/ping/example.org', 404, notFound))).toEqual(['schema']);
-    const broken = { displayed: 1, total: 1, results: [{ port: 'x' }] };
-    // The same answer, asked in four spellings: the operation's, or a path the API does not have.
-    expect(names(exchange('GET /api/v0.1/servers/%66ind', 200, broken))).toEqual(['schema']);
-    for (const path of ['/servers/find/', '/Servers/Find', '//servers/find']) {
-      expect(names(exchange(`GET /api/v0.1${path}`, 200, broken)), path).toEqual(['routing']);
-    }
-  });
+  it(
+    'reads the path as the mock routes it: dot segments resolved, percent-decoding, exact case, no trailing ' + 'slash',
+    () => {
+      const notFound = { success: false, message: 'Not Found: no route for GET /api/v0.1/status/ping/' };
+      expect(names(exchange('GET /api/v0.1/status/ping/.', 404, notFound))).toEqual([]);
+      expect(names(exchange('GET /api/v0.1/status/ping/%2e', 404, notFound))).toEqual([]);
+      expect(names(exchange('GET /api/v0.1/status/ping/example.org', 404, notFound))).toEqual(['schema']);
+      const broken = { displayed: 1, total: 1, results: [{ port: 'x' }] };
+      // The same answer, asked in four spellings: the operation's, or a path the API does not have.
+      expect(names(exchange('GET /api/v0.1/servers/%66ind', 200, broken))).toEqual(['schema']);
+      for (const path of ['/servers/find/', '/Servers/Find', '//servers/find']) {
+        expect(names(exchange(`GET /api/v0.1${path}`, 200, broken)), path).toEqual(['routing']);
+      }
+    },
+  );
 
   it('reports a 5xx, unless the sender says it asked for that status', () => {
     const failed = exchange('GET /api/v0.1/metadata/regions', 500, {
@@ -78,6 +81,29 @@ describe('the registry on one exchange', () => {
       'headers',
     ]);
     expect(names(exchange('GET /api/v0.1/metadata/regions', 201, regions))).toEqual(['declared-status']);
+  });
+
+  it('holds a timestamp to format date-time: no zone fails; relativeTime=true replaces the format', () => {
+    const example = model.byId.get('findServers')!.responses.get(200)!.examples.get('page') as { results: object[] };
+    const row = (last_ping: string) => ({ ...example.results[0], last_ping });
+    const page = (lastPing: string) => ({ displayed: 1, total: 1, filtered: 0, results: [row(lastPing)] });
+    const schemaErrors = (target: string, lastPing: string) =>
+      findingsOf(exchange(target, 200, page(lastPing)), ctx).flatMap((f) => f.evidence?.schemaErrors ?? []);
+    expect(schemaErrors('GET /api/v0.1/servers/find', '2024-08-26T05:30:29.000Z')).toEqual([]);
+    expect(schemaErrors('GET /api/v0.1/servers/find', '2024-08-26T05:30:29')).toEqual([
+      'body.results.*.last_ping must match format "date-time"',
+    ]);
+    expect(schemaErrors('GET /api/v0.1/servers/find', '2 hours ago')).toHaveLength(1);
+    expect(schemaErrors('GET /api/v0.1/servers/find?relativeTime=true', '2 hours ago')).toEqual([]);
+    // Sent off, the field is the switch's to judge: relative text is `switches`' finding, not the schema's.
+    expect(schemaErrors('GET /api/v0.1/servers/find?relativeTime=false', '2 hours ago')).toEqual([]);
+    expect(names(exchange('GET /api/v0.1/servers/find?relativeTime=false', 200, page('2 hours ago')))).toEqual([
+      'switches',
+    ]);
+    // A timestamp without its zone is no relative text: the switch says nothing of it.
+    expect(names(exchange('GET /api/v0.1/servers/find?relativeTime=false', 200, page('2024-08-26T05:30:29')))).toEqual(
+      [],
+    );
   });
 
   it('gives each finding the level of the promise it breaks, and cuts what a level does not hold', () => {

@@ -6,6 +6,7 @@ import type { Provenance } from '../provenance.ts';
 import type { Exchange } from './exchange.ts';
 import { type Finding, type Judge, JudgeContext } from './judge.ts';
 import { about } from './about.ts';
+import { COMPARISONS } from './comparisons.ts';
 import { cors } from './cors.ts';
 import { declaredStatus } from './declared-status.ts';
 import { errorBody } from './error-body.ts';
@@ -34,7 +35,10 @@ import { trueWhen } from './true-when.ts';
 export { JudgeContext, judgeRequest, REQUEST_JUDGES };
 export type { Finding, Judge, RequestJudge };
 
-/** The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims them all. */
+/**
+ * The judges of an answer's status: what a request is owed, and what no answer may be. A case about its status claims
+ * them all.
+ */
 const STATUS: readonly Judge[] = [
   serverError,
   routing,
@@ -72,12 +76,23 @@ export const JUDGES: readonly Judge[] = [
   switches,
 ];
 
-/** The judges that read an answer's body: all but `readable`'s, the status's and the headers'. They skip an unreadable body. */
+/**
+ * The judges that read an answer's body: all but `readable`'s, the status's and the headers'. They skip an unreadable
+ * body.
+ */
 const BODY_JUDGES: ReadonlySet<Judge> = new Set(
   JUDGES.filter((j) => j !== readable && !STATUS.includes(j) && !HEADERS.includes(j)),
 );
 
 export const JUDGE_NAMES: readonly string[] = JUDGES.map((j) => j.name);
+
+/** Every judge and comparison by name, with the extensions each holds: what the promise map maps promises to. */
+export function registryNames(): { name: string; holds?: readonly string[] }[] {
+  return [
+    ...JUDGES.map((j) => ({ name: j.name, ...(j.holds ? { holds: j.holds } : {}) })),
+    ...COMPARISONS.map((c) => ({ name: c.name })),
+  ];
+}
 
 /** The names of the status judges. */
 export const STATUS_JUDGES: readonly string[] = STATUS.map((j) => j.name);

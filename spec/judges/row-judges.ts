@@ -14,7 +14,10 @@ import type { Exchange } from './exchange.ts';
 import { type Finding, judge, type JudgeContext } from './judge.ts';
 import {
   countOf,
+  hasIdentity,
+  identityFields,
   identityOf,
+  lostRow,
   meaningLevel,
   orderProblem,
   type Row,
@@ -81,7 +84,8 @@ export const filters = judge({
     const out: Finding[] = [];
     const sent = meant(ex, ctx).filter((v) => isRowRule(v.param.meaning!) && !isOff(v.param, v.value));
     for (const { param, value } of sent) {
-      // A row whose field the schema refuses (a null where a number is promised) is the schema's finding, not the filter's.
+      // A row whose field the schema refuses (a null where a number is promised) is the schema's finding, not the
+      // filter's.
       const fields = fieldsOf(param.meaning!);
       const valid = (row: Row) =>
         fields.every((f) => {
@@ -97,18 +101,26 @@ export const filters = judge({
       out.push({
         judge: 'filters',
         level: meaningLevel(op, param, param.meaning!),
-        why: `${broken.length} of ${rows.length} rows break it (${param.name}=${value}: every row must have ${broken[0]!.says}), e.g. ${ids}: ${fieldsShown(broken[0]!.row, param)}`,
+        why:
+          `${broken.length} of ${rows.length} rows break it (${param.name}=${value}: every row must have ` +
+          `${broken[0]!.says}), e.g. ${ids}: ${fieldsShown(broken[0]!.row, param)}`,
         expected: `every row with ${broken[0]!.says}`,
         defect: `rows break the ${param.name} filter`,
         subject: { parameter: param.name },
       });
     }
     const witness = ex.known?.witness;
-    if (witness) {
-      const about = sent[0]?.param;
-      const shown = `${identityOf(op, witness)}${about ? ` (${fieldsShown(witness, about)})` : ''}`;
+    const about = sent[0]?.param;
+    // A lookup's rows have no identity (no sort names one): the fields the filter reads tell its row apart.
+    const keys = identityFields(op).length === 0 && about?.meaning ? fieldsOf(about.meaning) : [];
+    const same = (r: Row) =>
+      keys.length ? keys.every((k) => r[k] === witness![k]) : identityOf(op, r) === identityOf(op, witness!);
+    // A row that cannot be told apart (its address or port missing) is the schema's to report.
+    if (witness && (keys.length > 0 || hasIdentity(op, witness))) {
+      const who = keys.length ? keys.map((k) => String(witness[k])).join(' / ') : identityOf(op, witness);
+      const shown = `${who}${about ? ` (${fieldsShown(witness, about)})` : ''}`;
       const total = totalOf(op, ex.answer.json);
-      const missing = !rows.some((r) => identityOf(op, r) === identityOf(op, witness));
+      const missing = !rows.some(same);
       // Only when every matching row is on this page can a missing witness be told from paging.
       const why =
         rows.length === 0
@@ -117,13 +129,17 @@ export const filters = judge({
             ? `${shown} satisfies it but is not among the ${rows.length} rows`
             : undefined;
       if (why) {
+        const lost = about
+          ? lostRow(about, sent[0]!.value, witness, ex.at)
+          : { defect: 'a row that matches the query is not answered' };
         out.push({
           judge: 'filters',
           level: about ? meaningLevel(op, about, about.meaning!) : op.provenance,
           why,
-          expected: `${identityOf(op, witness)} among the rows`,
-          defect: `a row that matches ${about?.name ?? 'the query'} is not answered`,
+          expected: `${who} among the rows`,
+          defect: lost.defect,
           ...(about ? { subject: { parameter: about.name } } : {}),
+          ...(lost.acrossSubjects ? { acrossSubjects: true } : {}),
         });
       }
     }
@@ -204,7 +220,9 @@ export const page = judge({
       out.push({
         judge: 'page',
         level: meaningLevel(op, limit.param, limit.param.meaning!),
-        why: `${op.rows!.property}.length is ${count}, more than ${limit.param.name}=${limit.value}: ${limit.param.name} is ignored`,
+        why:
+          `${op.rows!.property}.length is ${count}, more than ${limit.param.name}=${limit.value}: ` +
+          `${limit.param.name} is ignored`,
         expected: `at most ${limit.value} rows`,
         defect: `more rows than ${limit.param.name} asks for`,
         subject: { parameter: limit.param.name },
@@ -271,8 +289,10 @@ export const switches = judge({
       if (!marked.length) continue;
       const what =
         m.rule === 'addsField'
-          ? `${marked.length} of ${rows.length} rows carry '${m.field}' though ${param.name}=${value}, e.g. ${someRows(op, marked)}`
-          : `${marked.length} of ${rows.length} rows give ${m.field} as relative text though ${param.name}=${value}, e.g. ${JSON.stringify(marked[0]![m.field])}`;
+          ? `${marked.length} of ${rows.length} rows carry '${m.field}' though ${param.name}=${value}, e.g. ` +
+            `${someRows(op, marked)}`
+          : `${marked.length} of ${rows.length} rows give ${m.field} as relative text though ${param.name}=${value}, ` +
+            `e.g. ${JSON.stringify(marked[0]![m.field])}`;
       finding(what, FALSE_NOT_NEUTRAL);
     }
     return out;
@@ -292,7 +312,8 @@ export const counts = judge({
     return countedBy(op, ex.answer.status).flatMap(({ count, of, level }) => {
       const n = countOf(body, count);
       const list = body[of];
-      if (n === undefined || !Array.isArray(list) || n === list.length) return [];
+      // A count that is no count (negative) is the schema's finding.
+      if (n === undefined || n < 0 || !Array.isArray(list) || n === list.length) return [];
       return [
         {
           judge: 'counts',

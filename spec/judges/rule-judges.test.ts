@@ -30,21 +30,46 @@ describe('auth', () => {
     }
   });
 
-  it('owes 401 to a credential the sender knows is bad, 403 to one without the permission, nothing to one it cannot tell', () => {
-    const revoked = exchange('GET /api/v0.1/user/apikeys', 200, keys, {
-      request: bearer,
-      known: { credential: 'revoked' },
-    });
-    expect(of(revoked, 'auth')[0]?.why).toBe('status 200, expected 401: its credential is revoked');
-    const forbidden = exchange('GET /api/v0.1/user/apikeys', 200, keys, {
-      request: bearer,
-      known: { credential: 'forbidden' },
-    });
-    expect(of(forbidden, 'auth')[0]?.evidence?.expectedStatus).toBe(403);
-    // A proxy cannot tell a key's standing: whatever the answer, auth has nothing to say.
-    expect(of(exchange('GET /api/v0.1/user/apikeys', 401, unauthorized, { request: bearer }), 'auth')).toEqual([]);
-    expect(of(exchange('GET /api/v0.1/user/apikeys', 200, keys, { request: bearer }), 'auth')).toEqual([]);
-  });
+  it(
+    'owes 401 to a credential the sender knows is bad, 403 to one without the permission, nothing to one it cannot ' +
+      'tell',
+    () => {
+      const revoked = exchange('GET /api/v0.1/user/apikeys', 200, keys, {
+        request: bearer,
+        known: { credential: 'revoked' },
+      });
+      expect(of(revoked, 'auth')[0]?.why).toBe('status 200, expected 401: its credential is revoked');
+      const forbidden = exchange('GET /api/v0.1/user/apikeys', 200, keys, {
+        request: bearer,
+        known: { credential: 'forbidden' },
+      });
+      expect(of(forbidden, 'auth')[0]?.evidence?.expectedStatus).toBe(403);
+      // A proxy cannot tell a key's standing: whatever the answer, auth has nothing to say.
+      expect(of(exchange('GET /api/v0.1/user/apikeys', 401, unauthorized, { request: bearer }), 'auth')).toEqual([]);
+      expect(of(exchange('GET /api/v0.1/user/apikeys', 200, keys, { request: bearer }), 'auth')).toEqual([]);
+    },
+  );
+
+  it(
+    'an invalid credential taken is one defect on every operation; a 403 is taking it only where a valid one gets ' +
+      '403',
+    () => {
+      const expired = { request: bearer, known: { credential: 'expired' as const } };
+      const list = of(exchange('GET /api/v0.1/user/apikeys', 200, keys, expired), 'auth')[0]!;
+      const forbidden = { success: false, message: 'Forbidden' };
+      // An API key creating a key gets 403 when valid (x-credentials): an expired one answered so was taken.
+      const create = of(exchange('POST /api/v0.1/user/apikeys', 403, forbidden, expired), 'auth')[0]!;
+      for (const f of [list, create])
+        expect(f).toMatchObject({
+          defect: 'an expired credential is taken, not refused with 401',
+          acrossSubjects: true,
+        });
+      // Listing with a valid key succeeds: a 403 there is a 401 spelled otherwise, the status's defect.
+      const spelled = of(exchange('GET /api/v0.1/user/apikeys', 403, forbidden, expired), 'auth')[0]!;
+      expect(spelled.defect).toMatch(/^answers 403 where the spec says 401/);
+      expect(spelled.acrossSubjects).toBeUndefined();
+    },
+  );
 
   it('owes 403 to a valid key where x-credentials allows only a session', () => {
     const create = exchange(
@@ -85,14 +110,17 @@ describe('refused-values', () => {
     expect(accepted[0]).toMatchObject({ defect: 'the target accepts values the spec refuses', level: 'interface' });
   });
 
-  it('takes an empty value as left out, any case of a text rule enum, and leaves repeated parameters to the server', () => {
-    const found = { displayed: 0, total: 0, results: [] };
-    for (const q of ['limit=', 'region=eu', 'limit=abc&limit=3']) {
-      expect(of(exchange(`GET /api/v0.1/servers/find?${q}`, 200, found), 'refused-values'), q).toEqual([]);
-    }
-    // A sort enum picks an order, exactly as written.
-    expect(of(exchange('GET /api/v0.1/servers/find?sort=Users', 200, found), 'refused-values')).toHaveLength(1);
-  });
+  it(
+    'takes an empty value as left out, any case of a text rule enum, and leaves repeated parameters to the ' + 'server',
+    () => {
+      const found = { displayed: 0, total: 0, results: [] };
+      for (const q of ['limit=', 'region=eu', 'limit=abc&limit=3']) {
+        expect(of(exchange(`GET /api/v0.1/servers/find?${q}`, 200, found), 'refused-values'), q).toEqual([]);
+      }
+      // A sort enum picks an order, exactly as written.
+      expect(of(exchange('GET /api/v0.1/servers/find?sort=Users', 200, found), 'refused-values')).toHaveLength(1);
+    },
+  );
 
   it('refuses a body property its schema does not allow', () => {
     const sent = JSON.stringify({ name: 7 });
@@ -139,25 +167,28 @@ describe('routing, limits and what the sender knows', () => {
     ).toHaveLength(1);
   });
 
-  it('owes 404 to a path the sender knows names nothing, 409 at the key cap, the success where nothing is refused', () => {
-    const ping = 'GET /api/v0.1/status/ping/nothing.invalid';
-    expect(
-      of(exchange(ping, 200, {}, { known: { namesNothing: true } }), 'not-found')[0]?.evidence?.expectedStatus,
-    ).toBe(404);
-    const session = { Cookie: 'sls_session=abcdefghijklmnop', 'Content-Type': 'application/json' };
-    const capped = exchange(
-      'POST /api/v0.1/user/apikeys',
-      201,
-      {},
-      { request: session, sent: '{}', known: { credential: 'valid', atKeyCap: true } },
-    );
-    expect(of(capped, 'key-cap')[0]?.evidence?.expectedStatus).toBe(409);
-    const found = exchange(
-      'GET /api/v0.1/servers/find',
-      404,
-      { success: false, message: 'Not Found: x' },
-      { request: bearer, known: { credential: 'valid' } },
-    );
-    expect(of(found, 'success')[0]?.why).toBe('status 404, expected 200: nothing about it is refused');
-  });
+  it(
+    'owes 404 to a path the sender knows names nothing, 409 at the key cap, the success where nothing is ' + 'refused',
+    () => {
+      const ping = 'GET /api/v0.1/status/ping/nothing.invalid';
+      expect(
+        of(exchange(ping, 200, {}, { known: { namesNothing: true } }), 'not-found')[0]?.evidence?.expectedStatus,
+      ).toBe(404);
+      const session = { Cookie: 'sls_session=abcdefghijklmnop', 'Content-Type': 'application/json' };
+      const capped = exchange(
+        'POST /api/v0.1/user/apikeys',
+        201,
+        {},
+        { request: session, sent: '{}', known: { credential: 'valid', atKeyCap: true } },
+      );
+      expect(of(capped, 'key-cap')[0]?.evidence?.expectedStatus).toBe(409);
+      const found = exchange(
+        'GET /api/v0.1/servers/find',
+        404,
+        { success: false, message: 'Not Found: x' },
+        { request: bearer, known: { credential: 'valid' } },
+      );
+      expect(of(found, 'success')[0]?.why).toBe('status 404, expected 200: nothing about it is refused');
+    },
+  );
 });

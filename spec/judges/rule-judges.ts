@@ -30,7 +30,8 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       if (status === owed.status) return extra?.(ex, ctx, owed) ?? [];
       // An answer chosen for the request (the mock's `Prefer`, a client's cache) owes nothing to what the request is.
       if (ex.known?.steered || notModified(ex)) return [];
-      // A server error is `server-error`'s, a success the operation does not declare `declared-status`'s: one finding each.
+      // A server error is `server-error`'s, a success the operation does not declare `declared-status`'s: one finding
+      // each.
       const op = ctx.operation(ex);
       if (status >= 500 || (op && status < 300 && !op.responses.has(status))) return [];
       // Another rule that applies may decide first (the spec does not order them): the first rule files the failure.
@@ -38,6 +39,25 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       if (mayRefuseCredentials(ex, ctx, status)) return [];
       // Every refused value a target takes is one defect, whichever parameter or operation it was.
       const accepted = status < 300 && rule === 'refused-values';
+      // A credential the sender knows is expired, revoked or unknown, taken (whatever the answer then is, on
+      // whichever operation): one defect of the target's credential check.
+      // A 403 is taking it only where a valid credential of its scheme gets 403 too (x-credentials): elsewhere a 403
+      // is a 401 spelled otherwise, which a request without any credential shows the same way.
+      const standing = rule === 'auth' && owed.status === 401 ? ex.known?.credential : undefined;
+      const invalid = standing && standing !== 'valid' && standing !== 'forbidden' ? standing : undefined;
+      const taken = invalid && (status < 300 || (status === 403 && schemeRefused(ex, ctx))) ? invalid : undefined;
+      if (taken)
+        return [
+          {
+            judge: rule,
+            level: owed.level,
+            why: `status ${status}, expected ${owed.status}: ${owed.because}`,
+            expected: `${owed.status}`,
+            defect: `${/^[aeiou]/.test(taken) ? 'an' : 'a'} ${taken} credential is taken, not refused with 401`,
+            acrossSubjects: true,
+            evidence: { expectedStatus: owed.status },
+          },
+        ];
       return [
         {
           judge: rule,
@@ -51,6 +71,13 @@ function ruleJudge(rule: string, promise: string, extra?: Extra): Judge {
       ];
     },
   });
+}
+
+/** Whether every credential the request presents is of a scheme x-credentials does not allow on its operation. */
+function schemeRefused(ex: Exchange, ctx: JudgeContext): boolean {
+  const op = ctx.operation(ex);
+  const mine = op ? ctx.read(ex).credentials.presented.filter((p) => op.schemes.includes(p.scheme)) : [];
+  return mine.length > 0 && !mine.some((p) => op!.allowedSchemes.includes(p.scheme));
 }
 
 /**
@@ -103,7 +130,10 @@ export const bodyLimit = ruleJudge('body-limit', 'a body over x-max-body-bytes g
 
 export const auth = ruleJudge('auth', 'no or invalid credentials get 401, valid ones without the permission 403');
 
-/** A public operation answers as if a credential it gets were not there (rate limits are per account, so clients send one everywhere). */
+/**
+ * A public operation answers as if a credential it gets were not there (rate limits are per account, so clients send
+ * one everywhere).
+ */
 export const publicIgnoresCredentials = judge({
   name: 'public-credentials',
   promise: 'a public operation does not refuse a request for its credentials',
@@ -138,7 +168,8 @@ export const refusedValues = ruleJudge(
   (ex, ctx, owed) => {
     // A body that is no JSON, or no error body, is `json`'s or `schema`'s finding: there is no message to read.
     const message = (ex.answer.json as { message?: unknown } | undefined)?.message;
-    if (typeof message !== 'string') return [];
+    // No message to read (an empty one too) is the schema's finding.
+    if (typeof message !== 'string' || message === '') return [];
     const { refused, repeated } = ctx.read(ex);
     // Several refused values may be met one at a time, and a parameter sent twice read either way:
     // naming one of them names what was wrong.

@@ -35,7 +35,10 @@ export function asBody(answer: ReceivedAnswer): Answer {
 
 export interface BodyVerdict {
   problems: string[];
-  /** The schema errors as keys that do not depend on the row (`body.results.*.port must be integer`): failures that share one share a cause. */
+  /**
+   * The schema errors as keys that do not depend on the row (`body.results.*.port must be integer`): failures that
+   * share one share a cause.
+   */
   schemaErrors: string[];
 }
 
@@ -100,27 +103,37 @@ export class Schemas {
     this.coercing = new SchemaValidator(model.doc, { coerceTypes: true, allErrors: false });
   }
 
-  private compile(key: string, schema: unknown): Compiled {
+  private compile(key: string, schema: unknown, unformatted: readonly string[] = []): Compiled {
     if (!this.compiled.has(key)) {
       const level = schema === undefined ? undefined : schemaLevel(this.model.doc, schema, this.level);
       if (!level) this.compiled.set(key, undefined);
       else {
         const { $schema: _ignored, ...rest } = toJsonSchema(this.model.doc, schema, this.level);
-        this.compiled.set(key, { validate: this.validator.compile(rest), level });
+        const converted = unformatted.length ? withoutFormats(rest, new Set(unformatted)) : rest;
+        this.compiled.set(key, { validate: this.validator.compile(converted), level });
       }
     }
     return this.compiled.get(key);
   }
 
-  private bodyValidator(op: Operation, status: number): Compiled {
-    return this.compile(`${op.operationId} ${status}`, op.responses.get(status)?.schema);
+  /**
+   * The validator of a status's body; `unformatted` names fields whose `format` does not
+   * hold on this answer (a switch of the request replaced it: `relativeTime=true` gives
+   * `last_ping` as relative text).
+   */
+  private bodyValidator(op: Operation, status: number, unformatted: readonly string[] = []): Compiled {
+    const key = `${op.operationId} ${status}${unformatted.length ? ` -${unformatted.join(',')}` : ''}`;
+    return this.compile(key, op.responses.get(status)?.schema, unformatted);
   }
 
   private errorValidator(): Compiled {
     return this.compile('ErrorBody', { $ref: ERROR_BODY_REF });
   }
 
-  /** How firm a check of this response's body is at the judge's level; undefined when the level keeps nothing of its schema. */
+  /**
+   * How firm a check of this response's body is at the judge's level; undefined when the level keeps nothing of its
+   * schema.
+   */
   bodyLevel(op: Operation, status: number): Provenance | undefined {
     return this.bodyValidator(op, status)?.level;
   }
@@ -164,28 +177,34 @@ export class Schemas {
       const text = answer.body.replace(/\s+/g, ' ').trim();
       return {
         problems: [
-          `body is not JSON: ${text.length > 120 ? `${text.slice(0, 120)}… (${text.length} chars)` : text || '(empty body)'}`,
+          `body is not JSON: ` +
+            `${text.length > 120 ? `${text.slice(0, 120)}… (${text.length} chars)` : text || '(empty body)'}`,
         ],
         schemaErrors: ['body is not JSON'],
       };
     }
-    return compiled.validate(body.json)
-      ? { problems: [], schemaErrors: [] }
-      : {
-          problems: [describeErrors(compiled.validate.errors, 'body')],
-          schemaErrors: schemaErrorKeys(compiled.validate.errors),
-        };
+    if (compiled.validate(body.json)) return { problems: [], schemaErrors: [] };
+    const errors = presentWhereRefused(compiled.validate.errors ?? [], compiled.validate.schema);
+    return { problems: [describeErrors(errors, 'body')], schemaErrors: schemaErrorKeys(errors) };
   }
 
-  /** The body against the schema the spec declares for `status` on `op`. */
-  body(op: Operation, status: number, answer: Answer): BodyVerdict {
-    return this.judgeBody(this.bodyValidator(op, status), answer);
+  /**
+   * The body against the schema the spec declares for `status` on `op` (`unformatted`: fields whose format a switch
+   * replaced).
+   */
+  body(op: Operation, status: number, answer: Answer, unformatted: readonly string[] = []): BodyVerdict {
+    return this.judgeBody(this.bodyValidator(op, status, unformatted), answer);
   }
 
-  /** A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps nothing of it), for a caller that groups them itself (by row). */
-  bodyErrors(op: Operation, status: number, json: unknown): ErrorObject[] {
-    const compiled = this.bodyValidator(op, status);
-    return !compiled || compiled.validate(json) ? [] : [...(compiled.validate.errors ?? [])];
+  /**
+   * A parsed body's schema errors against the declared schema of `status` (none when it matches, or the level keeps
+   * nothing of it), for a caller that groups them itself (by row).
+   */
+  bodyErrors(op: Operation, status: number, json: unknown, unformatted: readonly string[] = []): ErrorObject[] {
+    const compiled = this.bodyValidator(op, status, unformatted);
+    return !compiled || compiled.validate(json)
+      ? []
+      : presentWhereRefused(compiled.validate.errors ?? [], compiled.validate.schema);
   }
 
   /** The body against the error body. */
@@ -247,7 +266,10 @@ export class Schemas {
     return Boolean(validate({ v: value }));
   }
 
-  /** The headers `status` declares on `op` (within the judge's level) that the answer lacks or carries with a refused value. */
+  /**
+   * The headers `status` declares on `op` (within the judge's level) that the answer lacks or carries with a refused
+   * value.
+   */
   headers(op: Operation, status: number, answer: Answer): HeaderProblem[] {
     const out: HeaderProblem[] = [];
     for (const h of op.responses.get(status)?.headers.values() ?? []) {
@@ -258,4 +280,52 @@ export class Schemas {
     }
     return out;
   }
+}
+
+/** A converted schema with the `format` of every property named in `fields` taken out, wherever it sits. */
+function withoutFormats(schema: unknown, fields: ReadonlySet<string>): any {
+  if (Array.isArray(schema)) return schema.map((s) => withoutFormats(s, fields));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'properties' || !value || typeof value !== 'object') {
+      out[key] = withoutFormats(value, fields);
+      continue;
+    }
+    const props: Record<string, unknown> = {};
+    for (const [name, prop] of Object.entries(value)) {
+      const inner = withoutFormats(prop, fields);
+      if (fields.has(name) && inner && typeof inner === 'object') delete (inner as Record<string, unknown>).format;
+      props[name] = inner;
+    }
+    out.properties = props;
+  }
+  return out;
+}
+
+/** The schema at a JSON pointer of a compiled schema (`#/properties/keys/items/allOf/1/not`). */
+function schemaAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const part of pointer.replace(/^#\/?/, '').split('/').filter(Boolean))
+    node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return node;
+}
+
+/**
+ * A `not: {required: [name]}` the body broke says which property it must not carry: the
+ * error is that property's (`body.keys.0.secret must not be present`), not the object's
+ * (`body.keys.0 must NOT be valid`, which names nothing).
+ */
+function presentWhereRefused(errors: readonly ErrorObject[], root: unknown): ErrorObject[] {
+  return errors.map((e) => {
+    if (e.keyword !== 'not') return e;
+    const names = (schemaAt(root, e.schemaPath) as { required?: unknown } | undefined)?.required;
+    if (!Array.isArray(names) || names.length !== 1) return e;
+    return {
+      ...e,
+      instancePath: `${e.instancePath}/${names[0]}`,
+      keyword: 'notPresent',
+      message: 'must not be present',
+    };
+  });
 }

@@ -56,6 +56,8 @@ export const trueWhen = judge({
           expected: `${r.property} true exactly when ${r.other} is ${JSON.stringify(r.value)}`,
           defect: `${r.property} does not follow ${r.other}`,
           subject: { field: r.property },
+          // The same field wherever it is answered (both pings): one defect.
+          acrossSubjects: true,
         },
       ];
     });

@@ -32,9 +32,11 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const ageDays = (v: unknown, now: number): number => (typeof v === 'string' ? (now - Date.parse(v)) / DAY : NaN);
 
-/** The same letters in the other case: a probe that also proves matching ignores case. */
-function otherCase(value: string, param: Parameter): string {
-  if (Array.isArray(param.schema.enum)) return value; // an enum is matched as written
+/**
+ * The same letters in the other case: a probe that also proves matching ignores case (an enum of a text rule too:
+ * `region=eu`).
+ */
+function otherCase(value: string, _param: Parameter): string {
   const swapped = [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
   return swapped;
 }
@@ -71,6 +73,25 @@ const stringField =
   (r: Row): string | undefined =>
     r[field] === null || r[field] === undefined || r[field] === '' ? undefined : String(r[field]);
 
+/**
+ * A part of a value without a `*`, as a probe with no row to keep: matched whole, it finds
+ * only rows whose field is that part, never a row it is a part of (no implicit wildcards).
+ */
+function partOf(v: string, field: string): Probe[] {
+  const part = v.slice(1, -1).trim();
+  return part.length >= 2 && !part.includes('*')
+    ? [{ value: part, label: `matches the whole ${field}, not a part of it (no implicit wildcards)` }]
+    : [];
+}
+
+/** The longest word (three letters or more) of a text that its raw form holds as it is, between its codes. */
+function wordWithin(text: string, raw: string): string | undefined {
+  return text
+    .split(/\s+/)
+    .filter((w) => w.length >= 3 && !w.includes('*') && raw.includes(w))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
 /** Half of a value and a `*`: `Paper 1.2*`. */
 function prefixPattern(v: string): string {
   return `${v.slice(0, Math.max(1, Math.ceil(v.length / 2))).trimEnd()}*`;
@@ -78,15 +99,26 @@ function prefixPattern(v: string): string {
 
 const rule = <M extends RowMeaning>(r: RowRule<M>): RowRule<M> => r;
 
-const bound = (q: number, sign: string) =>
+const bound = (q: number, sign: '>=' | '<=') =>
   rule<MeaningOf<'atLeast' | 'atMost'>>({
     probes: (m, seen) => {
-      const pick = at(
-        seen,
-        (r) => num(r[m.field]),
-        q,
-        (a, b) => a - b,
-      );
+      // A value a seen row holds (it must be kept: the bound is inclusive) with a seen row just past it
+      // (it must not be), near the quantile: both sides of the bound met by one probe.
+      const values = new Set(seen.map((s) => num(s.row[m.field])).filter((v): v is number => v !== undefined));
+      const past = sign === '>=' ? -1 : 1;
+      const pick =
+        at(
+          seen,
+          (r) => ((v) => (v !== undefined && values.has(v + past) ? v : undefined))(num(r[m.field])),
+          q,
+          (a, b) => a - b,
+        ) ??
+        at(
+          seen,
+          (r) => num(r[m.field]),
+          q,
+          (a, b) => a - b,
+        );
       return pick ? [{ value: String(pick.v), label: `keeps rows with ${m.field} ${sign} it`, witness: pick.row }] : [];
     },
     valueFor: (m, row) => (num(row[m.field]) === undefined ? undefined : String(row[m.field])),
@@ -96,16 +128,29 @@ const age = (q: number, round: (d: number) => number, words: string) =>
   rule<MeaningOf<'ageAtLeastDays' | 'ageAtMostDays'>>({
     probes: (m, seen) => {
       const now = Date.now();
-      const pick = at(
-        seen,
-        (r) => ageDays(r[m.field], now),
-        q,
-        (a, b) => a - b,
-      );
+      // The value is the row's own age in whole days, so the row satisfies it; a day or more
+      // where a row has it (0 days asks next to nothing).
+      const days = (r: Row, least: number) => {
+        const d = ageDays(r[m.field], now);
+        return round(d) >= least ? d : undefined;
+      };
+      const pick =
+        at(
+          seen,
+          (r) => days(r, 1),
+          q,
+          (a, b) => a - b,
+        ) ??
+        at(
+          seen,
+          (r) => days(r, 0),
+          q,
+          (a, b) => a - b,
+        );
       return pick
         ? [
             {
-              value: String(Math.max(1, round(pick.v))),
+              value: String(round(pick.v)),
               label: `keeps rows whose ${m.field} is ${words} that many days ago`,
               witness: pick.row,
             },
@@ -114,7 +159,7 @@ const age = (q: number, round: (d: number) => number, words: string) =>
     },
     valueFor: (m, row) => {
       const d = ageDays(row[m.field], Date.now());
-      return Number.isNaN(d) ? undefined : String(Math.max(1, round(d)));
+      return Number.isNaN(d) ? undefined : String(round(d));
     },
   });
 
@@ -133,6 +178,7 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       return [
         { value: otherCase(v, param), label: `matches a whole ${m.field}, in any case`, witness: w },
         { value: prefixPattern(v), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
+        ...partOf(v, m.field),
       ];
     },
     valueFor: (m, row) =>
@@ -142,23 +188,32 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
   substringWildcard: {
     probes: (m, seen, param) => {
       // With `raw`, prefer a row whose codes sit inside the text: its probe only matches through them.
-      const across = m.raw
+      const coded = m.raw
         ? seen.filter((s) => acrossCodes(String(s.row[m.field]), String(s.row[m.raw!])) !== undefined)
         : [];
-      const w = spread(across.length ? across : seen, stringField(m.field), 6);
+      const w = spread(coded.length ? coded : seen, stringField(m.field), 6);
       if (!w) return [];
       const v = String(w.row[m.field]);
       const quarter = Math.floor(v.length / 4);
-      const piece =
-        (m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined) ??
-        v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
+      const piece = v.slice(quarter, Math.max(quarter + 3, v.length - quarter));
+      const across = m.raw ? acrossCodes(v, String(w.row[m.raw])) : undefined;
       const third = Math.max(1, Math.floor(v.length / 3));
+      // In the other case, a part that spans no code: a lost row then says the case, not the codes.
+      const plain = m.raw ? wordWithin(v, String(w.row[m.raw])) : undefined;
       return [
+        // Across the codes in the text's own case, and in the other case apart: a lost row then says which it was.
+        ...(across
+          ? [
+              {
+                value: across.trim(),
+                label: `matches a part of ${m.field} across § colour codes of ${m.raw}`,
+                witness: w,
+              },
+            ]
+          : []),
         {
-          value: otherCase(piece.trim(), param),
-          label: m.raw
-            ? `matches a part of ${m.field} across § colour codes of ${m.raw}, in any case`
-            : `matches a part of ${m.field}, in any case`,
+          value: otherCase((plain ?? piece).trim(), param),
+          label: `matches a part of ${m.field}, in any case`,
           witness: w,
         },
         {
@@ -186,8 +241,11 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
       return [
         { value: otherCase(name, param), label: `matches a whole ${m.field}, in any case`, witness: w },
         { value: prefixPattern(name), label: `matches a * wildcard over the whole ${m.field}`, witness: w },
+        // Two letters would be a code: a part of a name is probed at three or more.
+        ...partOf(name, m.field).filter((p) => p.value.length > 2),
+        // The code in its own case: a lost row then says the code was not read as one (the case has its own probes).
         {
-          value: String(w.row[m.codeField]).toLowerCase(),
+          value: String(w.row[m.codeField]),
           label: `of two letters matches ${m.codeField} (an ISO code)`,
           witness: w,
         },
@@ -205,7 +263,9 @@ export const ROW_RULES: { [R in RowRuleName]: RowRule<MeaningOf<R>> } = {
           ? [
               {
                 value: otherCase(String(w.row[field]), param),
-                label: `keeps rows whose ${field} equals it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`,
+                label:
+                  `keeps rows whose ${field} equals ` +
+                  `it${m.fields.length > 1 ? ` (one of ${m.fields.join(', ')})` : ''}`,
                 witness: w,
               },
             ]

@@ -100,7 +100,7 @@ describe('row rules: which rows a value lets through', () => {
     expect([holdsFor('offlineOnly', 'on')]).toEqual([true]);
   });
 
-  test('probes take values from seen rows, so each matches a known row, in the other case where the schema allows', () => {
+  test('probes take values from seen rows, so each matches a known row, in the other case', () => {
     const rows = seen([
       { players_online: 0, version: '1.20.4', region: 'EU', country: 'Germany', country_code: 'DE' },
       { players_online: 5, version: 'Paper 1.21.1', region: 'NA', country: 'United States', country_code: 'US' },
@@ -111,25 +111,30 @@ describe('row rules: which rows a value lets through', () => {
         .r.probes(rule(param(name)).m, rows, param(name))
         .map((p) => p.value);
     expect(probe('minUsers')).toEqual(['5']);
-    expect(probe('version')).toEqual(['pAPER 1.21.1', 'Paper*']);
-    expect(probe('region')).toEqual(['NA']); // an enum is matched as written
-    expect(probe('country')).toEqual(['uNITED sTATES', 'United*', 'us']);
+    // The whole value in another case, a * wildcard, and a part of it (which must match no row: no implicit wildcards).
+    expect(probe('version')).toEqual(['pAPER 1.21.1', 'Paper*', 'aper 1.21.']);
+    // An enum a text rule compares takes any case of its values: `na` must find the NA row.
+    expect(probe('region')).toEqual(['na']);
+    expect(probe('country')).toEqual(['uNITED sTATES', 'United*', 'nited State', 'US']);
     expect(probe('modpack')).toEqual([]); // no row has one: the check is skipped, not vacuous
   });
 
-  test('the motd probe spans a colour code, so a server matching the raw MOTD misses it', () => {
-    expect(acrossCodes('CreeperRealms | Factions', '§aCreeperRealms §7| §bFactions')).toBe('lms | Fa');
-    expect(acrossCodes('plain text', 'plain text')).toBeUndefined();
-    expect(acrossCodes('other text', '§aCreeper')).toBeUndefined();
-    const { m, r } = rule(param('motd'));
-    const [across] = r.probes(
-      m,
-      seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]),
-      param('motd'),
-    );
-    expect(across!.value).toBe('LMS | fA');
-    expect('§aCreeperRealms §7| §bFactions'.toLowerCase()).not.toContain(across!.value.toLowerCase());
-  });
+  test(
+    "the motd probe spans a colour code in the text's own case: only a server matching the raw MOTD misses " + 'it',
+    () => {
+      expect(acrossCodes('CreeperRealms | Factions', '§aCreeperRealms §7| §bFactions')).toBe('lms | Fa');
+      expect(acrossCodes('plain text', 'plain text')).toBeUndefined();
+      expect(acrossCodes('other text', '§aCreeper')).toBeUndefined();
+      const { m, r } = rule(param('motd'));
+      const [across] = r.probes(
+        m,
+        seen([{ motd: '§aCreeperRealms §7| §bFactions', motd_stripped: 'CreeperRealms | Factions' }]),
+        param('motd'),
+      );
+      expect(across!.value).toBe('lms | Fa');
+      expect('§aCreeperRealms §7| §bFactions'.toLowerCase()).not.toContain(across!.value.toLowerCase());
+    },
+  );
 
   test('one search exchange, judged by the x-meaning of every filter it sent (what a validation proxy sees)', () => {
     const now = Date.parse('2026-03-01T00:00:00Z');
@@ -206,7 +211,8 @@ describe('sort orders', () => {
         { players_online: 1, address: 'a', port: 1 },
       ),
     ).toMatch(/port 1 comes after port 2/);
-    expect(orderProblem(m.orders.port!, m.tieBreak, { port: 1 }, { port: null })).toBeUndefined(); // the schema check's to report
+    // A null is the schema check's to report.
+    expect(orderProblem(m.orders.port!, m.tieBreak, { port: 1 }, { port: null })).toBeUndefined();
   });
 });
 
@@ -219,17 +225,19 @@ describe('answers compared without their data', () => {
       undefined,
     ]);
   });
-  test('the shape of an answer: its keys, the kind of each row field, its counts', () => {
-    const a = shapeOf(find, { total: 2, filtered: 1, results: [{ last_ping: '2026-01-01T00:00:00Z', city: null }] });
+  test('the shape of an answer: its keys, the kind of each row field, its counts, who its rows are in order', () => {
+    const row = { address: '10.0.0.1', port: 25565, last_ping: '2026-01-01T00:00:00Z', city: null };
+    const a = shapeOf(find, { total: 2, filtered: 1, results: [row] });
     const b = shapeOf(find, { total: 3, results: [{ last_ping: '2 hours ago', city: 'X', favicon: null }] });
     expect(a).toEqual({
       keys: new Set(['total', 'filtered', 'results']),
-      fields: new Set(['last_ping:timestamp', 'city:null']),
+      fields: new Set(['address:string', 'port:number', 'last_ping:timestamp', 'city:null']),
       counts: new Map([
         ['total', 2],
         ['filtered', 1],
       ]),
       rows: 1,
+      order: ['10.0.0.1:25565'],
     });
     expect(b.fields).toEqual(new Set(['last_ping:string', 'city:string', 'favicon:null']));
   });

@@ -18,7 +18,10 @@ import type { Predicate } from '../meaning/combinations.ts';
 import { describeQuery, type Query, type Row, type SeenRow } from '../meaning/answer-rows.ts';
 import type { Server } from '../request-paths.ts';
 
-/** What each page of the sample is judged by: its rows against the schema, the limit, the order asked and the filters sent. */
+/**
+ * What each page of the sample is judged by: its rows against the schema, the limit, the order asked and the filters
+ * sent.
+ */
 const PAGE_JUDGES = ['schema', 'page', 'order', 'filters', 'counts'];
 
 export interface PagedQuery {
@@ -33,7 +36,7 @@ export interface PagedQuery {
   done: boolean;
   /** Rows per page the target really serves (it may cut `limit` to the caller's plan). */
   pageSize?: number;
-  totals: { page: number; total: number }[];
+  totals: { page: number; total: number; rows: number }[];
   reached: Set<string>;
   lastRow?: Row;
   firstRequest?: ShownRequest;
@@ -168,7 +171,10 @@ export class Sampler {
     })());
   }
 
-  /** The first page of the default query and of the relaxed one, as wide as the target pages (once): the rows the other checks probe with. */
+  /**
+   * The first page of the default query and of the relaxed one, as wide as the target pages (once): the rows the other
+   * checks probe with.
+   */
   seed(): Promise<void> {
     return (this.seeded ??= (async () => {
       const order = this.defaultOrder();
@@ -179,7 +185,9 @@ export class Sampler {
     })());
   }
 
-  /** Every declared order over the relaxed query, and the combinations, in pages small enough to cross page boundaries. */
+  /**
+   * Every declared order over the relaxed query, and the combinations, in pages small enough to cross page boundaries.
+   */
   plan(combinations: { query: Query; predicates: Predicate[] }[]): void {
     const total = Math.max(0, ...this.queries.map((q) => q.totals[0]?.total ?? 0));
     const min = typeof this.limitParam?.schema.minimum === 'number' ? this.limitParam.schema.minimum : 1;
@@ -200,7 +208,10 @@ export class Sampler {
     for (const c of combinations) this.add(c.query, limit, describeQuery(c.query), { predicates: c.predicates });
   }
 
-  /** Pages through every planned query in turn (each its page 1, then each its page 2, ...) until all are done or only `reserve` requests of the budget are left. */
+  /**
+   * Pages through every planned query in turn (each its page 1, then each its page 2, ...) until all are done or only
+   * `reserve` requests of the budget are left.
+   */
   async walk(reserve: number): Promise<void> {
     for (;;) {
       const open = this.queries.filter((q) => !q.done);
@@ -252,6 +263,7 @@ export class Sampler {
         q.lastRow,
         rows[0],
       );
+      this.parts.judging.compared(orderAcross.name, this.op, sort.name);
       outOfOrder.push(...across.map((f) => f.why));
     }
     if (q.order && outOfOrder.length) {
@@ -259,7 +271,7 @@ export class Sampler {
       for (const why of outOfOrder) q.orderProblems.push(`${request}: ${why}`);
     }
     const total = totalOf(this.op, res.json);
-    if (total !== undefined) q.totals.push({ page, total });
+    if (total !== undefined) q.totals.push({ page, total, rows: rows.length });
     for (const row of rows) {
       const id = identityOf(this.op, row);
       this.distinct.add(id);
@@ -269,7 +281,9 @@ export class Sampler {
     q.lastRow = rows.at(-1) ?? q.lastRow;
     q.rowsSeen += rows.length;
     if (page === 1 && total !== undefined && rows.length < Math.min(q.limit, total)) q.pageSize = rows.length;
-    if (rows.length < (q.pageSize ?? q.limit) || (total !== undefined && q.rowsSeen >= total)) q.done = true;
+    // The end is a page short of rows; a full page is asked past even when the total says it was the last
+    // (one request more, where a total that counts only the page would end the paging and hide itself).
+    if (rows.length < (q.pageSize ?? q.limit) || (total !== undefined && q.rowsSeen > total)) q.done = true;
   }
 
   /** The schema judge's findings on a page: each invalid row counted once, by who it is. */

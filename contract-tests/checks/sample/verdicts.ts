@@ -2,7 +2,10 @@
 // the spec's schema; every page answers with at most `limit` rows; `total` is the same
 // on every page of a query and equals the rows paging reaches; each order holds within
 // and across pages; combined filters hold on every row.
+import { totalReached, totalSteady } from '../../../spec/judges/comparisons.ts';
+import type { Finding } from '../../../spec/judges/judge.ts';
 import { meaningLevel, totalOf } from '../../../spec/judges/rows.ts';
+import { evidenceOf } from '../../kit/verdict-tally.ts';
 import { weakest } from '../../../spec/provenance.ts';
 import type { CheckResult } from '../../kit/recorder.ts';
 import type { ShownRequest } from '../../kit/repro.ts';
@@ -44,7 +47,9 @@ function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
     },
     {
       ...base,
-      check: `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} rows`,
+      check:
+        `sample: every sampled page answers ${op.successStatus} with at most ${s.limitParam?.name ?? 'limit'} ` +
+        `rows`,
       status: s.pageProblems.length ? 'fail' : 'pass',
       ...(s.pageProblems.length && s.limitParam ? { evidence: { subject: s.limitParam.name } } : {}),
       message: s.pageProblems.length
@@ -56,12 +61,13 @@ function rowVerdicts(s: Sampler, run: Run): CheckResult[] {
 
 async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   const { op } = s;
-  const page = s.pageParam?.meaning;
-  if (!s.pageParam || page?.rule !== 'page') return [];
-  const level = meaningLevel(op, s.pageParam, page);
+  const param = s.pageParam;
+  const page = param?.meaning;
+  if (!param || page?.rule !== 'page') return [];
+  const level = meaningLevel(op, param, page);
   if (!run.scope.wants(level)) return [];
-  const moving: string[] = [];
-  const unreached: string[] = [];
+  const moving: Finding[] = [];
+  const unreached: Finding[] = [];
   let movingRequest: ShownRequest | undefined;
   let unreachedRequest: ShownRequest | undefined;
   let paged = 0;
@@ -69,61 +75,54 @@ async function totalVerdicts(s: Sampler, run: Run): Promise<CheckResult[]> {
   for (const q of s.queries.filter((x) => x.totals.length >= 1)) {
     const first = q.totals[0]!.total;
     const other = q.totals.find((t) => t.total !== first);
-    if (q.totals.length > 1) paged++;
+    const asked = { op, param, label: q.label, totals: q.totals };
+    if (q.totals.length > 1) {
+      paged++;
+      run.judging.compared(totalSteady.name, op, param.name);
+    }
     if (other) {
       // A live target's count may move between two requests (an age window slides with the clock; a
-      // big listing has rows crossing its edge every second): ask page 1 again before calling it a
-      // defect. Page 1 itself changed: the count moves with time, not with the page.
+      // big listing has rows crossing its edge every second): page 1 is asked again before it is a defect.
       const again = await run.reads.get(
         op,
         { ...q.query, ...(s.limitParam ? { [s.limitParam.name]: String(q.limit) } : {}) },
         { fresh: true },
       );
-      const now = totalOf(op, again.response?.json);
-      if (now !== other.total && now === first) {
-        moving.push(
-          `${q.label}: ${page.total} ${first} on page 1, ${other.total} on page ${other.page}${now === undefined ? '' : ` (page 1 again: ${now})`}`,
-        );
+      const found = totalSteady.compare(run.judging.ctx, asked, totalOf(op, again.response?.json));
+      if (found.length) {
+        moving.push(...found);
         movingRequest ??= q.firstRequest;
       }
       continue;
     }
     if (!q.done || q.predicates) continue;
     exhausted++;
-    if (q.reached.size !== first) {
-      unreached.push(
-        `${q.label}: ${page.total} is ${first} but paging (${q.totals.length} pages of ${q.pageSize ?? q.limit}) reached ${q.reached.size} distinct rows`,
-      );
+    const found = totalReached.compare(run.judging.ctx, asked, q.reached.size, q.pageSize ?? q.limit);
+    run.judging.compared(totalReached.name, op, param.name);
+    if (found.length) {
+      unreached.push(...found);
       unreachedRequest ??= q.firstRequest;
     }
   }
-  const base = { operationId: op.operationId, provenance: level, evidence: { subject: page.total } };
   const same = `sample: ${page.total} is the same on every page of a query`;
   const reach = `sample: ${page.total} equals the rows reachable by paging`;
+  const verdict = (check: string, findings: Finding[], request: ShownRequest | undefined, passed: string) =>
+    ({
+      operationId: op.operationId,
+      provenance: level,
+      check,
+      status: findings.length ? 'fail' : 'pass',
+      ...(findings.length ? request : {}),
+      expected: findings[0]?.expected,
+      message: findings.length ? list(findings.map((f) => f.why)) : passed,
+      ...(findings.length ? { findings, evidence: evidenceOf(findings) } : {}),
+    }) as CheckResult;
   return [
     ...(paged
-      ? [
-          {
-            ...base,
-            check: same,
-            status: moving.length ? 'fail' : 'pass',
-            ...movingRequest,
-            expected: `the same ${page.total} on every page`,
-            message: moving.length ? list(moving) : `${paged} queries paged`,
-          } as CheckResult,
-        ]
+      ? [verdict(same, moving, movingRequest, `${paged} queries paged`)]
       : skip(run.scope, { op, check: same, level, reason: 'no query got a second page within the budget' })),
     ...(exhausted
-      ? [
-          {
-            ...base,
-            check: reach,
-            status: unreached.length ? 'fail' : 'pass',
-            ...unreachedRequest,
-            expected: `as many distinct rows over all pages as ${page.total} says`,
-            message: unreached.length ? list(unreached) : `${exhausted} queries paged to their end`,
-          } as CheckResult,
-        ]
+      ? [verdict(reach, unreached, unreachedRequest, `${exhausted} queries paged to their end`)]
       : skip(run.scope, {
           op,
           check: reach,
@@ -138,7 +137,9 @@ function orderVerdict(s: Sampler, run: Run, q: PagedQuery): CheckResult[] {
   if (!run.scope.wants(provenance)) return [];
   const tieBreak = s.tieBreak();
   const pages = q.totals.length || (q.rowsSeen ? 1 : 0);
-  const check = `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
+  const check =
+    `sort: ${q.label}: rows in ${name}: ${order.field} ${order.direction === 'asc' ? 'ascending' : 'descending'}` +
+    `${tieBreak.length ? `, ties by ${tieBreak.join(', ')}` : ''}, within and across pages`;
   const base = { operationId: s.op.operationId, family: 'sort', check, provenance };
   const subject = s.sortParam?.name ?? 'sort';
   if (q.orderProblems.length)

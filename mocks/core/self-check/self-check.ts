@@ -6,6 +6,7 @@
 import type { Operation, SpecModel } from '../../../spec/model.ts';
 import { operationOf } from '../../../spec/judges/route.ts';
 import { Schemas } from '../../../spec/judges/schemas.ts';
+import { formatsReplaced } from '../../../spec/rules.ts';
 
 // Statuses any request may get (404 unknown path, 405, 413, 429): the spec's error body.
 const ANY_REQUEST = [400, 404, 405, 413, 429];
@@ -28,7 +29,7 @@ export class ResponseChecker {
     op: Operation | undefined,
     status: number,
     body: unknown,
-    request?: { method: string; path: string },
+    request?: { method: string; path: string; query?: URLSearchParams },
   ): string | undefined {
     const declared = op?.responses.get(status);
     if (op && !declared && !ANY_REQUEST.includes(status)) {
@@ -36,8 +37,11 @@ export class ResponseChecker {
     }
     const target = op ?? (request ? operationOf(this.model, request.method, request.path) : undefined);
     const answer = { status, headers: {}, body: '', json: body };
+    // A switch of the query may replace a field's format (`relativeTime=true`: relative text).
+    const query = request?.query;
+    const unformatted = target && query ? formatsReplaced(target, (name) => query.get(name) ?? undefined) : [];
     const verdict = target?.responses.has(status)
-      ? this.judge.body(target, status, answer)
+      ? this.judge.body(target, status, answer, unformatted)
       : this.judge.errorBody(answer);
     return verdict.problems.join('; ') || undefined;
   }
