@@ -13,7 +13,7 @@ import { ownPackage } from '../cli/own-package.ts';
 import { summary, verdictLine, type RunOutcome } from './reports/outcome.ts';
 import { clearReports, reportPaths, writeAtomically, writeReports } from './reports/files.ts';
 import { notRun } from './run/figures.ts';
-import { redact } from './kit/mask.ts';
+import { redact } from './shared/mask.ts';
 import { startMockProgram, type MockProgram } from './run/mock-program.ts';
 import { USAGE, givenTarget, parseOptions, reportFlags, type CliOptions } from './run/options.ts';
 import { runDiff } from './diff/command.ts';

@@ -2,7 +2,7 @@
 // a server that honours the rule and one that ignores it:
 // e2e/spec-adds-a-filter.test.ts and spec-adds-an-order.test.ts.
 import { expect } from 'vitest';
-import type { CheckResult } from '../contract-tests/kit/recorder.ts';
+import type { CheckResult } from '../contract-tests/shared/recorder.ts';
 import { runSuite } from '../contract-tests/run/suite.ts';
 
 /** The checks of a run on findServers alone with the spec copy, those `picked` keeps. */

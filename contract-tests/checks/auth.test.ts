@@ -1,7 +1,7 @@
 // The auth matrix comes from the spec, and never writes to a target unless allowed.
 import { describe, expect, test } from 'vitest';
 import { loadModel } from '../../spec/model.ts';
-import { referenceFetch, referenceKit } from '../reference-server/in-process.ts';
+import { referenceFetch, referenceRun } from '../reference-server/in-process.ts';
 import { authFamily, matrixCases } from './auth.ts';
 
 const model = loadModel();
@@ -12,7 +12,7 @@ describe('the auth matrix', () => {
     'createApiKey: x-credentials [session] makes a valid API key a 403; expired credentials 401; a public ' +
       'operation has none',
     async () => {
-      const { run } = referenceKit();
+      const { run } = referenceRun();
       expect(matrixCases(op('createApiKey'), run).map((c) => `${c.variant}:${c.status}`)).toEqual([
         'none:401',
         'unknownKey:401',
@@ -31,7 +31,7 @@ describe('the auth matrix', () => {
   test('with writes off, POST and DELETE checks are skipped with the reason, and nothing is sent', async () => {
     const methods: string[] = [];
     const reference = referenceFetch();
-    const { run } = referenceKit({
+    const { run } = referenceRun({
       allowWrites: false,
       fetch: (request) => {
         methods.push(request.method);
@@ -50,7 +50,7 @@ describe('the auth matrix', () => {
   test(
     'with writes on, every case passes against a correct server, and the keys it made to aim at are removed ' + 'again',
     async () => {
-      const { run } = referenceKit();
+      const { run } = referenceRun();
       const results = await authFamily.perOperation!(op('revokeApiKey'), run);
       expect(results.filter((r) => r.status !== 'pass')).toEqual([]);
       expect(await run.keys.removeAll()).toEqual([]);

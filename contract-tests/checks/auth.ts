@@ -9,12 +9,12 @@ import type { Known } from '../../spec/judges/exchange.ts';
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import type { CredentialVariant } from '../kit/credentials.ts';
-import type { CreatedKey } from '../kit/key-ledger.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CredentialVariant } from '../shared/credentials.ts';
+import type { CreatedKey } from '../shared/key-ledger.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { skip } from './skip.ts';
 import { successPath } from './request-paths.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'keys'] as const;
 type Run = GivenFor<typeof NEEDS>;

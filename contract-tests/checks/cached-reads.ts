@@ -3,7 +3,7 @@
 // operations answer the same either way). A query asked before is answered from memory
 // unless a check asks afresh (to tell a live target's moving counts from a defect).
 import type { Operation } from '../../spec/model.ts';
-import type { CredentialSet } from '../kit/credentials.ts';
+import type { CredentialSet } from '../shared/credentials.ts';
 import type { Exchange, Transport } from '../transport/transport.ts';
 import { queryString, type Query } from './meaning/answer-rows.ts';
 

@@ -6,10 +6,10 @@
 import { exampleOrigin } from '../../spec/cors-origins.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { pathWith, successPath } from './request-paths.ts';
 import { skip } from './skip.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http'] as const;
 type Run = GivenFor<typeof NEEDS>;

@@ -4,9 +4,9 @@
 // did.
 import { reasonPhrase } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { skip } from './skip.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['scope', 'answers', 'results'] as const;
 type Run = GivenFor<typeof NEEDS>;

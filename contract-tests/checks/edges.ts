@@ -12,10 +12,10 @@ import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Known } from '../../spec/judges/exchange.ts';
 import type { Operation, Parameter } from '../../spec/model.ts';
 import { provenanceOf, weakest } from '../../spec/provenance.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { queryString } from './meaning/answer-rows.ts';
 import { skip } from './skip.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'keys', 'runId'] as const;
 type Run = GivenFor<typeof NEEDS>;

@@ -5,13 +5,13 @@
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
-import { NO_OPERATION } from '../kit/answer-log.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import { NO_OPERATION } from '../shared/answer-log.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
 import { skip } from './skip.ts';
 import { keyCap } from './key-cap.ts';
 import { pathWith } from './request-paths.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'keys', 'runId'] as const;
 export type ErrorsRun = GivenFor<typeof NEEDS>;

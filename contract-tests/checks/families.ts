@@ -16,12 +16,12 @@ import { meaningFamily } from './meaning/rule-checks.ts';
 import { negativeFamily } from './negative.ts';
 import { pagingFamily } from './paging.ts';
 import { publicFamily } from './public.ts';
-import type { Family } from './run-kit.ts';
+import type { Family } from './run-parts.ts';
 import { pingFamily } from './sample/ping.ts';
 import { sampleFamily } from './sample/sample.ts';
 
-export type { Family, Given, Need, RunKit } from './run-kit.ts';
-export { handOut } from './run-kit.ts';
+export type { Family, Given, Need, RunParts } from './run-parts.ts';
+export { handOut } from './run-parts.ts';
 
 export const FAMILIES: readonly Family[] = [
   authFamily,

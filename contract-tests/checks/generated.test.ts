@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Defect } from '../reference-server/defects.ts';
 import { referenceFetch, runAgainstReference } from '../reference-server/in-process.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { checkName, generatedFamily } from './generated.ts';
 
 /** A run of the generated family alone, and every URL it sent. */

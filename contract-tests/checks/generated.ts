@@ -13,11 +13,11 @@ import { spelling } from '../../spec/judges/comparisons.ts';
 import type { Operation } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { judgedExchange } from '../run/judging.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
 import { skip } from './skip.ts';
 import { pingsOneServer } from './request-paths.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'sample', 'seed'] as const;
 type Run = GivenFor<typeof NEEDS>;

@@ -4,9 +4,9 @@
 // budget first.
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { skip } from './skip.ts';
-import type { Given } from './run-kit.ts';
+import type { Given } from './run-parts.ts';
 
 export async function keyCap(
   op: Operation,

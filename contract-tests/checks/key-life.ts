@@ -8,12 +8,12 @@
 // a step fails.
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
-import type { CreatedKey } from '../kit/key-ledger.ts';
-import type { KeyLifecycle } from '../kit/key-lifecycle.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CreatedKey } from '../shared/key-ledger.ts';
+import type { KeyLifecycle } from '../shared/key-lifecycle.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import type { Exchange } from '../transport/transport.ts';
 import { skip } from './skip.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['scope', 'judging', 'credentials', 'http', 'keys'] as const;
 type Run = GivenFor<typeof NEEDS>;

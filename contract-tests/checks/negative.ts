@@ -8,12 +8,12 @@ import { deref } from '../../spec/load.ts';
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
 import { provenanceOf, weakest, type Provenance } from '../../spec/provenance.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import type { HttpRequest } from '../transport/http.ts';
 import { skip } from './skip.ts';
 import { queryString } from './meaning/answer-rows.ts';
 import { pathWith } from './request-paths.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'http', 'reads', 'keys'] as const;
 type Run = GivenFor<typeof NEEDS>;

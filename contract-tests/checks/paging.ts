@@ -6,8 +6,8 @@ import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import { totalOf } from '../../spec/judges/rows.ts';
 import type { Operation } from '../../spec/model.ts';
 import { weakest } from '../../spec/provenance.ts';
-import type { CheckResult } from '../kit/recorder.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import type { CheckResult } from '../shared/recorder.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['scope', 'judging', 'credentials', 'http'] as const;
 type Run = GivenFor<typeof NEEDS>;

@@ -5,10 +5,10 @@
 // credential on a public operation is answered as anonymous).
 import { STATUS_JUDGES } from '../../spec/judges/registry.ts';
 import type { Operation } from '../../spec/model.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { skip } from './skip.ts';
 import { pingsOneServer, successPath } from './request-paths.ts';
-import { family, type GivenFor } from './run-kit.ts';
+import { family, type GivenFor } from './run-parts.ts';
 
 const NEEDS = ['scope', 'judging', 'credentials', 'http', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;

@@ -1,9 +1,9 @@
 // A check that did not run, as a result: the reason, or nothing when the run's
 // --provenance leaves the check out anyway.
 import type { Provenance } from '../../spec/provenance.ts';
-import type { Subject } from '../kit/answer-log.ts';
-import type { CheckResult } from '../kit/recorder.ts';
-import type { Scope } from '../kit/scope.ts';
+import type { Subject } from '../shared/answer-log.ts';
+import type { CheckResult } from '../shared/recorder.ts';
+import type { Scope } from '../shared/scope.ts';
 
 /**
  * A check that did not run, and why; nothing when the run's --provenance leaves it out.

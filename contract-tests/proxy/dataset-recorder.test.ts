@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rememberSecret } from '../kit/mask.ts';
+import { rememberSecret } from '../shared/mask.ts';
 import { loadSpec } from '../../spec/load.ts';
 import { loadModel } from '../../spec/model.ts';
 import { ageOfText, BREAKS_SPEC, DatasetRecorder } from './dataset-recorder.ts';

@@ -8,7 +8,7 @@
 // servers: the mock counts its own from the rows. Nothing of `/user/*` or of any
 // operation that writes is read, and neither are request headers: no credential,
 // cookie or Authorization value can reach the file, and a row holding a credential the
-// proxy saw (kit/mask.ts finds it, in time linear in the row) is left out.
+// proxy saw (shared/mask.ts finds it, in time linear in the row) is left out.
 //
 // Rows are written as they arrive, to a spool file beside the recording; memory holds
 // only where each server's latest fields are in it (a few numbers per server), so a
@@ -29,7 +29,7 @@ import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync
 import { basename, dirname, join } from 'node:path';
 import { objectProperties, type Operation, type SpecModel } from '../../spec/model.ts';
 import { BREAKS_SPEC, serverRecordProblems } from '../../spec/server-record.ts';
-import { holdsSecret, redact } from '../kit/mask.ts';
+import { holdsSecret, redact } from '../shared/mask.ts';
 
 export { BREAKS_SPEC };
 

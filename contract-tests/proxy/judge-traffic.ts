@@ -5,7 +5,7 @@
 //
 // A violation is logged once per operation, judge and level, with a curl line that
 // repeats it (credentials as the variables the suite reads them from); later ones are
-// counted (kit/verdict-tally.ts). The results feed the suite's report writers: one result
+// counted (shared/verdict-tally.ts). The results feed the suite's report writers: one result
 // per operation, judge and level, passes included, and a skip for answers that were
 // forwarded but not judged (too big, the client gone, the upstream unreachable), so the
 // report says so. An answer the judges cannot read is a failure, never a skip.
@@ -15,12 +15,12 @@ import { mediaType } from '../../spec/judges/exchange.ts';
 import { crashSignature } from '../../spec/judges/server-error.ts';
 import type { SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
-import { NO_OPERATION } from '../kit/answer-log.ts';
-import { describeResponse, redact } from '../kit/mask.ts';
+import { NO_OPERATION } from '../shared/answer-log.ts';
+import { describeResponse, redact } from '../shared/mask.ts';
 import { forTerminal } from '../reports/escape.ts';
 import { readable } from '../../spec/judges/readable.ts';
-import type { CheckResult } from '../kit/recorder.ts';
-import { type Place, VerdictTally } from '../kit/verdict-tally.ts';
+import type { CheckResult } from '../shared/recorder.ts';
+import { type Place, VerdictTally } from '../shared/verdict-tally.ts';
 import type { Finding } from '../../spec/judges/judge.ts';
 import { nameStandIns, showRequest } from './show-request.ts';
 

@@ -8,7 +8,7 @@
 // afterwards. What it holds is bounded: every copy of a body, in flight or waiting for
 // the judge, is charged to one budget (HELD_LIMIT); past it an answer is forwarded and
 // counted as not judged ("the judge fell behind"), never queued without end. The secrets
-// requests present and answers create are remembered by the one mask (kit/mask.ts).
+// requests present and answers create are remembered by the one mask (shared/mask.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostMatcher, hostnameOf } from '../../cli/allowed-hosts.ts';
@@ -18,7 +18,7 @@ import type { Exchange as Judged } from '../../spec/judges/exchange.ts';
 import { loadModel, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { UsageAccumulator, type UsageProfile, usageNoteOf } from '../../spec/usage-profile.ts';
-import { hideSpecSecrets, nameSecrets, rememberSecret } from '../kit/mask.ts';
+import { hideSpecSecrets, nameSecrets, rememberSecret } from '../shared/mask.ts';
 import { forTerminal } from '../reports/escape.ts';
 import { jsonText } from '../reports/json.ts';
 import { outcomeOf, type RunOutcome } from '../reports/outcome.ts';

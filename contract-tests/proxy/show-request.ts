@@ -1,8 +1,8 @@
 // How the proxy shows the request behind a violation: as people read it (credentials
 // masked) and as a curl line that repeats it against the upstream, the credentials it
 // carried written as the suite's variables (never their values).
-import { describeRequest, redact, redactKnown } from '../kit/mask.ts';
-import { curlLine, nameVariable } from '../kit/repro.ts';
+import { describeRequest, redact, redactKnown } from '../shared/mask.ts';
+import { curlLine, nameVariable } from '../shared/repro.ts';
 import { cookieValue } from '../../spec/judges/credentials.ts';
 import type { Exchange } from '../../spec/judges/exchange.ts';
 

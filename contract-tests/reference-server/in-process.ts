@@ -4,9 +4,9 @@
 // engineer passes a deployment's own.
 import { loadFixtures } from '../../fixtures/load.ts';
 import { loadModel } from '../../spec/model.ts';
-import { resolveCredentials } from '../kit/credentials.ts';
-import { assembleKit, type Kit } from '../run/assemble.ts';
-import { Scope } from '../kit/scope.ts';
+import { resolveCredentials } from '../shared/credentials.ts';
+import { assembleRun, type AssembledRun } from '../run/assemble.ts';
+import { Scope } from '../shared/scope.ts';
 import { runSuite, type SuiteOptions, type SuiteRun } from '../run/suite.ts';
 import { createReferenceApp, type ReferenceOptions } from './app.ts';
 import type { Defect } from './defects.ts';
@@ -58,15 +58,15 @@ export function runAgainstReference(
  * What a run provides to its families, against a reference server, for a test of one family: `fetch` defaults to one
  * into a correct reference server.
  */
-export function referenceKit(
+export function referenceRun(
   options: { fetch?: (request: Request) => Promise<Response>; allowWrites?: boolean } = {},
-): Kit {
+): AssembledRun {
   const model = loadModel();
   const writes =
     options.allowWrites === false
       ? { allowed: false, reason: 'the target is not the mock' }
       : { allowed: true, reason: '--allow-writes' };
-  return assembleKit({
+  return assembleRun({
     model,
     baseUrl: REFERENCE_BASE,
     fetch: options.fetch ?? referenceFetch(),

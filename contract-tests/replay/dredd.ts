@@ -5,7 +5,7 @@
 // captured from its two loggers, never printed, and masked by the caller. Dredd's
 // loggers are one per process: one replay runs at a time.
 import { createRequire } from 'node:module';
-import { DREDD_HOOKS, PACKAGE_ROOT } from '../kit/package-files.ts';
+import { DREDD_HOOKS, PACKAGE_ROOT } from '../shared/package-files.ts';
 import type { DreddTransaction } from './dredd-types.ts';
 
 const require = createRequire(import.meta.url);

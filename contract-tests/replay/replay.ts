@@ -10,11 +10,11 @@ import { skip } from '../checks/skip.ts';
 import { reasonPhrase } from '../../spec/messages.ts';
 import type { Schemas } from '../../spec/judges/schemas.ts';
 import { pingPath, pingsOneServer, successParameters } from '../checks/request-paths.ts';
-import type { Given } from '../checks/run-kit.ts';
+import type { Given } from '../checks/run-parts.ts';
 
 /** What the replay uses of the run. */
 export type ReplayRun = Given<'spec' | 'scope' | 'judging' | 'credentials' | 'http' | 'keys' | 'sample'>;
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { parseJson, type HttpRequest, type HttpResponse } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
 import { dreddMissing, runDredd, type ReplaySteps } from './dredd.ts';
@@ -30,7 +30,7 @@ interface Planned {
   exchange?: Exchange;
 }
 
-export interface ReplayOutcome {
+export interface Replayed {
   results: CheckResult[];
   /** Dredd's own log, unmasked (none when Dredd is not installed). */
   log?: string;
@@ -217,7 +217,7 @@ class Replay {
 }
 
 /** Runs the replay phase: Dredd over `specPath`, then the verdicts. */
-export async function replayPhase(run: ReplayRun, specPath: string): Promise<ReplayOutcome> {
+export async function replayPhase(run: ReplayRun, specPath: string): Promise<Replayed> {
   // Installed from the package without Dredd (an optional peer dependency): a
   // named skip, which fails the run under --strict.
   const missing = dreddMissing();

@@ -1,7 +1,7 @@
 // Causes group failures on their fields: one field sent wrong wherever it sits is one cause,
 // and a leaked secret is one cause whichever judge met it, named by what leaked and where.
 import { describe, expect, test } from 'vitest';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { PAGING_REPEATS } from '../../spec/judges/comparisons.ts';
 import { fieldError, findCauses } from './causes.ts';
 

@@ -12,7 +12,7 @@
 // own (reports/outcome.ts `outcomeOf`).
 import { PAGING_REPEATS } from '../../spec/judges/comparisons.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 
 export interface Cause {
   /** What is wrong, for people: `route missing: GET /metadata/versions answers 404 to every request`. */
@@ -25,7 +25,7 @@ export interface Cause {
   failures: CheckResult[];
 }
 
-/** What the run saw of every answer (kit/answer-log.ts): statuses per operation, media types overall. */
+/** What the run saw of every answer (shared/answer-log.ts): statuses per operation, media types overall. */
 export interface Observed {
   answers: Record<string, Record<string, number>>;
   answerTypes: Record<string, number>;

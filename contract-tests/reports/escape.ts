@@ -1,10 +1,10 @@
 // Text from a target is never trusted: a 5xx's message, a header, a path a client sent
 // reach every output, and each kind of output has one sanitizer here, the mask
-// (kit/mask.ts) first in each. A terminal line stays one line with no escape sequence
+// (shared/mask.ts) first in each. A terminal line stays one line with no escape sequence
 // (no forged `::warning::` or `PASSED` line, no colours, no text turned around); XML is
 // well-formed whatever characters came; markdown shows text as text (no image, link or
 // markup from the upstream); HTML is escaped; JSON is masked (JSON.stringify escapes).
-import { redact } from '../kit/mask.ts';
+import { redact } from '../shared/mask.ts';
 
 /** Masked, then cut to `max` characters (so no cut falls inside a secret before it is masked). */
 function masked(text: string, max?: number): string {

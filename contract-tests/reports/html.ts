@@ -7,7 +7,7 @@ import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import type { Cause } from './causes.ts';
 import { failsStrictly, failureFields, promisesLine, verdictLine, type RunOutcome } from './outcome.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { forHtml } from './escape.ts';
 
 const esc = forHtml;

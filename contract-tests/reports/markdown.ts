@@ -4,7 +4,7 @@
 // away (each with why and its repro), and one row per operation.
 import { LEVELS } from '../../spec/provenance.ts';
 import { verdictLine, type RunOutcome } from './outcome.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { forCode, forFence, forMarkdown } from './escape.ts';
 
 const md = forMarkdown;

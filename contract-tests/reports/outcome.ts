@@ -8,7 +8,7 @@
 import type { PromiseCoverage } from '../../spec/promise-coverage.ts';
 import { LEVELS, type Provenance } from '../../spec/provenance.ts';
 import { findCauses, type Cause, type Observed, type OperationInfo } from './causes.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { linesForTerminal } from './escape.ts';
 
 export interface OperationReport {

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 import { runAgainstReference } from '../reference-server/in-process.ts';
 import { notRun } from '../run/figures.ts';
 import { htmlReport } from './html.ts';

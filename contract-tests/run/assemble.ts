@@ -3,7 +3,7 @@
 // registry's judges at the run's level, shown every answer; the credentials; the search sample.
 import type { SpecModel } from '../../spec/model.ts';
 import { UsageAccumulator, usageNoteOf } from '../../spec/usage-profile.ts';
-import type { RunKit } from '../checks/families.ts';
+import type { RunParts } from '../checks/families.ts';
 import { CachedReads } from '../checks/cached-reads.ts';
 import { searchedOperation } from '../checks/sample/sample.ts';
 import { Sampler } from '../checks/sample/sampler.ts';
@@ -11,12 +11,12 @@ import { Budget } from '../transport/budget.ts';
 import type { Fetch } from '../transport/http.ts';
 import { Pacer } from '../transport/pacing.ts';
 import { Transport } from '../transport/transport.ts';
-import { AnswerLog, filedUnder } from '../kit/answer-log.ts';
-import { CredentialSet, type Credentials } from '../kit/credentials.ts';
-import { KeyLedger } from '../kit/key-ledger.ts';
-import { keyLifecycle } from '../kit/key-lifecycle.ts';
-import { Recorder } from '../kit/recorder.ts';
-import type { Scope } from '../kit/scope.ts';
+import { AnswerLog, filedUnder } from '../shared/answer-log.ts';
+import { CredentialSet, type Credentials } from '../shared/credentials.ts';
+import { KeyLedger } from '../shared/key-ledger.ts';
+import { keyLifecycle } from '../shared/key-lifecycle.ts';
+import { Recorder } from '../shared/recorder.ts';
+import type { Scope } from '../shared/scope.ts';
 import { RunJudging } from './judging.ts';
 
 /** The clock the pacing waits by; tests pass a fake one (no real seconds slept). */
@@ -25,7 +25,7 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-export interface KitParts {
+export interface RunSettings {
   model: SpecModel;
   baseUrl: string;
   fetch: Fetch;
@@ -41,9 +41,9 @@ export interface KitParts {
   seed: number;
 }
 
-export interface Kit {
+export interface AssembledRun {
   /** Everything the run holds: the engine hands each family only the parts it declared (`handOut`). */
-  run: RunKit;
+  run: RunParts;
   recorder: Recorder;
   /**
    * What the run sent and was answered, as a usage profile of its own (`--usage` compares it: run/usage-coverage.ts).
@@ -51,7 +51,7 @@ export interface Kit {
   traffic: UsageAccumulator;
 }
 
-export function assembleKit(p: KitParts): Kit {
+export function assembleRun(p: RunSettings): AssembledRun {
   const answers = new AnswerLog();
   const recorder = new Recorder();
   const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
@@ -83,7 +83,7 @@ export function assembleKit(p: KitParts): Kit {
   const reads = new CachedReads(http, credentials);
   const searched = searchedOperation(p.model.operations);
   const sample = searched ? new Sampler(searched, { reads, judging, budgetLeft: () => http.budget.left() }) : undefined;
-  const run: RunKit = {
+  const run: RunParts = {
     spec: p.model,
     scope: p.scope,
     http,

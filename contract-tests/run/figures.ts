@@ -6,11 +6,11 @@ import { refusedOutcome, type RunOutcome } from '../reports/outcome.ts';
 import type { SampleStats } from '../checks/sample/sampler.ts';
 import type { Budget } from '../transport/budget.ts';
 import type { PaceStats } from '../transport/pacing.ts';
-import type { Credentials } from '../kit/credentials.ts';
-import { mask } from '../kit/mask.ts';
+import type { Credentials } from '../shared/credentials.ts';
+import { mask } from '../shared/mask.ts';
 import { ownPackage } from '../../cli/own-package.ts';
 import type { Target } from './preflight.ts';
-import type { Scope } from '../kit/scope.ts';
+import type { Scope } from '../shared/scope.ts';
 
 export interface RunFacts {
   specName: string;

@@ -17,12 +17,12 @@ import { crashSignature } from '../../spec/judges/server-error.ts';
 import { owedStatuses } from '../../spec/judges/owed-status.ts';
 import type { Operation, SpecModel } from '../../spec/model.ts';
 import { LEVELS, type Provenance, weakest } from '../../spec/provenance.ts';
-import { NO_OPERATION, type Subject } from '../kit/answer-log.ts';
-import type { CredentialSet } from '../kit/credentials.ts';
-import { describeResponse } from '../kit/mask.ts';
-import type { CheckResult, Evidence } from '../kit/recorder.ts';
-import { evidenceOf, VerdictTally } from '../kit/verdict-tally.ts';
-import { show } from '../kit/repro.ts';
+import { NO_OPERATION, type Subject } from '../shared/answer-log.ts';
+import type { CredentialSet } from '../shared/credentials.ts';
+import { describeResponse } from '../shared/mask.ts';
+import type { CheckResult, Evidence } from '../shared/recorder.ts';
+import { evidenceOf, VerdictTally } from '../shared/verdict-tally.ts';
+import { show } from '../shared/repro.ts';
 import { type HttpRequest, type HttpResponse, onTheWire } from '../transport/http.ts';
 import type { Exchange } from '../transport/transport.ts';
 
@@ -307,7 +307,7 @@ export class RunJudging {
 
   /**
    * Every judge's verdict on every answer of the run that no case claimed, one result per
-   * operation, judge and level (kit/verdict-tally.ts). `wants`: the operations the run selected.
+   * operation, judge and level (shared/verdict-tally.ts). `wants`: the operations the run selected.
    */
   tallies(wants: (operationId: string) => boolean): CheckResult[] {
     const tally = new VerdictTally();

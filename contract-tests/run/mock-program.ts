@@ -5,7 +5,7 @@
 // mock; and it never outlives the suite: if the suite is killed outright, the mock
 // sees its parent gone and stops (mocks/node/lifetime.ts).
 import { spawn } from 'node:child_process';
-import { MOCK_PROGRAM, PACKAGE_ROOT } from '../kit/package-files.ts';
+import { MOCK_PROGRAM, PACKAGE_ROOT } from '../shared/package-files.ts';
 
 export interface MockProgram {
   baseUrl: string;

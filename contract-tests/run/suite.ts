@@ -11,19 +11,19 @@ import { SPEC_PATH } from '../../spec/load.ts';
 import { loadModel, type Operation, type SpecModel } from '../../spec/model.ts';
 import type { Provenance } from '../../spec/provenance.ts';
 import { FAMILIES, handOut, type Family } from '../checks/families.ts';
-import { replayPhase, type ReplayOutcome } from '../replay/replay.ts';
+import { replayPhase, type Replayed } from '../replay/replay.ts';
 import { promisesLine, outcomeOf as reportedOutcome, type RunOutcome } from '../reports/outcome.ts';
 import { promiseCoverage } from '../../spec/promise-coverage.ts';
 import { promiseMap } from '../../spec/promises.ts';
 import type { Fetch } from '../transport/http.ts';
-import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../kit/credentials.ts';
+import { nameFixtureSecrets, resolveCredentials, type Credentials } from '../shared/credentials.ts';
 import { figureLines, notRun, settingsLines, type RunFacts } from './figures.ts';
-import { assembleKit, type Clock, type Kit } from './assemble.ts';
-import { redact } from '../kit/mask.ts';
+import { assembleRun, type Clock, type AssembledRun } from './assemble.ts';
+import { redact } from '../shared/mask.ts';
 import { DEFAULT_BUDGET, DEFAULT_SEED, normaliseBaseUrl } from './options.ts';
 import { PreflightError, preflight, type Target } from './preflight.ts';
-import type { CheckResult } from '../kit/recorder.ts';
-import { Scope } from '../kit/scope.ts';
+import type { CheckResult } from '../shared/recorder.ts';
+import { Scope } from '../shared/scope.ts';
 import type { UsageProfile } from '../../spec/usage-profile.ts';
 import { usageCoverage } from './usage-coverage.ts';
 
@@ -101,8 +101,12 @@ function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
 }
 
 /** The families in table order, each on every selected operation, each handed the parts of the run it declared. */
-async function depthPhase(kit: Kit, operations: readonly Operation[], families: readonly Family[]): Promise<void> {
-  const { run, recorder } = kit;
+async function depthPhase(
+  assembled: AssembledRun,
+  operations: readonly Operation[],
+  families: readonly Family[],
+): Promise<void> {
+  const { run, recorder } = assembled;
   for (const family of families) {
     if (run.http.stopped()) return;
     const given = handOut(run, family.needs);
@@ -149,17 +153,17 @@ function settle(options: SuiteOptions, model: SpecModel, target: Target): { cred
  * The replay, the depth families and the judges' verdicts on every answer; then the cleanup, whatever happened. Returns
  * the replay's outcome, if it ran.
  */
-async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promise<ReplayOutcome | undefined> {
-  const { run, recorder } = kit;
+async function phases(assembled: AssembledRun, options: SuiteOptions, specPath: string): Promise<Replayed | undefined> {
+  const { run, recorder } = assembled;
   const failures: CheckResult[] = [];
-  let replay: ReplayOutcome | undefined;
+  let replay: Replayed | undefined;
   try {
     if (options.dredd ?? !options.fetch) {
       replay = await replayPhase(run, specPath);
       recorder.add(replay.results.map((r) => ({ family: 'Dredd', ...r })));
     }
     const selected = run.spec.operations.filter((o) => run.scope.selected(o));
-    await depthPhase(kit, selected, options.families ?? FAMILIES).catch((err: Error) => {
+    await depthPhase(assembled, selected, options.families ?? FAMILIES).catch((err: Error) => {
       failures.push({
         operationId: 'suite',
         family: 'suite',
@@ -209,10 +213,10 @@ async function phases(kit: Kit, options: SuiteOptions, specPath: string): Promis
 }
 
 /** The outcome the reports render: results per operation, causes, the verdict, the figures. */
-function outcomeOf(kit: Kit, facts: RunFacts, replay: ReplayOutcome | undefined, started: Date): RunOutcome {
-  const { run } = kit;
+function outcomeOf(assembled: AssembledRun, facts: RunFacts, replay: Replayed | undefined, started: Date): RunOutcome {
+  const { run } = assembled;
   const outcome = reportedOutcome({
-    results: kit.recorder.all(),
+    results: assembled.recorder.all(),
     operations: run.spec.operations.map((o) => ({
       operationId: o.operationId,
       method: o.method,
@@ -259,7 +263,7 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   const { credentials, scope } = settle(options, model, target);
   const budget = options.budget ?? DEFAULT_BUDGET;
   const pace = options.pace ?? true;
-  const kit = assembleKit({
+  const assembled = assembleRun({
     model,
     baseUrl: target.baseUrl,
     fetch,
@@ -272,14 +276,14 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
     runId: randomBytes(4).toString('hex'),
     seed: options.seed ?? DEFAULT_SEED,
   });
-  const replay = await phases(kit, options, specPath);
+  const replay = await phases(assembled, options, specPath);
   const facts: RunFacts = {
     specName: options.spec ? basename(specPath) : 'spec/openapi.yaml',
     target,
     scope,
     credentials,
     budget,
-    seed: kit.run.seed,
+    seed: assembled.run.seed,
     strict: options.strict ?? false,
     dredd: Boolean(replay),
     pace,
@@ -287,14 +291,14 @@ async function checkTarget(options: SuiteOptions, started: Date): Promise<SuiteR
   };
   // Writes off without --allow-writes: their skips were asked for, and fail a --strict run only when writes were.
   if (!scope.writes.allowed)
-    for (const r of kit.recorder.all() as CheckResult[])
+    for (const r of assembled.recorder.all() as CheckResult[])
       if (r.status === 'skip' && model.byId.get(r.operationId)?.isWrite) r.declined = true;
   // --usage: what consumers use against what the run sent (run/usage-coverage.ts), as results and a closing line.
   const coverage = options.usage?.length
-    ? usageCoverage(options.usage, kit.traffic.toJSON(), model, options.requireUsage ?? false)
+    ? usageCoverage(options.usage, assembled.traffic.toJSON(), model, options.requireUsage ?? false)
     : undefined;
-  if (coverage) kit.recorder.add(coverage.results);
-  const outcome = outcomeOf(kit, facts, replay, started);
+  if (coverage) assembled.recorder.add(coverage.results);
+  const outcome = outcomeOf(assembled, facts, replay, started);
   if (coverage) outcome.figures.push(...coverage.figures);
   return { outcome, ...(replay ? { dreddLog: replay.log } : {}) };
 }

@@ -9,7 +9,7 @@
 import type { SpecModel } from '../../spec/model.ts';
 import { weakest, type Provenance } from '../../spec/provenance.ts';
 import type { UsageProfile } from '../../spec/usage-profile.ts';
-import type { CheckResult } from '../kit/recorder.ts';
+import type { CheckResult } from '../shared/recorder.ts';
 
 interface Used {
   operationId: string;

@@ -7,9 +7,9 @@ import { deref } from '../../../spec/load.ts';
 import { STATUS_JUDGES } from '../../../spec/judges/registry.ts';
 import type { Operation } from '../../../spec/model.ts';
 import { provenanceOf, weakest, type Provenance } from '../../../spec/provenance.ts';
-import type { CheckResult } from '../../kit/recorder.ts';
+import type { CheckResult } from '../../shared/recorder.ts';
 import { pingPath, pingsOneServer } from '../request-paths.ts';
-import { family, type Given, type GivenFor } from '../run-kit.ts';
+import { family, type Given, type GivenFor } from '../run-parts.ts';
 
 const NEEDS = ['spec', 'scope', 'judging', 'credentials', 'reads', 'sample'] as const;
 type Run = GivenFor<typeof NEEDS>;

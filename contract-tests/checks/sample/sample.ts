@@ -4,11 +4,11 @@
 import { meaningLevel } from '../../../spec/judges/rows.ts';
 import type { Operation } from '../../../spec/model.ts';
 import { weakest } from '../../../spec/provenance.ts';
-import type { Scope } from '../../kit/scope.ts';
-import type { CheckResult } from '../../kit/recorder.ts';
+import type { Scope } from '../../shared/scope.ts';
+import type { CheckResult } from '../../shared/recorder.ts';
 import { combinations } from '../meaning/combinations.ts';
 import { ROW_RULES } from '../meaning/row-rules.ts';
-import { family, type GivenFor } from '../run-kit.ts';
+import { family, type GivenFor } from '../run-parts.ts';
 import { PINGED_SERVERS, pingOperations } from './ping.ts';
 import type { Sampler } from './sampler.ts';
 import { sampleVerdicts } from './verdicts.ts';

@@ -10,7 +10,7 @@ import type { Finding } from '../../../spec/judges/judge.ts';
 import { identityOf, meaningLevel, rowsOf, totalOf } from '../../../spec/judges/rows.ts';
 import type { Operation, Parameter, SortOrder } from '../../../spec/model.ts';
 import type { Provenance } from '../../../spec/provenance.ts';
-import { show, type ShownRequest } from '../../kit/repro.ts';
+import { show, type ShownRequest } from '../../shared/repro.ts';
 import type { RunJudging } from '../../run/judging.ts';
 import type { Exchange } from '../../transport/transport.ts';
 import type { CachedReads } from '../cached-reads.ts';

@@ -5,13 +5,13 @@
 import { totalReached, totalSteady } from '../../../spec/judges/comparisons.ts';
 import type { Finding } from '../../../spec/judges/judge.ts';
 import { meaningLevel, totalOf } from '../../../spec/judges/rows.ts';
-import { evidenceOf } from '../../kit/verdict-tally.ts';
+import { evidenceOf } from '../../shared/verdict-tally.ts';
 import { weakest } from '../../../spec/provenance.ts';
-import type { CheckResult } from '../../kit/recorder.ts';
-import type { ShownRequest } from '../../kit/repro.ts';
+import type { CheckResult } from '../../shared/recorder.ts';
+import type { ShownRequest } from '../../shared/repro.ts';
 import { skip } from '../skip.ts';
 import { combinationName } from '../meaning/combinations.ts';
-import type { Given } from '../run-kit.ts';
+import type { Given } from '../run-parts.ts';
 
 type Run = Given<'scope' | 'judging' | 'reads'>;
 import type { PagedQuery, Sampler } from './sampler.ts';

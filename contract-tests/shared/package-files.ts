@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-/** True in the bundle (dist/contract.mjs), false in the source (contract-tests/kit/package-files.ts). */
+/** True in the bundle (dist/contract.mjs), false in the source (contract-tests/shared/package-files.ts). */
 export const BUNDLED = !fileURLToPath(import.meta.url).endsWith('.ts');
 
 export const PACKAGE_ROOT = fileURLToPath(new URL(BUNDLED ? '../' : '../../', import.meta.url));

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { runAgainstReference } from '../reference-server/in-process.ts';
 import { FAMILIES } from './families.ts';
-import { family } from './run-kit.ts';
+import { family } from './run-parts.ts';
 
 describe("a family's needs", () => {
   test('the engine hands each family exactly the parts it declared, once and per operation', async () => {

@@ -6,18 +6,18 @@
 // declared, so touching an undeclared part does not compile, and at run time the object
 // it gets holds nothing else. A family returns results; it never records them.
 import type { Operation, SpecModel } from '../../spec/model.ts';
-import type { AnswerLog } from '../kit/answer-log.ts';
-import type { CredentialSet } from '../kit/credentials.ts';
-import type { KeyLedger } from '../kit/key-ledger.ts';
-import type { CheckResult } from '../kit/recorder.ts';
-import type { Scope } from '../kit/scope.ts';
+import type { AnswerLog } from '../shared/answer-log.ts';
+import type { CredentialSet } from '../shared/credentials.ts';
+import type { KeyLedger } from '../shared/key-ledger.ts';
+import type { CheckResult } from '../shared/recorder.ts';
+import type { Scope } from '../shared/scope.ts';
 import type { Transport } from '../transport/transport.ts';
 import type { RunJudging } from '../run/judging.ts';
 import type { CachedReads } from './cached-reads.ts';
 import type { Sampler } from './sample/sampler.ts';
 
 /** Everything a run holds for its families; the engine's, never handed out whole. */
-export interface RunKit {
+export interface RunParts {
   spec: SpecModel;
   /** `--provenance`, `--only`, writes. */
   scope: Scope;
@@ -42,10 +42,10 @@ export interface RunKit {
 }
 
 /** A part of the run a family may ask for. */
-export type Need = keyof RunKit;
+export type Need = keyof RunParts;
 
 /** What a family that declared `N` is handed: those parts, and no other. */
-export type Given<N extends Need> = Pick<RunKit, N>;
+export type Given<N extends Need> = Pick<RunParts, N>;
 
 /** `Given` for a `needs` list declared `as const`: `type Run = GivenFor<typeof NEEDS>`. */
 export type GivenFor<T extends readonly Need[]> = Given<T[number]>;
@@ -67,6 +67,6 @@ export function family<const N extends Need>(f: Family<N>): Family<N> {
 }
 
 /** The parts `needs` names, and nothing else: what the engine hands a family. */
-export function handOut<N extends Need>(kit: RunKit, needs: readonly N[]): Given<N> {
-  return Object.fromEntries(needs.map((n) => [n, kit[n]])) as Given<N>;
+export function handOut<N extends Need>(parts: RunParts, needs: readonly N[]): Given<N> {
+  return Object.fromEntries(needs.map((n) => [n, parts[n]])) as Given<N>;
 }
