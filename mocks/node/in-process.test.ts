@@ -2,6 +2,8 @@
 // socket: the same requests get the same bytes (status, headers, body); reset() and
 // close() do what they say; a bad option is refused, named. (The same, installed from
 // the packed package: e2e/installed-package.pack.ts; under MSW: e2e/mock-in-msw.test.ts.)
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FindResponse } from '../../spec/openapi.gen.ts';
 import { authHeaders, credential } from '../testing/test-app.ts';
@@ -10,6 +12,10 @@ import { createMock, credentials, type InProcessMock, server as aServer } from '
 import { FLAGS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { NOW, NOW_ISO } from '../../testing/instants.ts';
+
+// A test may ask V8 for a collection (what a busy run does at any moment).
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const SETTINGS = { seed: 4242, servers: 250, now: NOW_ISO, cacheDir: null, rowCacheMiB: 8 };
 /** What node:http adds to every answer on a socket, which an answer in process has no use for. */
@@ -259,6 +265,17 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
       [null, 'reset'],
     ]);
   });
+
+  it('a request nobody answers is aborted by its signal, after a garbage collection too', async () => {
+    own.use({ operationId: 'listRegions', fault: 'no-answer' });
+    // The timeout signal is all the caller holds; what the mock made from it may be collected meanwhile.
+    const pending = own.fetch(`${API}/metadata/regions`, { signal: AbortSignal.timeout(300) });
+    for (let i = 0; i < 3; i++) {
+      collectGarbage();
+      await new Promise((r) => setImmediate(r));
+    }
+    await expect(pending).rejects.toThrow(/aborted|timeout/i);
+  }, 10_000);
 
   it('what the UI sent: the journal, with parameters as parsed and the caller masked', async () => {
     own.useCredential('valid-key');

@@ -232,7 +232,7 @@ function inProcessFaults(fault: (why: TypeError) => void): Transport {
  * connection closes under the server's stop), and its answer rejects with `why`. An
  * override's fault rejects it too, or cuts its body; the request's own signal aborts it.
  */
-function answer(app: MockApp['app'], request: Request): InFlight {
+function answer(app: MockApp['app'], request: Request, callers: readonly AbortSignal[] = []): InFlight {
   let reject!: (why: unknown) => void;
   const ended = new Promise<never>((_, r) => {
     reject = r;
@@ -244,9 +244,13 @@ function answer(app: MockApp['app'], request: Request): InFlight {
         duplex: 'half',
       } as RequestInit)
     : request;
-  const signal = request.signal;
-  if (signal.aborted) reject(signal.reason);
-  else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  // The caller's own signal too, not only the Request's: a Request's signal follows the one it was made from through
+  // a weak reference, so when an intermediate Request is collected (made by toRequest, copied by asBrowser) the
+  // caller's abort never reached this one, and a request nobody answers (the `no-answer` fault) hung.
+  for (const signal of [request.signal, ...callers]) {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  }
   let faulted: TypeError | undefined;
   const env = { transport: inProcessFaults((why) => void (faulted = why)) };
   const answered = Promise.resolve(app.fetch(fed, env)).then((res) => {
@@ -337,7 +341,8 @@ export function createMock(options: CreateMockOptions = {}): InProcessMock {
     } catch (err) {
       return Promise.reject(err as Error);
     }
-    const flight = answer(mock.app, request);
+    const callers = [init?.signal, input instanceof Request ? input.signal : undefined].filter((x) => x != null);
+    const flight = answer(mock.app, request, callers);
     inFlight.add(flight);
     void flight.answer.finally(() => inFlight.delete(flight)).catch(() => undefined);
     if (request.credentials === 'omit') return flight.answer;
