@@ -15,6 +15,7 @@ import { caseHeaders, SHOWN, type TrafficCase } from '../contract-tests/testing/
 import { startReferenceServer } from '../contract-tests/reference-server/socket.ts';
 import { loadSpec } from '../spec/load.ts';
 import { mockOnSocket, REPO, stop } from './helpers.ts';
+import { printed, watch } from '../testing/programs.ts';
 
 const example = loadSpec().paths['/servers/find']!.get.responses['200'].content['application/json'].examples;
 const ROW = Object.values<any>(example)[0].value.results[0] as Record<string, unknown>;
@@ -42,24 +43,8 @@ async function startCli(args: string[]): Promise<Proxy> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const look = setInterval(() => {
-      const url = /Validation proxy on (\S+)/.exec(out)?.[1];
-      if (url) {
-        clearInterval(look);
-        resolve(url);
-      }
-    }, 50);
-    void exit.then(() => {
-      clearInterval(look);
-      reject(new Error(`the proxy exited: ${out}`));
-    });
-  });
-  return { child, baseUrl, out: () => out, exit };
+  const program = watch(child);
+  return { ...program, child, baseUrl: await printed(program, /Validation proxy on (\S+)/) };
 }
 
 async function send(baseUrl: string, c: TrafficCase): Promise<{ status: number; json: any }> {

@@ -18,6 +18,7 @@ import { readUsageProfile } from '../spec/usage-profile.ts';
 import { mockOnSocket, REPO, stop } from './helpers.ts';
 // @ts-expect-error: the fixture app is plain JavaScript, without declarations
 import { createApi } from './fixture-app/api.js';
+import { printed, watch, type Program } from '../testing/programs.ts';
 
 const TSX = pathToFileURL(join(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
 const MOCK = join(REPO, 'mocks/node/cli.ts');
@@ -30,13 +31,6 @@ afterAll(async () => {
   for (const c of closers) await c();
 });
 
-interface Program {
-  child: ChildProcess;
-  /** What it printed, both streams. */
-  out: () => string;
-  exit: Promise<number | null>;
-}
-
 /** A program in a process group of its own (as a terminal starts it); resolves once `ready` shows a URL. */
 async function start(cli: string, args: string[], ready: RegExp): Promise<Program & { url: string }> {
   const child = spawn(process.execPath, ['--import', TSX, cli, ...args], {
@@ -45,24 +39,8 @@ async function start(cli: string, args: string[], ready: RegExp): Promise<Progra
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = setInterval(() => {
-      const found = ready.exec(out)?.[1];
-      if (found) {
-        clearInterval(look);
-        resolve(found);
-      }
-    }, 50);
-    void exit.then(() => {
-      clearInterval(look);
-      reject(new Error(`it exited before it listened: ${out}`));
-    });
-  });
-  return { child, url, out: () => out, exit };
+  const program = watch(child);
+  return { ...program, child, url: await printed(program, ready) };
 }
 
 const MOCK_FLAGS = ['--port', '0', '--quiet', '--servers', '50', '--cache-dir', 'off'];

@@ -18,6 +18,7 @@ import { programFlags, type FlagTable } from '../cli/flags.ts';
 import { loadFixtures } from '../fixtures/load.ts';
 import { FAVICONS } from '../mocks/dataset/favicons.ts';
 import { startMock } from '../mocks/node/server.ts';
+import { printed, watch } from '../testing/programs.ts';
 
 const FLAGS = {
   servers: { type: 'integer', value: 'N', default: 100_000, min: 1, max: 5_000_000, help: 'servers in the listing' },
@@ -107,21 +108,8 @@ async function main(): Promise<void> {
   const child = timed
     ? spawn('/usr/bin/time', ['-v', process.execPath, ...proxyArgs], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(process.execPath, proxyArgs, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const base = await new Promise<string>((resolve, reject) => {
-    const look = setInterval(() => {
-      const url = /Validation proxy on (\S+)/.exec(out)?.[1];
-      if (url) {
-        clearInterval(look);
-        resolve(url);
-      }
-    }, 50);
-    void exited.then(() => reject(new Error(`the proxy exited: ${out}${err}`)));
-  });
+  const proxy = watch(child);
+  const base = await printed(proxy, /Validation proxy on (\S+)/);
   // The proxy itself: time's child, or the child.
   const proxyPid = timed
     ? Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0])
@@ -153,10 +141,10 @@ async function main(): Promise<void> {
 
   const stopAt = performance.now();
   process.kill(proxyPid, 'SIGTERM');
-  const code = await exited;
+  const code = await proxy.exit;
   clearInterval(sampler);
   const stoppedMs = performance.now() - stopAt;
-  const maxRss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1];
+  const maxRss = /Maximum resident set size \(kbytes\): (\d+)/.exec(proxy.out())?.[1];
   const peakMiB = (maxRss ? Number(maxRss) : hwm.kib) / 1024;
 
   // The recording, counted a line at a time (it may be bigger than any one string).
@@ -195,7 +183,7 @@ async function main(): Promise<void> {
   await mock.close();
   rmSync(dir, { recursive: true, force: true });
   const ok = code === 0 && reports.length === 4 && recorded === rows && rows === opts.servers;
-  if (!ok) console.error(`proxy-record: not as expected:\n${out.slice(-3000)}\n${err.slice(-3000)}`);
+  if (!ok) console.error(`proxy-record: not as expected:\n${proxy.out().slice(-6000)}`);
   process.exit(ok ? 0 : 1);
 }
 
