@@ -5,7 +5,7 @@
 // as it was (the suite's made-up unknown key is no secret). A body with a long run of one
 // character (the 413 check's padding) is rebuilt by the shell instead of printed.
 import { describeRequest } from './mask.ts';
-import type { HttpRequest } from '../transport/http.ts';
+import { type HttpRequest, onTheWire } from '../transport/http.ts';
 
 /** Secret value -> the shell expression that stands for it. */
 const variables = new Map<string, string>();
@@ -58,14 +58,8 @@ function data(body: string): string {
 
 /** `curl -i ...` that sends `req` as the suite sent it (the suite asks for JSON on every request). */
 export function curlLine(req: HttpRequest): string {
-  const headers: Record<string, string> = { Accept: 'application/json', ...req.headers };
-  let body: string | undefined;
-  if (typeof req.body === 'string') body = req.body;
-  else if (req.body !== undefined) {
-    body = JSON.stringify(req.body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
-      headers['Content-Type'] = 'application/json';
-  }
+  // The request as the transport put it on the wire, so the line repeats what was sent.
+  const { headers, body } = onTheWire(req);
   const parts = ['curl -i'];
   if (/[[\]{}]/.test(req.url)) parts.push('--globoff');
   if (/\/\.\.?(\/|$|\?)/.test(req.url)) parts.push('--path-as-is');
