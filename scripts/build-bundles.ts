@@ -2,15 +2,7 @@
 // Node 20 with its dependencies left as imports (the package installs them), the way `npm run build` makes the mock's.
 // The suite's Dredd hooks go beside it as CommonJS: Dredd require()s them.
 import { build, type BuildOptions } from 'esbuild';
-
-const PROGRAM: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
-};
+import { NODE_PROGRAM as PROGRAM } from './build-mock.ts';
 
 const BUNDLES: Record<string, BuildOptions[]> = {
   contract: [

@@ -101,20 +101,22 @@ export function builtModules(): BuiltModules {
   return { 'spec/built.ts': specModule(), 'mocks/dataset/built.ts': datasetsModule() };
 }
 
+/** A program of this package as esbuild bundles it: one ES module for Node 20, its dependencies left as imports. */
+export const NODE_PROGRAM = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
 /**
- * How a bundle of the mock is built (this one, and the library entry's): ESM for Node 20, the
- * dependencies left external, the built modules in place of their stubs.
+ * How a bundle of the mock is built (this one, and the library entry's): a Node program with the built modules in
+ * place of their stubs.
  */
 export function bundleOptions(modules: BuiltModules) {
-  return {
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-    plugins: [builtPlugin(modules)],
-  } as const satisfies BuildOptions;
+  return { ...NODE_PROGRAM, plugins: [builtPlugin(modules)] } as const satisfies BuildOptions;
 }
 
 /** An esbuild plugin that bundles the built modules in place of their stubs. */
