@@ -78,7 +78,8 @@ interface Header {
  * 0.7 ms or more for the default dataset's 186 KB, on the first createMock's path). It reads back as any JSON.
  */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, escaped);
 }
 
 /** The narrowest array holding these numbers exactly (u16, u32), or the Float64Array itself. */
