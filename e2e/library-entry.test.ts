@@ -23,10 +23,10 @@ const root = mkdtempSync(join(tmpdir(), 'slm-library-'));
 const dist = join(root, 'dist');
 
 const model = loadModel();
-const key = credentialHeaders(
-  model.schemes.get(FIXTURE_CREDENTIALS['valid-key'].type)!,
-  FIXTURE_CREDENTIALS['valid-key'].value,
-);
+const headersOf = (name: keyof typeof FIXTURE_CREDENTIALS) =>
+  credentialHeaders(model.schemes.get(FIXTURE_CREDENTIALS[name].type)!, FIXTURE_CREDENTIALS[name].value);
+const key = headersOf('valid-key');
+const session = headersOf('valid-session');
 /** A first request to each operation (and a refusal or two), in this order, on one mock. */
 const REQUESTS: [string, RequestInit?][] = [
   ['/api/v0.1/servers/find?limit=5'],
@@ -39,7 +39,8 @@ const REQUESTS: [string, RequestInit?][] = [
   ['/api/v0.1/user/apikeys', { headers: key }],
   [
     '/api/v0.1/user/apikeys',
-    { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: '{"name":"a"}' },
+    // A session creates keys; an empty name is refused by the body's schema (a created key's secret is random).
+    { method: 'POST', headers: { ...session, 'Content-Type': 'application/json' }, body: '{"name":""}' },
   ],
   ['/api/v0.1/user/apikeys/1', { method: 'DELETE', headers: key }],
   ['/api/v0.1/user/apikeys'],
@@ -56,7 +57,8 @@ const mock = createMock(JSON.parse(settings));
 const out = [];
 for (const [path, init] of JSON.parse(requests)) {
   const res = await mock.fetch('http://api.test' + path, init);
-  out.push({ status: res.status, headers: [...res.headers], body: Buffer.from(await res.arrayBuffer()).toString('latin1') });
+  const body = Buffer.from(await res.arrayBuffer()).toString('latin1');
+  out.push({ status: res.status, headers: [...res.headers], body });
 }
 await mock.close();
 console.log(JSON.stringify(out));

@@ -21,6 +21,7 @@ const { createMock } = script.runInThisContext()(createRequire(file), pathToFile
 const api = 'http://api.test/api/v0.1';
 const mock = createMock({ now: '2026-06-01T12:00:00Z' });
 const key = mock.credentialHeaders('valid-key');
+const session = mock.credentialHeaders('valid-session');
 /** @type {[string, RequestInit?][]} */
 const requests = [
   ['/servers/find?limit=5'],
@@ -30,7 +31,10 @@ const requests = [
   ['/metadata/countries'],
   ['/metadata/regions'],
   ['/user/apikeys', { headers: key }],
-  ['/user/apikeys', { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: '{"name":"a"}' }],
+  [
+    '/user/apikeys',
+    { method: 'POST', headers: { ...session, 'Content-Type': 'application/json' }, body: '{"name":"a"}' },
+  ],
   ['/user/apikeys/1', { method: 'DELETE', headers: key }],
 ];
 for (const [path, init] of requests) await (await mock.fetch(`${api}${path}`, init)).arrayBuffer();
