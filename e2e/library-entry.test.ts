@@ -51,6 +51,7 @@ const SETTINGS = { now: NOW_ISO, seed: 1337 };
 
 /** The answers of a mock made by `createMock` to REQUESTS: status, headers and body of each. */
 const ANSWERS = `
+import { createRequire } from 'node:module';
 const [entry, settings, requests] = process.argv.slice(1);
 const { createMock } = await import(entry);
 const mock = createMock(JSON.parse(settings));
@@ -61,11 +62,16 @@ for (const [path, init] of JSON.parse(requests)) {
   out.push({ status: res.status, headers: [...res.headers], body });
 }
 await mock.close();
-console.log(JSON.stringify(out));
+// ajv itself (not the small runtime helpers the built validators require), if anything loaded it.
+const ajv = Object.keys(createRequire(entry).cache).some((m) => /[\\\\/]ajv[\\\\/]dist[\\\\/]ajv\\.js$/.test(m));
+console.log(JSON.stringify({ answers: out, ajv }));
 `;
 
-/** What the library entry in `dir` answers, from a plain node (not under vitest: the mock's self-check off). */
-async function entryAnswers(dir: string): Promise<unknown> {
+/**
+ * What the library entry in `dir` answers, from a plain node (not under vitest, so the mock's self-check off, unless
+ * `env` says), and whether anything loaded ajv.
+ */
+async function entryRun(dir: string, env: Record<string, string> = {}): Promise<{ answers: unknown; ajv: boolean }> {
   const { stdout } = await run(
     process.execPath,
     [
@@ -76,10 +82,11 @@ async function entryAnswers(dir: string): Promise<unknown> {
       JSON.stringify(SETTINGS),
       JSON.stringify(REQUESTS),
     ],
-    { env: { PATH: process.env.PATH ?? '' } },
+    { env: { PATH: process.env.PATH ?? '', ...env } },
   );
   return JSON.parse(stdout);
 }
+const entryAnswers = async (dir: string) => (await entryRun(dir)).answers;
 
 /** Whether V8 takes `dir`'s code cache for its script (in a plain node, as the entry runs it). */
 async function cacheTaken(dir: string): Promise<boolean> {
@@ -133,6 +140,13 @@ describe('the library entry (dist/index.mjs)', () => {
     expect([...model.byId.keys()].filter((id) => !asked.has(id))).toEqual([]);
     await mock.close();
     expect(await entryAnswers(dist)).toEqual(expected);
+  }, 60_000);
+
+  it('under vitest, checking its answers against the spec, answers the same without loading ajv', async () => {
+    const plain = await entryRun(dist);
+    const checked = await entryRun(dist, { VITEST: 'true' });
+    expect(checked.answers).toEqual(plain.answers);
+    expect([plain.ajv, checked.ajv]).toEqual([false, false]);
   }, 60_000);
 
   it('this Node takes the code cache the build made for the script', async () => {

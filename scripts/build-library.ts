@@ -2,7 +2,8 @@
 // that a test's first createMock() does not wait for V8 to compile the mock (decision 0046):
 // - dist/library.js: mocks/node/in-process.ts and what it imports (Hono and lru-cache too) as
 //   one classic script, a function of `require` and the entry's URL (what `import.meta.url`
-//   was), with the same work built in as the mock's bundle (scripts/build-mock.ts);
+//   was), with the same work built in as the mock's bundle (scripts/build-mock.ts), and the
+//   validators of the mock's self-check besides, which is on under vitest;
 // - dist/library.code-cache: V8's code cache of that script, made by this Node in a child
 //   process after a mock has answered each operation once (scripts/library-warm-up.mjs), so
 //   every function that took is compiled already when the script is loaded with it;
@@ -63,7 +64,8 @@ export const { ${names.join(', ')} } = library;
 
 /** Writes dist/library.js, dist/index.mjs and dist/library.code-cache (or into `outDir`). */
 export async function buildLibrary(outDir: string): Promise<void> {
-  const { packages: _bundleThem, ...options } = bundleOptions(builtModules());
+  // With the self-check's validators: under vitest a mock checks its answers (mocks/node/options.ts).
+  const { packages: _bundleThem, ...options } = bundleOptions(builtModules({ selfCheck: true }));
   await build({
     ...options,
     entryPoints: [ENTRY],

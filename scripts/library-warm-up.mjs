@@ -19,7 +19,8 @@ const script = new Script(source.toString('utf8'), { filename: file });
 const { createMock } = script.runInThisContext()(createRequire(file), pathToFileURL(join(dir, 'index.mjs')).href);
 
 const api = 'http://api.test/api/v0.1';
-const mock = createMock({ now: '2026-06-01T12:00:00Z' });
+// Its answers checked, as under vitest: the self-check's code is in the cache too.
+const mock = createMock({ now: '2026-06-01T12:00:00Z', selfCheck: true });
 const key = mock.credentialHeaders('valid-key');
 const session = mock.credentialHeaders('valid-session');
 /** @type {[string, RequestInit?][]} */
