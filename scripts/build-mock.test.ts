@@ -103,7 +103,7 @@ describe('the build', () => {
     }
   });
 
-  it("the library's build holds every validator the self-check compiles too, each answering as at run time", async () => {
+  it("the library's build holds every validator the self-check compiles, each answering as at run time", async () => {
     const { BUILT_SPEC: library } = await load<{ BUILT_SPEC: { validators: Record<string, ValidateFunction> } }>(
       'library-spec',
       builtModules({ selfCheck: true })['spec/built.ts'],
