@@ -118,6 +118,8 @@ describe('the package, installed from its tarball', () => {
         'dist/dredd-hooks.cjs',
         'dist/index.d.ts',
         'dist/index.mjs',
+        'dist/library.code-cache',
+        'dist/library.js',
         'dist/mock.mjs',
         'dist/msw.d.ts',
         'dist/msw.mjs',
@@ -142,10 +144,12 @@ describe('the package, installed from its tarball', () => {
       'install script',
     () => {
       const loaded = new Set<string>();
-      for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs', 'msw.mjs']) {
+      for (const bundle of ['mock.mjs', 'contract.mjs', 'proxy.mjs', 'index.mjs', 'library.js', 'msw.mjs']) {
         const code = readFileSync(join(installed, 'dist', bundle), 'utf8');
-        // Static imports, import(), and require() through createRequire.
-        for (const m of code.matchAll(/(?:\bfrom |\bimport\(|\brequire\d*\(|\)\()"([^".][^"]*)"/g)) {
+        // Static imports, import(), require(), and require through createRequire (`createRequire(url)("x")`, or
+        // `(0, m.createRequire)(url)("x")` in the library's script).
+        const loads = /(?:\bfrom |\bimport\(|\brequire\d*\(|\bcreateRequire\d*\)?\([^()]*\)\()"([^".][^"]*)"/g;
+        for (const m of code.matchAll(loads)) {
           const spec = m[1]!;
           if (spec.startsWith('node:')) continue;
           loaded.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);

@@ -4,7 +4,9 @@
 // `first`: the first createMock() of a process and its first answer (import not counted);
 // `warm`: the third, after two (the code compiled, fetch's classes loaded). With --fetch-loaded
 // the process touches fetch's Request and Response first, as a test runner with MSW or a
-// DOM environment has (Node loads undici on first use: its cost, not the mock's).
+// DOM environment has (Node loads undici on first use: its cost, not the mock's). `import`: the
+// entry's import alone, printed beside them (work an entry moves from createMock to its import
+// is still work a test file pays).
 //   node scripts/bench-create-mock.mjs [--runs N] [--fetch-loaded] ENTRY_A [ENTRY_B]
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -20,7 +22,9 @@ const entries = args
 
 const child = `
 if (${fetchLoaded}) new Response(new Request('http://x.test/').url);
+const imported = performance.now();
 const { createMock } = await import(process.argv[1]);
+const importMs = performance.now() - imported;
 const times = [];
 for (let i = 0; i < 3; i++) {
   const t = performance.now();
@@ -30,22 +34,23 @@ for (let i = 0; i < 3; i++) {
   times.push(performance.now() - t);
   await mock.close();
 }
-console.log(JSON.stringify([times[0], times[2]]));
+console.log(JSON.stringify([times[0], times[2], importMs]));
 `;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const seen = entries.map(() => ({ first: [], warm: [] }));
+const seen = entries.map(() => ({ first: [], warm: [], imports: [] }));
 for (let r = 0; r < runs; r++)
   entries.forEach((entry, i) => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', child, entry], { encoding: 'utf8' });
-    const [first, warm] = JSON.parse(out.trim().split('\n').at(-1));
+    const [first, warm, importMs] = JSON.parse(out.trim().split('\n').at(-1));
     seen[i].first.push(first);
     seen[i].warm.push(warm);
+    seen[i].imports.push(importMs);
   });
 for (const [i, entry] of entries.entries())
   console.log(
-    `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms ` +
-      `(medians of ${runs})`,
+    `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms, ` +
+      `import ${median(seen[i].imports).toFixed(1)} ms (medians of ${runs})`,
   );
 if (entries.length === 2) {
   const ratio = seen[0].first.map((a, k) => a / seen[1].first[k]);

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileOperations } from '../mocks/core/operations.ts';
+import { ResponseChecker } from '../mocks/core/self-check/self-check.ts';
 import { generatorFingerprint } from '../mocks/dataset/generator.ts';
 import { parseSpec, SPEC_PATH } from '../spec/load.ts';
 import { buildModel } from '../spec/model.ts';
@@ -98,6 +99,40 @@ describe('the build', () => {
           expect(a).toEqual(b);
         }),
         { seed: 24, numRuns: 300 },
+      );
+    }
+  });
+
+  it("the library's build holds every validator the self-check compiles, each answering as at run time", async () => {
+    const { BUILT_SPEC: library } = await load<{ BUILT_SPEC: { validators: Record<string, ValidateFunction> } }>(
+      'library-spec',
+      builtModules({ selfCheck: true })['spec/built.ts'],
+    );
+    const compiled = recordCompiled(() => new ResponseChecker(buildModel(doc)).compileAll());
+    expect(compiled.length).toBeGreaterThan(5);
+    // What the spec shows as answers (its examples), and any JSON.
+    const examples: unknown[] = [];
+    const walk = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'example') examples.push(v);
+        if (k === 'examples' && v && typeof v === 'object')
+          for (const e of Object.values(v)) if (e && typeof e === 'object' && 'value' in e) examples.push(e.value);
+        walk(v);
+      }
+    };
+    walk(doc);
+    expect(examples.length).toBeGreaterThan(5);
+    for (const c of compiled) {
+      const built = library.validators[c.key];
+      if (!built) throw new Error(`the build did not compile ${c.key} (${JSON.stringify(c.schema).slice(0, 200)})`);
+      const runtime = createAjv(doc, c.options).compile(c.schema);
+      fc.assert(
+        fc.property(fc.oneof(fc.constantFrom(...examples), fc.jsonValue()), (value) => {
+          expect(built(structuredClone(value))).toBe(runtime(structuredClone(value)));
+          expect(built.errors ?? null).toEqual(runtime.errors ?? null);
+        }),
+        { seed: 24, numRuns: 100 },
       );
     }
   });

@@ -25,6 +25,7 @@ import { parseSpec, SPEC_PATH } from '../spec/load.ts';
 import { buildModel, loadModel } from '../spec/model.ts';
 import { createAjv, recordCompiled, type Compiled } from '../spec/validator.ts';
 import { compileOperations } from '../mocks/core/operations.ts';
+import { ResponseChecker } from '../mocks/core/self-check/self-check.ts';
 import { generateDataset, generatorFingerprint } from '../mocks/dataset/generator.ts';
 import { writeSnapshot } from '../mocks/dataset/snapshot.ts';
 import { sortOrders, sortRuleOf } from '../mocks/dataset/sort-orders.ts';
@@ -42,12 +43,17 @@ export type BuiltModules = Record<'spec/built.ts' | 'mocks/dataset/built.ts', st
 
 /**
  * The spec's built module: its text's sha256, the document as JSON and the
- * standalone code of every validator the mock compiles at start.
+ * standalone code of every validator the mock compiles at start; with `selfCheck`,
+ * those its self-check compiles too (the library's: a mock under vitest checks its answers).
  */
-function specModule(): string {
+function specModule(selfCheck: boolean): string {
   const text = readFileSync(SPEC_PATH, 'utf8');
   const doc = parseSpec(text);
-  const compiled = recordCompiled(() => compileOperations(buildModel(doc)));
+  const compiled = recordCompiled(() => {
+    const model = buildModel(doc);
+    compileOperations(model);
+    if (selfCheck) new ResponseChecker(model).compileAll();
+  });
   // One ajv per option set, each one's code in a function of its own (their names would clash).
   const groups = new Map<string, Compiled[]>();
   for (const c of compiled) {
@@ -95,10 +101,10 @@ function datasetsModule(): string {
 
 /**
  * What the build gives spec/built.ts and mocks/dataset/built.ts (a second
- * or so: parsing, compiling, generating a sample).
+ * or so: parsing, compiling, generating a sample); `selfCheck`: see specModule.
  */
-export function builtModules(): BuiltModules {
-  return { 'spec/built.ts': specModule(), 'mocks/dataset/built.ts': datasetsModule() };
+export function builtModules(options: { selfCheck?: boolean } = {}): BuiltModules {
+  return { 'spec/built.ts': specModule(options.selfCheck === true), 'mocks/dataset/built.ts': datasetsModule() };
 }
 
 /** A program of this package as esbuild bundles it: one ES module for Node 20, its dependencies left as imports. */

@@ -1,10 +1,10 @@
 // `npm run build:package` (part of `npm pack`): what the package ships beside the bins'
 // bundles (`npm run build`, `npm run build:contract`):
-// - the library entry, `import { createMock } from 'server-listing-mock'`: an esbuild
-//   bundle of mocks/node/in-process.ts (dist/index.mjs), with the same work done ahead as
-//   the mock's bundle (scripts/build-mock.ts: the spec parsed, its validators compiled, the
-//   default dataset in dist/datasets/), and its declarations in one file (dist/index.d.ts,
-//   by dts-bundle-generator);
+// - the library entry, `import { createMock } from 'server-listing-mock'`: dist/index.mjs,
+//   which runs mocks/node/in-process.ts bundled as one script with V8's code cache of it
+//   (scripts/build-library.ts), with the same work done ahead as the mock's bundle
+//   (scripts/build-mock.ts: the spec parsed, its validators compiled, the default dataset in
+//   dist/datasets/), and its declarations in one file (dist/index.d.ts, by dts-bundle-generator);
 // - the spec's generated types, `server-listing-mock/types` (dist/types.d.ts: a copy of
 //   spec/openapi.gen.ts, which holds declarations only; dist/types.mjs is empty);
 // - Swagger UI's files for the docs page (dist/swagger-ui/, with their licence), so the
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import { SWAGGER_UI_FILES } from '../mocks/docs-page/docs-page.ts';
 import { builtModules, bundleOptions } from './build-mock.ts';
+import { buildLibrary } from './build-library.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -26,7 +27,7 @@ const MSW_ENTRY = join(ROOT, 'mocks/node/msw-handlers.ts');
 
 mkdirSync(join(DIST, 'swagger-ui'), { recursive: true });
 
-await build({ entryPoints: [ENTRY], outfile: join(DIST, 'index.mjs'), ...bundleOptions(builtModules()) });
+await buildLibrary(DIST);
 await build({ entryPoints: [MSW_ENTRY], outfile: join(DIST, 'msw.mjs'), ...bundleOptions(builtModules()) });
 
 const [declarations, mswDeclarations] = generateDtsBundle(

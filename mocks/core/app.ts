@@ -31,7 +31,7 @@ import { hostCheck } from './host-check/host-check.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
 import type { AppEnv } from './env.ts';
 import type { Handler, Handlers } from './handlers/handlers.ts';
-import { type CompiledOperation, compileOperations } from './operations.ts';
+import { type CompiledOperation, compileOperations, operationCompiler, routePathOf } from './operations.ts';
 import { parameters } from './parameters/parameters.ts';
 import { preferredAnswer } from './prefer/prefer.ts';
 import { printable } from './printable.ts';
@@ -89,7 +89,9 @@ export interface AppParts {
   /**
    * Start fast rather than route fast: Hono's LinearRouter, which builds nothing ahead, for
    * a mock made per test (createMock); a server keeps the default router, which compiles its
-   * routes into one expression on the first request and matches fastest after.
+   * routes into one expression on the first request and matches fastest after. With it, an
+   * operation's stages (its parameter parser compiled among them) are built on its first
+   * request, not all at start: a test's mock builds only the operations it is asked for.
    */
   quickStart?: boolean;
 }
@@ -154,10 +156,9 @@ function routedTo(op: Operation): MiddlewareHandler<AppEnv> {
 }
 
 /** Reads an operation's parameters again from a URL it received, as its route and parameters stage did. */
-function reparser(compiled: CompiledOperation[], basePath: string): Reparse {
-  const byOp = new Map(compiled.map((c) => [c.op, c]));
+function reparser(compiledOf: (op: Operation) => CompiledOperation | undefined, basePath: string): Reparse {
   return (op, url) => {
-    const c = byOp.get(op);
+    const c = compiledOf(op);
     if (!c) return undefined;
     const start = url.indexOf('/', url.indexOf('//') + 2);
     const q = url.indexOf('?');
@@ -178,6 +179,35 @@ function reparser(compiled: CompiledOperation[], basePath: string): Reparse {
     });
     const parsed = c.parseParams(q === -1 ? '' : url.slice(q + 1), path);
     return parsed.ok ? { query: parsed.query, path: parsed.path } : undefined;
+  };
+}
+
+/**
+ * A route whose stages are built on its first request (`build` once): a mock made per test
+ * builds only the operations it is asked for.
+ */
+function onFirstRequest(build: () => MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  let stages: MiddlewareHandler<AppEnv> | undefined;
+  return (c, next) => (stages ??= build())(c, next);
+}
+
+/**
+ * Each operation of `model` compiled: all now (a server), or each on first use (quickStart),
+ * shared by its route and the journal's reparse.
+ */
+function compiledOperations(model: SpecModel, quickStart: boolean): (op: Operation) => CompiledOperation | undefined {
+  const known = new Set(model.operations);
+  if (!quickStart) {
+    const byOp = new Map(compileOperations(model).map((c) => [c.op, c]));
+    return (op) => byOp.get(op);
+  }
+  const compile = operationCompiler(model);
+  const byOp = new Map<Operation, CompiledOperation>();
+  return (op) => {
+    if (!known.has(op)) return undefined;
+    let c = byOp.get(op);
+    if (!c) byOp.set(op, (c = compile(op)));
+    return c;
   };
 }
 
@@ -202,8 +232,8 @@ export function createApp(parts: AppParts): MockApp {
   // --quiet: they explain a failure the developer is looking at.
   const warn = parts.warn ?? ((line: string) => console.warn(line));
 
-  const compiledOps = compileOperations(model);
-  const control = createControl(() => state, reparser(compiledOps, basePath));
+  const compiledOf = compiledOperations(model, parts.quickStart === true);
+  const control = createControl(() => state, reparser(compiledOf, basePath));
 
   app.use('*', everyAnswer);
   if (!options.quiet || state.journal.enabled || state.usage)
@@ -277,25 +307,23 @@ export function createApp(parts: AppParts): MockApp {
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);
 
-  for (const compiled of compiledOps) {
-    const { op, routePath } = compiled;
+  for (const op of model.operations) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operationId '${op.operationId}'`);
-    // A body may take its time: an operation that reads one checks its caller again once it is in.
-    const recheck = op.requestBody && !op.isPublic ? [stillAuthorized(op, auth, () => state.now(), answers)] : [];
-    app.on(
-      op.method,
-      routePath,
-      inOrder(
+    const stages = (): MiddlewareHandler<AppEnv> => {
+      // A body may take its time: an operation that reads one checks its caller again once it is in.
+      const recheck = op.requestBody && !op.isPublic ? [stillAuthorized(op, auth, () => state.now(), answers)] : [];
+      return inOrder(
         routedTo(op),
         authorize(op, auth, answers),
-        parameters(compiled, answers),
+        parameters(compiledOf(op)!, answers),
         ...recheck,
         applyOverrides(op, state, answers, warn),
         preferredAnswer(op, answers),
         handle(op, handler, state, answers),
-      ),
-    );
+      );
+    };
+    app.on(op.method, routePathOf(model, op), parts.quickStart ? onFirstRequest(stages) : stages());
   }
 
   app.notFound((c) =>

@@ -96,16 +96,26 @@ function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unk
   return unknown;
 }
 
-export function compileOperations(model: SpecModel): CompiledOperation[] {
+/** The operation's Hono route: the full path, its parameters in Hono's `:param` syntax. */
+export function routePathOf(model: SpecModel, op: Operation): string {
+  return model.basePath + op.path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/**
+ * What compiles one operation of `model` (its parameter groups and body validator), the
+ * validators shared: a mock made per test (createMock) compiles an operation on its first
+ * request (core/app.ts), a server every operation at start.
+ */
+export function operationCompiler(model: SpecModel): (op: Operation) => CompiledOperation {
   // One ajv per option set; answers name only the first error, so stop at it.
   const paramValidator = new SchemaValidator(model.doc, { coerceTypes: true, useDefaults: true, allErrors: false });
   const bodyValidator = new SchemaValidator(model.doc, { allErrors: false });
-  return model.operations.map((op) => {
+  return (op) => {
     const query = compileGroup(paramValidator, 'query', op.parameters);
     const pathGroup = compileGroup(paramValidator, 'path', op.parameters);
     return {
       op,
-      routePath: model.basePath + op.path.replace(/\{([^}]+)\}/g, ':$1'),
+      routePath: routePathOf(model, op),
       ...(op.requestBody ? { validateBody: bodyValidator.compile(op.requestBody.schema ?? {}) } : {}),
       parseParams(rawQuery, pathParams) {
         const q: Record<string, unknown> = {};
@@ -117,5 +127,10 @@ export function compileOperations(model: SpecModel): CompiledOperation[] {
         return { ok: true, query: q, path: p, ...extra };
       },
     };
-  });
+  };
+}
+
+/** Every operation of `model`, compiled now. */
+export function compileOperations(model: SpecModel): CompiledOperation[] {
+  return model.operations.map(operationCompiler(model));
 }

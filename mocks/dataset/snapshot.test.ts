@@ -51,6 +51,20 @@ describe('dataset snapshots', () => {
     }
   });
 
+  it('writes its header as ASCII (texts past it escaped), and reads the texts back as they were', () => {
+    const { dir, k, ds, file } = written();
+    const bytes = readFileSync(file);
+    const header = bytes.subarray(12, 12 + bytes.readUInt32LE(8));
+    expect(header.every((b) => b < 0x80)).toBe(true);
+    const motds = ds.dict.motd.values as string[];
+    // The generator's motds hold colour codes (§) and other characters past ASCII.
+    expect(motds.some((m) => /[^ -~\n]/.test(m))).toBe(true);
+    const snap = readSnapshot(dir, k, NOW);
+    if (!('dataset' in snap)) throw new Error(snap.miss);
+    expect(snap.dataset.dict.motd.values).toEqual(motds);
+    expect(snap.dataset.dict.city.values).toEqual(ds.dict.city.values);
+  });
+
   it('serves any clock: timestamps are stored as ages, so a later start gets the rows generated at that time', () => {
     const { dir, k } = written();
     const later = NOW + 37 * 86_400_000 + 5_000;

@@ -72,6 +72,16 @@ interface Header {
   crc: number;
 }
 
+/**
+ * JSON with every character past ASCII escaped (`\u00e9`): the header holds the servers' texts (motds, cities),
+ * and V8 decodes UTF-8 that is all ASCII several times faster than UTF-8 that is not (measured 0.2 against
+ * 0.7 ms or more for the default dataset's 186 KB, on the first createMock's path). It reads back as any JSON.
+ */
+function asciiJson(value: unknown): string {
+  const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, escaped);
+}
+
 /** The narrowest array holding these numbers exactly (u16, u32), or the Float64Array itself. */
 function narrow(a: Numbers): Numbers {
   let max = 0;
@@ -158,7 +168,7 @@ export function writeSnapshot(dir: string, key: SnapshotKey, ds: Dataset, orders
     body.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), (sections[k] as Section).offset);
   });
   const header: Header = { format: FORMAT, key, size: ds.size, nowSec, tables, sections, crc: crc32(body) };
-  const headerBytes = Buffer.from(JSON.stringify(header));
+  const headerBytes = Buffer.from(asciiJson(header), 'latin1');
   const lead = Buffer.alloc(12);
   MAGIC.copy(lead);
   lead.writeUInt32LE(headerBytes.length, 8);

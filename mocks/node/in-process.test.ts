@@ -12,6 +12,7 @@ import { createMock, credentials, type InProcessMock, server as aServer } from '
 import { FLAGS } from './options.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { NOW, NOW_ISO } from '../../testing/instants.ts';
+import { loadModel } from '../../spec/model.ts';
 
 // A test may ask V8 for a collection (what a busy run does at any moment).
 setFlagsFromString('--expose-gc');
@@ -74,6 +75,44 @@ describe('createMock()', () => {
       ];
       expect(inProcess, `${init?.method ?? 'GET'} ${path}`).toEqual(overSocket);
     }
+  });
+
+  it("answers each operation's first request, its stages built then, as a server built them at start", async () => {
+    const key = authHeaders(credential('valid-key'));
+    const session = authHeaders(credential('valid-session'));
+    const requests: [string, RequestInit?][] = [
+      ['/api/v0.1/servers/find?limit=5&sortBy=users'],
+      ['/api/v0.1/status/ping/play.example.com'],
+      ['/api/v0.1/status/ping/play.example.com/25565'],
+      ['/api/v0.1/metadata/versions?limit=abc'],
+      ['/api/v0.1/metadata/countries'],
+      ['/api/v0.1/metadata/regions'],
+      ['/api/v0.1/user/apikeys', { headers: key }],
+      // The body validator, compiled on this first request: refused with the schema's reason.
+      [
+        '/api/v0.1/user/apikeys',
+        { method: 'POST', headers: { ...session, 'Content-Type': 'application/json' }, body: '{"name":""}' },
+      ],
+      ['/api/v0.1/user/apikeys/key_nothere', { method: 'DELETE', headers: key }],
+    ];
+    const asked = new Set<string>();
+    for (const [path, init] of requests) {
+      // A fresh pair each: the request is the first either has, and the mock's first to that operation.
+      const fresh = await startMock({ port: 0, host: '127.0.0.1', ...SETTINGS, now: NOW, quiet: true });
+      const first = createMock(SETTINGS);
+      try {
+        const url = `${fresh.origin}${path}`;
+        const [overSocket, inProcess] = [
+          await whole(await fetch(url, init)),
+          await whole(await first.fetch(new Request(url, init))),
+        ];
+        expect(inProcess, `${init?.method ?? 'GET'} ${path}`).toEqual(overSocket);
+        for (const r of first.requests()) if (r.operationId) asked.add(r.operationId);
+      } finally {
+        await Promise.all([fresh.close(), first.close()]);
+      }
+    }
+    expect([...loadModel().byId.keys()].filter((id) => !asked.has(id))).toEqual([]);
   });
 
   it('takes fetch-style arguments too (a URL and its init), so it can stand in for fetch', async () => {

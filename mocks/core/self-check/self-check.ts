@@ -7,6 +7,7 @@ import type { Operation, SpecModel } from '../../../spec/model.ts';
 import { operationOf } from '../../../spec/judges/route.ts';
 import { Schemas } from '../../../spec/judges/schemas.ts';
 import { formatsReplaced } from '../../../spec/rules.ts';
+import type { Answer } from '../../../spec/judges/schemas.ts';
 
 // Statuses any request may get (404 unknown path, 405, 413, 429): the spec's error body.
 const ANY_REQUEST = [400, 404, 405, 413, 429];
@@ -16,6 +17,21 @@ export class ResponseChecker {
 
   constructor(private readonly model: SpecModel) {
     this.judge = new Schemas(model);
+  }
+
+  /**
+   * Compiles every body schema `check` may ask for: each declared status of each operation, as
+   * written and with the formats a switch of the query replaces (all of them), and the error
+   * body. The library's build runs it to write them ahead (scripts/build-library.ts), so a mock
+   * checking its answers under vitest does not load ajv.
+   */
+  compileAll(): void {
+    const nothing = (status: number): Answer => ({ status, headers: {}, body: '', json: null });
+    for (const op of this.model.operations)
+      for (const status of op.responses.keys())
+        for (const unformatted of [[], formatsReplaced(op, () => '')])
+          this.judge.body(op, status, nothing(status), unformatted);
+    this.judge.errorBody(nothing(500));
   }
 
   /**
