@@ -2,6 +2,9 @@
 // an answer says `X-RateLimit-Remaining: 0`, the next request of that caller and path
 // group waits until `X-RateLimit-Reset`; a `429` waits as `Retry-After` says and is
 // asked again. The suite never hammers a deployment, and reports how long it waited.
+// Work running at once (run/lanes.ts) takes turns on each counter, one request at a time
+// in the order it asked, so a counter is paced as it would be with one sender; and the
+// pacer says when every sender is waiting, which is when the run starts more work.
 import type { RateLimits } from '../../spec/model.ts';
 
 /** The longest single wait: a per-minute window, with a margin. A longer one is the 429 path's to handle. */
@@ -26,6 +29,14 @@ export interface PacerOptions {
   groups: RateLimits['groups'];
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** The place of the work sending now, in the order a sequential run sends (run/lanes.ts): who goes first on a counter. */
+  placeOf?: () => number | undefined;
+}
+
+interface Queued {
+  place: number;
+  asked: number;
+  resolve: () => void;
 }
 
 interface Window {
@@ -36,6 +47,11 @@ interface Window {
 export class Pacer {
   readonly stats: PaceStats = { waits: 0, waitedMs: 0, tooMany: 0 };
   private readonly windows = new Map<string, Window>();
+  /** Each bucket's counter in use: by one sender, the others queued for their turn. */
+  private readonly counters = new Map<string, { held: boolean; queue: Queued[] }>();
+  private asked = 0;
+  private waitingNow = 0;
+  private readonly watchers = new Set<() => void>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -83,7 +99,57 @@ export class Pacer {
     if (wait === 0) return;
     this.stats.waits++;
     this.stats.waitedMs += wait;
-    await this.sleep(wait);
+    await this.waiting(this.sleep(wait));
+  }
+
+  /**
+   * A turn on the bucket's counter: resolves, with the function that ends it, when no other sender holds the counter.
+   * Senders waiting for it take their turns in the order a sequential run would have sent them (`placeOf`: the place
+   * of the work asking, run/lanes.ts), then in the order they asked. One sender never waits here.
+   */
+  async turn(bucket: string): Promise<() => void> {
+    const counter = this.counters.get(bucket) ?? { held: false, queue: [] };
+    this.counters.set(bucket, counter);
+    if (counter.held) {
+      const place = this.options.placeOf?.() ?? Number.MAX_SAFE_INTEGER;
+      await this.waiting(
+        new Promise<void>((resolve) => {
+          counter.queue.push({ place, asked: this.asked++, resolve });
+        }),
+      );
+    }
+    counter.held = true;
+    return () => {
+      const next = counter.queue.reduce<Queued | undefined>(
+        (a, b) => (!a || b.place < a.place || (b.place === a.place && b.asked < a.asked) ? b : a),
+        undefined,
+      );
+      if (!next) return void this.counters.delete(bucket);
+      counter.queue.splice(counter.queue.indexOf(next), 1);
+      // Handed over: the counter stays held, by the sender it wakes.
+      next.resolve();
+    };
+  }
+
+  /** Senders waiting now: for a window to open, a 429 to pass, or their turn on a counter. */
+  get waiters(): number {
+    return this.waitingNow;
+  }
+
+  /** Calls `watcher` whenever a sender starts to wait; returns what stops it. */
+  onWait(watcher: () => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private async waiting(until: Promise<void>): Promise<void> {
+    this.waitingNow++;
+    for (const w of this.watchers) w();
+    try {
+      await until;
+    } finally {
+      this.waitingNow--;
+    }
   }
 }
 

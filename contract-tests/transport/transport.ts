@@ -66,10 +66,20 @@ export class Transport {
    */
   async send(request: HttpRequest, options: { essential?: boolean } = {}): Promise<Exchange> {
     const bucket = this.pacer.bucketOf(this.relative(request.url), request.headers);
+    // Work running at once takes turns on a counter: its window is learnt from one answer before the next is sent.
+    const endTurn = await this.pacer.turn(bucket);
+    try {
+      return await this.paced(request, bucket, options.essential ?? false);
+    } finally {
+      endTurn();
+    }
+  }
+
+  private async paced(request: HttpRequest, bucket: string, essential: boolean): Promise<Exchange> {
     for (let attempt = 0; ; attempt++) {
-      const stopped = options.essential ? undefined : this.stopped();
+      const stopped = essential ? undefined : this.stopped();
       if (stopped) return { request, skipped: stopped };
-      if (!this.budget.take(options.essential))
+      if (!this.budget.take(essential))
         return { request, skipped: `the request budget is used up (--budget ${this.budget.limit})` };
       await this.pacer.beforeSend(bucket);
       let response: HttpResponse;
