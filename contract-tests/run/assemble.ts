@@ -18,7 +18,7 @@ import { keyLifecycle } from '../shared/key-lifecycle.ts';
 import { Recorder } from '../shared/recorder.ts';
 import type { Scope } from '../shared/scope.ts';
 import { RunJudging } from './judging.ts';
-import { unitPlace } from './lanes.ts';
+import { unitPlace, unitPriority } from './lanes.ts';
 
 /** The clock the pacing waits by; tests pass a fake one (no real seconds slept). */
 export interface Clock {
@@ -68,7 +68,14 @@ export function assembleRun(p: RunSettings): AssembledRun {
       groups: p.model.limits.rateLimits.groups,
       now: p.clock.now,
       sleep: p.clock.sleep,
-      placeOf: unitPlace,
+      priorityOf: unitPriority,
+      // Limits count per account (spec/openapi.yaml x-rate-limits): the run's key, session and the keys it made are
+      // its user's; the forbidden key another user's; a request with no valid credential is anonymous.
+      accountOf: (headers) => {
+        const own = credentials.carriedBy(headers);
+        if (own === 'forbidden') return 'the forbidden user';
+        return own || keys?.carries(headers) ? "the run's user" : 'anonymous';
+      },
     }),
     signal: p.signal,
     observe: (request, response) => {

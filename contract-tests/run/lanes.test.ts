@@ -199,13 +199,13 @@ async function limitedRun(secondOfMinute: number, rateLimit: 'documented' | unde
   const clock = virtualClock(minute + secondOfMinute * 1000);
   const app = createReferenceApp('none', { ...(rateLimit ? { rateLimit } : {}), now: clock.now });
   const lifecycle = keyLifecycle(loadModel())!;
-  const sent: { at: number; inFlight: number; request: string }[] = [];
+  const sent: { at: number; inFlight: number; place: number; request: string }[] = [];
   const created = new Set<string>();
   const revoked = new Set<string>();
   let inFlight = 0;
   const fetch = async (request: Request) => {
     inFlight++;
-    sent.push({ at: clock.now(), inFlight, request: `${request.method} ${request.url}` });
+    sent.push({ at: clock.now(), inFlight, place: unitPlace() ?? -1, request: `${request.method} ${request.url}` });
     try {
       const res = await app.fetch(request);
       const path = new URL(request.url).pathname;
@@ -231,8 +231,10 @@ async function limitedRun(secondOfMinute: number, rateLimit: 'documented' | unde
 }
 
 describe('a whole run in lanes against the documented rate limits (a virtual clock: no real second waited)', () => {
-  test('requests go out on other counters while a sender waits for its window; two interleavings make one report, in ' +
-    'one order; every key the lanes created is revoked; a target that never makes it wait gets the sequential run', async () => {
+  const name =
+    'requests go out on other counters while a sender waits for its window; two interleavings make one report, in ' +
+    'one order; every key the lanes created is revoked; a target that never makes it wait gets the sequential run';
+  test(name, async () => {
     const early = await limitedRun(5, 'documented');
     const late = await limitedRun(35, 'documented');
     const unlimited = await limitedRun(5, undefined);
@@ -246,9 +248,16 @@ describe('a whole run in lanes against the documented rate limits (a virtual clo
     expect(late.checks).toEqual(early.checks);
     // Two starts in the minute make two interleavings, with one report order.
     expect(early.sent.map((s) => s.request)).not.toEqual(late.sent.map((s) => s.request));
-    // A target that never makes the suite wait gets the sequential run: never two requests at once.
+    // A target that never makes the suite wait gets the sequential run: never two requests at once, every request
+    // of a unit before any of the next (the pre-flight's and the cleanup's are no unit's); a limited one interleaves.
+    const inOrder = (run: typeof early) =>
+      run.sent
+        .map((s) => s.place)
+        .filter((p) => p >= 0)
+        .every((p, i, places) => i === 0 || p >= places[i - 1]!);
     expect(unlimited.clock.waits).toEqual([]);
     expect(Math.max(...unlimited.sent.map((s) => s.inFlight))).toBe(1);
-    expect(Math.max(...early.sent.map((s) => s.inFlight))).toBeGreaterThan(1);
+    expect(inOrder(unlimited)).toBe(true);
+    expect(inOrder(early)).toBe(false);
   }, 60_000);
 });

@@ -26,7 +26,7 @@ export interface Unit {
   family: string;
   /** Units of one lane run one at a time, in table order. */
   lane: string;
-  /** It reads what every unit before it did: it starts when they are all done, and no later unit starts before it ends. */
+  /** It reads what every unit before it did: it starts when they are done, and no later unit starts before it ends. */
   fence: boolean;
   run(): Promise<CheckResult[]>;
 }
@@ -45,11 +45,20 @@ export interface LaneParts {
   record(results: CheckResult[]): void;
 }
 
-const placeOfUnit = new AsyncLocalStorage<number>();
+/** The unit whose work is running: its table-order place, and how urgent its lane is now. */
+const runningUnit = new AsyncLocalStorage<{ place: number; urgency: () => number }>();
 
 /** The table-order place of the unit whose work is running now (undefined outside the depth phase's units). */
 export function unitPlace(): number | undefined {
-  return placeOfUnit.getStore();
+  return runningUnit.getStore()?.place;
+}
+
+/**
+ * Who goes first on a counter among units waiting for it (lower first): the unit of the lane with the most work left
+ * (the one the run waits on longest: a lane's units run one after another), then table order.
+ */
+export function unitPriority(): number | undefined {
+  return runningUnit.getStore()?.urgency();
 }
 
 /** The collection an operation's path names (its first segment): operations on one share a lane. */
@@ -65,6 +74,8 @@ export async function runLanes(units: readonly Unit[], parts: LaneParts): Promis
   const begun = new Set<string>();
   let recorded = 0;
   let running = 0;
+  /** How many units may run at once without a look at the waits: the most the waits have needed so far. */
+  let width = 1;
   let failure: { err: unknown } | undefined;
   let finish!: () => void;
   let fail!: (err: unknown) => void;
@@ -80,8 +91,9 @@ export async function runLanes(units: readonly Unit[], parts: LaneParts): Promis
   /** The unit that may start now, if any: the first in table order whose lane is free, fences and the gate allowing. */
   const next = (): number | undefined => {
     if (failure) return undefined;
-    // The gate: more work only while all the work running waits on the target's limits.
-    if (running > 0 && parts.waits.waiters < running) return undefined;
+    // The gate: more work at once only while all the work running waits on the target's limits; once opened, a unit
+    // that ends is followed by the next (the run never goes back to fewer at once than its waits made it need).
+    if (running >= width && parts.waits.waiters < running) return undefined;
     // A stopped run starts no family it had not begun (a family begun runs out, sending nothing more).
     if (parts.stopped())
       units.forEach((u, i) => {
@@ -104,8 +116,13 @@ export async function runLanes(units: readonly Unit[], parts: LaneParts): Promis
     state[i] = 'running';
     running++;
     begun.add(unit.family);
-    placeOfUnit
-      .run(i, () => unit.run())
+    const urgency = () => {
+      let left = 0;
+      for (let j = i; j < units.length; j++) if (state[j] !== 'done' && units[j]!.lane === unit.lane) left++;
+      return (units.length - left) * units.length + i;
+    };
+    runningUnit
+      .run({ place: i, urgency }, () => unit.run())
       .then(
         (r) => {
           results[i] = r;
@@ -130,7 +147,10 @@ export async function runLanes(units: readonly Unit[], parts: LaneParts): Promis
       recordDone();
       // One unit per look: the one just started is running and not yet waiting; its first wait looks again.
       const i = next();
-      if (i !== undefined) start(i);
+      if (i !== undefined) {
+        width = Math.max(width, running + 1);
+        start(i);
+      }
       if (running === 0 && (failure || state.every((s) => s === 'done'))) {
         if (failure) fail(failure.err);
         else finish();
