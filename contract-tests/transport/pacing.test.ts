@@ -92,7 +92,7 @@ describe('Pacer, work at once on one account (run/lanes.ts)', () => {
   const accountOf = (h: Record<string, string> | undefined) =>
     h?.Authorization === 'Bearer k' || h?.Cookie === 's=1' ? 'alice' : 'anonymous';
 
-  test("a key's answer that counts the account past the session's limit makes the session wait for the reset", async () => {
+  test("a key's answer counting the account past the session's limit makes the session wait the reset", async () => {
     const clock = fakeClock(1_000_000);
     const pacer = new Pacer({ honourRemaining: true, groups: [], ...clock, accountOf });
     const key = { Authorization: 'Bearer k' };
@@ -109,7 +109,7 @@ describe('Pacer, work at once on one account (run/lanes.ts)', () => {
     expect(clock.slept).toEqual([60_050]);
   });
 
-  test('a credential new to a counter whose count is past its limit waits (a key revoked counts as anonymous)', async () => {
+  test('a credential new to a counter counted past its limit waits (a key revoked counts as anonymous)', async () => {
     const clock = fakeClock(1_000_000);
     const pacer = new Pacer({ honourRemaining: true, groups: [], ...clock, accountOf });
     const anonymous = pacer.bucketOf('/x', {});
