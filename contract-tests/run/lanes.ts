@@ -2,22 +2,28 @@
 // family's checks of one operation (or its checks about none), in table order. Units run
 // one at a time, in that order, as long as nothing waits; when every unit running waits on
 // a limit counter (a window used up, a 429 waited out, its turn on a counter another unit
-// is using: transport/pacing.ts), the next unit that may start does. So the waits of
-// different counters (the account's, the metadata lookups', the anonymous callers') overlap
-// instead of adding up, and against a target whose limits never make the suite wait the
-// run is the sequential one, request for request.
+// is using: transport/pacing.ts), the next unit that may start does, and from then on a
+// unit that ends is followed by the next at once (the run keeps as many at once as its
+// waits made it need). So the waits of different counters (the account's, the metadata
+// lookups', the anonymous callers') overlap instead of adding up, and against a target
+// whose limits never make the suite wait the run is the sequential one, request for
+// request. Which counter a request draws on is known before it is sent (the pacer's
+// `counterOf`: its path group and whose credential it carries); the pacer keeps each
+// counter paced as if one sender used it.
 //
 // What keeps work at once from seeing other work (decision 0045):
-// - a lane: the units of operations on one collection (the first segment of their path,
-//   `/user/...`) run one at a time in table order, so a key created, listed and revoked
-//   meets no other unit's keys; a unit about no operation that keeps keys takes the lane
-//   of the operations that make them;
+// - a lane: the units of a collection something writes to (the first segment of their
+//   path, `/user/...`) run one at a time in table order, so a key created, listed and
+//   revoked meets no other unit's keys; a unit about no operation that keeps keys takes
+//   that lane. A unit of a collection nothing writes to is a lane of its own;
 // - a fence: a family that reads what the units before it did (the budget left, the
 //   sample's rows, the results) starts when every unit before it is done, and no unit
 //   after it starts before it ends;
 // - table order for what is recorded: results are recorded in the units' order whatever
-//   finished first, and every answer carries its unit's place (`placeOfAnswer`), so the
+//   finished first, and every answer carries its unit's place (`unitPlace`), so the
 //   verdicts read the answers in the order a sequential run had them.
+// The budget is one: where it runs out while units run at once, which of them it refuses
+// depends on which asked first (a run whose budget lasts, the default's, is not affected).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CheckResult } from '../shared/recorder.ts';
 

@@ -2,9 +2,10 @@
 // an answer says `X-RateLimit-Remaining: 0`, the next request of that caller and path
 // group waits until `X-RateLimit-Reset`; a `429` waits as `Retry-After` says and is
 // asked again. The suite never hammers a deployment, and reports how long it waited.
-// Work running at once (run/lanes.ts) takes turns on each counter, one request at a time
-// in the order it asked, so a counter is paced as it would be with one sender; and the
-// pacer says when every sender is waiting, which is when the run starts more work.
+// Work running at once (run/lanes.ts) takes turns on each counter the target keeps (a path
+// group and an account: `counterOf`), one request at a time, so a counter is paced as it
+// would be with one sender; and the pacer says when a sender starts to wait, which is when
+// the run may start more work.
 import type { RateLimits } from '../../spec/model.ts';
 
 /** The longest single wait: a per-minute window, with a margin. A longer one is the 429 path's to handle. */
@@ -43,13 +44,13 @@ export interface PacerOptions {
 interface Queued {
   /** The limit of its caller's tier (X-RateLimit-Limit), if known: the tightest goes first. */
   limit: number;
-  place: number;
+  priority: number;
   asked: number;
   resolve: () => void;
 }
 
 /** Who goes first on a counter: the tightest limit, then the work's priority, then who asked first. */
-const before = (a: Queued, b: Queued) => a.limit - b.limit || a.place - b.place || a.asked - b.asked;
+const before = (a: Queued, b: Queued) => a.limit - b.limit || a.priority - b.priority || a.asked - b.asked;
 
 interface Window {
   remaining: number;
@@ -191,10 +192,10 @@ export class Pacer {
     this.counters.set(counter, held);
     if (held.held) {
       const limit = this.limits.get(bucket) ?? Number.MAX_SAFE_INTEGER;
-      const place = this.options.priorityOf?.() ?? Number.MAX_SAFE_INTEGER;
+      const priority = this.options.priorityOf?.() ?? Number.MAX_SAFE_INTEGER;
       await this.waiting(
         new Promise<void>((resolve) => {
-          held.queue.push({ limit, place, asked: this.asked++, resolve });
+          held.queue.push({ limit, priority, asked: this.asked++, resolve });
         }),
       );
     }
