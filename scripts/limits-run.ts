@@ -3,13 +3,14 @@
 // account; the metadata lookups one a second) on the real clock, in process, the suite
 // pacing itself as it does against any target. It prints the requests each counter took,
 // the lower bound the limits set on the run ((ceil(requests / limit) - 1) windows of the
-// busiest counter: counters count at once), and the run's time, waits and 429s beside it.
+// busiest counter: counters count at once; and for the run's start, windows being aligned
+// to the clock), and the run's time, waits and 429s beside it.
 //
 //   npm run limits                    the default run (budget 500): a few minutes
 //   npm run limits -- --budget 200    a smaller run
 import { type FlagTable, programFlags } from '../cli/flags.ts';
 import { fixtureEnv, REFERENCE_BASE, referenceFetch } from '../contract-tests/reference-server/in-process.ts';
-import { limitBounds } from '../contract-tests/reference-server/limit-bound.ts';
+import { boundFrom, limitBounds } from '../contract-tests/reference-server/limit-bound.ts';
 import type { Counted } from '../contract-tests/reference-server/rate-limit.ts';
 import { runSuite } from '../contract-tests/run/suite.ts';
 
@@ -45,5 +46,8 @@ for (const b of buckets)
       `limit ${b.limit} per ${seconds(b.windowMs)}: at least ${seconds(b.boundMs)}`,
   );
 console.log(`\nLower bound the limits set: ${seconds(boundMs)} (the busiest counter; counters count at once)`);
+// Windows are aligned to the clock: a run that starts inside one has only its rest before the next.
+const second = new Date(started).getUTCSeconds();
+console.log(`For a run started ${second} s into the minute: ${seconds(boundFrom(buckets, started))}`);
 console.log(`The run: ${seconds(wallMs)}, exit ${outcome.exitCode}`);
 for (const line of outcome.figures.filter((l) => /^(Requests|Rate limits):/.test(l))) console.log(line);

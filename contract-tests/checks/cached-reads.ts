@@ -10,6 +10,7 @@ import { queryString, type Query } from './meaning/answer-rows.ts';
 export class CachedReads {
   readonly headers: Record<string, string>;
   private readonly memory = new Map<string, Exchange>();
+  private readonly asking = new Map<string, Promise<Exchange>>();
 
   constructor(
     private readonly http: Transport,
@@ -22,8 +23,17 @@ export class CachedReads {
     const url = this.http.url(`${options.path ?? op.path}${queryString(query)}`);
     const known = this.memory.get(url);
     if (known?.response && !options.fresh) return known;
-    const ex = await this.http.send({ method: 'GET', url, headers: this.headers });
-    if (ex.response) this.memory.set(url, ex);
-    return ex;
+    // Work running at once (run/lanes.ts) asking the same query: it is sent once, and both get its answer.
+    const asked = this.asking.get(url);
+    if (asked && !options.fresh) return asked;
+    const sending = this.http.send({ method: 'GET', url, headers: this.headers });
+    if (!options.fresh) this.asking.set(url, sending);
+    try {
+      const ex = await sending;
+      if (ex.response) this.memory.set(url, ex);
+      return ex;
+    } finally {
+      if (this.asking.get(url) === sending) this.asking.delete(url);
+    }
   }
 }

@@ -51,4 +51,4 @@ async function coverage(op: Operation, run: Run): Promise<CheckResult[]> {
   return out;
 }
 
-export const coverageFamily = family({ name: 'coverage', needs: NEEDS, perOperation: coverage });
+export const coverageFamily = family({ name: 'coverage', needs: NEEDS, perOperation: coverage, fence: true });

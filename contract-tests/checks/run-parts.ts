@@ -59,6 +59,12 @@ export interface Family<N extends Need = Need> {
   perOperation?(op: Operation, run: Given<N>): Promise<CheckResult[]>;
   /** Checks about no single operation (an unknown path), once per run, before the per-operation ones. */
   once?(run: Given<N>): Promise<CheckResult[]>;
+  /**
+   * It reads what the families before it did (the budget left, the sample's rows, the results so far): it starts when
+   * they are done, and the families after it start when it is (run/lanes.ts runs the others at once while the target's
+   * limits keep them waiting).
+   */
+  fence?: boolean;
 }
 
 /** Declares a family; `needs` fixes what its functions may touch. */

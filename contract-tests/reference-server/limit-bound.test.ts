@@ -2,7 +2,7 @@
 // the metadata lookups apart), what it counts, and the lower bound counted requests set.
 import { describe, expect, test } from 'vitest';
 import { fixtureEnv, REFERENCE_BASE, referenceFetch } from './in-process.ts';
-import { limitBounds } from './limit-bound.ts';
+import { boundFrom, limitBounds } from './limit-bound.ts';
 import { type Counted, DOCUMENTED } from './rate-limit.ts';
 
 describe('the documented rate limits', () => {
@@ -61,5 +61,8 @@ describe('the documented rate limits', () => {
     expect(buckets.find((b) => b.bucket === 'metadata:alice')?.boundMs).toBe(29_000);
     expect(buckets.find((b) => b.bucket === ':alice')?.boundMs).toBe(0);
     expect(boundMs).toBe(120_000);
+    // Started 50 s into a minute: the anonymous counter's third window opens 10 s + one minute later.
+    expect(boundFrom(buckets, Date.UTC(2026, 0, 1, 0, 0, 50))).toBe(70_000);
+    expect(boundFrom(buckets, Date.UTC(2026, 0, 1, 0, 0, 0))).toBe(120_000);
   });
 });

@@ -1,7 +1,9 @@
 // How long rate limits force a run to take, at the least: each counter (a path group and an
 // account) allows `limit` requests per fixed window, so `n` requests on it span at least
 // ceil(n / limit) windows, the first and the last of them partly: (ceil(n / limit) - 1)
-// windows. Counters count at once, so the run's lower bound is the largest of theirs.
+// windows. Counters count at once, so the run's lower bound is the largest of theirs. The
+// windows are fixed and aligned to the clock, so a run that starts inside a window has that
+// window's rest before the next: `boundFrom` is the bound for a run started at a given time.
 import type { Counted } from './rate-limit.ts';
 
 export interface BucketBound {
@@ -38,4 +40,16 @@ export function limitBounds(counted: readonly Counted[]): { buckets: BucketBound
   }));
   buckets.sort((a, b) => b.boundMs - a.boundMs || b.requests - a.requests);
   return { buckets, boundMs: Math.max(0, ...buckets.map((b) => b.boundMs)) };
+}
+
+/**
+ * The bound for a run started at `startMs`: the busiest counter's last request goes no sooner than the start of its
+ * (ceil(requests / limit))th window, the first being the one the run starts in (windows aligned to the clock).
+ */
+export function boundFrom(buckets: readonly BucketBound[], startMs: number): number {
+  const ends = buckets.map((b) => {
+    const first = startMs - (startMs % b.windowMs);
+    return first + Math.max(0, Math.ceil(b.requests / b.limit) - 1) * b.windowMs - startMs;
+  });
+  return Math.max(0, ...ends);
 }

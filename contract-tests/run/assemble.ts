@@ -18,6 +18,7 @@ import { keyLifecycle } from '../shared/key-lifecycle.ts';
 import { Recorder } from '../shared/recorder.ts';
 import type { Scope } from '../shared/scope.ts';
 import { RunJudging } from './judging.ts';
+import { unitPlace, unitPriority } from './lanes.ts';
 
 /** The clock the pacing waits by; tests pass a fake one (no real seconds slept). */
 export interface Clock {
@@ -57,7 +58,7 @@ export function assembleRun(p: RunSettings): AssembledRun {
   const traffic = new UsageAccumulator('contract suite', { recordedBy: 'contract suite', model: p.model });
   const credentials = new CredentialSet(p.model, p.credentials);
   let keys: KeyLedger | undefined;
-  const judging = new RunJudging(p.model, p.scope.level, credentials, p.clock.now);
+  const judging = new RunJudging(p.model, p.scope.level, credentials, p.clock.now, unitPlace);
   const http = new Transport({
     baseUrl: p.baseUrl,
     fetch: p.fetch,
@@ -67,6 +68,14 @@ export function assembleRun(p: RunSettings): AssembledRun {
       groups: p.model.limits.rateLimits.groups,
       now: p.clock.now,
       sleep: p.clock.sleep,
+      priorityOf: unitPriority,
+      // Limits count per account (spec/openapi.yaml x-rate-limits): the run's key, session and the keys it made are
+      // its user's; the forbidden key another user's; a request with no valid credential is anonymous.
+      accountOf: (headers) => {
+        const own = credentials.carriedBy(headers);
+        if (own === 'forbidden') return 'the forbidden user';
+        return own || keys?.carries(headers) ? "the run's user" : 'anonymous';
+      },
     }),
     signal: p.signal,
     observe: (request, response) => {

@@ -83,6 +83,8 @@ interface Observed {
   known?: Known;
   /** Judges a case claimed on this answer. */
   claimed: Set<string>;
+  /** The place of the work that asked, in the order a sequential run sends (run/lanes.ts). */
+  place: number;
 }
 
 /** A comparison the run made: what the promise map's coverage reads (the comparison, its operation, its parameter). */
@@ -104,13 +106,16 @@ export class RunJudging {
     private readonly credentials: Pick<CredentialSet, 'carriedBy'>,
     /** The run's clock: when an answer came, for a target that sends no Date. */
     private readonly now: () => number = Date.now,
+    /** The place of the work sending now (run/lanes.ts); an answer outside any keeps the place of the one before. */
+    private readonly placeOf: () => number | undefined = () => undefined,
   ) {
     this.ctx = JudgeContext.of(model, level);
   }
 
   /** Every answer of the run passes here (the transport's observer). */
   observe(subject: Operation | Subject, request: HttpRequest, response: HttpResponse): void {
-    const o: Observed = { subject, request, response, at: this.now(), claimed: new Set() };
+    const place = this.placeOf() ?? this.observed.at(-1)?.place ?? -1;
+    const o: Observed = { subject, request, response, at: this.now(), claimed: new Set(), place };
     this.observed.push(o);
     this.byResponse.set(response, o);
   }
@@ -179,7 +184,7 @@ export class RunJudging {
 
   /** Every answer of the run, as the judges read it, with what a case knew of its request. */
   exchanges(): Judged[] {
-    return this.observed.map((o) => judgedExchange(o.request, o.response, o.known, o.at));
+    return this.inSendingOrder().map((o) => judgedExchange(o.request, o.response, o.known, o.at));
   }
 
   /**
@@ -261,6 +266,17 @@ export class RunJudging {
   }
 
   /**
+   * The answers in the order a sequential run has them: by the place of the work that asked, then as they came. Work
+   * run at once (run/lanes.ts) leaves the verdicts as they would be.
+   */
+  private inSendingOrder(): Observed[] {
+    return this.observed
+      .map((o, i) => ({ o, i }))
+      .sort((a, b) => a.o.place - b.o.place || a.i - b.i)
+      .map(({ o }) => o);
+  }
+
+  /**
    * Claims the judges `about` names on answers a case read but is not filed under (the first asking of a comparison
    * asked again).
    */
@@ -311,7 +327,7 @@ export class RunJudging {
    */
   tallies(wants: (operationId: string) => boolean): CheckResult[] {
     const tally = new VerdictTally();
-    for (const o of this.observed) {
+    for (const o of this.inSendingOrder()) {
       const operationId = o.subject.operationId;
       if (operationId !== NO_OPERATION && !wants(operationId)) continue;
       const ex = judgedExchange(o.request, o.response, undefined, o.at);

@@ -26,6 +26,7 @@ import type { CheckResult } from '../shared/recorder.ts';
 import { Scope } from '../shared/scope.ts';
 import type { UsageProfile } from '../../spec/usage-profile.ts';
 import { usageCoverage } from './usage-coverage.ts';
+import { collectionOf, runLanes, type Unit } from './lanes.ts';
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -100,21 +101,44 @@ function modelOf(options: SuiteOptions): { model: SpecModel; path: string } {
   }
 }
 
-/** The families in table order, each on every selected operation, each handed the parts of the run it declared. */
+/**
+ * The families in table order, each on every selected operation, each handed the parts of the run it declared: one unit
+ * per family and operation, run in lanes (run/lanes.ts) so that the waits of the target's limit counters overlap.
+ */
 async function depthPhase(
   assembled: AssembledRun,
   operations: readonly Operation[],
   families: readonly Family[],
 ): Promise<void> {
   const { run, recorder } = assembled;
+  if (run.http.stopped()) return;
+  // A unit about no operation that keeps keys works on the collection of the operations that make them.
+  const keysLane = collectionOf(run.keys.lifecycle?.create.path ?? '');
+  // The units of a collection nothing writes to see no other unit's work: each is a lane of its own.
+  const written = new Set(run.spec.operations.filter((o) => o.isWrite).map((o) => collectionOf(o.path)));
+  const laneOf = (op: Operation, family: Family) =>
+    written.has(collectionOf(op.path)) ? collectionOf(op.path) : `${family.name} ${op.operationId}`;
+  const units: Unit[] = [];
   for (const family of families) {
-    if (run.http.stopped()) return;
     const given = handOut(run, family.needs);
     // A result is filed under its family unless it names another group of checks itself (`default:` of `meaning`).
     const filed = (results: CheckResult[]) => results.map((r) => (r.family ? r : { family: family.name, ...r }));
-    if (family.once) recorder.add(filed(await family.once(given)));
-    for (const op of operations) if (family.perOperation) recorder.add(filed(await family.perOperation(op, given)));
+    const unit = { family: family.name, fence: family.fence ?? false };
+    const once = family.once;
+    if (once) {
+      const lane = (family.needs as readonly string[]).includes('keys') ? keysLane : `${family.name} (no operation)`;
+      units.push({ ...unit, lane, run: async () => filed(await once(given)) });
+    }
+    const perOperation = family.perOperation;
+    if (perOperation)
+      for (const op of operations)
+        units.push({ ...unit, lane: laneOf(op, family), run: async () => filed(await perOperation(op, given)) });
   }
+  await runLanes(units, {
+    waits: run.http.pacer,
+    stopped: () => run.http.stopped(),
+    record: (results) => recorder.add(results),
+  });
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {

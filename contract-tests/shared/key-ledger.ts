@@ -70,6 +70,12 @@ export class KeyLedger {
     return decodeURIComponent(path.slice(before!.length, path.length - after.length));
   }
 
+  /** Whether the headers carry a key the run created and has not removed (its user's: the limits count it so). */
+  carries(headers: Record<string, string> | undefined): boolean {
+    const sent = Object.values(headers ?? {}).join('\n');
+    return [...this.keys.values()].some((k) => k.secret !== undefined && sent.includes(k.secret));
+  }
+
   /** Keys created and not yet removed. */
   open(): CreatedKey[] {
     return [...this.keys.values()];

@@ -84,6 +84,90 @@ describe('Pacer', () => {
   });
 });
 
+describe('Pacer, work at once on one account (run/lanes.ts)', () => {
+  const withLimit = (limit: number, remaining: number, resetS: number) => ({
+    ...headers(remaining, resetS),
+    'x-ratelimit-limit': String(limit),
+  });
+  const accountOf = (h: Record<string, string> | undefined) =>
+    h?.Authorization === 'Bearer k' || h?.Cookie === 's=1' ? 'alice' : 'anonymous';
+
+  test("a key's answer counting the account past the session's limit makes the session wait the reset", async () => {
+    const clock = fakeClock(1_000_000);
+    const pacer = new Pacer({ honourRemaining: true, groups: [], ...clock, accountOf });
+    const key = { Authorization: 'Bearer k' };
+    const session = { Cookie: 's=1' };
+    const [kb, sb] = [pacer.bucketOf('/x', key), pacer.bucketOf('/x', session)];
+    const counter = pacer.counterOf('/x', key);
+    expect(pacer.counterOf('/x', session)).toBe(counter);
+    pacer.afterAnswer(sb, 200, withLimit(60, 50, 1_060), counter);
+    // The key's answer: 60 of the account's 100 used. The session's 60 are gone; the key has 40 left.
+    pacer.afterAnswer(kb, 200, withLimit(100, 40, 1_060), counter);
+    await pacer.beforeSend(kb, counter);
+    expect(clock.slept).toEqual([]);
+    await pacer.beforeSend(sb, counter);
+    expect(clock.slept).toEqual([60_050]);
+  });
+
+  test('a credential new to a counter counted past its limit waits (a key revoked counts as anonymous)', async () => {
+    const clock = fakeClock(1_000_000);
+    const pacer = new Pacer({ honourRemaining: true, groups: [], ...clock, accountOf });
+    const anonymous = pacer.bucketOf('/x', {});
+    const revoked = { Authorization: 'Bearer revoked' };
+    pacer.afterAnswer(anonymous, 200, withLimit(20, 0, 1_030), pacer.counterOf('/x', {}));
+    await pacer.beforeSend(pacer.bucketOf('/x', revoked), pacer.counterOf('/x', revoked));
+    expect(clock.slept).toEqual([30_050]);
+  });
+
+  test('senders of one counter take turns: the tightest limit first, then the higher priority', async () => {
+    const clock = fakeClock();
+    let priority = 0;
+    const pacer = new Pacer({ honourRemaining: true, groups: [], ...clock, accountOf, priorityOf: () => priority });
+    const [kb, sb] = [pacer.bucketOf('/x', { Authorization: 'Bearer k' }), pacer.bucketOf('/x', { Cookie: 's=1' })];
+    const counter = pacer.counterOf('/x', {});
+    pacer.afterAnswer(kb, 200, withLimit(100, 90, 2_000), counter);
+    pacer.afterAnswer(sb, 200, withLimit(60, 50, 2_000), counter);
+    const order: string[] = [];
+    const endFirst = await pacer.turn(counter, kb);
+    const asking = (name: string, bucket: string, p: number) => {
+      priority = p;
+      return pacer.turn(counter, bucket).then((end) => {
+        order.push(name);
+        end();
+      });
+    };
+    const all = Promise.all([
+      asking('key, priority 5', kb, 5),
+      asking('key, priority 1', kb, 1),
+      asking('session', sb, 9),
+    ]);
+    expect(pacer.waiters).toBe(3);
+    endFirst();
+    await all;
+    expect(order).toEqual(['session', 'key, priority 1', 'key, priority 5']);
+    expect(pacer.waiters).toBe(0);
+  });
+
+  test('pauses at once count their common time once', async () => {
+    let now = 0;
+    const wakes: (() => void)[] = [];
+    const pacer = new Pacer({
+      honourRemaining: true,
+      groups: [],
+      now: () => now,
+      sleep: () => new Promise<void>((wake) => wakes.push(wake)),
+    });
+    const both = Promise.all([pacer.pause(10_000), pacer.pause(4_000)]);
+    now = 4_000;
+    wakes[1]!();
+    await new Promise((r) => setImmediate(r));
+    now = 10_000;
+    wakes[0]!();
+    await both;
+    expect(pacer.stats).toEqual({ waits: 2, waitedMs: 10_000, tooMany: 0 });
+  });
+});
+
 describe('a run against a target that enforces a tiny rate limit', () => {
   test('finishes without a 429-caused failure and reports how long it waited', async () => {
     const clock = fakeClock(Date.now());

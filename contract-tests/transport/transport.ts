@@ -65,30 +65,56 @@ export class Transport {
    * cleanup), paced by the target's rate-limit headers, asked again after a 429.
    */
   async send(request: HttpRequest, options: { essential?: boolean } = {}): Promise<Exchange> {
-    const bucket = this.pacer.bucketOf(this.relative(request.url), request.headers);
+    const relative = this.relative(request.url);
+    const bucket = this.pacer.bucketOf(relative, request.headers);
+    const counter = this.pacer.counterOf(relative, request.headers);
     for (let attempt = 0; ; attempt++) {
       const stopped = options.essential ? undefined : this.stopped();
       if (stopped) return { request, skipped: stopped };
       if (!this.budget.take(options.essential))
         return { request, skipped: `the request budget is used up (--budget ${this.budget.limit})` };
-      await this.pacer.beforeSend(bucket);
+      const endTurn = await this.turnWithin(counter, bucket);
       let response: HttpResponse;
+      let retryMs: number | undefined;
       const started = performance.now();
       try {
-        response = await send(this.parts.fetch, request);
-      } catch (err) {
-        return { request, error: describeNetworkError(err).text, ms: performance.now() - started };
+        try {
+          response = await send(this.parts.fetch, request);
+        } catch (err) {
+          return { request, error: describeNetworkError(err).text, ms: performance.now() - started };
+        }
+        // Learnt from before the counter is handed on: the next sender knows the window this answer left.
+        retryMs = this.answered(request, response);
+      } finally {
+        endTurn();
       }
       const ms = performance.now() - started;
-      const retryMs = this.answered(request, response);
       if (retryMs === undefined || attempt >= MAX_429_RETRIES) return { request, response, ms };
       await this.pacer.pause(retryMs);
     }
   }
 
+  /**
+   * A turn on the counter, the bucket's window open: a sender waits for its window without holding the counter, so
+   * the other callers of one account (a key when the session's 60 are spent) go on meanwhile.
+   */
+  private async turnWithin(counter: string, bucket: string): Promise<() => void> {
+    for (;;) {
+      await this.pacer.beforeSend(bucket, counter);
+      const endTurn = await this.pacer.turn(counter, bucket);
+      // Another sender's answer, while this one queued, may have used the window up.
+      if (!this.pacer.usedUp(bucket, counter) || this.stopped()) return endTurn;
+      endTurn();
+    }
+  }
+
   /** Waits for the turn of a request the suite does not send itself (Dredd's): it draws on the same limits. */
   async waitTurn(request: HttpRequest): Promise<void> {
-    await this.pacer.beforeSend(this.pacer.bucketOf(this.relative(request.url), request.headers));
+    const relative = this.relative(request.url);
+    await this.pacer.beforeSend(
+      this.pacer.bucketOf(relative, request.headers),
+      this.pacer.counterOf(relative, request.headers),
+    );
   }
 
   /**
@@ -97,10 +123,12 @@ export class Transport {
    */
   answered(request: HttpRequest, response: HttpResponse): number | undefined {
     this.parts.observe(request, response);
+    const relative = this.relative(request.url);
     return this.pacer.afterAnswer(
-      this.pacer.bucketOf(this.relative(request.url), request.headers),
+      this.pacer.bucketOf(relative, request.headers),
       response.status,
       response.headers,
+      this.pacer.counterOf(relative, request.headers),
     );
   }
 }

@@ -67,4 +67,4 @@ async function pingSample(op: Operation, run: Run): Promise<CheckResult[]> {
   return out;
 }
 
-export const pingFamily = family({ name: 'ping', needs: NEEDS, perOperation: pingSample });
+export const pingFamily = family({ name: 'ping', needs: NEEDS, perOperation: pingSample, fence: true });

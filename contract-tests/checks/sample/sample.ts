@@ -40,4 +40,4 @@ async function sample(op: Operation, run: Run): Promise<CheckResult[]> {
   return sampleVerdicts(s, run);
 }
 
-export const sampleFamily = family({ name: 'sample', needs: NEEDS, perOperation: sample });
+export const sampleFamily = family({ name: 'sample', needs: NEEDS, perOperation: sample, fence: true });
