@@ -33,6 +33,17 @@ describe("the mock's findings", () => {
     expect(findings({ ...body, body: '{"name":"a"}' })).toBeUndefined();
   });
 
+  it("a bare GET's memory is its own: the same target by another method is judged as that method", () => {
+    const findings = findingsOf();
+    const target = '/api/v0.1/servers/find?sortBy=users';
+    const asGet = findings(get(target));
+    expect(asGet?.map((f) => f.judge)).toEqual(['unknown-parameter']);
+    const asPost = findingsOf()({ method: 'POST', target, headers: {} });
+    expect(findings({ method: 'POST', target, headers: {} })).toEqual(asPost);
+    expect(asPost).not.toEqual(asGet);
+    expect(findings(get(target))).toEqual(asGet);
+  });
+
   it('remember a bounded number of requests: a flood of distinct targets is judged each, right', () => {
     const findings = findingsOf();
     for (let i = 0; i < 2000; i++) {

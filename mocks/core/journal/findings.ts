@@ -57,6 +57,8 @@ const REMEMBERED = 512;
  */
 export function mockFindings(ctx: JudgeContext): FindingsOf {
   const seen = new Map<string, Finding[] | undefined>();
+  /** Bare GETs (no credential, no body type), by target alone: a front end's commonest request. */
+  const seenGet = new Map<string, Finding[] | undefined>();
   const judge = (request: SentRequest): Finding[] | undefined => {
     const found = judgeRequest({ request }, ctx);
     if (found.length === 0) return undefined;
@@ -66,11 +68,22 @@ export function mockFindings(ctx: JudgeContext): FindingsOf {
   return (request) => {
     if (request.body !== undefined) return judge(request);
     const h = request.headers;
-    const key = `${request.method} ${request.target}\n${h.authorization}\n${h.cookie}\n${h['content-type']}`;
-    if (seen.has(key)) return seen.get(key);
+    // A GET with none of the headers the judges read (a front end's commonest request) is
+    // remembered by its target alone: no key string is built for it.
+    const bareGet =
+      request.method === 'GET' &&
+      h.authorization === undefined &&
+      h.cookie === undefined &&
+      h['content-type'] === undefined;
+    const memory = bareGet ? seenGet : seen;
+    const key = bareGet
+      ? request.target
+      : `${request.method} ${request.target}\n${h.authorization}\n${h.cookie}\n${h['content-type']}`;
+    const known = memory.get(key);
+    if (known !== undefined || memory.has(key)) return known;
     const found = judge(request);
-    if (seen.size >= REMEMBERED) seen.delete(seen.keys().next().value!);
-    seen.set(key, found);
+    if (memory.size >= REMEMBERED) memory.delete(memory.keys().next().value!);
+    memory.set(key, found);
     return found;
   };
 }

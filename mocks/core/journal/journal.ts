@@ -81,7 +81,7 @@ export class Recorded {
  * process) the string is the URL, and the slot keeps the Request's headers beside it.
  */
 export function sent(url: string, raw: readonly string[] | undefined): string {
-  return raw ? [url, ...raw].join('\n') : url;
+  return raw && raw.length > 0 ? `${url}\n${raw.join('\n')}` : url;
 }
 
 /** The default number of requests kept. */
