@@ -6,7 +6,7 @@ import type { Verdict } from '../../spec/judges/registry.ts';
 import type { Exchange } from './forward.ts';
 import type { Known } from './judge-traffic.ts';
 
-/** The last answer of an entry whose every verdict passed: its request's and its own headers, as the judges read them. */
+/** The last answer of an entry whose every verdict passed: its request's and its own headers, as judges read them. */
 interface Clean {
   request: Record<string, string>;
   answer: Record<string, string>;
