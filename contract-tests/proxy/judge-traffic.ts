@@ -36,6 +36,22 @@ export const VOLATILE = new Set(['headers', 'cors']);
 /** Those judges alone: an answer whose other verdicts are known is judged by them only. */
 const VOLATILE_JUDGES = JUDGES.filter((j) => VOLATILE.has(j.name));
 
+/**
+ * What judging an answer leaves for the next answer with the same bytes to the same
+ * request (the proxy's verdict cache): the verdicts of every judge but the volatile ones,
+ * where they are filed, and, when they all pass, how to count them again.
+ */
+export interface Known {
+  readonly verdicts: readonly Verdict[];
+  readonly place: Place;
+  readonly count?: () => void;
+}
+
+/** The example of a verdict that passes: never asked for. */
+const NO_EXAMPLE = (): never => {
+  throw new Error('a passing verdict has no example');
+};
+
 export class TrafficJudge {
   readonly ctx: JudgeContext;
   private readonly tally = new VerdictTally();
@@ -96,12 +112,15 @@ export class TrafficJudge {
    * Judges one whole exchange by every judge, each violation logged the first time its
    * operation, judge and level meet it. `known`: what the same bytes answered to the same
    * request showed before (the proxy's cache, verdict-cache.ts): only the volatile judges
-   * judge again. Returns the verdicts that may be remembered.
+   * judge again. Returns what may be remembered of it, and the volatile judges' verdicts.
    */
-  judgeOne(ex: Exchange, request: { upstreamUrl: string; body?: string }, known?: readonly Verdict[]): Verdict[] {
+  judgeOne(
+    ex: Exchange,
+    request: { upstreamUrl: string; body?: string },
+    known?: Known,
+  ): { known: Known; volatile: readonly Verdict[] } {
     this.judgedCount++;
-    const verdicts = known ? [...known, ...judgeExchange(ex, this.ctx, VOLATILE_JUDGES)] : judgeExchange(ex, this.ctx);
-    const place = this.placeOf(ex);
+    const place = known?.place ?? this.placeOf(ex);
     let shown: { request: string; repro: string } | undefined;
     const example = () => {
       shown ??= showRequest(ex, request, this.model.cookieName);
@@ -110,9 +129,36 @@ export class TrafficJudge {
       const crash = ex.answer.status >= 500 ? { crash: crashSignature(ex.answer) } : {};
       return { ...shown, actual: redact(describeResponse(answer)), answer: status, ...crash };
     };
-    const firsts = this.tally.add(place, verdicts, example);
+    let firsts: Finding[];
+    let volatile: Verdict[];
+    if (known) {
+      volatile = judgeExchange(ex, this.ctx, VOLATILE_JUDGES);
+      // Verdicts known to pass are counted by the tallies found for them once.
+      if (known.count) {
+        known.count();
+        firsts = this.tally.add(place, volatile, example);
+      } else firsts = this.tally.add(place, [...known.verdicts, ...volatile], example);
+    } else {
+      const verdicts = judgeExchange(ex, this.ctx);
+      firsts = this.tally.add(place, verdicts, example);
+      const remembered = verdicts.filter((v) => !VOLATILE.has(v.judge.name));
+      volatile = verdicts.filter((v) => VOLATILE.has(v.judge.name));
+      const count = this.tally.passes(place, remembered);
+      known = { verdicts: remembered, place, ...(count ? { count } : {}) };
+    }
     if (firsts.length) this.logFirsts(place, firsts, shown!);
-    return known ? (known as Verdict[]) : verdicts.filter((v) => !VOLATILE.has(v.judge.name));
+    return { known, volatile };
+  }
+
+  /**
+   * An exchange judged exactly as one before it (the same request, and an answer with the
+   * same headers and bytes, whose every verdict passed: verdict-cache.ts): counted, as its
+   * judges would have counted it.
+   */
+  again(known: Known, volatile: readonly Verdict[]): void {
+    this.judgedCount++;
+    known.count!();
+    this.tally.add(known.place, volatile, NO_EXAMPLE);
   }
 
   /**

@@ -132,10 +132,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
   // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up
   // later.
+  const mayCreateSecrets = (method: string, status: number) =>
+    method !== 'GET' && method !== 'HEAD' && status >= 200 && status < 300 && model.secretFields.size > 0;
   const learn = (judged: Judged) => {
-    const { method } = judged.request;
-    const { status } = judged.answer;
-    if (method === 'GET' || method === 'HEAD' || status < 200 || status >= 300 || !model.secretFields.size) return;
+    if (!mayCreateSecrets(judged.request.method, judged.answer.status)) return;
     for (const s of secretValues(judged.answer.json, model.secretFields)) rememberSecret(s);
   };
 
@@ -144,11 +144,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     remember(ex.requestHeaders);
     // A recording reads every answer's rows: no shortcut then.
     const seen = recorder ? undefined : verdicts.lookup(ex);
+    // The last clean answer over again, headers and all: judged the same, so only counted (an answer that may hold a
+    // new secret is read again, so the mask keeps it among the most recent).
+    if (seen?.again && !mayCreateSecrets(ex.method, ex.response!.status)) return traffic.again(seen.known, seen.again);
     const read = readExchange(ex, limit, timeoutMs);
     if (typeof read === 'string') return traffic.skipped(ex.method, ex.path, read);
     learn(read.judged);
-    const remembered = traffic.judgeOne(read.judged, read.request, seen);
-    if (!seen && !recorder) verdicts.keep(ex, remembered);
+    const judged = traffic.judgeOne(read.judged, read.request, seen?.known);
+    if (!recorder) verdicts.keep(ex, judged.known, judged.volatile, seen !== undefined);
     if (!recorder) return;
     // Only a recording parses the body of an answer whose verdicts were known.
     const op = traffic.ctx.operation(read.judged);

@@ -100,6 +100,8 @@ export class VerdictTally {
         const t = this.tally(place, judge.name, judge.promise, level);
         t.judged++;
         t.failed++;
+        // The example is rendered only where it is kept: past the first failures an answer is only counted.
+        if (t.first && t.requests.length >= LISTED) continue;
         shown ??= example();
         if (t.requests.length < LISTED) t.requests.push(shown.request);
         if (t.first) continue;
@@ -109,6 +111,20 @@ export class VerdictTally {
       }
     }
     return firsts;
+  }
+
+  /**
+   * How to count the same passing verdicts again at one place, for a caller that meets
+   * the same answer again (the proxy's verdict cache): the tallies found once, each
+   * count then one addition. Undefined when one of them is a failure, whose counting
+   * also lists its request.
+   */
+  passes(place: Place, verdicts: readonly Verdict[]): (() => void) | undefined {
+    if (verdicts.some((v) => v.findings.length)) return undefined;
+    const tallies = verdicts.map(({ judge, level }) => this.tally(place, judge.name, judge.promise, level));
+    return () => {
+      for (const t of tallies) t.judged++;
+    };
   }
 
   /**

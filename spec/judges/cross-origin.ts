@@ -36,6 +36,8 @@ const read = new WeakMap<object, { ctx: JudgeContext; value: CrossOrigin | undef
 
 /** The request's cross-origin side; undefined when CORS does not apply to it. Read once per request. */
 export function crossOrigin(ex: Pick<Exchange, 'request' | 'known'>, ctx: JudgeContext): CrossOrigin | undefined {
+  // Most requests carry no Origin: nothing to read, nor to remember (a WeakMap entry a request costs collections).
+  if (ex.request.headers.origin === undefined) return undefined;
   const had = read.get(ex.request);
   if (had?.ctx === ctx) return had.value;
   const value = readCrossOrigin(ex, ctx);
