@@ -78,6 +78,8 @@ export function createAnswers(checker: ResponseChecker | undefined): Answers {
         return reply(c, op, result.status, JSON.parse(text));
       }
       c.header('Content-Type', 'application/json');
+      // Bytes in hand: their length is said here, so no adapter reads the body again to learn it.
+      if (typeof result.json !== 'string') c.header('Content-Length', String(result.json.byteLength));
       return c.body(result.json as string | Uint8Array<ArrayBuffer>, result.status as ContentfulStatusCode);
     },
   };

@@ -115,6 +115,20 @@ describe('createMock()', () => {
     expect([...loadModel().byId.keys()].filter((id) => !asked.has(id))).toEqual([]);
   });
 
+  it('says each answer\'s length as node:http would: Content-Length is the body\'s bytes, a search\'s too', async () => {
+    for (const path of [
+      '/api/v0.1/servers/find?limit=3&favicon=true',
+      '/api/v0.1/servers/find?version=1.20*&sort=users',
+      '/api/v0.1/servers/find?limit=abc',
+      '/api/v0.1/metadata/regions',
+      '/api/v0.1/user/apikeys',
+    ]) {
+      const res = await mock.fetch(`http://127.0.0.1${path}`);
+      const bytes = (await res.arrayBuffer()).byteLength;
+      expect(res.headers.get('content-length'), path).toBe(String(bytes));
+    }
+  });
+
   it('takes fetch-style arguments too (a URL and its init), so it can stand in for fetch', async () => {
     const res = await mock.fetch('http://api.test/api/v0.1/user/apikeys', {
       headers: authHeaders(credential('valid-key')),
