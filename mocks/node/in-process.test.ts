@@ -115,7 +115,7 @@ describe('createMock()', () => {
     expect([...loadModel().byId.keys()].filter((id) => !asked.has(id))).toEqual([]);
   });
 
-  it('says each answer\'s length as node:http would: Content-Length is the body\'s bytes, a search\'s too', async () => {
+  it("says each answer's length as node:http would: Content-Length is the body's bytes, a search's too", async () => {
     for (const path of [
       '/api/v0.1/servers/find?limit=3&favicon=true',
       '/api/v0.1/servers/find?version=1.20*&sort=users',
