@@ -16,6 +16,7 @@
 //    (so made recent again) by the exchange that shows it.
 import { isTokenLike } from '../../spec/judges/credentials.ts';
 import { loadModel, type SpecModel } from '../../spec/model.ts';
+import { tolerantlyDecoded } from '../../spec/percent-decode.ts';
 import { excerpt, type HttpRequest } from '../transport/http.ts';
 import { SecretFinder, WINDOW } from './secret-finder.ts';
 
@@ -123,17 +124,7 @@ export function holdsSecret(text: string): boolean {
 
 /** Percent-decoding, tolerant of malformed escapes (left as they are). */
 function percentDecoded(piece: string): string {
-  try {
-    return decodeURIComponent(piece);
-  } catch {
-    return piece.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
-  }
+  return tolerantlyDecoded(piece, decodeURIComponent);
 }
 
 /**

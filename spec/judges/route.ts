@@ -4,6 +4,7 @@
 // it: `/servers/%66ind` is findServers; `/servers/find/`, `/Servers/Find` and
 // `//servers/find` are paths the API does not have, which `x-routing` says get 404.
 import type { Operation, SpecModel } from '../model.ts';
+import { tolerantlyDecoded } from '../percent-decode.ts';
 
 export type Route =
   /** An operation of the spec, with its path parameters as sent (percent-decoded). */
@@ -22,18 +23,7 @@ const METHODS_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS
 /** `decodeURI`, tolerating malformed escapes (left as they are), and keeping `%25` a percent escape. */
 function decodePath(path: string): string {
   if (!path.includes('%')) return path;
-  const keepPercent = path.replace(/%25/g, '%2525');
-  try {
-    return decodeURI(keepPercent);
-  } catch {
-    return keepPercent.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURI(run);
-      } catch {
-        return run;
-      }
-    });
-  }
+  return tolerantlyDecoded(path.replace(/%25/g, '%2525'), decodeURI);
 }
 
 function segmentValue(raw: string): string {
