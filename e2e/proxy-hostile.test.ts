@@ -118,11 +118,11 @@ function everyOutput(proxy: RunningProxy, log: string[]): Record<string, string>
   return { log: log.join('\n'), summary: summary(outcome), ...files };
 }
 
-const failures = (proxy: RunningProxy) =>
-  proxy
-    .outcome()
-    .reports.flatMap((r) => r.results)
-    .filter((r) => r.status === 'fail');
+/** Every result of the proxy's reports so far. */
+const results = (proxy: RunningProxy) => proxy.outcome().reports.flatMap((r) => r.results);
+const failures = (proxy: RunningProxy) => results(proxy).filter((r) => r.status === 'fail');
+/** The result saying an answer went unjudged, if any. */
+const notJudged = (proxy: RunningProxy) => results(proxy).find((r) => r.check === NOT_JUDGED);
 
 describe('a secret never leaves the proxy, whatever is cut or encoded', () => {
   it(
@@ -269,12 +269,7 @@ describe('an answer the client could not use is a failure, never "not judged"', 
       // One reason per kind: no other encoding's name is kept anywhere.
       const json = everyOutput(proxy, log)['proxy-report.json']!;
       expect(json).not.toMatch(/x-odd-[1-9]/);
-      expect(
-        proxy
-          .outcome()
-          .reports.flatMap((r) => r.results)
-          .some((r) => r.check === NOT_JUDGED),
-      ).toBe(false);
+      expect(notJudged(proxy)).toBeUndefined();
       expect(proxy.outcome().exitCode).toBe(1);
     },
   );
@@ -289,12 +284,7 @@ describe('an answer the client could not use is a failure, never "not judged"', 
       await proxy.judged();
       const threw = failures(proxy).find((f) => f.check.startsWith('hygiene: '));
       expect(threw?.message).toMatch(/the hygiene judge could not read this exchange: Maximum call stack/);
-      expect(
-        proxy
-          .outcome()
-          .reports.flatMap((r) => r.results)
-          .some((r) => r.check === NOT_JUDGED),
-      ).toBe(false);
+      expect(notJudged(proxy)).toBeUndefined();
       expect((await get(`${proxy.baseUrl}/servers/find?limit=1`)).status).toBe(200);
     },
   );
@@ -303,10 +293,7 @@ describe('an answer the client could not use is a failure, never "not judged"', 
     const proxy = await proxyTo('http://127.0.0.1:9/api/v0.1');
     expect((await get(`${proxy.baseUrl}/metadata/regions`)).status).toBe(502);
     await proxy.judged();
-    const skip = proxy
-      .outcome()
-      .reports.flatMap((r) => r.results)
-      .find((r) => r.check === NOT_JUDGED);
+    const skip = notJudged(proxy);
     expect(skip?.message).toMatch(/the upstream could not be reached/);
   });
 });
@@ -394,10 +381,7 @@ describe('valid traffic passes', () => {
     expect((await Promise.all(answers)).every((a) => a.body.length === size + REGIONS.length)).toBe(true);
     await proxy.judged();
     expect(proxy.held()).toBe(0);
-    const skip = proxy
-      .outcome()
-      .reports.flatMap((r) => r.results)
-      .find((r) => r.check === NOT_JUDGED);
+    const skip = notJudged(proxy);
     expect(skip?.message).toMatch(/while the judge had fallen behind/);
   }, 60_000);
 });
