@@ -47,7 +47,10 @@ export type Rule =
  */
 export type FindingsOf = (request: SentRequest) => Finding[] | undefined;
 
-/** Requests whose findings are remembered: a front end sends the same few requests again and again. */
+/**
+ * Requests whose findings each memory keeps (bare GETs by target; the rest by what the judges read): a front end
+ * sends the same few requests again and again.
+ */
 const REMEMBERED = 512;
 
 /**
