@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialHeaders, loadModel } from '../spec/model.ts';
 import { createMock } from '../mocks/node/in-process.ts';
 import { buildMock } from '../scripts/build-mock.ts';
-import { buildLibrary, LIBRARY_CODE_CACHE, LIBRARY_SCRIPT } from '../scripts/build-library.ts';
+import { assertAscii, buildLibrary, LIBRARY_CODE_CACHE, LIBRARY_SCRIPT } from '../scripts/build-library.ts';
 import { FIXTURE_CREDENTIALS } from '../fixtures/auth.gen.ts';
 import { REPO } from './helpers.ts';
 import { NOW_ISO } from '../testing/instants.ts';
@@ -160,6 +160,13 @@ describe('the library entry (dist/index.mjs)', () => {
     expect(await cacheTaken(refused)).toBe(false);
     expect(await entryAnswers(refused)).toEqual(await entryAnswers(dist));
   }, 60_000);
+
+  it('is ASCII, as the entry reads it (Latin-1); a character past ASCII fails the build, naming its line', () => {
+    expect(readFileSync(join(dist, LIBRARY_SCRIPT)).every((b) => b < 0x80)).toBe(true);
+    const file = join(mkdtempSync(join(tmpdir(), 'slm-ascii-')), LIBRARY_SCRIPT);
+    writeFileSync(file, 'const a = 1;\nconst strip = (m) => m.replace(/\\u00a7./g, "");\nconst b = /§/;\n');
+    expect(() => assertAscii(file)).toThrow(`${file}:3: a character past ASCII`);
+  });
 
   it('runs an edited script as edited, although V8 would take the cache of the one before', async () => {
     // V8 checks a cache against the source's length only: an edit of the same length passes its check.

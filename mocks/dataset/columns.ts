@@ -40,10 +40,28 @@ export type Ids = Uint8Array | Uint16Array | Uint32Array;
  */
 export type Numbers = Float64Array | Uint32Array | Uint16Array;
 
-/** A dictionary column: row -> id, id -> value. */
+/**
+ * A dictionary column: row -> id, id -> value. `value(id)` is what a row is built from;
+ * `values` is every distinct value at once (filters, sorts, metadata). A snapshot's column
+ * decodes a value when it is first asked for, so a column read from disk costs nothing
+ * until a page shows one of its rows (snapshot.ts).
+ */
 export interface DictColumn<T = unknown> {
-  ids: Ids;
-  values: readonly T[];
+  readonly ids: Ids;
+  readonly values: readonly T[];
+  value(id: number): T;
+}
+
+/** A column whose distinct values are in memory (generated, interned). */
+export class ValuesColumn<T = unknown> implements DictColumn<T> {
+  constructor(
+    readonly ids: Ids,
+    readonly values: readonly T[],
+  ) {}
+
+  value(id: number): T {
+    return this.values[id] as T;
+  }
 }
 
 export interface Dataset {
@@ -124,9 +142,9 @@ class Interner {
   column(n: number): DictColumn {
     const ids = idsFor(this.values.length, n);
     if (ids.constructor === this.ids.constructor && n === this.ids.length)
-      return { ids: this.ids, values: this.values };
+      return new ValuesColumn(this.ids, this.values);
     ids.set(this.ids.subarray(0, n));
-    return { ids, values: this.values };
+    return new ValuesColumn(ids, this.values);
   }
 }
 
@@ -285,7 +303,7 @@ export function addressAt(ds: Dataset, i: number): string {
 /** The value of a dictionary field in row i. */
 export function valueAt<F extends DictField>(ds: Dataset, field: F, i: number): StoredServer[F] {
   const col = ds.dict[field];
-  return col.values[col.ids[i] as number] as StoredServer[F];
+  return col.value(col.ids[i] as number) as StoredServer[F];
 }
 
 /** The fields kept as a number per row: `port`, `players_online`, and `last_ping` in ms (`time`). */

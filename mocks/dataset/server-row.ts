@@ -12,7 +12,7 @@ export function isTcpShield(s: Pick<Server, 'asn_name'>): boolean {
 
 /** `motd` without `§x` colour/format codes. */
 export function stripMotd(motd: string): string {
-  return motd.replace(/§[\s\S]/g, '');
+  return motd.replace(/\u00a7[\s\S]/g, '');
 }
 
 /** The key `findServer` and the uniqueness rule use. */

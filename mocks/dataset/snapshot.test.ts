@@ -3,8 +3,8 @@
 import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { rowsOf } from './columns.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { rowsOf, serverAt } from './columns.ts';
 import { generateDataset, generateServers, generatorFingerprint } from './generator.ts';
 import { buildIndex } from '../search/search-index.ts';
 import { loadModel } from '../../spec/model.ts';
@@ -51,11 +51,20 @@ describe('dataset snapshots', () => {
     }
   });
 
-  it('writes its header as ASCII (texts past it escaped), and reads the texts back as they were', () => {
+  it('writes its header and texts as ASCII (texts past it escaped), and reads the texts back as they were', () => {
     const { dir, k, ds, file } = written();
     const bytes = readFileSync(file);
-    const header = bytes.subarray(12, 12 + bytes.readUInt32LE(8));
+    const headerLength = bytes.readUInt32LE(8);
+    const header = bytes.subarray(12, 12 + headerLength);
     expect(header.every((b) => b < 0x80)).toBe(true);
+    const body = bytes.subarray((12 + headerLength + 7) & ~7);
+    const tables = JSON.parse(header.toString()).sections.filter((s: { name: string }) => s.name.endsWith('.json'));
+    expect(tables.length).toBe(16);
+    for (const s of tables as { name: string; offset: number; length: number }[])
+      expect(
+        body.subarray(s.offset, s.offset + s.length).every((b) => b < 0x80),
+        s.name,
+      ).toBe(true);
     const motds = ds.dict.motd.values as string[];
     // The generator's motds hold colour codes (§) and other characters past ASCII.
     expect(motds.some((m) => /[^ -~\n]/.test(m))).toBe(true);
@@ -63,6 +72,28 @@ describe('dataset snapshots', () => {
     if (!('dataset' in snap)) throw new Error(snap.miss);
     expect(snap.dataset.dict.motd.values).toEqual(motds);
     expect(snap.dataset.dict.city.values).toEqual(ds.dict.city.values);
+  });
+
+  it('decodes a value when a row first asks for it, and gives the same object ever after (and in `values`)', () => {
+    const { dir, k, ds, file } = written();
+    const parse = vi.spyOn(JSON, 'parse');
+    const snap = readSnapshot(dir, k, NOW);
+    if (!('dataset' in snap)) throw new Error(snap.miss);
+    const row = serverAt(snap.dataset, 7);
+    // The header and row 7's sixteen values (its players' list one element at a time): not the tables.
+    const parsed = parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+    parse.mockRestore();
+    expect(parsed).toBeLessThan(readFileSync(file).length / 20);
+    expect(row).toEqual(rowsOf(ds)[7]);
+    for (const field of ['motd', 'players'] as const) {
+      const col = snap.dataset.dict[field];
+      const id = col.ids[7] as number;
+      const first = col.value(id);
+      expect(col.value(id)).toBe(first);
+      expect(col.values[id]).toBe(first);
+      expect(col.values).toEqual(ds.dict[field].values);
+    }
+    expect(snap.dataset.dict.players.value(snap.dataset.dict.players.ids[7] as number)).toBe(row.players);
   });
 
   it('serves any clock: timestamps are stored as ages, so a later start gets the rows generated at that time', () => {

@@ -11,8 +11,10 @@
 // the generator would make them then).
 //
 // File: `SLMSNAP1`, a little-endian u32 header length, a JSON header (key, size,
-// sections, the dictionary tables, a CRC-32 of the body), then the body: every
-// typed array 8-byte aligned, read back as views of one buffer without copying.
+// sections, how each dictionary table is kept, a CRC-32 of the body), then the body:
+// every typed array 8-byte aligned, read back as views of one buffer without copying,
+// and each dictionary table as JSON text decoded a value at a time when a row asks
+// for one (decision 0048).
 // Written to a temporary file and renamed, so a reader never sees half a snapshot;
 // anything unexpected on reading (another format, a bad checksum, a short file)
 // is a miss, never an error.
@@ -21,12 +23,15 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
-import { DICT_FIELDS, type Dataset, type DictField, type Ids, type Numbers } from './columns.ts';
+import { DICT_FIELDS, type Dataset, type DictColumn, type DictField, type Ids, type Numbers } from './columns.ts';
 import type { SortOrders } from './sort-orders.ts';
 
 const MAGIC = Buffer.from('SLMSNAP1');
-/** 3: the orders are named by what they are (orderKey), not by the sort values of one spec. */
-const FORMAT = 3;
+/**
+ * 3: the orders are named by what they are (orderKey), not by the sort values of one spec.
+ * 4: the dictionary tables are sections of JSON text decoded a value at a time, not part of the header.
+ */
+const FORMAT = 4;
 /** The prefix of an order's section; the rest of the name is its key. */
 const ORDER = 'order.';
 
@@ -58,8 +63,12 @@ interface Section {
   offset: number;
   length: number;
 }
-/** A dictionary table: plain JSON values, or arrays stored as index lists into a table of their distinct elements. */
-type Table = { json: unknown[] } | { elements: unknown[]; lists: string };
+/**
+ * How a dictionary table is stored: its distinct values as one JSON array (section `<field>.json`,
+ * each value's end in `<field>.ends`), or, for lists, the distinct elements so and each list as
+ * indexes into them (`<field>.starts`, `<field>.items`).
+ */
+type Table = 'values' | 'lists';
 interface Header {
   format: number;
   key: SnapshotKey;
@@ -98,12 +107,30 @@ function narrow(a: Numbers): Numbers {
 const kindOf = (a: Ids | Float64Array | Uint32Array): Kind =>
   a instanceof Uint8Array ? 'u8' : a instanceof Uint16Array ? 'u16' : a instanceof Uint32Array ? 'u32' : 'f64';
 
-function encodeTable(
-  values: readonly unknown[],
-  addSection: (name: string, a: Uint32Array) => void,
-  field: string,
-): Table {
-  if (!values.every(Array.isArray)) return { json: values as unknown[] };
+type AddSection = (name: string, data: Ids | Float64Array | Uint32Array | Buffer) => void;
+
+/**
+ * Values as one JSON array of ASCII text and each value's end in it: the array decodes
+ * whole with one JSON.parse, and any one value alone from its slice.
+ */
+function addJsonValues(values: readonly unknown[], add: AddSection, field: string): void {
+  const texts = values.map((v) => asciiJson(v ?? null));
+  const ends = new Uint32Array(texts.length);
+  let at = 1;
+  texts.forEach((t, k) => {
+    at += t.length;
+    ends[k] = at;
+    at += 1;
+  });
+  add(`${field}.json`, Buffer.from(`[${texts.join(',')}]`, 'latin1'));
+  add(`${field}.ends`, ends);
+}
+
+function encodeTable(values: readonly unknown[], add: AddSection, field: string): Table {
+  if (!values.every(Array.isArray)) {
+    addJsonValues(values, add, field);
+    return 'values';
+  }
   // Player and plugin lists: thousands of distinct lists share a few thousand elements.
   // Elements are shared objects (pool players, plugin names): known by identity first, by their JSON once.
   const elements: unknown[] = [];
@@ -129,15 +156,16 @@ function encodeTable(
     }
   });
   starts[values.length] = items.length;
-  addSection(`${field}.starts`, starts);
-  addSection(`${field}.items`, Uint32Array.from(items));
-  return { elements, lists: field };
+  addJsonValues(elements, add, field);
+  add(`${field}.starts`, starts);
+  add(`${field}.items`, Uint32Array.from(items));
+  return 'lists';
 }
 
 /** Writes the snapshot of `ds` (generated at `nowSec`) atomically; keeps the newest KEEP_SNAPSHOTS of the directory. */
 export function writeSnapshot(dir: string, key: SnapshotKey, ds: Dataset, orders: SortOrders, nowSec: number): string {
   const arrays: { name: string; data: Ids | Float64Array | Uint32Array | Buffer }[] = [];
-  const add = (name: string, data: Ids | Float64Array | Uint32Array | Buffer): void => void arrays.push({ name, data });
+  const add: AddSection = (name, data) => void arrays.push({ name, data });
   const age = new Float64Array(ds.size);
   // Generated pings are whole seconds before "now": stored in seconds they fit 32 bits.
   for (let i = 0; i < ds.size; i++) age[i] = (nowSec - (ds.lastPing[i] as number)) / 1000;
@@ -264,24 +292,15 @@ function decode(buf: Buffer, key: SnapshotKey, nowSec: number, file: string): Sn
   const age = view('age') as ArrayLike<number>;
   const lastPing = new Float64Array(n);
   for (let i = 0; i < n; i++) lastPing[i] = nowSec - (age[i] as number) * 1000;
-  const dict = {} as Record<DictField, { ids: Ids; values: unknown[] }>;
+  const dict = {} as Record<DictField, DictColumn>;
   for (const f of DICT_FIELDS) {
-    const t = header.tables[f];
     const ids = view(`ids.${f}`) as Ids;
-    let values: unknown[];
-    if ('json' in t) values = t.json;
-    else {
-      const starts = view(`${f}.starts`) as Uint32Array;
-      const items = view(`${f}.items`) as Uint32Array;
-      values = new Array(starts.length - 1);
-      for (let k = 0; k < values.length; k++) {
-        const list = new Array((starts[k + 1] as number) - (starts[k] as number));
-        for (let j = 0; j < list.length; j++) list[j] = t.elements[items[(starts[k] as number) + j] as number];
-        values[k] = list;
-      }
-    }
     if (ids.length !== n) throw new Error(`column ${f} has the wrong length`);
-    dict[f] = { ids, values };
+    const json = new JsonValues(view(`${f}.json`) as Buffer, view(`${f}.ends`) as Uint32Array, f);
+    dict[f] =
+      header.tables[f] === 'lists'
+        ? new ListColumn(ids, json, view(`${f}.starts`) as Uint32Array, view(`${f}.items`) as Uint32Array)
+        : new JsonColumn(ids, json);
   }
   const dataset: Dataset = {
     size: n,
@@ -302,3 +321,100 @@ function decode(buf: Buffer, key: SnapshotKey, nowSec: number, file: string): Sn
 }
 
 const width = (k: Kind): number => (k === 'u8' || k === 'bytes' ? 1 : k === 'u16' ? 2 : k === 'u32' ? 4 : 8);
+
+/**
+ * A table's values as the JSON array text the snapshot holds: one value decoded when first
+ * asked for (a page shows a few rows of a thousand), all of them with one JSON.parse when a
+ * filter or a sort reads every one. A value handed out stays the same object.
+ */
+class JsonValues {
+  private readonly decoded: unknown[];
+  private all: unknown[] | undefined;
+
+  constructor(
+    private readonly text: Buffer,
+    private readonly ends: Uint32Array,
+    field: string,
+  ) {
+    if (text[0] !== 0x5b || (ends.length ? ends[ends.length - 1]! : 1) !== text.length - 1)
+      throw new Error(`table ${field} is not one JSON array`);
+    this.decoded = new Array(ends.length);
+  }
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  at(k: number): unknown {
+    if (this.all) return this.all[k];
+    let v = this.decoded[k];
+    if (v === undefined) {
+      const from = k === 0 ? 1 : (this.ends[k - 1] as number) + 1;
+      v = this.decoded[k] = JSON.parse(this.text.toString('latin1', from, this.ends[k]));
+    }
+    return v;
+  }
+
+  every(): readonly unknown[] {
+    if (!this.all) {
+      const all = JSON.parse(this.text.toString('latin1')) as unknown[];
+      this.decoded.forEach((v, k) => {
+        all[k] = v;
+      });
+      this.all = all;
+    }
+    return this.all;
+  }
+}
+
+/** A column of plain values (texts, numbers, flags), read from a snapshot. */
+class JsonColumn implements DictColumn {
+  constructor(
+    readonly ids: Ids,
+    private readonly json: JsonValues,
+  ) {}
+
+  get values(): readonly unknown[] {
+    return this.json.every();
+  }
+
+  value(id: number): unknown {
+    return this.json.at(id);
+  }
+}
+
+/** A column of lists (players, plugins) whose elements are shared, read from a snapshot; each list built once. */
+class ListColumn implements DictColumn {
+  private readonly built: unknown[][];
+  private all: unknown[][] | undefined;
+
+  constructor(
+    readonly ids: Ids,
+    private readonly elements: JsonValues,
+    private readonly starts: Uint32Array,
+    private readonly items: Uint32Array,
+  ) {
+    this.built = new Array(starts.length - 1);
+  }
+
+  get values(): readonly unknown[][] {
+    if (!this.all) {
+      this.elements.every();
+      const all = new Array<unknown[]>(this.built.length);
+      for (let k = 0; k < all.length; k++) all[k] = this.value(k);
+      this.all = all;
+    }
+    return this.all;
+  }
+
+  value(id: number): unknown[] {
+    let list = this.built[id];
+    if (list === undefined) {
+      const from = this.starts[id] as number;
+      list = new Array((this.starts[id + 1] as number) - from);
+      for (let j = 0; j < list.length; j++) list[j] = this.elements.at(this.items[from + j] as number);
+      this.built[id] = list;
+    }
+    return list;
+  }
+}

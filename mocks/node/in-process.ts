@@ -244,10 +244,11 @@ function answer(app: MockApp['app'], request: Request, callers: readonly AbortSi
         duplex: 'half',
       } as RequestInit)
     : request;
-  // The caller's own signal too, not only the Request's: a Request's signal follows the one it was made from through
-  // a weak reference, so when an intermediate Request is collected (made by toRequest, copied by asBrowser) the
-  // caller's abort never reached this one, and a request nobody answers (the `no-answer` fault) hung.
-  for (const signal of [request.signal, ...callers]) {
+  // The caller's own signals, not the Request's: a Request's signal follows the one it was made from through a weak
+  // reference, so when an intermediate Request is collected (made by toRequest, copied by asBrowser) the caller's
+  // abort never reached it, and a request nobody answers (the `no-answer` fault) hung. The Request's signal follows
+  // only these (no caller's signal: nothing can abort it, and listening costs a first fetch 0.2 ms).
+  for (const signal of callers) {
     if (signal.aborted) reject(signal.reason);
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   }

@@ -80,22 +80,18 @@ export interface CacheStats {
 }
 
 export class BoundedCache<V extends {}> {
-  private readonly lru: LRUCache<string, V>;
+  /** Made on the first value kept: an index has several caches, and a mock made per test may keep nothing. */
+  private lru: LRUCache<string, V> | undefined;
   private readonly door = new Doorkeeper();
 
   /** `sizeOf`: a value's own bytes (a typed array's `byteLength`, a list's pointers ...). */
   constructor(
     readonly maxBytes: number,
-    sizeOf: (value: V) => number,
-  ) {
-    this.lru = new LRUCache<string, V>({
-      maxSize: Math.max(1, maxBytes),
-      sizeCalculation: (value, key) => Math.max(1, Math.ceil(ENTRY_BYTES + stringBytes(key) + sizeOf(value))),
-    });
-  }
+    private readonly sizeOf: (value: V) => number,
+  ) {}
 
   get(key: string): V | undefined {
-    return this.lru.get(key);
+    return this.lru?.get(key);
   }
 
   /**
@@ -103,20 +99,27 @@ export class BoundedCache<V extends {}> {
    * second request), evicting the least recently used; never when it alone is over the budget.
    */
   offer(key: string, value: V): V {
-    if (this.door.seenBefore(key)) this.lru.set(key, value);
+    if (this.door.seenBefore(key)) {
+      const { sizeOf } = this;
+      this.lru ??= new LRUCache<string, V>({
+        maxSize: Math.max(1, this.maxBytes),
+        sizeCalculation: (v, k) => Math.max(1, Math.ceil(ENTRY_BYTES + stringBytes(k) + sizeOf(v))),
+      });
+      this.lru.set(key, value);
+    }
     return value;
   }
 
   /** The value under `key`; on a miss, built and offered. */
   getOrBuild(key: string, build: () => V): V {
-    return this.lru.get(key) ?? this.offer(key, build());
+    return this.lru?.get(key) ?? this.offer(key, build());
   }
 
   get size(): number {
-    return this.lru.size;
+    return this.lru?.size ?? 0;
   }
 
   stats(): CacheStats {
-    return { entries: this.lru.size, bytes: this.lru.calculatedSize, maxBytes: this.maxBytes };
+    return { entries: this.size, bytes: this.lru?.calculatedSize ?? 0, maxBytes: this.maxBytes };
   }
 }
