@@ -73,6 +73,9 @@ const NAMES_KEPT = 512;
 const NAME_KEPT_LENGTH = 64;
 const names = new Map<string, FieldName>();
 
+/** How many names are remembered (for a test of the bound). */
+export const namesKept = (): number => names.size;
+
 function fieldName(name: string): FieldName {
   let n = names.get(name);
   if (n === undefined) {
