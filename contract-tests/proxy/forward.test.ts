@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endToEnd, headerRecord } from './forward.ts';
+import { endToEnd, headerRecord, namesKept } from './forward.ts';
 
 describe('endToEnd', () => {
   it("drops hop-by-hop fields and those Connection names, from the list and from the judge's record alike", () => {
@@ -22,5 +22,19 @@ describe('endToEnd', () => {
     );
     expect(kept).toEqual(['Host', 'a.test', 'Cookie', 'x=1', 'cookie', 'y=2']);
     expect(record).toEqual({ host: 'a.test', cookie: 'x=1; y=2' });
+  });
+
+  it('remembers at most 512 names of at most 64 characters, and reads every other name as well', () => {
+    const flood = Array.from({ length: 2000 }, (_, i) => [`X-Flood-${i}`, 'v']).flat();
+    const long = `X-${'a'.repeat(70)}`;
+    const record: Record<string, string> = {};
+    const kept = endToEnd([...flood, long, 'v', 'Keep-Alive', 'timeout=5', 'Connection', `close, ${long}`], record);
+    expect(namesKept()).toBeLessThanOrEqual(512);
+    expect(kept.length).toBe(flood.length);
+    expect(Object.keys(record).length).toBe(2000);
+    expect(record['x-flood-1999']).toBe('v');
+    // Past the bound a name is still lower-cased and a hop-by-hop one still dropped.
+    expect(endToEnd(['X-NEW', '1', 'Keep-Alive', 'timeout=5', 'Upgrade', 'h2c'], record)).toEqual(['X-NEW', '1']);
+    expect(record['x-new']).toBe('1');
   });
 });

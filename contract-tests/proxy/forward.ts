@@ -52,11 +52,39 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 /** Connections to the upstream at most. */
 const CONNECTIONS = 128;
 
-/** Lengths of the names the proxy sends on itself: a name of another length is none of them. */
-const NOT_FORWARDED_LENGTHS = new Set([...NOT_FORWARDED].map((n) => n.length));
+/** What the proxy makes of a header's name: lower-cased, hop-by-hop or not, one it sends on itself or not. */
+interface FieldName {
+  /** As it was spelled (the same string each time it comes again: one a keyed store has seen). */
+  name: string;
+  lower: string;
+  hop: boolean;
+  /** Sent on by the proxy itself (Host, Via, Expect): never forwarded as the client wrote it. */
+  own: boolean;
+}
 
-/** Lengths of the hop-by-hop names: a name of another length is no such field, and is not lower-cased to find out. */
-const HOP_LENGTHS = new Set([...HOP_BY_HOP].map((n) => n.length));
+/**
+ * Names worked out before, by their spelling: an upstream and its clients send the same
+ * dozen names on every message, and lower-casing each and looking it up twice was a
+ * quarter of what the proxy spends on an answer beside forwarding it. Names come from
+ * clients: at most this many are kept, each at most NAME_KEPT_LENGTH long; past that a
+ * name is worked out each time.
+ */
+const NAMES_KEPT = 512;
+const NAME_KEPT_LENGTH = 64;
+const names = new Map<string, FieldName>();
+
+/** How many names are remembered (for a test of the bound). */
+export const namesKept = (): number => names.size;
+
+function fieldName(name: string): FieldName {
+  let n = names.get(name);
+  if (n === undefined) {
+    const lower = name.toLowerCase();
+    n = { name, lower, hop: HOP_BY_HOP.has(lower), own: NOT_FORWARDED.has(lower) };
+    if (names.size < NAMES_KEPT && name.length <= NAME_KEPT_LENGTH) names.set(name, n);
+  }
+  return n;
+}
 
 /**
  * A flat raw header list (`[name, value, name, value, ...]`, as strings or as undici's
@@ -68,27 +96,26 @@ export function endToEnd(raw: readonly (string | Buffer)[], record?: Record<stri
   let named: string[] | undefined;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1');
+    const field = fieldName(raw[i]!.toString('latin1'));
     const value = raw[i + 1]!.toString('latin1');
-    const lower = name.toLowerCase();
-    if (HOP_LENGTHS.has(name.length) && HOP_BY_HOP.has(lower)) {
-      if (lower === 'connection')
+    if (field.hop) {
+      if (field.lower === 'connection')
         for (const token of value.split(',')) {
           const t = token.trim().toLowerCase();
           if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
         }
       continue;
     }
-    out.push(name, value);
-    if (record) addHeader(record, lower, value);
+    out.push(field.name, value);
+    if (record) addHeader(record, field.lower, value);
   }
   if (!named) return out;
   const drop = new Set(named);
   const kept: string[] = [];
-  for (let i = 0; i < out.length; i += 2) if (!drop.has(out[i]!.toLowerCase())) kept.push(out[i]!, out[i + 1]!);
+  for (let i = 0; i < out.length; i += 2) if (!drop.has(fieldName(out[i]!).lower)) kept.push(out[i]!, out[i + 1]!);
   if (record) {
     for (const name of Object.keys(record)) delete record[name];
-    for (let i = 0; i < kept.length; i += 2) addHeader(record, kept[i]!.toLowerCase(), kept[i + 1]!);
+    for (let i = 0; i < kept.length; i += 2) addHeader(record, fieldName(kept[i]!).lower, kept[i + 1]!);
   }
   return kept;
 }
@@ -473,8 +500,7 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
       for (let i = 0; i < raw.length; i += 2) {
         const name = raw[i]!;
-        if (!(NOT_FORWARDED_LENGTHS.has(name.length) && NOT_FORWARDED.has(name.toLowerCase())))
-          outgoing.push(name, raw[i + 1]!);
+        if (!fieldName(name).own) outgoing.push(name, raw[i + 1]!);
       }
       const { via } = requestHeaders;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
