@@ -225,7 +225,7 @@ describe('npm run mock', () => {
     expect(output()).toContain(`  version:     server-listing-mock ${version}\n`);
   });
 
-  it('serves with allocation-site pretenuring off, and says so at /__mock/info (a mock in process leaves it on)', async () => {
+  it('serves with allocation-site pretenuring off, said at /__mock/info (a mock in process leaves it on)', async () => {
     const { baseUrl } = await startCli(['--quiet', '--servers', '10']);
     const info = (await (await fetch(`${new URL(baseUrl).origin}/__mock/info`)).json()) as { v8Flags: string[] };
     expect(info.v8Flags).toEqual([...SERVING_V8_FLAGS]);
