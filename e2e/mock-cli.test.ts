@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateServers } from '../mocks/dataset/generator.ts';
 import { fixtures } from '../mocks/testing/test-app.ts';
+import { createMock } from '../mocks/node/in-process.ts';
+import { SERVING_V8_FLAGS } from '../mocks/node/serving-heap.ts';
 
 const run = promisify(execFile);
 const CLI = new URL('../mocks/node/cli.ts', import.meta.url).pathname;
@@ -221,6 +223,18 @@ describe('npm run mock', () => {
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     const { output } = await startCli(['--servers', '10']);
     expect(output()).toContain(`  version:     server-listing-mock ${version}\n`);
+  });
+
+  it('serves with allocation-site pretenuring off, said at /__mock/info (a mock in process leaves it on)', async () => {
+    const { baseUrl } = await startCli(['--quiet', '--servers', '10']);
+    const info = (await (await fetch(`${new URL(baseUrl).origin}/__mock/info`)).json()) as { v8Flags: string[] };
+    expect(info.v8Flags).toEqual([...SERVING_V8_FLAGS]);
+    expect(info.v8Flags).toContain('--no-allocation-site-pretenuring');
+    const mock = createMock({ servers: 1 });
+    expect(
+      ((await (await mock.fetch('http://mock.test/__mock/info')).json()) as { v8Flags: string[] }).v8Flags,
+    ).toEqual([]);
+    await mock.close();
   });
 
   it('refuses a bad flag with a clear message and exit 2', async () => {

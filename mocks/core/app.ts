@@ -94,6 +94,8 @@ export interface AppParts {
    * request, not all at start: a test's mock builds only the operations it is asked for.
    */
   quickStart?: boolean;
+  /** The V8 flags the process serving the app has set (GET /__mock/info says them). */
+  v8Flags?: readonly string[];
 }
 
 /** The request's path as the client sent it (percent-encoded), as the mock repeats it (printable). */
@@ -303,6 +305,7 @@ export function createApp(parts: AppParts): MockApp {
     warn,
     dataset: { seed: options.seed, ...(options.data !== undefined ? { data: options.data } : {}) },
     control,
+    v8Flags: parts.v8Flags ?? [],
   });
   mountDocs(app, { model, fixtures: state.fixtures, fail });
   mountApiIndex(app, model, sendJson);

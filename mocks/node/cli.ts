@@ -13,6 +13,7 @@ import { banner, progressPrinter } from './banner.ts';
 import { SignalPresses, STOP_GRACE_MS, watchParent } from './lifetime.ts';
 import { loadInputs } from './load.ts';
 import { helpText, OptionsError, parseOptions } from './options.ts';
+import { tuneForServing } from './serving-heap.ts';
 import { startMock, type RunningMock } from './server.ts';
 import { seeInputs, watchInputs } from './watch.ts';
 
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     console.error(`mock: cannot start: ${(err as Error).message}`);
     process.exit(2);
   }
+  tuneForServing();
   let running: RunningMock;
   try {
     running = await startMock(options, { inputs });

@@ -4,6 +4,7 @@
 // build shipped or one in the cache directory), then hand them
 // and the spec's handlers to createApp. Tests and other runtimes can instead build an
 // app from inputs and handlers of their own.
+import { servingFlags } from './serving-heap.ts';
 import { loadFixtures } from '../../fixtures/load.ts';
 import { loadModel, type SpecModel } from '../../spec/model.ts';
 import { createApp, type MockApp } from '../core/app.ts';
@@ -149,5 +150,6 @@ export function buildMock(
     handlers: createHandlers(inputs.model),
     ...(warn ? { warn } : {}),
     quickStart,
+    v8Flags: servingFlags(),
   });
 }

@@ -81,6 +81,8 @@ describe('self-identification', () => {
       data: null,
       servers: 300,
       basePath: '/api/v0.1',
+      // The V8 flags the serving process set (the CLI's; none for an app built in a test).
+      v8Flags: [],
       // What the bench reads for its hit rate.
       rowCache: {
         hits: expect.any(Number),

@@ -29,6 +29,8 @@ interface DevRouteDeps {
   dataset: { seed: number; data?: string };
   /** Overrides and the journal (mocks/core/control.ts). */
   control: MockControl;
+  /** The V8 flags the serving process has set. */
+  v8Flags: readonly string[];
 }
 
 /**
@@ -76,6 +78,7 @@ export function mountDevRoutes(app: Hono<AppEnv>, state: MockState, deps: DevRou
       // The caches of what clients ask (filter values and their combinations), each within its budget.
       caches: { ...searchCacheStats(state.index), versionQueries: metadataCacheStats(state.index) },
       basePath: state.model.basePath,
+      v8Flags: deps.v8Flags,
     });
   });
 
