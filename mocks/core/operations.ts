@@ -2,6 +2,7 @@
 // parameter parser (ajv, compiled once, with coercion and the schemas' defaults) and
 // its body validator. Add a parameter to the spec and it is parsed, coerced and
 // validated without a code change; what the operation means stays in spec/model.ts.
+import { eachQueryPair } from '../../spec/query-pairs.ts';
 import type { ValidateFunction } from 'ajv';
 import type { Operation, Parameter, SpecModel } from '../../spec/model.ts';
 import { anyCaseWords } from '../../spec/rules.ts';
@@ -78,21 +79,21 @@ function parseQuery(group: ParamGroup, rawQuery: string, out: Record<string, unk
   if (!rawQuery) return undefined;
   let unknown: string[] | undefined;
   let empty: Set<string> | undefined;
-  for (const [name, value] of new URLSearchParams(rawQuery)) {
+  eachQueryPair(rawQuery, (name, value) => {
     if (!group.params.has(name)) {
       // Ignored, as the real service does; the journal says so (core/journal/findings.ts).
       if (!unknown?.includes(name)) (unknown ??= []).push(name);
-      continue;
+      return;
     }
     // The first value wins when a parameter is repeated; real clients send `motd=&version=`
     // for unused filters: empty means "no filter".
-    if (name in out || empty?.has(name)) continue;
+    if (name in out || empty?.has(name)) return;
     if (value === '') {
       (empty ??= new Set()).add(name);
-      continue;
+      return;
     }
     out[name] = group.anyCase.get(name)?.get(value.toLowerCase()) ?? value;
-  }
+  });
   return unknown;
 }
 

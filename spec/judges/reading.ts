@@ -2,6 +2,7 @@
 // it is (route.ts, as the mock routes it), the value each of that operation's parameters
 // was sent with, the values its schemas refuse, the query parameters it does not have,
 // the credentials it carries (credentials.ts), and its body.
+import { eachQueryPair } from '../query-pairs.ts';
 import type { Operation, Parameter } from '../model.ts';
 import { weakest, type Provenance } from '../provenance.ts';
 import { type Carried, carriedCredentials } from './credentials.ts';
@@ -78,8 +79,10 @@ function parseBody(request: SentRequest): RequestReading['body'] {
 class Reading implements RequestReading {
   readonly route: Route;
   readonly op?: Operation;
-  readonly query: URLSearchParams;
   readonly unknownQuery: string[] = [];
+  /** The query as sent, without its `?` (and any fragment). */
+  private readonly rawQuery: string;
+  private search?: URLSearchParams;
   readonly credentials: Carried;
   private parsed?: Pick<RequestReading, 'values' | 'repeated' | 'refused'>;
   private parsedBody?: RequestReading['body'];
@@ -89,15 +92,27 @@ class Reading implements RequestReading {
     private readonly request: SentRequest,
   ) {
     this.route = routeOf(ctx.model, request.method, request.target);
-    const q = request.target.indexOf('?');
-    this.query = new URLSearchParams(q < 0 ? '' : request.target.slice(q + 1).split('#')[0]);
+    const { target } = request;
+    const q = target.indexOf('?');
+    const hash = target.indexOf('#', q + 1);
+    this.rawQuery = q < 0 ? '' : target.slice(q + 1, hash < 0 ? undefined : hash);
     this.credentials = carriedCredentials(ctx.model, request.headers);
     if (this.route.kind !== 'operation') return;
     const op = this.route.op;
     this.op = op;
     if (q < 0) return;
+    // The names alone, on every request the mock gets: a URLSearchParams is made only for a judge that reads values.
     const known = queryNamesOf(op);
-    for (const name of new Set(this.query.keys())) if (!known.has(name)) this.unknownQuery.push(name);
+    let seen: Set<string> | undefined;
+    eachQueryPair(this.rawQuery, (name) => {
+      if (known.has(name) || seen?.has(name)) return;
+      (seen ??= new Set()).add(name);
+      this.unknownQuery.push(name);
+    });
+  }
+
+  get query(): URLSearchParams {
+    return (this.search ??= new URLSearchParams(this.rawQuery));
   }
 
   get body(): RequestReading['body'] {

@@ -52,11 +52,14 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
   return async (c, next) => {
     const start = performance.now();
     const journal = state.journal;
+    // Each read of these parses or builds them again (Hono's request, the Node adapter's).
+    const { method, url } = c.req;
+    const isJournaled = journaled(c.req.path);
     let entry: Recorded | undefined;
-    if (journal.enabled && journaled(c.req.path)) {
+    if (journal.enabled && isJournaled) {
       // On a socket, node's own list of the headers as they came, joined into the one string a slot keeps.
       const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-      entry = journal.add(state.now(), c.req.method, sent(c.req.url, raw));
+      entry = journal.add(state.now(), method, sent(url, raw));
       if (!raw) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
       c.set('entryId', entry.id);
@@ -82,7 +85,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
           entry.scheme = principal.scheme;
           entry.kind = principal.kind;
         }
-        const hidden = state.hiding?.note(op, queryOf(c.req.url), entry.at);
+        const hidden = state.hiding?.note(op, queryOf(url), entry.at);
         if (hidden) entry.hidden = hidden;
       }
       const bodyText = c.get('bodyText');
@@ -97,8 +100,8 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       // What the request judges find; a request no operation took (a path the API does not have) is the routing's.
       const found = op
         ? findingsOf({
-            method: c.req.method,
-            target: target(c.req.url),
+            method,
+            target: target(url),
             headers: sentHeaders(c),
             ...(bodyText !== undefined ? { body: bodyText } : {}),
           })
@@ -110,7 +113,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     }
     // The usage profile, when a consumer is named (one test of a field per request otherwise).
     const usage = state.usage;
-    if (usage && journaled(c.req.path))
+    if (usage && isJournaled)
       noteUsage(usage, state, c, op, fault === 'reset' || fault === 'no-answer' ? undefined : c.res.status);
     if (log) {
       const refused = c.get(CORS_REFUSED);
@@ -122,7 +125,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
           : '',
       ].filter(Boolean);
       console.log(
-        `${loggable(c.req.method)} ${loggable(target(c.req.url))} ${status} ${ms.toFixed(1)}ms` +
+        `${loggable(method)} ${loggable(target(url))} ${status} ${ms.toFixed(1)}ms` +
           (marks.length ? ` (${marks.join('; ')})` : ''),
       );
     }
