@@ -295,7 +295,7 @@ console.log(JSON.stringify(answers));
       const script = await run(process.execPath, ['in-process.mjs']);
       expect(script.code, script.stderr).toBe(0);
       const inProcess = JSON.parse(script.stdout) as unknown[];
-      const overSocket = [];
+      const overSocket: Answer[] = [];
       for (const [path, init] of requests) {
         const res = await fetch(`${origin}${path}`, init);
         const headers: [string, string][] = [];
@@ -307,6 +307,10 @@ console.log(JSON.stringify(answers));
         );
         overSocket.push({ status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
       }
+      // /__mock/info says the V8 flags its process set: the installed server's (decision 0049), none in a script's.
+      const info = requests.findIndex(([path]) => path === '/__mock/info');
+      expect(flagsOut(overSocket, info)).toEqual(['--no-allocation-site-pretenuring']);
+      expect(flagsOut(inProcess as Answer[], info)).toEqual([]);
       expect(inProcess).toEqual(overSocket);
     } finally {
       mock.stop();
@@ -445,3 +449,19 @@ createMock({ seeds: 1 });
     },
   );
 });
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+/** Takes `v8Flags` out of answer `at` (a JSON body, base64), its Content-Length made to fit; returns them. */
+function flagsOut(answers: Answer[], at: number): unknown {
+  const answer = answers[at]!;
+  const { v8Flags, ...rest } = JSON.parse(Buffer.from(answer.body, 'base64').toString()) as { v8Flags?: unknown };
+  const body = Buffer.from(JSON.stringify(rest));
+  answer.body = body.toString('base64');
+  answer.headers = answer.headers.map(([n, v]) => [n, n === 'content-length' ? String(body.length) : v]);
+  return v8Flags;
+}

@@ -12,7 +12,7 @@ import { printable } from '../printable.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, Rule } from './findings.ts';
 import type { HiddenNote, Journal, Recorded } from './journal.ts';
-import { target, urlOf } from './record.ts';
+import { target } from './record.ts';
 
 /** One request of the journal, as `mock.requests()` and `GET /__mock/requests` give it. */
 export interface JournalEntry {
@@ -165,7 +165,7 @@ function keeps(f: RequestFilter, r: Recorded): boolean {
     if (r.status === undefined) return false;
     if (typeof f.status === 'number' ? r.status !== f.status : String(r.status)[0] !== f.status[0]) return false;
   }
-  if (f.path !== undefined && !target(urlOf(r)).includes(f.path)) return false;
+  if (f.path !== undefined && !target(r.url).includes(f.path)) return false;
   if (f.findings !== undefined && Boolean(r.findings?.length) !== f.findings) return false;
   return true;
 }
@@ -203,7 +203,7 @@ function byName(r: Recorded): Map<string, string> {
     r.headers.forEach((value, name) => void out.set(name, value));
     return out;
   }
-  const headers = r.request.split('\n').slice(1);
+  const headers = r.rawHeaders ?? [];
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!.toLowerCase();
     const had = out.get(name);
@@ -242,7 +242,7 @@ const REPEATED = ['authorization', 'cookie', 'content-type', 'prefer', 'origin']
 function curlOf(r: Recorded, headers: Record<string, string>): string {
   const parts = ['curl'];
   if (r.method !== 'GET') parts.push('-X', r.method);
-  parts.push(shellQuote(urlOf(r)));
+  parts.push(shellQuote(r.url));
   for (const name of REPEATED)
     if (headers[name] !== undefined) parts.push('-H', shellQuote(`${name}: ${headers[name]}`));
   if (r.bodyText) parts.push('--data-raw', shellQuote(r.bodyText.slice(0, BODY_SHOWN)));
@@ -269,7 +269,7 @@ export type Reparse = (
 /** An entry as JSON, credentials masked. */
 export function viewOf(r: Recorded, model: SpecModel, mask: Masker, reparse: Reparse): JournalEntry {
   const headers = maskedHeaders(r, model.cookieName, mask);
-  const url = urlOf(r);
+  const url = r.url;
   let body: unknown;
   if (r.body !== undefined) body = r.body;
   else if (r.bodyText) {

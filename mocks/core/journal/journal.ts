@@ -23,8 +23,8 @@ export interface HiddenNote {
 
 /**
  * One request as the stages left it; `entry-view.ts` renders it. A slot of the ring, reused:
- * it holds one string made for the request (its URL and headers, one per line) and names
- * and numbers, so a full ring moves one small object per request out of the garbage
+ * it holds what the runtime made for the request anyway (its URL, node's list of its headers)
+ * and names and numbers, nothing made for it, so a full ring moves one small object per request out of the garbage
  * collector's young generation (the parsed parameters are read again from the URL when an
  * entry is shown).
  */
@@ -35,8 +35,10 @@ export class Recorded {
   /** Time to the answer, ms; -1 while it is pending (a number always: no box per request). */
   ms = -1;
   method = '';
-  /** The URL as the app saw it, then each header's name and value, one per line (see `sent`). */
-  request = '';
+  /** The URL as the app saw it. */
+  url = '';
+  /** Node's own list of the headers as they came (name, value, name, value...), on a socket. */
+  rawHeaders: readonly string[] | undefined = undefined;
   /** The headers, when the runtime gave no raw list of them (in process): the Request's own. */
   headers: Headers | undefined = undefined;
   bodyText: string | undefined = undefined;
@@ -71,17 +73,8 @@ export class Recorded {
     this.findings = undefined;
     this.hidden = undefined;
     this.headers = undefined;
+    this.rawHeaders = undefined;
   }
-}
-
-/**
- * A request's URL and headers as one string, a line each (URL, name, value, name, value...):
- * neither can hold a line break (the HTTP parser refuses one), and one flat string is all a
- * slot keeps of them. `raw` is node's own list of the headers, on a socket; without one (in
- * process) the string is the URL, and the slot keeps the Request's headers beside it.
- */
-export function sent(url: string, raw: readonly string[] | undefined): string {
-  return raw && raw.length > 0 ? `${url}\n${raw.join('\n')}` : url;
 }
 
 /** The default number of requests kept. */
@@ -107,7 +100,7 @@ export class Journal {
    * later checks the id first: a request pending longer than the ring is long finds its slot
    * taken by a newer one, and leaves it.
    */
-  add(at: number, method: string, request: string): Recorded {
+  add(at: number, method: string, url: string): Recorded {
     const id = ++this.count;
     const slot = id % this.capacity;
     let entry = this.capacity > 0 ? this.ring[slot] : undefined;
@@ -119,7 +112,7 @@ export class Journal {
     entry.id = id;
     entry.at = at;
     entry.method = method;
-    entry.request = request;
+    entry.url = url;
     return entry;
   }
 

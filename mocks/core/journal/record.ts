@@ -12,7 +12,7 @@ import type { AppEnv } from '../env.ts';
 import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { FindingsOf } from './findings.ts';
-import { type Recorded, sent } from './journal.ts';
+import type { Recorded } from './journal.ts';
 import { noteUsage } from './usage.ts';
 
 /** The most kinds of finding remembered as said; past it, no more are said (and that is said once). */
@@ -42,7 +42,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
         said.size > MAX_SAID
           ? `mock: more than ${MAX_SAID} kinds of finding; no more are said here ` +
               '(GET /__mock/requests?findings=true lists them)'
-          : `mock: ${loggable(entry.method)} ${loggable(target(urlOf(entry)))}: ${f.why}` +
+          : `mock: ${loggable(entry.method)} ${loggable(target(entry.url))}: ${f.why}` +
               (f.hint ? `: ${f.hint}` : '') +
               ' (said once; GET /__mock/requests?findings=true lists every such request)',
       );
@@ -57,10 +57,11 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     const isJournaled = journaled(c.req.path);
     let entry: Recorded | undefined;
     if (journal.enabled && isJournaled) {
-      // On a socket, node's own list of the headers as they came, joined into the one string a slot keeps.
+      // On a socket, node's own list of the headers as they came: kept as it is (joining it cost a microsecond).
       const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-      entry = journal.add(state.now(), method, sent(url, raw));
-      if (!raw) entry.headers = c.req.raw.headers;
+      entry = journal.add(state.now(), method, url);
+      if (raw?.length) entry.rawHeaders = raw;
+      else entry.headers = c.req.raw.headers;
       c.set('entry', entry);
       c.set('entryId', entry.id);
     }
@@ -146,12 +147,6 @@ function sentHeaders(c: Context<AppEnv>): Record<string, string> {
     if (value !== undefined) out[name] = value;
   }
   return out;
-}
-
-/** The URL a journal entry holds. */
-export function urlOf(entry: Recorded): string {
-  const end = entry.request.indexOf('\n');
-  return end === -1 ? entry.request : entry.request.slice(0, end);
 }
 
 /** A URL's path and query, as sent. */
