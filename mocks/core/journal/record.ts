@@ -54,7 +54,8 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     const journal = state.journal;
     // Each read of these parses or builds them again (Hono's request, the Node adapter's).
     const { method, url } = c.req;
-    const isJournaled = journaled(c.req.path);
+    // Whether the journal or the usage profile takes this request (the path is parsed only for one of them).
+    const isJournaled = (journal.enabled || state.usage !== undefined) && journaled(c.req.path);
     let entry: Recorded | undefined;
     if (journal.enabled && isJournaled) {
       // On a socket, node's own list of the headers as they came: kept as it is (joining it cost a microsecond).
