@@ -161,6 +161,14 @@ describe("the journal's slots", () => {
       }
     },
   );
+  it('shows each request its own headers where the same URL came with others, before and after', async () => {
+    const url = `${mock.baseUrl}/servers/find?limit=1`;
+    for (const trace of ['a', 'b', 'a', 'a', 'c']) await fetch(url, { headers: { 'X-Trace': trace } });
+    const { requests } = await (await control('requests?limit=5')).json();
+    expect(requests.map((r: { request: { headers: Record<string, string> } }) => r.request.headers['x-trace'])).toEqual(
+      ['c', 'a', 'a', 'b', 'a'],
+    );
+  });
 });
 
 describe('the request log', () => {

@@ -21,16 +21,23 @@ export interface HiddenNote {
   why: string;
 }
 
-/** The most bytes a slot keeps of a request's URL and headers as bytes; a larger request's text is kept as it is. */
-const SENT_BYTES_MAX = 64 * 1024;
+/**
+ * A request's text as it came: its URL and, on a socket, node's own list of its headers
+ * (name, value, name, value...). Shared by every slot whose request sent the same text.
+ */
+export interface SentText {
+  readonly url: string;
+  readonly rawHeaders: readonly string[] | undefined;
+}
+
+const NO_TEXT: SentText = { url: '', rawHeaders: undefined };
 
 /**
  * One request as the stages left it; `entry-view.ts` renders it. A slot of the ring, reused:
- * it holds names, numbers and what the stages worked out anyway; the request's URL and node's
- * list of its headers are copied into the slot's own bytes, so that the strings node made for
- * them die young (a ring that held them moved each request's ~280 bytes of text to the
- * collector's old generation; see decision 0050). The parsed parameters are read again from
- * the URL when an entry is shown.
+ * it holds names, numbers and what the stages worked out anyway; the request's text is the
+ * one the journal last kept for the same URL when it is the same text (decision 0050), so
+ * the strings node made for a repeated request die young. The parsed parameters are read
+ * again from the URL when an entry is shown.
  */
 export class Recorded {
   id = 0;
@@ -39,16 +46,9 @@ export class Recorded {
   /** Time to the answer, ms; -1 while it is pending (a number always: no box per request). */
   ms = -1;
   method = '';
+  sent: SentText = NO_TEXT;
   /** The headers, when the runtime gave no raw list of them (in process): the Request's own. */
   headers: Headers | undefined = undefined;
-  /** The slot's bytes: the URL, then each raw header name and value, back to back (Latin-1: node's own reading). */
-  private sent: Buffer | undefined = undefined;
-  /** Where each piece of `sent` ends: [URL, name, value, name, value...]. */
-  private ends: Uint32Array | undefined = undefined;
-  private pieces = 0;
-  /** The URL and headers as given, when they were not kept as bytes. */
-  private heldUrl = '';
-  private heldRaw: readonly string[] | undefined = undefined;
   bodyText: string | undefined = undefined;
   op: Operation | undefined = undefined;
   body: unknown = undefined;
@@ -64,45 +64,14 @@ export class Recorded {
   findings: Finding[] | undefined = undefined;
   hidden: HiddenNote | undefined = undefined;
 
-  /**
-   * Keeps the URL as the app saw it and node's own list of the headers as they came (name,
-   * value, name, value...; on a socket). Node reads URL and headers one byte a character, so
-   * Latin-1 keeps them exactly; text from anywhere else (a Request in process) is held as it is.
-   */
-  keep(url: string, raw: readonly string[] | undefined): void {
-    this.pieces = 0;
-    this.heldUrl = url;
-    this.heldRaw = raw;
-    if (raw === undefined) return;
-    let size = url.length;
-    for (let i = 0; i < raw.length; i++) size += raw[i]!.length;
-    if (size > SENT_BYTES_MAX) return;
-    let sent = this.sent;
-    if (sent === undefined || sent.length < size)
-      sent = this.sent = Buffer.allocUnsafeSlow(Math.min(SENT_BYTES_MAX, Math.max(512, size * 2)));
-    let ends = this.ends;
-    if (ends === undefined || ends.length < raw.length + 1) ends = this.ends = new Uint32Array(raw.length + 16);
-    let end = url.length;
-    ends[0] = end;
-    for (let i = 0; i < raw.length; i++) ends[i + 1] = end += raw[i]!.length;
-    // One copy of the whole text (the joined string is young garbage, gone at the next scavenge).
-    sent.write(raw.length ? url + raw.join('') : url, 0, size, 'latin1');
-    this.pieces = raw.length + 1;
-    this.heldUrl = '';
-    this.heldRaw = undefined;
-  }
-
   /** The URL as the app saw it. */
   get url(): string {
-    return this.pieces ? this.sent!.toString('latin1', 0, this.ends![0]) : this.heldUrl;
+    return this.sent.url;
   }
 
   /** Node's own list of the headers as they came (name, value, name, value...), on a socket. */
   get rawHeaders(): readonly string[] | undefined {
-    if (!this.pieces) return this.heldRaw;
-    const out: string[] = [];
-    for (let i = 1; i < this.pieces; i++) out.push(this.sent!.toString('latin1', this.ends![i - 1], this.ends![i]));
-    return out;
+    return this.sent.rawHeaders;
   }
 
   /** Back to a new slot's fields (what `add` does not set). */
@@ -132,12 +101,29 @@ export const joinHeader = (name: string, had: string | undefined, value: string)
 /** The default number of requests kept. */
 export const JOURNAL_SIZE = 1000;
 
+/** How many URLs' last text the journal remembers to share with a request that repeats it. */
+const TEXTS_REMEMBERED = 64;
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
 export class Journal {
   private ring: (Recorded | undefined)[];
   /** How many requests were ever recorded (the last one's id). */
   private count = 0;
   /** `count` when the journal was last cleared. */
   private clearedAt = 0;
+  /**
+   * The last text kept for each of the latest URLs. A front end (and a load test) sends the
+   * same request again and again: a slot that keeps the text already kept holds no string of
+   * its own, where keeping node's fresh copies moved each request's ~280 bytes of text to the
+   * collector's old generation (decision 0050).
+   */
+  private texts = new Map<string, SentText>();
 
   constructor(readonly capacity: number = JOURNAL_SIZE) {
     this.ring = new Array(capacity);
@@ -164,8 +150,18 @@ export class Journal {
     entry.id = id;
     entry.at = at;
     entry.method = method;
-    entry.keep(url, raw);
+    entry.sent = this.textOf(url, raw);
     return entry;
+  }
+
+  /** The text kept for this URL when the request repeats it exactly; else this one, remembered. */
+  private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
+    const known = this.texts.get(url);
+    if (known !== undefined && sameList(known.rawHeaders, rawHeaders)) return known;
+    const text = { url, rawHeaders };
+    if (known === undefined && this.texts.size >= TEXTS_REMEMBERED) this.texts.delete(this.texts.keys().next().value!);
+    this.texts.set(url, text);
+    return text;
   }
 
   /** Every request kept, newest first. */
@@ -185,5 +181,6 @@ export class Journal {
   /** Forgets every request; ids go on counting, so a page that polls by id never sees one twice. */
   clear(): void {
     this.clearedAt = this.count;
+    this.texts.clear();
   }
 }
