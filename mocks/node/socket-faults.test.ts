@@ -1,6 +1,7 @@
 // An override's faults on a real socket, steered over HTTP as an e2e tool steers them:
 // the connection reset, the answer cut half-way, no answer; the server's stop still ends
 // a request left unanswered; the request log shows each request's query as it was sent.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOW } from '../../testing/instants.ts';
 import { startMock, type RunningMock } from './server.ts';
@@ -103,6 +104,71 @@ describe('the journal over a socket', () => {
       });
     },
   );
+});
+
+/** Sends a request's bytes as they are (Latin-1) on a socket of its own, and reads the answer to its end. */
+const sendRaw = (port: number, text: string) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(Buffer.from(text, 'latin1')));
+    let answer = '';
+    socket.on('data', (chunk) => void (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+
+describe("the journal's slots", () => {
+  it(
+    'keep each URL and header as its bytes came (a Latin-1 byte, a repeated name), and a reused slot shows ' +
+      'nothing of the longer request it held before',
+    async () => {
+      const small = await startMock({ port: 0, servers: 10, now: NOW, cacheDir: null, quiet: true, journal: 2 });
+      try {
+        const long = 'x'.repeat(3000);
+        await fetch(`${small.baseUrl}/servers/find?motd=${long}`, { headers: { 'X-Long': long } });
+        await fetch(`${small.baseUrl}/metadata/regions`, { headers: { 'X-Note': 'one' } });
+        // The third request takes the first one's slot.
+        const port = Number(new URL(small.origin).port);
+        const answer = await sendRaw(
+          port,
+          'GET /api/v0.1/metadata/regions?x=%C3%A9&y=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trace: a\r\n' +
+            'X-Note: caf\u00e9\r\nX-Trace: b\r\nAUTHORIZATION: Token abc\r\nConnection: close\r\n\r\n',
+        );
+        expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+        const journal = await (await fetch(`${small.origin}/__mock/requests`)).json();
+        expect(journal.journal.dropped).toBe(1);
+        const [raw, second] = journal.requests;
+        expect(raw.request).toMatchObject({
+          target: '/api/v0.1/metadata/regions?x=%C3%A9&y=1',
+          query: { x: '\u00e9', y: '1' },
+          headers: {
+            host: '127.0.0.1',
+            'x-trace': 'a, b',
+            'x-note': 'caf\u00e9',
+            authorization: '<9 characters, masked>',
+            connection: 'close',
+          },
+        });
+        expect(Object.keys(raw.request.headers)).toEqual(['host', 'x-trace', 'x-note', 'authorization', 'connection']);
+        // The judges read the credential from node's list too, whatever case its name came in.
+        expect(raw.findings.map((f: { judge: string }) => f.judge)).toContain('malformed-credential');
+        expect(raw.curl).toBe(
+          "curl 'http://127.0.0.1/api/v0.1/metadata/regions?x=%C3%A9&y=1' -H 'authorization: <9 characters, masked>'",
+        );
+        expect(second.request).toMatchObject({ target: '/api/v0.1/metadata/regions', headers: { 'x-note': 'one' } });
+        expect(JSON.stringify(journal)).not.toContain('xxx');
+      } finally {
+        await small.close();
+      }
+    },
+  );
+  it('shows each request its own headers where the same URL came with others, before and after', async () => {
+    const url = `${mock.baseUrl}/servers/find?limit=1`;
+    for (const trace of ['a', 'b', 'a', 'a', 'c']) await fetch(url, { headers: { 'X-Trace': trace } });
+    const { requests } = await (await control('requests?limit=5')).json();
+    expect(requests.map((r: { request: { headers: Record<string, string> } }) => r.request.headers['x-trace'])).toEqual(
+      ['c', 'a', 'a', 'b', 'a'],
+    );
+  });
 });
 
 describe('the request log', () => {

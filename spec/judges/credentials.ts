@@ -30,6 +30,22 @@ export function isTokenLike(token: string): boolean {
   return /^[\x21-\x7e]+$/.test(token) && !PLACEHOLDERS.has(token.toLowerCase());
 }
 
+/** What a scheme's name looks like (`Basic`, `Token`, `Digest`, `AWS4-HMAC-SHA256`). */
+const SCHEME_WORD = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
+
+/**
+ * A malformed Authorization as people may read it: its scheme word when it has one; a value
+ * of a single word is the credential itself, sent without `Bearer ` (the commonest slip), and
+ * says only its length.
+ */
+function shownAuthorization(auth: string): string {
+  const words = auth.trim().split(/\s+/);
+  const first = words[0] ?? '';
+  if (first === '') return 'Authorization: (empty)';
+  const scheme = (words.length > 1 && SCHEME_WORD.test(first)) || PLACEHOLDERS.has(first.toLowerCase());
+  return scheme ? `Authorization: ${first} …` : `Authorization: <${first.length} characters, no scheme word>`;
+}
+
 /** The value of a named cookie in a Cookie header (the first, as servers read it). */
 export function cookieValue(cookieHeader: string | undefined, name: string | undefined): string | undefined {
   if (!cookieHeader || !name) return undefined;
@@ -47,7 +63,7 @@ export function carriedCredentials(model: SpecModel, headers: Record<string, str
       if (auth === undefined) continue;
       const m = /^Bearer +(\S+)\s*$/i.exec(auth);
       if (m && isTokenLike(m[1]!)) out.presented.push({ scheme: scheme.name, kind: 'bearer', secret: m[1]! });
-      else out.malformed.push(`Authorization: ${auth.split(/\s+/)[0] || '(empty)'} …`);
+      else out.malformed.push(shownAuthorization(auth));
     } else {
       const value = cookieValue(headers.cookie, scheme.cookieName);
       if (value === undefined) continue;

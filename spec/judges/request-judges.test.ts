@@ -68,6 +68,17 @@ describe('the request judges', () => {
     expect(found('GET /api/v0.1/user/apikeys', { authorization: 'Bearer undefined' }).map((f) => f.judge)).toEqual([
       'malformed-credential',
     ]);
+    // A key sent without `Bearer ` is the secret itself: the finding says its length, never the key.
+    const key = 'sls_test_valid0000000000000000000000000000000a11ce';
+    const bare = found('GET /api/v0.1/user/apikeys', { authorization: key });
+    expect(bare.map((f) => f.why)).toEqual([
+      `Authorization: <${key.length} characters, no scheme word> is no credential any scheme of the spec reads, ` +
+        'so the request carries none',
+    ]);
+    expect(JSON.stringify(bare)).not.toContain(key.slice(0, 12));
+    expect(found('GET /api/v0.1/user/apikeys', { authorization: 'Token abc' }).map((f) => f.why)).toEqual([
+      'Authorization: Token … is no credential any scheme of the spec reads, so the request carries none',
+    ]);
     expect(found('GET /api/v0.1/user/apikeys', { cookie: 'sls_session=' }).map((f) => f.hint)).toEqual([
       'send the session cookie the dev login sets, or none',
     ]);

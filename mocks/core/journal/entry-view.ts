@@ -11,7 +11,7 @@ import { cookieValue } from '../auth/auth.ts';
 import { printable } from '../printable.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, Rule } from './findings.ts';
-import type { HiddenNote, Journal, Recorded } from './journal.ts';
+import { type HiddenNote, type Journal, joinHeader, type Recorded } from './journal.ts';
 import { target } from './record.ts';
 
 /** One request of the journal, as `mock.requests()` and `GET /__mock/requests` give it. */
@@ -206,8 +206,7 @@ function byName(r: Recorded): Map<string, string> {
   const headers = r.rawHeaders ?? [];
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!.toLowerCase();
-    const had = out.get(name);
-    out.set(name, had === undefined ? headers[i + 1]! : `${had}${name === 'cookie' ? '; ' : ', '}${headers[i + 1]}`);
+    out.set(name, joinHeader(name, out.get(name), headers[i + 1]!));
   }
   return out;
 }

@@ -22,11 +22,22 @@ export interface HiddenNote {
 }
 
 /**
+ * A request's text as it came: its URL and, on a socket, node's own list of its headers
+ * (name, value, name, value...). Shared by every slot whose request sent the same text.
+ */
+export interface SentText {
+  readonly url: string;
+  readonly rawHeaders: readonly string[] | undefined;
+}
+
+const NO_TEXT: SentText = { url: '', rawHeaders: undefined };
+
+/**
  * One request as the stages left it; `entry-view.ts` renders it. A slot of the ring, reused:
- * it holds what the runtime made for the request anyway (its URL, node's list of its headers)
- * and names and numbers, nothing made for it, so a full ring moves one small object per request out of the garbage
- * collector's young generation (the parsed parameters are read again from the URL when an
- * entry is shown).
+ * it holds names, numbers and what the stages worked out anyway; the request's text is the
+ * one the journal last kept for the same URL when it is the same text (decision 0050), so
+ * the strings node made for a repeated request die young. The parsed parameters are read
+ * again from the URL when an entry is shown.
  */
 export class Recorded {
   id = 0;
@@ -35,10 +46,7 @@ export class Recorded {
   /** Time to the answer, ms; -1 while it is pending (a number always: no box per request). */
   ms = -1;
   method = '';
-  /** The URL as the app saw it. */
-  url = '';
-  /** Node's own list of the headers as they came (name, value, name, value...), on a socket. */
-  rawHeaders: readonly string[] | undefined = undefined;
+  sent: SentText = NO_TEXT;
   /** The headers, when the runtime gave no raw list of them (in process): the Request's own. */
   headers: Headers | undefined = undefined;
   bodyText: string | undefined = undefined;
@@ -55,6 +63,16 @@ export class Recorded {
   override: AppliedOverride | undefined = undefined;
   findings: Finding[] | undefined = undefined;
   hidden: HiddenNote | undefined = undefined;
+
+  /** The URL as the app saw it. */
+  get url(): string {
+    return this.sent.url;
+  }
+
+  /** Node's own list of the headers as they came (name, value, name, value...), on a socket. */
+  get rawHeaders(): readonly string[] | undefined {
+    return this.sent.rawHeaders;
+  }
 
   /** Back to a new slot's fields (what `add` does not set). */
   clear(): void {
@@ -73,12 +91,25 @@ export class Recorded {
     this.findings = undefined;
     this.hidden = undefined;
     this.headers = undefined;
-    this.rawHeaders = undefined;
   }
 }
 
+/** A header value after the one it `had`: a repeated header joined as fetch joins it (cookies with `; `). */
+export const joinHeader = (name: string, had: string | undefined, value: string): string =>
+  had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
+
 /** The default number of requests kept. */
 export const JOURNAL_SIZE = 1000;
+
+/** How many URLs' last text the journal remembers to share with a request that repeats it. */
+const TEXTS_REMEMBERED = 64;
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 export class Journal {
   private ring: (Recorded | undefined)[];
@@ -86,6 +117,13 @@ export class Journal {
   private count = 0;
   /** `count` when the journal was last cleared. */
   private clearedAt = 0;
+  /**
+   * The last text kept for each of the latest URLs. A front end (and a load test) sends the
+   * same request again and again: a slot that keeps the text already kept holds no string of
+   * its own, where keeping node's fresh copies moved each request's ~280 bytes of text to the
+   * collector's old generation (decision 0050).
+   */
+  private texts = new Map<string, SentText>();
 
   constructor(readonly capacity: number = JOURNAL_SIZE) {
     this.ring = new Array(capacity);
@@ -100,7 +138,7 @@ export class Journal {
    * later checks the id first: a request pending longer than the ring is long finds its slot
    * taken by a newer one, and leaves it.
    */
-  add(at: number, method: string, url: string): Recorded {
+  add(at: number, method: string, url: string, raw?: readonly string[]): Recorded {
     const id = ++this.count;
     const slot = id % this.capacity;
     let entry = this.capacity > 0 ? this.ring[slot] : undefined;
@@ -112,8 +150,18 @@ export class Journal {
     entry.id = id;
     entry.at = at;
     entry.method = method;
-    entry.url = url;
+    entry.sent = this.textOf(url, raw);
     return entry;
+  }
+
+  /** The text kept for this URL when the request repeats it exactly; else this one, remembered. */
+  private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
+    const known = this.texts.get(url);
+    if (known !== undefined && sameList(known.rawHeaders, rawHeaders)) return known;
+    const text = { url, rawHeaders };
+    if (known === undefined && this.texts.size >= TEXTS_REMEMBERED) this.texts.delete(this.texts.keys().next().value!);
+    this.texts.set(url, text);
+    return text;
   }
 
   /** Every request kept, newest first. */
@@ -133,5 +181,6 @@ export class Journal {
   /** Forgets every request; ids go on counting, so a page that polls by id never sees one twice. */
   clear(): void {
     this.clearedAt = this.count;
+    this.texts.clear();
   }
 }

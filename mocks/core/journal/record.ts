@@ -12,7 +12,7 @@ import type { AppEnv } from '../env.ts';
 import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { FindingsOf } from './findings.ts';
-import type { Recorded } from './journal.ts';
+import { joinHeader, type Recorded } from './journal.ts';
 import { noteUsage } from './usage.ts';
 
 /** The most kinds of finding remembered as said; past it, no more are said (and that is said once). */
@@ -57,12 +57,11 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     // Whether the journal or the usage profile takes this request (the path is parsed only for one of them).
     const isJournaled = (journal.enabled || state.usage !== undefined) && journaled(c.req.path);
     let entry: Recorded | undefined;
+    // On a socket, node's own list of the headers as they came.
+    const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
     if (journal.enabled && isJournaled) {
-      // On a socket, node's own list of the headers as they came: kept as it is (joining it cost a microsecond).
-      const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-      entry = journal.add(state.now(), method, url);
-      if (raw?.length) entry.rawHeaders = raw;
-      else entry.headers = c.req.raw.headers;
+      entry = journal.add(state.now(), method, url, raw?.length ? raw : undefined);
+      if (!raw?.length) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
       c.set('entryId', entry.id);
     }
@@ -104,7 +103,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
         ? findingsOf({
             method,
             target: target(url),
-            headers: sentHeaders(c),
+            headers: sentHeaders(c, raw),
             ...(bodyText !== undefined ? { body: bodyText } : {}),
           })
         : undefined;
@@ -141,9 +140,25 @@ export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
 }
 
 /** The headers the request judges read (the credentials and the body's type), lower-cased. */
-function sentHeaders(c: Context<AppEnv>): Record<string, string> {
+const JUDGED = ['authorization', 'cookie', 'content-type'];
+const JUDGED_LENGTHS = JUDGED.map((name) => name.length);
+
+/**
+ * The judged headers of a request; on a socket, read from node's own list (asking Hono's
+ * request for one header makes a whole Headers of them, a microsecond for a plain GET).
+ */
+function sentHeaders(c: Context<AppEnv>, raw: readonly string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ['authorization', 'cookie', 'content-type']) {
+  if (raw?.length) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      // Only a name as long as a judged one is lower-cased.
+      if (!JUDGED_LENGTHS.includes(raw[i]!.length)) continue;
+      const name = raw[i]!.toLowerCase();
+      if (JUDGED.includes(name)) out[name] = joinHeader(name, out[name], raw[i + 1]!);
+    }
+    return out;
+  }
+  for (const name of JUDGED) {
     const value = c.req.header(name);
     if (value !== undefined) out[name] = value;
   }
