@@ -44,7 +44,7 @@ describe('row sets', () => {
   });
 
   it('ranges of a sorted order are exactly the rows at those positions, across checkpoints', () => {
-    for (const n of [1, 31, 32, 33, 2048, 70_001]) {
+    for (const n of [1, 31, 32, 33, 100, 1000, 2048, 70_001]) {
       const order = shuffled(n, n);
       const ranges = new OrderRanges(order, 16);
       const out = new Uint32Array(wordsFor(n));
