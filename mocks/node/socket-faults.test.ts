@@ -161,6 +161,21 @@ describe("the journal's slots", () => {
       }
     },
   );
+  it('gives a repeated request the same findings, and one with other headers its own', async () => {
+    const url = `${mock.baseUrl}/servers/find?sortBy=users`;
+    await fetch(url);
+    await fetch(url);
+    await fetch(url, { headers: { Authorization: 'Token abc' } });
+    await fetch(url);
+    const { requests } = await (await control('requests?limit=4')).json();
+    expect(requests.map((r: { findings: { judge: string }[] }) => r.findings.map((f) => f.judge))).toEqual([
+      ['unknown-parameter'],
+      ['unknown-parameter', 'malformed-credential'],
+      ['unknown-parameter'],
+      ['unknown-parameter'],
+    ]);
+  });
+
   it('shows each request its own headers where the same URL came with others, before and after', async () => {
     const url = `${mock.baseUrl}/servers/find?limit=1`;
     for (const trace of ['a', 'b', 'a', 'a', 'c']) await fetch(url, { headers: { 'X-Trace': trace } });

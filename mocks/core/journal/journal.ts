@@ -9,7 +9,7 @@
 import type { Operation, SchemeKind } from '../../../spec/model.ts';
 import type { AppliedOverride } from '../overrides/override.ts';
 import type { FaultKind } from '../overrides/transport.ts';
-import type { Finding, Rule } from './findings.ts';
+import type { Finding, FindingsOf, Rule } from './findings.ts';
 
 /** A loaded row a default filter hides from a request that leaves that filter out (item 2 of issue 30). */
 export interface HiddenNote {
@@ -25,12 +25,21 @@ export interface HiddenNote {
  * A request's text as it came: its URL and, on a socket, node's own list of its headers
  * (name, value, name, value...). Shared by every slot whose request sent the same text.
  */
-export interface SentText {
-  readonly url: string;
-  readonly rawHeaders: readonly string[] | undefined;
+export class SentText {
+  /**
+   * What the request judges found in a bodiless request of this text (record.ts): the judges
+   * are pure, so a request that repeats the text, by the same method to the same judges,
+   * finds the same. Kept only for a socket's text, whose headers are all in it.
+   */
+  judged: { method: string; by: FindingsOf; found: Finding[] | undefined } | undefined = undefined;
+
+  constructor(
+    readonly url: string,
+    readonly rawHeaders: readonly string[] | undefined,
+  ) {}
 }
 
-const NO_TEXT: SentText = { url: '', rawHeaders: undefined };
+const NO_TEXT = new SentText('', undefined);
 
 /**
  * One request as the stages left it; `entry-view.ts` renders it. A slot of the ring, reused:
@@ -158,7 +167,7 @@ export class Journal {
   private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
     const known = this.texts.get(url);
     if (known !== undefined && sameList(known.rawHeaders, rawHeaders)) return known;
-    const text = { url, rawHeaders };
+    const text = new SentText(url, rawHeaders);
     if (known === undefined && this.texts.size >= TEXTS_REMEMBERED) this.texts.delete(this.texts.keys().next().value!);
     this.texts.set(url, text);
     return text;

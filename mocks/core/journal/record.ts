@@ -11,7 +11,7 @@ import { CORS_REFUSED } from '../cors/cors-policy.ts';
 import type { AppEnv } from '../env.ts';
 import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
-import type { FindingsOf } from './findings.ts';
+import type { Finding, FindingsOf } from './findings.ts';
 import { joinHeader, type Recorded } from './journal.ts';
 import { noteUsage } from './usage.ts';
 
@@ -47,6 +47,27 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
               ' (said once; GET /__mock/requests?findings=true lists every such request)',
       );
     }
+  };
+
+  /** What the judges find in the request of `entry`; a bodiless one's findings are kept with its text for a repeat. */
+  const judged = (
+    entry: Recorded,
+    bodyText: string | undefined,
+    c: Context<AppEnv>,
+    raw: readonly string[] | undefined,
+  ): Finding[] | undefined => {
+    const { method, sent } = entry;
+    const known = sent.judged;
+    const repeatable = bodyText === undefined && sent.rawHeaders !== undefined;
+    if (repeatable && known !== undefined && known.method === method && known.by === findingsOf) return known.found;
+    const found = findingsOf({
+      method,
+      target: target(sent.url),
+      headers: sentHeaders(c, raw),
+      ...(bodyText !== undefined ? { body: bodyText } : {}),
+    });
+    if (repeatable) sent.judged = { method, by: findingsOf, found };
+    return found;
   };
 
   return async (c, next) => {
@@ -99,14 +120,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       }
       if (override) entry.override = override;
       // What the request judges find; a request no operation took (a path the API does not have) is the routing's.
-      const found = op
-        ? findingsOf({
-            method,
-            target: target(url),
-            headers: sentHeaders(c, raw),
-            ...(bodyText !== undefined ? { body: bodyText } : {}),
-          })
-        : undefined;
+      const found = op ? judged(entry, bodyText, c, raw) : undefined;
       if (found) {
         entry.findings = found;
         sayOnce(entry);
