@@ -50,12 +50,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
   };
 
   /** What the judges find in the request of `entry`; a bodiless one's findings are kept with its text for a repeat. */
-  const judged = (
-    entry: Recorded,
-    bodyText: string | undefined,
-    c: Context<AppEnv>,
-    raw: readonly string[] | undefined,
-  ): Finding[] | undefined => {
+  const judged = (entry: Recorded, bodyText: string | undefined, c: Context<AppEnv>): Finding[] | undefined => {
     const { method, sent } = entry;
     const known = sent.judged;
     const repeatable = bodyText === undefined && sent.rawHeaders !== undefined;
@@ -63,7 +58,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     const found = findingsOf({
       method,
       target: target(sent.url),
-      headers: sentHeaders(c, raw),
+      headers: sentHeaders(c, sent.rawHeaders),
       ...(bodyText !== undefined ? { body: bodyText } : {}),
     });
     if (repeatable) sent.judged = { method, by: findingsOf, found };
@@ -78,9 +73,9 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     // Whether the journal or the usage profile takes this request (the path is parsed only for one of them).
     const isJournaled = (journal.enabled || state.usage !== undefined) && journaled(c.req.path);
     let entry: Recorded | undefined;
-    // On a socket, node's own list of the headers as they came.
-    const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
     if (journal.enabled && isJournaled) {
+      // On a socket, node's own list of the headers as they came.
+      const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
       entry = journal.add(state.now(), method, url, raw?.length ? raw : undefined);
       if (!raw?.length) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
@@ -120,7 +115,7 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       }
       if (override) entry.override = override;
       // What the request judges find; a request no operation took (a path the API does not have) is the routing's.
-      const found = op ? judged(entry, bodyText, c, raw) : undefined;
+      const found = op ? judged(entry, bodyText, c) : undefined;
       if (found) {
         entry.findings = found;
         sayOnce(entry);
