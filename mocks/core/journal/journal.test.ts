@@ -3,6 +3,7 @@
 // cleared by a reset; and the findings, said once per kind.
 import { describe, expect, it, vi } from 'vitest';
 import { authHeaders, credential, json, useApp } from '../../testing/test-app.ts';
+import { EVERY_ANSWER_HEADERS } from '../answers.ts';
 import { Journal } from './journal.ts';
 
 describe('Journal', () => {
@@ -150,6 +151,20 @@ describe('the journal of an app', () => {
     const m = useApp({ journal: 0 });
     expect((await m.fetch(m.url('/servers/find?limit=1'))).status).toBe(200);
     expect(m.mock.control.requests()).toEqual([]);
+  });
+
+  // Every answer's headers hold whether the journal's stage runs after the first stage or not at all.
+  it.each([
+    ['on', {}],
+    ['off, quiet', { journal: 0 }],
+    ['off, logging', { journal: 0, quiet: false }],
+  ])('leaves every answer its own headers with the journal %s', async (_name, options) => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const m = useApp(options);
+    for (const path of ['/servers/find?limit=1', '/servers/find?limit=x', '/nowhere']) {
+      const res = await m.fetch(m.url(path));
+      for (const [name, value] of Object.entries(EVERY_ANSWER_HEADERS)) expect(res.headers.get(name)).toBe(value);
+    }
   });
 
   it(

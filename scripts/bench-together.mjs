@@ -1,0 +1,155 @@
+// Two mock builds (or flags) side by side at the same moment, for a cost of a few per cent:
+// both processes pinned to one core, each loaded by its own connections for the same seconds
+// from a client pinned to the other core. The scheduler gives the two busy processes the core
+// in equal shares, so the ratio of their answers a second is the inverse ratio of their cost
+// an answer, and whatever else the machine does in those seconds falls on both alike. Run in
+// turn (scripts/bench-ab.mjs), two runs of the same build differ by up to 8% here; side by
+// side, by 1.2% (standard deviation of the ratio, six rounds of an A/A pair).
+//   node scripts/bench-together.mjs [--rounds N] [--seconds S] 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
+// Needs Linux's `taskset` and two cores. The client is a few lines over raw sockets (not
+// autocannon): autocannon costs more an answer than the mock, and on one core could not keep
+// two mocks busy.
+import { execFileSync, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+
+const QUERIES = {
+  plain: '/api/v0.1/servers/find?limit=20',
+  filtered: '/api/v0.1/servers/find?version=1.20*&minUsers=5&sort=users',
+};
+const CONNECTIONS = 50;
+
+/** The client: keeps CONNECTIONS requests in flight to each port and prints how many answers each got. */
+async function client(ports, path, seconds) {
+  const counts = ports.map(() => 0);
+  const request = (port) => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, 'latin1');
+  let running = true;
+  const sockets = [];
+  ports.forEach((port, i) => {
+    const bytes = request(port);
+    for (let c = 0; c < CONNECTIONS; c++) {
+      const socket = connect(port, '127.0.0.1');
+      sockets.push(socket);
+      let pending = Buffer.alloc(0);
+      let bodyLeft = -1;
+      socket.on('connect', () => socket.write(bytes));
+      socket.on('data', (chunk) => {
+        pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+        for (;;) {
+          if (bodyLeft < 0) {
+            const end = pending.indexOf('\r\n\r\n');
+            if (end === -1) return;
+            const head = pending.subarray(0, end).toString('latin1');
+            const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+            if (!length) throw new Error(`an answer without Content-Length:\n${head}`);
+            bodyLeft = Number(length[1]);
+            pending = pending.subarray(end + 4);
+          }
+          if (pending.length < bodyLeft) return;
+          pending = pending.subarray(bodyLeft);
+          bodyLeft = -1;
+          counts[i]++;
+          if (running) socket.write(bytes);
+        }
+      });
+      socket.on('error', (err) => {
+        if (running) throw err;
+      });
+    }
+  });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  running = false;
+  for (const s of sockets) s.destroy();
+  process.stdout.write(JSON.stringify(counts.map((n) => n / seconds)));
+}
+
+if (process.argv[2] === '--client') {
+  const [, , , ports, path, seconds] = process.argv;
+  await client(ports.split(',').map(Number), path, Number(seconds));
+  process.exit(0);
+}
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at === -1 ? fallback : Number(args.splice(at, 2)[1]);
+};
+const ROUNDS = option('--rounds', 8);
+const SECONDS = option('--seconds', 4);
+const variants = args.map((a) => {
+  const [name, rest] = a.split(/=(.*)/s);
+  return { name, cmd: rest.split(' ').filter(Boolean) };
+});
+if (variants.length !== 2) throw new Error("give two variants: 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'");
+try {
+  execFileSync('taskset', ['-c', '0', 'true']);
+} catch {
+  throw new Error('side by side needs Linux taskset (util-linux) and two cores');
+}
+
+const PORTS = [4610, 4611];
+function start(v, port) {
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      '1',
+      process.execPath,
+      '--max-semi-space-size=4',
+      ...v.cmd,
+      ...['--seed', '42', '--servers', '1000', '--now', '2026-06-01T12:00:00.000Z', '--quiet', '--port', String(port)],
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('listening') && resolve(child)));
+}
+const load = (path, seconds) =>
+  JSON.parse(
+    execFileSync('taskset', [
+      '-c',
+      '0',
+      process.execPath,
+      new URL(import.meta.url).pathname,
+      '--client',
+      PORTS.join(','),
+      path,
+      String(seconds),
+    ]).toString(),
+  );
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const children = [];
+try {
+  for (const [query, path] of Object.entries(QUERIES)) {
+    const ratios = [];
+    const rates = [[], []];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Each round starts both afresh, the other one first every other round.
+      const order = r % 2 ? [1, 0] : [0, 1];
+      for (const i of order) children[i] = await start(variants[i], PORTS[i]);
+      load(path, 1);
+      const [a, b] = load(path, SECONDS);
+      for (const child of children) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.on('exit', resolve));
+      }
+      children.length = 0;
+      rates[0].push(a);
+      rates[1].push(b);
+      ratios.push(a / b);
+    }
+    const sd = Math.sqrt(
+      ratios.reduce((s, x) => s + (x - ratios.reduce((p, q) => p + q) / ROUNDS) ** 2, 0) / (ROUNDS - 1),
+    );
+    console.log(
+      `${query}: ${variants[0].name} ${Math.round(median(rates[0]))}, ${variants[1].name} ` +
+        `${Math.round(median(rates[1]))} answers/s side by side (medians of ${ROUNDS})`,
+    );
+    console.log(
+      `  ${variants[0].name}/${variants[1].name}: ${median(ratios).toFixed(3)} (median of the rounds' ratios; ` +
+        `standard deviation ${sd.toFixed(3)})`,
+    );
+    console.log(`  ratios: ${JSON.stringify(ratios.map((x) => Number(x.toFixed(3))))}`);
+  }
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+}
