@@ -27,7 +27,7 @@ export function benchArgs(argv, defaults) {
   return { options, variants };
 }
 
-/** A variant's mock on `port` (the same dataset and clock for every variant), once it listens; `pin`: taskset's core. */
+/** A variant's mock on `port` (every variant's with the same data and clock), once it listens; `pin`: its core. */
 export function startMock(variant, port, pin) {
   const argv = [
     '--max-semi-space-size=4',
