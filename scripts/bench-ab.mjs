@@ -6,48 +6,16 @@
 // generator (autocannon, 50 connections) in a process of its own; medians and pairwise ratios.
 //   node scripts/bench-ab.mjs [--pairs N] [--seconds S] 'name=path/to/mock.mjs [flags]' ...
 //   node scripts/bench-ab.mjs 'on=dist/mock.mjs' 'off=dist/mock.mjs --journal 0' 'base=../baseline/dist/mock.mjs'
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { benchArgs, QUERIES, startMock } from './bench-variants.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : Number(args.splice(at, 2)[1]);
-};
-const PAIRS = option('--pairs', 6);
-const SECONDS = option('--seconds', 5);
-const variants = args.map((a) => {
-  const [name, rest] = a.split(/=(.*)/s);
-  return { name, cmd: rest.split(' ').filter(Boolean) };
-});
+const { options, variants } = benchArgs(process.argv, { pairs: 6, seconds: 5 });
+const PAIRS = options.pairs;
+const SECONDS = options.seconds;
 if (variants.length < 2) throw new Error("give at least two variants: 'name=dist/mock.mjs [flags]'");
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-const QUERIES = {
-  plain: '/api/v0.1/servers/find?limit=20',
-  filtered: '/api/v0.1/servers/find?version=1.20*&minUsers=5&sort=users',
-};
-
-async function start(v, port) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-semi-space-size=4',
-      ...v.cmd,
-      '--seed',
-      '42',
-      '--servers',
-      '1000',
-      '--now',
-      '2026-06-01T12:00:00.000Z',
-      '--quiet',
-      '--port',
-      String(port),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('listening') && resolve()));
-  return child;
-}
+const start = (v, port) => startMock(v, port);
 const load = (url, seconds) =>
   new Promise((resolve, reject) =>
     execFile(

@@ -9,13 +9,9 @@
 // Needs Linux's `taskset` and two cores. The client is a few lines over raw sockets (not
 // autocannon): autocannon costs more an answer than the mock, and on one core could not keep
 // two mocks busy.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
-
-const QUERIES = {
-  plain: '/api/v0.1/servers/find?limit=20',
-  filtered: '/api/v0.1/servers/find?version=1.20*&minUsers=5&sort=users',
-};
+import { benchArgs, QUERIES, startMock } from './bench-variants.mjs';
 const CONNECTIONS = 50;
 
 /** The client: keeps CONNECTIONS requests in flight to each port and prints how many answers each got. */
@@ -68,17 +64,9 @@ if (process.argv[2] === '--client') {
   process.exit(0);
 }
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : Number(args.splice(at, 2)[1]);
-};
-const ROUNDS = option('--rounds', 8);
-const SECONDS = option('--seconds', 4);
-const variants = args.map((a) => {
-  const [name, rest] = a.split(/=(.*)/s);
-  return { name, cmd: rest.split(' ').filter(Boolean) };
-});
+const { options, variants } = benchArgs(process.argv, { rounds: 8, seconds: 4 });
+const ROUNDS = options.rounds;
+const SECONDS = options.seconds;
 if (variants.length !== 2) throw new Error("give two variants: 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'");
 try {
   execFileSync('taskset', ['-c', '0', 'true']);
@@ -87,21 +75,7 @@ try {
 }
 
 const PORTS = [4610, 4611];
-function start(v, port) {
-  const child = spawn(
-    'taskset',
-    [
-      '-c',
-      '1',
-      process.execPath,
-      '--max-semi-space-size=4',
-      ...v.cmd,
-      ...['--seed', '42', '--servers', '1000', '--now', '2026-06-01T12:00:00.000Z', '--quiet', '--port', String(port)],
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('listening') && resolve(child)));
-}
+const start = (v, port) => startMock(v, port, 1);
 const load = (path, seconds) =>
   JSON.parse(
     execFileSync('taskset', [
@@ -146,7 +120,7 @@ try {
     );
     console.log(
       `  ${variants[0].name}/${variants[1].name}: ${median(ratios).toFixed(3)} (median of the rounds' ratios; ` +
-        `standard deviation ${sd.toFixed(3)})`,
+        `standard deviation ${ROUNDS > 1 ? sd.toFixed(3) : 'n/a, one round'})`,
     );
     console.log(`  ratios: ${JSON.stringify(ratios.map((x) => Number(x.toFixed(3))))}`);
   }
