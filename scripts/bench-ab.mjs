@@ -15,7 +15,6 @@ const PAIRS = options.pairs;
 const SECONDS = options.seconds;
 if (variants.length < 2) throw new Error("give at least two variants: 'name=dist/mock.mjs [flags]'");
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-const start = (v, port) => startMock(v, port);
 const load = (url, seconds) =>
   new Promise((resolve, reject) =>
     execFile(
@@ -35,7 +34,7 @@ try {
     for (let p = 0; p < PAIRS; p++)
       for (let k = 0; k < variants.length; k++) {
         const i = (k + p) % variants.length;
-        child = await start(variants[i], PORT);
+        child = await startMock(variants[i], PORT);
         const url = `http://127.0.0.1:${PORT}${path}`;
         await load(url, 1);
         seen[i].push(await load(url, SECONDS));

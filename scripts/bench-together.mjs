@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { benchArgs, QUERIES, startMock } from './bench-variants.mjs';
+
 const CONNECTIONS = 50;
 
 /** The client: keeps CONNECTIONS requests in flight to each port and prints how many answers each got. */
@@ -36,7 +37,10 @@ async function client(ports, path, seconds) {
             if (end === -1) return;
             const head = pending.subarray(0, end).toString('latin1');
             const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-            if (!length) throw new Error(`an answer without Content-Length:\n${head}`);
+            if (!length) {
+              console.error(`bench-together: an answer without Content-Length from port ${port}:\n${head}`);
+              process.exit(1);
+            }
             bodyLeft = Number(length[1]);
             pending = pending.subarray(end + 4);
           }
@@ -48,7 +52,9 @@ async function client(ports, path, seconds) {
         }
       });
       socket.on('error', (err) => {
-        if (running) throw err;
+        if (!running) return;
+        console.error(`bench-together: the mock on port ${port} failed a connection: ${err.message}`);
+        process.exit(1);
       });
     }
   });
@@ -75,7 +81,6 @@ try {
 }
 
 const PORTS = [4610, 4611];
-const start = (v, port) => startMock(v, port, 1);
 const load = (path, seconds) =>
   JSON.parse(
     execFileSync('taskset', [
@@ -99,7 +104,7 @@ try {
     for (let r = 0; r < ROUNDS; r++) {
       // Each round starts both afresh, the other one first every other round.
       const order = r % 2 ? [1, 0] : [0, 1];
-      for (const i of order) children[i] = await start(variants[i], PORTS[i]);
+      for (const i of order) children[i] = await startMock(variants[i], PORTS[i], 1);
       load(path, 1);
       const [a, b] = load(path, SECONDS);
       for (const child of children) {
@@ -111,9 +116,8 @@ try {
       rates[1].push(b);
       ratios.push(a / b);
     }
-    const sd = Math.sqrt(
-      ratios.reduce((s, x) => s + (x - ratios.reduce((p, q) => p + q) / ROUNDS) ** 2, 0) / (ROUNDS - 1),
-    );
+    const mean = ratios.reduce((s, x) => s + x, 0) / ROUNDS;
+    const sd = Math.sqrt(ratios.reduce((s, x) => s + (x - mean) ** 2, 0) / (ROUNDS - 1));
     console.log(
       `${query}: ${variants[0].name} ${Math.round(median(rates[0]))}, ${variants[1].name} ` +
         `${Math.round(median(rates[1]))} answers/s side by side (medians of ${ROUNDS})`,
