@@ -110,7 +110,7 @@ export const joinHeader = (name: string, had: string | undefined, value: string)
 /** The default number of requests kept. */
 export const JOURNAL_SIZE = 1000;
 
-/** How many URLs' last text the journal remembers to share with a request that repeats it. */
+/** For how many URLs the journal remembers the last text, to share with a request that repeats it. */
 const TEXTS_REMEMBERED = 64;
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
@@ -127,10 +127,12 @@ export class Journal {
   /** `count` when the journal was last cleared. */
   private clearedAt = 0;
   /**
-   * The last text kept for each of the latest URLs. A front end (and a load test) sends the
-   * same request again and again: a slot that keeps the text already kept holds no string of
-   * its own, where keeping node's fresh copies moved each request's ~280 bytes of text to the
-   * collector's old generation (decision 0050).
+   * The last text kept for each of up to TEXTS_REMEMBERED URLs; a new URL past that forgets the
+   * one remembered first (a hit does not reorder: a hot URL forgotten so is remembered again at
+   * its next request). A front end (and a load test) sends the same request again and again:
+   * a slot that keeps the text already kept holds no string of its own, where keeping node's
+   * fresh copies moved each request's ~280 bytes of text to the collector's old generation
+   * (decision 0050).
    */
   private texts = new Map<string, SentText>();
 
