@@ -87,11 +87,30 @@ function fieldName(name: string): FieldName {
 }
 
 /**
- * Whether a name this long can be hop-by-hop (HOP_BY_HOP's lengths): most answer fields
- * (Content-Type, Date, ETag) are passed on without being looked up at all.
+ * Whether a name of this length can be one of `names`: most fields (Content-Type, Date,
+ * ETag) are passed on without being looked up at all.
  */
-const HOP_LENGTH = new Uint8Array(32);
-for (const name of HOP_BY_HOP) HOP_LENGTH[name.length] = 1;
+function lengthsOf(names: ReadonlySet<string>): (name: string) => boolean {
+  const lengths = new Uint8Array(Math.max(...[...names].map((n) => n.length)) + 1);
+  for (const name of names) lengths[name.length] = 1;
+  return (name) => name.length < lengths.length && lengths[name.length] === 1;
+}
+const mayBeHop = lengthsOf(HOP_BY_HOP);
+const mayBeOwn = lengthsOf(NOT_FORWARDED);
+
+/**
+ * `named` with the fields a Connection header's value names beyond the hop-by-hop ones.
+ * The usual values (`keep-alive`, `close`) name none: they are not split.
+ */
+function namedBy(value: string, named: string[] | undefined): string[] | undefined {
+  const lower = value.toLowerCase();
+  if (lower === 'keep-alive' || lower === 'close') return named;
+  for (const token of lower.split(',')) {
+    const t = token.trim();
+    if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
+  }
+  return named;
+}
 
 /**
  * A flat raw header list (`[name, value, name, value, ...]`, as strings or as undici's
@@ -108,14 +127,10 @@ export function endToEnd(raw: readonly (string | Buffer)[]): string[] {
     const v = raw[i + 1]!;
     const name = typeof n === 'string' ? n : n.toString('latin1');
     const value = typeof v === 'string' ? v : v.toString('latin1');
-    if (name.length < HOP_LENGTH.length && HOP_LENGTH[name.length] === 1) {
+    if (mayBeHop(name)) {
       const field = fieldName(name);
       if (field.hop) {
-        if (field.lower === 'connection')
-          for (const token of value.split(',')) {
-            const t = token.trim().toLowerCase();
-            if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
-          }
+        if (field.lower === 'connection') named = namedBy(value, named);
         continue;
       }
     }
@@ -573,8 +588,8 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
       for (let i = 0; i < raw.length; i += 2) {
         const name = raw[i]!;
-        const field = fieldName(name);
-        if (!field.own) outgoing.push(name, raw[i + 1]!);
+        const field = mayBeOwn(name) ? fieldName(name) : undefined;
+        if (!field?.own) outgoing.push(name, raw[i + 1]!);
         else if (field.lower === 'via') via = joined('via', via, raw[i + 1]!);
       }
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
