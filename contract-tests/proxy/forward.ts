@@ -87,50 +87,86 @@ function fieldName(name: string): FieldName {
 }
 
 /**
+ * Whether a name of this length can be one of `names`: most fields (Content-Type, Date,
+ * ETag) are passed on without being looked up at all.
+ */
+function lengthsOf(names: ReadonlySet<string>): (name: string) => boolean {
+  const lengths = new Uint8Array(Math.max(...[...names].map((n) => n.length)) + 1);
+  for (const name of names) lengths[name.length] = 1;
+  return (name) => name.length < lengths.length && lengths[name.length] === 1;
+}
+const mayBeHop = lengthsOf(HOP_BY_HOP);
+const mayBeOwn = lengthsOf(NOT_FORWARDED);
+
+/**
+ * `named` with the fields a Connection header's value names beyond the hop-by-hop ones.
+ * The usual values (`keep-alive`, `close`) name none: they are not split.
+ */
+function namedBy(value: string, named: string[] | undefined): string[] | undefined {
+  const lower = value.toLowerCase();
+  if (lower === 'keep-alive' || lower === 'close') return named;
+  for (const token of lower.split(',')) {
+    const t = token.trim();
+    if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
+  }
+  return named;
+}
+
+/**
  * A flat raw header list (`[name, value, name, value, ...]`, as strings or as undici's
  * bytes) without the hop-by-hop fields and those its Connection header names. One pass:
- * a second only when Connection names a field that is not hop-by-hop already. `record`,
- * when given, gets the fields kept as the judge reads them (headerRecord).
+ * a second only when Connection names a field that is not hop-by-hop already. The judge
+ * reads the list as a record (headerRecord) only when it judges the answer: an answer that
+ * repeats the last clean one is recognised by this list (verdict-cache.ts).
  */
-export function endToEnd(raw: readonly (string | Buffer)[], record?: Record<string, string>): string[] {
+export function endToEnd(raw: readonly (string | Buffer)[]): string[] {
   let named: string[] | undefined;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const field = fieldName(raw[i]!.toString('latin1'));
-    const value = raw[i + 1]!.toString('latin1');
-    if (field.hop) {
-      if (field.lower === 'connection')
-        for (const token of value.split(',')) {
-          const t = token.trim().toLowerCase();
-          if (!HOP_BY_HOP.has(t)) (named ??= []).push(t);
-        }
-      continue;
+    const n = raw[i]!;
+    const v = raw[i + 1]!;
+    const name = typeof n === 'string' ? n : n.toString('latin1');
+    const value = typeof v === 'string' ? v : v.toString('latin1');
+    if (mayBeHop(name)) {
+      const field = fieldName(name);
+      if (field.hop) {
+        if (field.lower === 'connection') named = namedBy(value, named);
+        continue;
+      }
     }
-    out.push(field.name, value);
-    if (record) addHeader(record, field.lower, value);
+    out.push(name, value);
   }
   if (!named) return out;
   const drop = new Set(named);
   const kept: string[] = [];
   for (let i = 0; i < out.length; i += 2) if (!drop.has(fieldName(out[i]!).lower)) kept.push(out[i]!, out[i + 1]!);
-  if (record) {
-    for (const name of Object.keys(record)) delete record[name];
-    for (let i = 0; i < kept.length; i += 2) addHeader(record, fieldName(kept[i]!).lower, kept[i + 1]!);
-  }
   return kept;
 }
 
 /** A field added to headers as the judge reads them: repeats joined as Node joins them. */
 function addHeader(record: Record<string, string>, name: string, value: string): void {
-  const had = record[name];
-  record[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
+  record[name] = joined(name, record[name], value);
 }
+
+/** A field's value after the one it `had`: repeats joined as Node joins them (cookies with `; `). */
+const joined = (name: string, had: string | undefined, value: string): string =>
+  had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
 
 /** Headers as the judge reads them: names lower-cased, repeats joined as Node joins them. */
 export function headerRecord(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < raw.length; i += 2) addHeader(out, raw[i]!.toLowerCase(), raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2) addHeader(out, fieldName(raw[i]!).lower, raw[i + 1]!);
   return out;
+}
+
+/** The value of the field `lower` (a lower-cased name) in a raw list, repeats joined; undefined when absent. */
+export function rawField(raw: readonly string[], lower: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === lower.length && fieldName(name).lower === lower) found = joined(lower, found, raw[i + 1]!);
+  }
+  return found;
 }
 
 /** Bytes Node writes in a status line or a header value (HTTP's field-vchar, obs-text and tab). */
@@ -204,6 +240,19 @@ class Tap {
   }
 }
 
+/** The upstream's answer to an exchange. */
+export interface Answer {
+  status: number;
+  /** Its headers as the judges read them (headerRecord). */
+  readonly headers: Record<string, string>;
+  /** Its end-to-end headers as sent on (name, value, ...), when the proxy forwarded it. */
+  readonly raw?: readonly string[];
+  /** The body as sent (maybe compressed), or undefined when it was not kept (`notKept` says why). */
+  body?: Buffer;
+  bytes: number;
+  notKept?: NotKept;
+}
+
 /** One request and what became of it, as the judge and the recorder get it. */
 export interface Exchange {
   method: string;
@@ -213,18 +262,14 @@ export interface Exchange {
   inApi: boolean;
   /** The URL it was forwarded to. */
   upstreamUrl: string;
-  requestHeaders: Record<string, string>;
+  /** The request's headers as the judges read them (headerRecord). */
+  readonly requestHeaders: Record<string, string>;
+  /** The request's end-to-end headers as sent (name, value, ...), when the proxy forwarded it. */
+  readonly requestRaw?: readonly string[];
   /** The request body, when it was within the limit. */
   requestBody?: Buffer;
   /** The upstream's answer; undefined when there was none (`error` says why). */
-  response?: {
-    status: number;
-    headers: Record<string, string>;
-    /** The body as sent (maybe compressed), or undefined when it was not kept (`notKept` says why). */
-    body?: Buffer;
-    bytes: number;
-    notKept?: NotKept;
-  };
+  response?: Answer;
   /** Why the exchange did not end as HTTP says (no answer, or the body cut short), with the code undici gave. */
   error?: { code: string; message: string; connecting: boolean };
   /** The client went away before the whole answer was sent. */
@@ -233,6 +278,50 @@ export interface Exchange {
   held: number;
   startedAt: number;
   ms: number;
+}
+
+/**
+ * An answer as the proxy forwarded it: its header record is made from the list it sent on
+ * when a judge first reads it, so an answer only counted (verdict-cache.ts) never makes one.
+ */
+class ForwardedAnswer implements Answer {
+  body: Buffer | undefined = undefined;
+  bytes = 0;
+  notKept: NotKept | undefined = undefined;
+  private record: Record<string, string> | undefined = undefined;
+
+  constructor(
+    readonly status: number,
+    readonly raw: readonly string[],
+  ) {}
+
+  get headers(): Record<string, string> {
+    return (this.record ??= headerRecord(this.raw));
+  }
+}
+
+/** An exchange as the proxy forwarded it: the request's header record, too, is made when first read. */
+class ForwardedExchange implements Exchange {
+  requestBody: Buffer | undefined = undefined;
+  response: ForwardedAnswer | undefined = undefined;
+  error: Exchange['error'] = undefined;
+  aborted: boolean | undefined = undefined;
+  held = 0;
+  ms = 0;
+  readonly startedAt = Date.now();
+  private record: Record<string, string> | undefined = undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly inApi: boolean,
+    readonly upstreamUrl: string,
+    readonly requestRaw: readonly string[],
+  ) {}
+
+  get requestHeaders(): Record<string, string> {
+    return (this.record ??= headerRecord(this.requestRaw));
+  }
 }
 
 export interface Upstream {
@@ -346,7 +435,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   constructor(
     private readonly shared: Shared,
     private readonly res: ClientAnswer,
-    readonly exchange: Exchange,
+    readonly exchange: ForwardedExchange,
   ) {
     // Outside the API nothing is judged: its bytes are not kept.
     this.responseTap = new Tap(exchange.inApi ? shared.limit : 0, shared.held);
@@ -360,20 +449,19 @@ class Forwarding implements Dispatcher.DispatchHandler {
 
   onHeaders(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean {
     const { res } = this;
-    const headers: Record<string, string> = {};
-    const kept = endToEnd(rawHeaders, headers);
+    const kept = endToEnd(rawHeaders);
     if (status < 200) {
       // An interim answer goes on before the final one, as Node can write it; others are the hop's.
       if (res.headersSent) return true;
       try {
-        if (status === 103) res.writeEarlyHints(headers);
+        if (status === 103) res.writeEarlyHints(headerRecord(kept));
         else if (status === 102) res.writeProcessing();
       } catch {
         // Hints Node will not write (a malformed Link) are hints the client does without.
       }
       return true;
     }
-    this.exchange.response = { status, headers, bytes: 0 };
+    this.exchange.response = new ForwardedAnswer(status, kept);
     // The upstream's Date (or its lack) is part of the answer: Node must not add its own.
     res.sendDate = false;
     // A flat raw list keeps each header's case, order and repeats (two Set-Cookie lines stay two).
@@ -494,27 +582,19 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
     close: () => pool.destroy(),
     forward(req, res: ClientAnswer, path) {
       const { target, inApi } = upstreamPath(upstream, path, shared.base);
-      const requestHeaders: Record<string, string> = {};
-      const raw = endToEnd(req.rawHeaders, requestHeaders);
+      const raw = endToEnd(req.rawHeaders);
       const outgoing: string[] = [];
+      let via: string | undefined;
       // Host is the upstream's (undici sets it); an Expect was the client's hop: Node answered it already.
       for (let i = 0; i < raw.length; i += 2) {
         const name = raw[i]!;
-        if (!fieldName(name).own) outgoing.push(name, raw[i + 1]!);
+        const field = mayBeOwn(name) ? fieldName(name) : undefined;
+        if (!field?.own) outgoing.push(name, raw[i + 1]!);
+        else if (field.lower === 'via') via = joined('via', via, raw[i + 1]!);
       }
-      const { via } = requestHeaders;
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
       const method = req.method ?? 'GET';
-      const exchange: Exchange = {
-        method,
-        path,
-        inApi,
-        upstreamUrl: `${shared.origin}${target}`,
-        requestHeaders,
-        held: 0,
-        startedAt: Date.now(),
-        ms: 0,
-      };
+      const exchange = new ForwardedExchange(method, path, inApi, `${shared.origin}${target}`, raw);
       const forwarding = new Forwarding(shared, res, exchange);
       let body: Transform | null = null;
       if (hasBody(req)) {

@@ -125,11 +125,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let draining = false;
   let idle: (() => void)[] = [];
 
-  // The credentials a request presents the way the spec's schemes read them (never `Bearer null`):
-  // remembered when it comes, and again when it is judged, so the mask holds them when its answer is shown.
-  const remember = (headers: Record<string, string>) => {
-    for (const c of carriedCredentials(model, headers).presented) rememberSecret(c.secret);
-  };
+  // The credentials a request presents the way the spec's schemes read them (never `Bearer null`): remembered when
+  // it is judged or counted, so the mask holds them when its answer is shown.
+  const presented = (headers: Record<string, string>) =>
+    carriedCredentials(model, headers).presented.map((c) => c.secret);
   // The secrets an answer to a write creates (a new key's `format: password` field): hidden wherever they show up
   // later.
   const mayCreateSecrets = (method: string, status: number) =>
@@ -141,17 +140,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const verdicts = new VerdictCache(model.cookieName);
   const judgeOne = (ex: Exchange) => {
-    remember(ex.requestHeaders);
-    // A recording reads every answer's rows: no shortcut then.
-    const seen = recorder ? undefined : verdicts.lookup(ex);
-    // The last clean answer over again, headers and all: judged the same, so only counted (an answer that may hold a
-    // new secret is read again, so the mask keeps it among the most recent).
-    if (seen?.again && !mayCreateSecrets(ex.method, ex.response!.status)) return traffic.again(seen.known, seen.again);
+    // The last clean answer over again, as sent: judged the same, so only counted (a recording reads every answer's
+    // rows; an answer that may hold a new secret is read again, so the mask keeps it among the most recent).
+    const again = recorder ? undefined : verdicts.again(ex);
+    if (again && !mayCreateSecrets(ex.method, ex.response!.status)) {
+      for (const secret of again.secrets) rememberSecret(secret);
+      return traffic.again(again.known, again.volatile);
+    }
+    const secrets = presented(ex.requestHeaders);
+    for (const secret of secrets) rememberSecret(secret);
+    const known = recorder ? undefined : verdicts.lookup(ex);
     const read = readExchange(ex, limit, timeoutMs);
     if (typeof read === 'string') return traffic.skipped(ex.method, ex.path, read);
     learn(read.judged);
-    const judged = traffic.judgeOne(read.judged, read.request, seen?.known);
-    if (!recorder) verdicts.keep(ex, judged.known, judged.volatile, seen !== undefined);
+    const judged = traffic.judgeOne(read.judged, read.request, known);
+    if (!recorder) verdicts.keep(ex, judged.known, judged.volatile, known !== undefined, secrets);
     if (!recorder) return;
     // Only a recording parses the body of an answer whose verdicts were known.
     const op = traffic.ctx.operation(read.judged);

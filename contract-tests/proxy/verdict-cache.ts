@@ -1,36 +1,47 @@
 // The validation proxy's memory of what answers' bodies showed (see VerdictCache), so a
 // client polling the same page costs the judge one reading of it.
 import { cookieValue } from '../../spec/judges/credentials.ts';
-import { answerTime } from '../../spec/judges/exchange.ts';
+import { answerTime, dateTime } from '../../spec/judges/exchange.ts';
 import type { Verdict } from '../../spec/judges/registry.ts';
-import type { Exchange } from './forward.ts';
+import { type Exchange, rawField } from './forward.ts';
 import type { Known } from './judge-traffic.ts';
 
-/** The last answer of an entry whose every verdict passed: its request's and its own headers, as judges read them. */
+/**
+ * The last answer of an entry whose every verdict passed: its request's and its own
+ * headers as they were sent, name for name, and what the judges made of it.
+ */
 interface Clean {
-  request: Record<string, string>;
-  answer: Record<string, string>;
+  request: readonly string[];
+  answer: readonly string[];
   /** The volatile judges' verdicts on it. */
   volatile: readonly Verdict[];
+  /** The credentials its request presented, for the mask to hold again when it is counted. */
+  secrets: readonly string[];
 }
 
 interface Entry {
+  key: string;
+  method: string;
+  path: string;
+  status: number;
   body: Buffer;
   minute: number;
   known: Known;
   clean?: Clean;
 }
 
-/** Whether two header records hold the same fields with the same values. */
-function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
-  let fields = 0;
-  for (const name in a) {
-    if (a[name] !== b[name]) return false;
-    fields++;
-  }
-  for (const _ in b) fields--;
-  return fields === 0;
+/** What the judges made of an answer that repeats the last clean one: `known`, and its volatile verdicts. */
+export interface Again {
+  known: Known;
+  volatile: readonly Verdict[];
+  secrets: readonly string[];
 }
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 /**
  * What the judges made of earlier answers: the same bytes answered to the same request
@@ -40,10 +51,16 @@ function sameHeaders(a: Record<string, string>, b: Record<string, string>): bool
  * judges of what changes from answer to answer (the rate-limit headers) judge each time.
  * And when the request and the answer's headers are also field for field those of the
  * last answer that passed every judge, nothing a judge reads has changed: the answer is
- * only counted (`again`). Bounded in entries and bytes; the oldest entry goes first.
+ * only counted (`again`). That is asked first and by what was sent, before anything is
+ * read: the path finds the entry whose clean answer came last for it, and the method, the
+ * request's and the answer's header lists (name for name as they were sent), the status,
+ * the minute and the bytes must be that answer's. Bounded in entries and bytes; the oldest
+ * entry goes first.
  */
 export class VerdictCache {
   private readonly entries = new Map<string, Entry>();
+  /** The entry whose clean answer was kept last, by path (its method must be the request's too). */
+  private readonly lastClean = new Map<string, Entry>();
   private bytes = 0;
 
   /** `sessionCookie`: the cookie the spec's session scheme reads (its presence is part of the request). */
@@ -66,51 +83,89 @@ export class VerdictCache {
     );
   }
 
+  /** The answer's minute, by its Date header (or the clock's, without one), for the rules about ages. */
   private static minute(ex: Exchange): number {
-    return Math.floor(answerTime(ex.response!.headers) / 60_000);
+    const res = ex.response!;
+    // A forwarded answer's Date is found in its list: reading the record would make one.
+    return Math.floor((res.raw ? dateTime(rawField(res.raw, 'date')) : answerTime(res.headers)) / 60_000);
   }
 
   /**
-   * What is known of an exchange's verdicts, if anything; `again`, the volatile judges'
-   * verdicts, when the exchange is the last clean answer over again.
+   * The last clean answer over again, as sent: its request's and its own headers name for
+   * name, its status, minute and bytes, the same method and path, no request body. Asked
+   * before the exchange is read; undefined when anything differs (then `lookup`).
    */
-  lookup(ex: Exchange): { known: Known; again?: readonly Verdict[] } | undefined {
+  again(ex: Exchange): Again | undefined {
+    const res = ex.response;
+    const request = ex.requestRaw;
+    if (!request || !res?.raw || !res.body || ex.aborted || ex.error || ex.requestBody) return undefined;
+    const entry = this.lastClean.get(ex.path);
+    const clean = entry?.clean;
+    if (!entry || !clean || entry.status !== res.status || entry.method !== ex.method || entry.path !== ex.path)
+      return undefined;
+    if (!sameList(clean.answer, res.raw) || !sameList(clean.request, request)) return undefined;
+    if (entry.minute !== VerdictCache.minute(ex) || !entry.body.equals(res.body)) return undefined;
+    return { known: entry.known, volatile: clean.volatile, secrets: clean.secrets };
+  }
+
+  /** What is known of an exchange's verdicts (the same bytes answered to the same request before), if anything. */
+  lookup(ex: Exchange): Known | undefined {
     const key = this.key(ex);
     const entry = key === undefined ? undefined : this.entries.get(key);
     if (!entry || entry.minute !== VerdictCache.minute(ex) || !entry.body.equals(ex.response!.body!)) return undefined;
-    const { clean } = entry;
-    return clean && sameHeaders(clean.answer, ex.response!.headers) && sameHeaders(clean.request, ex.requestHeaders)
-      ? { known: entry.known, again: clean.volatile }
-      : { known: entry.known };
+    return entry.known;
   }
 
   /**
    * Remembers what judging an exchange found: `known` for its bytes (when `found` says the
    * cache did not know it yet), and the exchange as the last clean answer when every
-   * verdict passed.
+   * verdict passed and the proxy forwarded it (its header lists are what `again` compares).
+   * `secrets`: the credentials its request presented.
    */
-  keep(ex: Exchange, known: Known, volatile: readonly Verdict[], found: boolean): void {
+  keep(
+    ex: Exchange,
+    known: Known,
+    volatile: readonly Verdict[],
+    found: boolean,
+    secrets: readonly string[] = [],
+  ): void {
     const key = this.key(ex);
-    const body = ex.response?.body;
-    if (key === undefined || !body || body.length > this.maxBytes / 16) return;
+    const res = ex.response;
+    const body = res?.body;
+    if (key === undefined || !res || !body || body.length > this.maxBytes / 16) return;
     const passed = known.count !== undefined && volatile.every((v) => !v.findings.length);
-    const clean = passed ? { request: ex.requestHeaders, answer: ex.response!.headers, volatile } : undefined;
-    if (found) {
-      const entry = this.entries.get(key)!;
-      if (clean) entry.clean = clean;
-      return;
+    const clean =
+      passed && ex.requestRaw && res.raw ? { request: ex.requestRaw, answer: res.raw, volatile, secrets } : undefined;
+    let entry = found ? this.entries.get(key) : undefined;
+    if (!entry) {
+      const old = this.entries.get(key);
+      if (old) this.forget(old);
+      entry = {
+        key,
+        method: ex.method,
+        path: ex.path,
+        status: res.status,
+        body,
+        minute: VerdictCache.minute(ex),
+        known,
+      };
+      this.entries.set(key, entry);
+      this.bytes += body.length;
     }
-    const old = this.entries.get(key);
-    if (old) {
-      this.bytes -= old.body.length;
-      this.entries.delete(key);
+    if (clean) {
+      entry.clean = clean;
+      this.lastClean.set(ex.path, entry);
     }
-    this.entries.set(key, { body, minute: VerdictCache.minute(ex), known, ...(clean ? { clean } : {}) });
-    this.bytes += body.length;
-    for (const [k, e] of this.entries) {
+    for (const e of this.entries.values()) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.bytes -= e.body.length;
+      this.forget(e);
     }
+  }
+
+  /** An entry gone: its bytes, and the path's last clean answer when it was this entry's. */
+  private forget(entry: Entry): void {
+    this.entries.delete(entry.key);
+    this.bytes -= entry.body.length;
+    if (this.lastClean.get(entry.path) === entry) this.lastClean.delete(entry.path);
   }
 }

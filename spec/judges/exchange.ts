@@ -106,7 +106,11 @@ let lastDate = { text: '', ms: Number.NaN };
 
 /** The answer's time: its Date header when it has a plausible one, else `fallback`. */
 export function answerTime(headers: Record<string, string>, fallback = Date.now()): number {
-  const date = headers.date;
+  return dateTime(headers.date, fallback);
+}
+
+/** A Date header's time when it is a plausible one, else `fallback`. */
+export function dateTime(date: string | undefined, fallback = Date.now()): number {
   if (date !== undefined && date !== lastDate.text) lastDate = { text: date, ms: Date.parse(date) };
   const t = date ? lastDate.ms : Number.NaN;
   return Number.isNaN(t) || Math.abs(t - fallback) > 3650 * 86_400_000 ? fallback : t;
