@@ -11,8 +11,8 @@ describe('endToEnd', () => {
     expect(rawField(kept, 'x-hop')).toBeUndefined();
   });
 
-  it('drops every hop-by-hop field in any case, whatever else has a name of its length', () => {
-    // X-RateLimit-Limit is as long as Transfer-Encoding, Trailers nearly Trailer: a name's length only says to look.
+  it('drops every hop-by-hop field in any case, and keeps names of the same length and first letter', () => {
+    // Names as long as a hop-by-hop one, some with its first letter: a name's length and first letter only say to look.
     const kept = endToEnd([
       'TRANSFER-ENCODING',
       'chunked',
@@ -36,8 +36,31 @@ describe('endToEnd', () => {
       'timeout=1',
       'Te-X',
       'z',
+      'Connectiox',
+      '1',
+      'upgradz',
+      '2',
+      '-onnection',
+      '3',
+      '',
+      '4',
     ]);
-    expect(kept).toEqual(['X-RateLimit-Limit', '60', 'Trailers', 'y', 'Te-X', 'z']);
+    expect(kept).toEqual([
+      'X-RateLimit-Limit',
+      '60',
+      'Trailers',
+      'y',
+      'Te-X',
+      'z',
+      'Connectiox',
+      '1',
+      'upgradz',
+      '2',
+      '-onnection',
+      '3',
+      '',
+      '4',
+    ]);
   });
 
   it('keeps every other field when Connection names only hop-by-hop ones (strings, as node:http gives them)', () => {

@@ -87,16 +87,23 @@ function fieldName(name: string): FieldName {
 }
 
 /**
- * Whether a name of this length can be one of `names`: most fields (Content-Type, Date,
- * ETag) are passed on without being looked up at all.
+ * Whether a name can be one of `names` (lower-case, each starting with a letter), by its
+ * length and its first letter in either case: most fields (Content-Type, Date, the
+ * rate-limit headers) are passed on without being looked up at all.
  */
-function lengthsOf(names: ReadonlySet<string>): (name: string) => boolean {
-  const lengths = new Uint8Array(Math.max(...[...names].map((n) => n.length)) + 1);
-  for (const name of names) lengths[name.length] = 1;
-  return (name) => name.length < lengths.length && lengths[name.length] === 1;
+function mayBeOneOf(names: ReadonlySet<string>): (name: string) => boolean {
+  // For each length, a bit for each first letter a name of that length has (a = bit 0).
+  const firsts = new Uint32Array(Math.max(...[...names].map((n) => n.length)) + 1);
+  for (const name of names) firsts[name.length]! |= 1 << (name.charCodeAt(0) - 97);
+  return (name) => {
+    if (name.length >= firsts.length) return false;
+    // ASCII letters lower-cased by their 0x20 bit; anything else falls outside 0-25.
+    const letter = (name.charCodeAt(0) | 0x20) - 97;
+    return letter >= 0 && letter < 26 && (firsts[name.length]! & (1 << letter)) !== 0;
+  };
 }
-const mayBeHop = lengthsOf(HOP_BY_HOP);
-const mayBeOwn = lengthsOf(NOT_FORWARDED);
+const mayBeHop = mayBeOneOf(HOP_BY_HOP);
+const mayBeOwn = mayBeOneOf(NOT_FORWARDED);
 
 /**
  * `named` with the fields a Connection header's value names beyond the hop-by-hop ones.
