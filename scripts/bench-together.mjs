@@ -4,7 +4,7 @@
 // in equal shares, so the ratio of their answers a second is the inverse ratio of their cost
 // an answer, and whatever else the machine does in those seconds falls on both alike. Run in
 // turn (scripts/bench-ab.mjs), two runs of the same build differ by up to 8% here; side by
-// side, by 1.2% (standard deviation of the ratio, six rounds of an A/A pair).
+// side, by about 1% (an A/A pair's median, its rounds' ratios 1.0-1.5% apart).
 //   node scripts/bench-together.mjs [--rounds N] [--seconds S] 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
 // Needs Linux's `taskset` and two cores. The client is a few lines over raw sockets (not
 // autocannon): autocannon costs more an answer than the mock, and on one core could not keep
@@ -81,7 +81,8 @@ try {
 }
 
 const PORTS = [4610, 4611];
-const load = (path, seconds) =>
+/** Answers a second at each of `ports`, in their order. */
+const load = (ports, path, seconds) =>
   JSON.parse(
     execFileSync('taskset', [
       '-c',
@@ -89,7 +90,7 @@ const load = (path, seconds) =>
       process.execPath,
       new URL(import.meta.url).pathname,
       '--client',
-      PORTS.join(','),
+      ports.join(','),
       path,
       String(seconds),
     ]).toString(),
@@ -102,11 +103,15 @@ try {
     const ratios = [];
     const rates = [[], []];
     for (let r = 0; r < ROUNDS; r++) {
-      // Each round starts both afresh, the other one first every other round.
+      // Each round starts both afresh and swaps their sides every other round: which one starts
+      // first, which port it has, and whose connections the client opens and serves first. A
+      // variant on the first side read about 1% faster than the same build on the second (an
+      // A/A pair, 1.012-1.016, with the sides fixed).
       const order = r % 2 ? [1, 0] : [0, 1];
-      for (const i of order) children[i] = await startMock(variants[i], PORTS[i], 1);
-      load(path, 1);
-      const [a, b] = load(path, SECONDS);
+      for (const [side, i] of order.entries()) children[i] = await startMock(variants[i], PORTS[side], 1);
+      load(PORTS, path, 1);
+      const bySide = load(PORTS, path, SECONDS);
+      const [a, b] = order[0] === 0 ? bySide : [bySide[1], bySide[0]];
       for (const child of children) {
         child.kill('SIGTERM');
         await new Promise((resolve) => child.on('exit', resolve));
