@@ -13,54 +13,27 @@ describe('endToEnd', () => {
 
   it('drops every hop-by-hop field in any case, and keeps names of the same length and first letter', () => {
     // Names as long as a hop-by-hop one, some with its first letter: a name's length and first letter only say to look.
-    const kept = endToEnd([
-      'TRANSFER-ENCODING',
-      'chunked',
-      'X-RateLimit-Limit',
-      '60',
-      'trailer',
-      'x',
-      'Trailers',
-      'y',
-      'Proxy-Authorization',
-      'Basic a',
-      'Proxy-Authenticate',
-      'Basic',
-      'tE',
-      'trailers',
-      'UpGrade',
-      'h2c',
-      'Proxy-Connection',
-      'close',
-      'KEEP-ALIVE',
-      'timeout=1',
-      'Te-X',
-      'z',
-      'Connectiox',
-      '1',
-      'upgradz',
-      '2',
-      '-onnection',
-      '3',
-      '',
-      '4',
-    ]);
-    expect(kept).toEqual([
-      'X-RateLimit-Limit',
-      '60',
-      'Trailers',
-      'y',
-      'Te-X',
-      'z',
-      'Connectiox',
-      '1',
-      'upgradz',
-      '2',
-      '-onnection',
-      '3',
-      '',
-      '4',
-    ]);
+    const hop = [
+      ['TRANSFER-ENCODING', 'chunked'],
+      ['trailer', 'x'],
+      ['Proxy-Authorization', 'Basic a'],
+      ['Proxy-Authenticate', 'Basic'],
+      ['tE', 'trailers'],
+      ['UpGrade', 'h2c'],
+      ['Proxy-Connection', 'close'],
+      ['KEEP-ALIVE', 'timeout=1'],
+    ];
+    const others = [
+      ['X-RateLimit-Limit', '60'],
+      ['Trailers', 'y'],
+      ['Te-X', 'z'],
+      ['Connectiox', '1'],
+      ['upgradz', '2'],
+      ['-onnection', '3'],
+      ['', '4'],
+    ];
+    const kept = endToEnd([...others.slice(0, 3), ...hop, ...others.slice(3)].flat());
+    expect(kept).toEqual(others.flat());
   });
 
   it('keeps every other field when Connection names only hop-by-hop ones (strings, as node:http gives them)', () => {
