@@ -24,6 +24,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
+import { joinHeader } from '../../spec/header-list.ts';
 
 /** RFC 9110 7.6.1: fields of one connection, dropped whether or not Connection names them. */
 const HOP_BY_HOP = new Set([
@@ -152,12 +153,8 @@ export function endToEnd(raw: readonly (string | Buffer)[]): string[] {
 
 /** A field added to headers as the judge reads them: repeats joined as Node joins them. */
 function addHeader(record: Record<string, string>, name: string, value: string): void {
-  record[name] = joined(name, record[name], value);
+  record[name] = joinHeader(name, record[name], value);
 }
-
-/** A field's value after the one it `had`: repeats joined as Node joins them (cookies with `; `). */
-const joined = (name: string, had: string | undefined, value: string): string =>
-  had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
 
 /** Headers as the judge reads them: names lower-cased, repeats joined as Node joins them. */
 export function headerRecord(raw: readonly string[]): Record<string, string> {
@@ -171,7 +168,7 @@ export function rawField(raw: readonly string[], lower: string): string | undefi
   let found: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === lower.length && fieldName(name).lower === lower) found = joined(lower, found, raw[i + 1]!);
+    if (name.length === lower.length && fieldName(name).lower === lower) found = joinHeader(lower, found, raw[i + 1]!);
   }
   return found;
 }
@@ -597,7 +594,7 @@ export function forwarder(upstream: Upstream, options: ForwardOptions): Forwarde
         const name = raw[i]!;
         const field = mayBeOwn(name) ? fieldName(name) : undefined;
         if (!field?.own) outgoing.push(name, raw[i + 1]!);
-        else if (field.lower === 'via') via = joined('via', via, raw[i + 1]!);
+        else if (field.lower === 'via') via = joinHeader('via', via, raw[i + 1]!);
       }
       outgoing.push('Via', via ? `${via}, ${VIA}` : VIA);
       const method = req.method ?? 'GET';

@@ -1,5 +1,6 @@
 // The validation proxy's memory of what answers' bodies showed (see VerdictCache), so a
 // client polling the same page costs the judge one reading of it.
+import { sameHeaderList } from '../../spec/header-list.ts';
 import { cookieValue } from '../../spec/judges/credentials.ts';
 import { answerTime, dateTime } from '../../spec/judges/exchange.ts';
 import type { Verdict } from '../../spec/judges/registry.ts';
@@ -36,12 +37,6 @@ export interface Again {
   volatile: readonly Verdict[];
   secrets: readonly string[];
 }
-
-const sameList = (a: readonly string[], b: readonly string[]): boolean => {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-};
 
 /**
  * What the judges made of earlier answers: the same bytes answered to the same request
@@ -103,7 +98,7 @@ export class VerdictCache {
     const clean = entry?.clean;
     if (!entry || !clean || entry.status !== res.status || entry.method !== ex.method || entry.path !== ex.path)
       return undefined;
-    if (!sameList(clean.answer, res.raw) || !sameList(clean.request, request)) return undefined;
+    if (!sameHeaderList(clean.answer, res.raw) || !sameHeaderList(clean.request, request)) return undefined;
     if (entry.minute !== VerdictCache.minute(ex) || !entry.body.equals(res.body)) return undefined;
     return { known: entry.known, volatile: clean.volatile, secrets: clean.secrets };
   }

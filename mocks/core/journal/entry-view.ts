@@ -6,12 +6,13 @@
 // `GET /__mock/requests` read.
 import { didYouMean } from '../../../cli/flags.ts';
 import type { Fixtures } from '../../../fixtures/load.ts';
+import { joinHeader } from '../../../spec/header-list.ts';
 import type { Operation, SpecModel } from '../../../spec/model.ts';
 import { cookieValue } from '../auth/auth.ts';
 import { printable } from '../printable.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, Rule } from './findings.ts';
-import { type HiddenNote, type Journal, joinHeader, type Recorded } from './journal.ts';
+import type { HiddenNote, Journal, Recorded } from './journal.ts';
 import { target } from './record.ts';
 
 /** One request of the journal, as `mock.requests()` and `GET /__mock/requests` give it. */

@@ -6,6 +6,7 @@
 // stages worked out anyway (the operation, the parsed parameters and body, the caller); it
 // is turned into JSON, with every credential masked, only when someone asks (entry-view.ts),
 // so keeping it costs the hot path one object per request.
+import { sameHeaderList } from '../../../spec/header-list.ts';
 import type { Operation, SchemeKind } from '../../../spec/model.ts';
 import type { AppliedOverride } from '../overrides/override.ts';
 import type { FaultKind } from '../overrides/transport.ts';
@@ -103,22 +104,11 @@ export class Recorded {
   }
 }
 
-/** A header value after the one it `had`: a repeated header joined as fetch joins it (cookies with `; `). */
-export const joinHeader = (name: string, had: string | undefined, value: string): string =>
-  had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
-
 /** The default number of requests kept. */
 export const JOURNAL_SIZE = 1000;
 
 /** For how many URLs the journal remembers the last text, to share with a request that repeats it. */
 const TEXTS_REMEMBERED = 64;
-
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-};
 
 export class Journal {
   private ring: (Recorded | undefined)[];
@@ -168,7 +158,7 @@ export class Journal {
   /** The text kept for this URL when the request repeats it exactly; else this one, remembered. */
   private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
     const known = this.texts.get(url);
-    if (known !== undefined && sameList(known.rawHeaders, rawHeaders)) return known;
+    if (known !== undefined && sameHeaderList(known.rawHeaders, rawHeaders)) return known;
     const text = new SentText(url, rawHeaders);
     if (known === undefined && this.texts.size >= TEXTS_REMEMBERED) this.texts.delete(this.texts.keys().next().value!);
     this.texts.set(url, text);

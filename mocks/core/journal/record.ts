@@ -7,12 +7,13 @@
 // so a test suite that sends `sortBy` a thousand times is told once, and the journal keeps
 // every one.
 import type { Context, MiddlewareHandler } from 'hono';
+import { joinHeader } from '../../../spec/header-list.ts';
 import { CORS_REFUSED } from '../cors/cors-policy.ts';
 import type { AppEnv } from '../env.ts';
 import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { Finding, FindingsOf } from './findings.ts';
-import { joinHeader, type Recorded } from './journal.ts';
+import type { Recorded } from './journal.ts';
 import { noteUsage } from './usage.ts';
 
 /** The most kinds of finding remembered as said; past it, no more are said (and that is said once). */
