@@ -96,8 +96,8 @@ export class VerdictCache {
     if (!request || !res?.raw || !res.body || ex.aborted || ex.error || ex.requestBody) return undefined;
     const entry = this.lastClean.get(ex.path);
     const clean = entry?.clean;
-    if (!entry || !clean || entry.status !== res.status || entry.method !== ex.method || entry.path !== ex.path)
-      return undefined;
+    // Found by its path (the map's key), so only the method and the status are left to compare before the lists.
+    if (!entry || !clean || entry.status !== res.status || entry.method !== ex.method) return undefined;
     if (!sameHeaderList(clean.answer, res.raw) || !sameHeaderList(clean.request, request)) return undefined;
     if (entry.minute !== VerdictCache.minute(ex) || !entry.body.equals(res.body)) return undefined;
     return { known: entry.known, volatile: clean.volatile, secrets: clean.secrets };
