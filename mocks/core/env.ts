@@ -61,7 +61,5 @@ export type AppEnv = {
     findings: Finding[];
     /** The request's journal entry, for the stages whose work shows while it is pending (journal/record.ts). */
     entry: Recorded;
-    /** Its id: a slot whose id has changed is a newer request's (the ring came round). */
-    entryId: number;
   };
 };

@@ -147,6 +147,27 @@ describe('the journal of an app', () => {
     expect(m.mock.control.requests()).toEqual([]);
   });
 
+  it('a request still pending as the ring comes round answers into its own entry, not its slot', async () => {
+    const m = useApp({ journal: 2 });
+    const delayed = await m.fetch(`${m.origin()}/__mock/overrides`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ operationId: 'listRegions', delay: 50, times: 1 }),
+    });
+    expect(delayed.status).toBe(201);
+    const slow = m.fetch(m.url('/metadata/regions'));
+    await vi.waitFor(() => expect(m.mock.control.requests()[0]).toMatchObject({ pending: true }));
+    // Two more: the second takes the slot of the one still pending.
+    await m.fetch(m.url('/servers/find?limit=1'));
+    await m.fetch(m.url('/servers/find?limit=2'));
+    expect((await slow).status).toBe(200);
+    const kept = m.mock.control.requests();
+    expect(kept.map((r) => [r.request.target, r.operationId, r.status, r.pending === true, r.override])).toEqual([
+      ['/api/v0.1/servers/find?limit=2', 'findServers', 200, false, undefined],
+      ['/api/v0.1/servers/find?limit=1', 'findServers', 200, false, undefined],
+    ]);
+  });
+
   it('is off with a size of 0: nothing kept, the answers the same', async () => {
     const m = useApp({ journal: 0 });
     expect((await m.fetch(m.url('/servers/find?limit=1'))).status).toBe(200);

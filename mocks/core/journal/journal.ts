@@ -125,6 +125,8 @@ export class Journal {
    * (decision 0050).
    */
   private texts = new Map<string, SentText>();
+  /** The text kept last: a request that repeats the one before it is known without hashing its URL. */
+  private last: SentText = NO_TEXT;
 
   constructor(readonly capacity: number = JOURNAL_SIZE) {
     this.ring = new Array(capacity);
@@ -135,15 +137,17 @@ export class Journal {
   }
 
   /**
-   * Records a request in the oldest slot and returns it, its id set. A stage that fills it
-   * later checks the id first: a request pending longer than the ring is long finds its slot
-   * taken by a newer one, and leaves it.
+   * Records a request in the oldest slot and returns it, its id set. The entry is its request's
+   * alone: a stage that fills it later needs no check (a request pending longer than the ring
+   * is long fills an entry no longer in it).
    */
   add(at: number, method: string, url: string, raw?: readonly string[]): Recorded {
     const id = ++this.count;
     const slot = id % this.capacity;
     let entry = this.capacity > 0 ? this.ring[slot] : undefined;
-    if (entry) entry.clear();
+    // A slot still pending when the ring comes round stays its request's (its stages may still
+    // write to it, now out of the ring): the new request gets an object of its own.
+    if (entry !== undefined && entry.ms !== -1) entry.clear();
     else {
       entry = new Recorded();
       if (this.capacity > 0) this.ring[slot] = entry;
@@ -157,12 +161,14 @@ export class Journal {
 
   /** The text kept for this URL when the request repeats it exactly; else this one, remembered. */
   private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
+    const last = this.last;
+    if (last.url === url && sameHeaderList(last.rawHeaders, rawHeaders)) return last;
     const known = this.texts.get(url);
-    if (known !== undefined && sameHeaderList(known.rawHeaders, rawHeaders)) return known;
+    if (known !== undefined && sameHeaderList(known.rawHeaders, rawHeaders)) return (this.last = known);
     const text = new SentText(url, rawHeaders);
     if (known === undefined && this.texts.size >= TEXTS_REMEMBERED) this.texts.delete(this.texts.keys().next().value!);
     this.texts.set(url, text);
-    return text;
+    return (this.last = text);
   }
 
   /** Every request kept, newest first. */
@@ -183,5 +189,6 @@ export class Journal {
   clear(): void {
     this.clearedAt = this.count;
     this.texts.clear();
+    this.last = NO_TEXT;
   }
 }

@@ -80,16 +80,13 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       entry = journal.add(state.now(), method, url, raw?.length ? raw : undefined);
       if (!raw?.length) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
-      c.set('entryId', entry.id);
     }
-    const id = entry?.id;
     await next();
     const ms = performance.now() - start;
     const op = c.get('op');
     const override = c.get('override');
     const fault = override?.fault;
-    // Still this request's slot (one pending longer than the ring is long finds it taken).
-    if (entry && entry.id === id) {
+    if (entry) {
       entry.ms = ms;
       if (fault !== 'reset' && fault !== 'no-answer') entry.status = c.res.status;
       if (fault) entry.fault = fault;
@@ -108,9 +105,14 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       }
       const bodyText = c.get('bodyText');
       if (bodyText !== undefined) entry.bodyText = bodyText;
-      const refusedBy = c.get('refusedBy');
-      if (refusedBy) entry.refusedBy = refusedBy;
-      if (entry.status !== undefined && entry.status >= 400) {
+      // A refusal's rule and an error's message (an answer below 400 has neither to ask for).
+      const { status } = entry;
+      const refusal = status === undefined || status >= 400;
+      if (refusal) {
+        const refusedBy = c.get('refusedBy');
+        if (refusedBy) entry.refusedBy = refusedBy;
+      }
+      if (refusal && status !== undefined) {
         const why = c.get('why');
         if (why !== undefined) entry.why = why;
       }
@@ -143,10 +145,9 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
   };
 }
 
-/** This request's journal entry, while its slot is still its own (for a stage whose work shows while it is pending). */
+/** This request's journal entry (for a stage whose work shows while it is pending). */
 export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
-  const entry = c.get('entry');
-  return entry && entry.id === c.get('entryId') ? entry : undefined;
+  return c.get('entry');
 }
 
 /** The headers the request judges read (the credentials and the body's type), lower-cased. */
