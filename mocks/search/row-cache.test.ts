@@ -83,6 +83,18 @@ describe('RowCache', () => {
       expect(tiny.get(5)).toBeUndefined();
     },
   );
+
+  it("sizes its index by the listing's rows, not by the budget: a small listing's cache stays small", () => {
+    // 2,000 keys (1,000 rows, with and without favicons) under the default 64 MiB: an index by the budget
+    // alone would be four typed arrays of 126,000 entries, 2.5 MB, for each mock.
+    const before = process.memoryUsage().arrayBuffers;
+    const caches = Array.from({ length: 20 }, () => new RowCache(64 * 2 ** 20, 2000));
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(grown).toBeLessThan(20 * 200_000);
+    // And it still holds every row of the listing.
+    for (let k = 0; k < 2000; k++) caches[0]!.set(k, row(600));
+    expect(caches[0]!.stats()).toMatchObject({ entries: 2000, evictions: 0 });
+  });
 });
 
 describe('the search answers within --row-cache', () => {

@@ -118,7 +118,11 @@ export class RowCache {
     bytesPerEntry = BYTES_PER_ENTRY,
   ) {
     const left = Math.max(0, maxBytes - 4 * keys);
-    const capacity = Math.floor(left / (bytesPerEntry + QUEUE_ENTRY_BYTES));
+    // The queue needs no more entries than rows can be in it: each key once, and as many again for the gaps
+    // replaced rows leave. A small listing's index stays small under the default budget (64 MiB would
+    // otherwise make four typed arrays of 126,000 entries each, zeroed at every start).
+    const byBudget = Math.floor(left / (bytesPerEntry + QUEUE_ENTRY_BYTES));
+    const capacity = keys > 0 ? Math.min(byBudget, 2 * keys) : byBudget;
     this.size = left - capacity * QUEUE_ENTRY_BYTES;
     this.ring = new RingIndex(capacity, capacity > 0 ? keys : 0);
   }
