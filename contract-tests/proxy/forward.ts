@@ -151,15 +151,13 @@ export function endToEnd(raw: readonly (string | Buffer)[]): string[] {
   return kept;
 }
 
-/** A field added to headers as the judge reads them: repeats joined as Node joins them. */
-function addHeader(record: Record<string, string>, name: string, value: string): void {
-  record[name] = joinHeader(name, record[name], value);
-}
-
 /** Headers as the judge reads them: names lower-cased, repeats joined as Node joins them. */
 export function headerRecord(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < raw.length; i += 2) addHeader(out, fieldName(raw[i]!).lower, raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = fieldName(raw[i]!).lower;
+    out[name] = joinHeader(name, out[name], raw[i + 1]!);
+  }
   return out;
 }
 

@@ -25,7 +25,7 @@ import { createControl, type MockControl } from './control.ts';
 import { type FindingsOf, mockFindings } from './journal/findings.ts';
 import { JudgeContext } from '../../spec/judges/judge.ts';
 import type { Reparse } from './journal/entry-view.ts';
-import { ownEntry, recordRequests } from './journal/record.ts';
+import { recordRequests } from './journal/record.ts';
 import { applyOverrides } from './overrides/override-stage.ts';
 import { hostCheck } from './host-check/host-check.ts';
 import { mountDevRoutes } from './dev-routes/dev-routes.ts';
@@ -151,7 +151,7 @@ function handle(op: Operation, handler: Handler, state: MockState, answers: Answ
 function routedTo(op: Operation): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     c.set('op', op);
-    const entry = ownEntry(c);
+    const entry = c.get('entry');
     if (entry) entry.op = op;
     return next();
   };

@@ -125,8 +125,6 @@ export class Journal {
    * (decision 0050).
    */
   private texts = new Map<string, SentText>();
-  /** The text kept last: a request that repeats the one before it is known without hashing its URL. */
-  private last: SentText = NO_TEXT;
 
   constructor(readonly capacity: number = JOURNAL_SIZE) {
     this.ring = new Array(capacity);
@@ -161,14 +159,12 @@ export class Journal {
 
   /** The text kept for this URL when the request repeats it exactly; else this one, remembered. */
   private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
-    const last = this.last;
-    if (last.url === url && sameHeaderList(last.rawHeaders, rawHeaders)) return last;
     const known = this.texts.get(url);
-    if (known !== undefined && sameHeaderList(known.rawHeaders, rawHeaders)) return (this.last = known);
+    if (known !== undefined && sameHeaderList(known.rawHeaders, rawHeaders)) return known;
     const text = new SentText(url, rawHeaders);
     if (known === undefined && this.texts.size >= TEXTS_REMEMBERED) this.texts.delete(this.texts.keys().next().value!);
     this.texts.set(url, text);
-    return (this.last = text);
+    return text;
   }
 
   /** Every request kept, newest first. */
@@ -189,6 +185,5 @@ export class Journal {
   clear(): void {
     this.clearedAt = this.count;
     this.texts.clear();
-    this.last = NO_TEXT;
   }
 }

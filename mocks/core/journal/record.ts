@@ -107,13 +107,10 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       if (bodyText !== undefined) entry.bodyText = bodyText;
       // A refusal's rule and an error's message (an answer below 400 has neither to ask for).
       const { status } = entry;
-      const refusal = status === undefined || status >= 400;
-      if (refusal) {
+      if (status === undefined || status >= 400) {
         const refusedBy = c.get('refusedBy');
         if (refusedBy) entry.refusedBy = refusedBy;
-      }
-      if (refusal && status !== undefined) {
-        const why = c.get('why');
+        const why = status === undefined ? undefined : c.get('why');
         if (why !== undefined) entry.why = why;
       }
       if (override) entry.override = override;
@@ -143,11 +140,6 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       );
     }
   };
-}
-
-/** This request's journal entry (for a stage whose work shows while it is pending). */
-export function ownEntry(c: Context<AppEnv>): Recorded | undefined {
-  return c.get('entry');
 }
 
 /** The headers the request judges read (the credentials and the body's type), lower-cased. */

@@ -8,7 +8,6 @@ import type { Operation } from '../../../spec/model.ts';
 import { type Answers, sendJson } from '../answers.ts';
 import type { AppEnv } from '../env.ts';
 import { consistentExample } from '../prefer/prefer.ts';
-import { ownEntry } from '../journal/record.ts';
 import { loggable, printable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { AppliedOverride, Override } from './override.ts';
@@ -49,7 +48,7 @@ export function applyOverrides(
     if (o.fault) applied.fault = o.fault;
     c.set('override', applied);
     // A delayed or unanswered request shows in the journal, pending, with what took it.
-    const entry = ownEntry(c);
+    const entry = c.get('entry');
     if (entry) {
       entry.override = applied;
       if (o.fault) entry.fault = o.fault;
