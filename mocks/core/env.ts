@@ -24,9 +24,20 @@ export interface Principal {
 
 /** What @hono/node-server hands the app as `c.env`; absent under `app.request()`. */
 export interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string | undefined } };
+  incoming?: { socket?: { remoteAddress?: string | undefined }; rawHeaders?: string[] };
+  /** The request's headers as a list (name, value, name, value...), from a runtime with no socket (createMock()). */
+  headerList?: readonly string[];
   /** How this runtime fails a connection on purpose (an override's fault); none under `app.request()`. */
   transport?: Transport;
+}
+
+/**
+ * Every header of the request as a list (name, value, name, value...) when the runtime made
+ * one: node's own on a socket, createMock()'s. Reading it costs nothing, where asking Hono's
+ * request for a header makes a whole Headers; undefined under `app.request()`.
+ */
+export function headerListOf(env: NodeBindings | undefined): readonly string[] | undefined {
+  return env?.incoming?.rawHeaders ?? env?.headerList;
 }
 
 export type AppEnv = {

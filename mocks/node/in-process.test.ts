@@ -387,6 +387,22 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
     );
   });
 
+  it('judges each request by its own headers: the same URL sent with a bad credential is judged anew', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const url = `${API}/servers/find?limit=3`;
+    await own.fetch(url);
+    await own.fetch(url, { headers: { Authorization: 'Bearer undefined' } });
+    await own.fetch(url);
+    vi.restoreAllMocks();
+    const [third, second, first] = own.requests({ operationId: 'findServers' });
+    expect([first, second, third].map((e) => e!.findings.map((f) => f.judge))).toEqual([
+      [],
+      ['malformed-credential'],
+      [],
+    ]);
+    expect([first, second, third].map((e) => Object.keys(e!.request.headers))).toEqual([[], ['authorization'], []]);
+  });
+
   it('over HTTP, the journal holds the same findings, made by the same judges', async () => {
     await fetch(`${server.baseUrl}/servers/find?sortBy=users`, { headers: { Authorization: 'Basic YTpi' } });
     const journal = await (await fetch(`${server.origin}/__mock/requests?findings=true`)).json();

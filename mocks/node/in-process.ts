@@ -9,6 +9,7 @@
 import { optionsInCode } from '../../cli/options-in-code.ts';
 import { FIXTURE_CREDENTIALS, FIXTURE_USERS, type FixtureCredentialName } from '../../fixtures/auth.gen.ts';
 import type { MockApp } from '../core/app.ts';
+import type { NodeBindings } from '../core/env.ts';
 import type { OverrideView } from '../core/control.ts';
 import type { JournalEntry, RequestFilter } from '../core/journal/entry-view.ts';
 import type { OverrideInput } from '../core/overrides/override.ts';
@@ -253,7 +254,11 @@ function answer(app: MockApp['app'], request: Request, callers: readonly AbortSi
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   }
   let faulted: TypeError | undefined;
-  const env = { transport: inProcessFaults((why) => void (faulted = why)) };
+  // The headers listed once, as node lists a socket's: the journal keeps the list (shared with
+  // the last request that sent the same) rather than the Request's Headers, and judges a repeat once.
+  const headerList: string[] = [];
+  fed.headers.forEach((value, name) => void headerList.push(name, value));
+  const env: NodeBindings = { transport: inProcessFaults((why) => void (faulted = why)), headerList };
   const answered = Promise.resolve(app.fetch(fed, env)).then((res) => {
     if (faulted) throw faulted;
     return withLength(res);

@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { joinHeader } from '../../../spec/header-list.ts';
 import { CORS_REFUSED } from '../cors/cors-policy.ts';
-import type { AppEnv } from '../env.ts';
+import { type AppEnv, headerListOf } from '../env.ts';
 import { loggable } from '../printable.ts';
 import type { MockState } from '../state.ts';
 import type { Finding, FindingsOf } from './findings.ts';
@@ -75,10 +75,10 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     const isJournaled = (journal.enabled || state.usage !== undefined) && journaled(c.req.path);
     let entry: Recorded | undefined;
     if (journal.enabled && isJournaled) {
-      // On a socket, node's own list of the headers as they came.
-      const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
-      entry = journal.add(state.now(), method, url, raw?.length ? raw : undefined);
-      if (!raw?.length) entry.headers = c.req.raw.headers;
+      // The headers as they came, listed (on a socket node's own list, in process createMock()'s).
+      const raw = headerListOf(c.env);
+      entry = journal.add(state.now(), method, url, raw);
+      if (!raw) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
     }
     await next();
@@ -147,12 +147,12 @@ const JUDGED = ['authorization', 'cookie', 'content-type'];
 const JUDGED_LENGTHS = JUDGED.map((name) => name.length);
 
 /**
- * The judged headers of a request; on a socket, read from node's own list (asking Hono's
- * request for one header makes a whole Headers of them, a microsecond for a plain GET).
+ * The judged headers of a request, read from its list of headers when the runtime made one
+ * (asking Hono's request for one header makes a whole Headers of them, a microsecond for a plain GET).
  */
 function sentHeaders(c: Context<AppEnv>, raw: readonly string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (raw?.length) {
+  if (raw) {
     for (let i = 0; i + 1 < raw.length; i += 2) {
       // Only a name as long as a judged one is lower-cased.
       if (!JUDGED_LENGTHS.includes(raw[i]!.length)) continue;
