@@ -403,6 +403,23 @@ describe('createMock(): steered and asked in process (issue 30)', () => {
     expect([first, second, third].map((e) => Object.keys(e!.request.headers))).toEqual([[], ['authorization'], []]);
   });
 
+  it("keeps each request's headers as sent: those a browser adds, a body's type, a Request's own", async () => {
+    own.useCredential('valid-key');
+    await own.fetch(`${API}/servers/find`);
+    await own.fetch(`${API}/servers/find`, { method: 'POST', body: 'x' });
+    own.signOut();
+    await own.fetch(new Request(`${API}/servers/find`, { headers: { 'X-Trace': 't1' } }));
+    await own.fetch(`${API}/servers/find`, { headers: [['X-Trace', 't2']] });
+    const [byArray, byRequest, withBody, byUrl] = own.requests();
+    expect(byUrl!.request.headers).toEqual({ authorization: 'Bearer <valid-key>' });
+    expect(withBody!.request.headers).toEqual({
+      authorization: 'Bearer <valid-key>',
+      'content-type': 'text/plain;charset=UTF-8',
+    });
+    expect(byRequest!.request.headers).toEqual({ 'x-trace': 't1' });
+    expect(byArray!.request.headers).toEqual({ 'x-trace': 't2' });
+  });
+
   it('over HTTP, the journal holds the same findings, made by the same judges', async () => {
     await fetch(`${server.baseUrl}/servers/find?sortBy=users`, { headers: { Authorization: 'Basic YTpi' } });
     const journal = await (await fetch(`${server.origin}/__mock/requests?findings=true`)).json();
