@@ -23,14 +23,15 @@ export interface HiddenNote {
 }
 
 /**
- * A request's text as it came: its URL and, on a socket, node's own list of its headers
- * (name, value, name, value...). Shared by every slot whose request sent the same text.
+ * A request's text as it came: its URL and, when the runtime listed them (node on a socket,
+ * createMock() in process), its headers (name, value, name, value...). Shared by every slot
+ * whose request sent the same text.
  */
 export class SentText {
   /**
    * What the request judges found in a bodiless request of this text (record.ts): the judges
    * are pure, so a request that repeats the text, by the same method to the same judges,
-   * finds the same. Kept only for a socket's text, whose headers are all in it.
+   * finds the same. Kept only for a text whose headers are listed, all of them in it.
    */
   judged: { method: string; by: FindingsOf; found: Finding[] | undefined } | undefined = undefined;
 
@@ -57,7 +58,7 @@ export class Recorded {
   ms = -1;
   method = '';
   sent: SentText = NO_TEXT;
-  /** The headers, when the runtime gave no raw list of them (in process): the Request's own. */
+  /** The headers, when the runtime listed none (under `app.request()`): the Request's own. */
   headers: Headers | undefined = undefined;
   bodyText: string | undefined = undefined;
   op: Operation | undefined = undefined;
