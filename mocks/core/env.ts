@@ -22,8 +22,11 @@ export interface Principal {
   credential: object;
 }
 
-/** What @hono/node-server hands the app as `c.env`; absent under `app.request()`. */
-export interface NodeBindings {
+/**
+ * What the runtime hands the app as `c.env`: the Node adapter's (a socket) or createMock()'s;
+ * none under `app.request()`.
+ */
+export interface RuntimeBindings {
   incoming?: { socket?: { remoteAddress?: string | undefined }; rawHeaders?: string[] };
   /** The request's headers as a list (name, value, name, value...), from a runtime with no socket (createMock()). */
   headerList?: readonly string[];
@@ -36,13 +39,13 @@ export interface NodeBindings {
  * one: node's own on a socket, createMock()'s. Reading it costs nothing, where asking Hono's
  * request for a header makes a whole Headers; undefined under `app.request()`.
  */
-export function headerListOf(env: NodeBindings | undefined): readonly string[] | undefined {
+export function headerListOf(env: RuntimeBindings | undefined): readonly string[] | undefined {
   return env?.incoming?.rawHeaders ?? env?.headerList;
 }
 
 export type AppEnv = {
-  /** What the Node adapter hands the app (the socket); undefined under `app.request()`. */
-  Bindings: NodeBindings | undefined;
+  /** What the runtime hands the app (the Node adapter's socket, createMock()'s faults and header list). */
+  Bindings: RuntimeBindings | undefined;
   Variables: {
     /** Set by cors for an origin it refused (dev routes then refuse to log in). */
     [CORS_REFUSED]: string;

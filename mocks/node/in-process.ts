@@ -9,7 +9,7 @@
 import { optionsInCode } from '../../cli/options-in-code.ts';
 import { FIXTURE_CREDENTIALS, FIXTURE_USERS, type FixtureCredentialName } from '../../fixtures/auth.gen.ts';
 import type { MockApp } from '../core/app.ts';
-import type { NodeBindings } from '../core/env.ts';
+import type { RuntimeBindings } from '../core/env.ts';
 import type { OverrideView } from '../core/control.ts';
 import type { JournalEntry, RequestFilter } from '../core/journal/entry-view.ts';
 import type { OverrideInput } from '../core/overrides/override.ts';
@@ -268,7 +268,7 @@ function answer(
   let faulted: TypeError | undefined;
   // The journal keeps the list (shared with the last request that sent the same) rather than
   // the Request's Headers, and judges a repeat once.
-  const env: NodeBindings = { transport: inProcessFaults((why) => void (faulted = why)), headerList };
+  const env: RuntimeBindings = { transport: inProcessFaults((why) => void (faulted = why)), headerList };
   const answered = Promise.resolve(app.fetch(fed, env)).then((res) => {
     if (faulted) throw faulted;
     return withLength(res);

@@ -5,9 +5,9 @@
 // (`--trust-proxy`) does the header name the client: then its last entry, the one
 // that proxy added, is taken, and the socket address is the proxy's.
 import { isIP } from 'node:net';
-import type { NodeBindings } from '../env.ts';
+import type { RuntimeBindings } from '../env.ts';
 
-export type { NodeBindings } from '../env.ts';
+export type { RuntimeBindings } from '../env.ts';
 
 /** The client behind `app.request()`, which has no socket: one local caller. */
 export const LOCAL_CLIENT = 'local';
@@ -30,7 +30,7 @@ export function lastForwardedFor(header: string | undefined): string | undefined
  * when that is missing or not an address).
  */
 export function clientAddress(
-  env: NodeBindings | undefined,
+  env: RuntimeBindings | undefined,
   forwardedFor: string | undefined,
   trustProxy: boolean,
 ): string {
