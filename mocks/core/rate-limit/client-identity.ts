@@ -7,8 +7,6 @@
 import { isIP } from 'node:net';
 import type { RuntimeBindings } from '../env.ts';
 
-export type { RuntimeBindings } from '../env.ts';
-
 /** The client behind `app.request()`, which has no socket: one local caller. */
 export const LOCAL_CLIENT = 'local';
 
