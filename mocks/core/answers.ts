@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { errorBody } from '../../spec/messages.ts';
 import type { Operation } from '../../spec/model.ts';
+import type { RuntimeBindings } from './env.ts';
 import { printable } from './printable.ts';
 import type { ResponseChecker } from './self-check/self-check.ts';
 
@@ -44,13 +45,22 @@ export function sendJson(c: Context, status: number, body: unknown, headers?: He
   c.header('Content-Type', 'application/json');
   if (headers)
     for (const [k, v] of Object.entries(headers)) for (const one of [v].flat()) c.header(k, one, { append: true });
-  return c.body(JSON.stringify(body), status as ContentfulStatusCode);
+  return whole(c, JSON.stringify(body), status);
 }
 
 /** The message of an error body, kept on the request for the journal (mocks/core/journal/). */
 export function noteWhy(c: Context, body: unknown): void {
   const message = (body as { message?: unknown } | null)?.message;
   if (typeof message === 'string') c.set('why', message);
+}
+
+/**
+ * A body whole in hand, as the runtime takes it best: on a socket as it is (node's adapter
+ * writes a string or bytes at once), in process as `RuntimeBindings.heldBody` makes it.
+ */
+function whole(c: Context, body: string | Uint8Array, status: number): Response {
+  const held = (c.env as RuntimeBindings | undefined)?.heldBody?.(body) ?? body;
+  return c.body(held as string | Uint8Array<ArrayBuffer>, status as ContentfulStatusCode);
 }
 
 export function createAnswers(checker: ResponseChecker | undefined): Answers {
@@ -80,7 +90,7 @@ export function createAnswers(checker: ResponseChecker | undefined): Answers {
       c.header('Content-Type', 'application/json');
       // Bytes in hand: their length is said here, so no adapter reads the body again to learn it.
       if (typeof result.json !== 'string') c.header('Content-Length', String(result.json.byteLength));
-      return c.body(result.json as string | Uint8Array<ArrayBuffer>, result.status as ContentfulStatusCode);
+      return whole(c, result.json, result.status);
     },
   };
 }

@@ -32,6 +32,11 @@ export interface RuntimeBindings {
   headerList?: readonly string[];
   /** How this runtime fails a connection on purpose (an override's fault); none under `app.request()`. */
   transport?: Transport;
+  /**
+   * How this runtime takes an answer's body whole in hand (answers.ts), when not as the bytes
+   * themselves: createMock()'s, a stream already holding them, which a test reads at once.
+   */
+  heldBody?: (body: string | Uint8Array) => ReadableStream<Uint8Array>;
 }
 
 /**

@@ -129,6 +129,26 @@ describe('createMock()', () => {
     }
   });
 
+  it("hands each body as fetch does, a byte stream, whose bytes are the reader's own", async () => {
+    for (const path of [
+      '/api/v0.1/servers/find?limit=1',
+      '/api/v0.1/servers/find?limit=20',
+      '/api/v0.1/metadata/regions',
+    ]) {
+      const url = `http://127.0.0.1${path}`;
+      const expected = await (await mock.fetch(url)).text();
+      // A BYOB reader, which only a byte stream takes (fetch's own bodies are byte streams).
+      const reader = (await mock.fetch(url)).body!.getReader({ mode: 'byob' });
+      const read: Buffer[] = [];
+      for (let r = await reader.read(new Uint8Array(512)); !r.done; r = await reader.read(new Uint8Array(512)))
+        read.push(Buffer.from(r.value));
+      expect(Buffer.concat(read).toString('utf8'), path).toBe(expected);
+      // What a reader is handed it may change: the next answer is the mock's, unchanged.
+      const chunk = await (await mock.fetch(url)).body!.getReader().read();
+      chunk.value!.fill(0x20);
+      expect(await (await mock.fetch(url)).text(), path).toBe(expected);
+    }
+  });
   it('takes fetch-style arguments too (a URL and its init), so it can stand in for fetch', async () => {
     const res = await mock.fetch('http://api.test/api/v0.1/user/apikeys', {
       headers: authHeaders(credential('valid-key')),
