@@ -5,7 +5,8 @@
 // an answer, and whatever else the machine does in those seconds falls on both alike. Run in
 // turn (scripts/bench-ab.mjs), two runs of the same build differ by up to 8% here; side by
 // side, by about 1% (an A/A pair's median, its rounds' ratios 1.0-1.5% apart).
-//   node scripts/bench-together.mjs [--rounds N] [--seconds S] [--json] 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
+//   node scripts/bench-together.mjs [--rounds N] [--seconds S] [--json] \
+//     'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
 // With --json it prints one object instead (per query: the median ratio a/b, its standard
 // deviation, each round's ratio and each side's median answers a second): `npm run bench` reads it.
 // Needs Linux's `taskset` and two cores. The client is a few lines over raw sockets (not

@@ -400,7 +400,7 @@ const PROXY_TARGET = 0.5;
  * Issue 28: against the forwarder that only forwards (the most any proxy on these stacks keeps), at least this share.
  */
 const PROXY_OF_FORWARDER = 0.9;
-/** Issue 30: the journal and the strict judging keep at least this share of the plain and the filtered query's throughput. */
+/** Issue 30: with the journal and the strict judging, at least this share of the plain and filtered throughput. */
 const JOURNAL_KEEPS = 0.95;
 /** Issue 30: createMock() plus its first answer, at most (ms, median). */
 const CREATE_MOCK_MS = 10;
@@ -975,7 +975,8 @@ function renderConsumerSide(r: Report): string[] {
     const base = m.entries[1];
     lines.push(
       `${lines.length ? '\n' : ''}createMock() and its first answer, the built package entry (dist/index.mjs), ` +
-        `${m.runs} fresh processes${m.fetchLoaded ? ", fetch's classes loaded first" : ''}: **${fmt(mine.firstMs, 1)} ms** ` +
+        `${m.runs} fresh processes${m.fetchLoaded ? ", fetch's classes loaded first" : ''}: ` +
+        `**${fmt(mine.firstMs, 1)} ms** ` +
         `(target ≤ ${CREATE_MOCK_MS}); the third in a process ${fmt(mine.warmMs, 1)} ms; the import ` +
         `${fmt(mine.importMs)} ms` +
         (base ? `; the baseline build's first ${fmt(base.firstMs, 1)} ms (pairwise ${fmt(m.firstRatio, 2)}).` : '.'),
