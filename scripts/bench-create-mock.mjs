@@ -7,7 +7,9 @@
 // DOM environment has (Node loads undici on first use: its cost, not the mock's). `import`: the
 // entry's import alone, printed beside them (work an entry moves from createMock to its import
 // is still work a test file pays).
-//   node scripts/bench-create-mock.mjs [--runs N] [--fetch-loaded] ENTRY_A [ENTRY_B]
+//   node scripts/bench-create-mock.mjs [--runs N] [--fetch-loaded] [--json] ENTRY_A [ENTRY_B]
+// With --json it prints one object instead (each entry's medians, and A/B's pairwise median
+// of the first answers' times): `npm run bench` reads it.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +18,7 @@ const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const runs = runsAt === -1 ? 15 : Number(args[runsAt + 1]);
 const fetchLoaded = args.includes('--fetch-loaded');
+const json = args.includes('--json');
 const entries = args
   .filter((a, i) => !a.startsWith('--') && (runsAt === -1 || i !== runsAt + 1))
   .map((entry) => pathToFileURL(resolve(entry)).href);
@@ -47,12 +50,19 @@ for (let r = 0; r < runs; r++)
     seen[i].warm.push(warm);
     seen[i].imports.push(importMs);
   });
-for (const [i, entry] of entries.entries())
-  console.log(
-    `${entry}: first ${median(seen[i].first).toFixed(1)} ms, warm ${median(seen[i].warm).toFixed(1)} ms, ` +
-      `import ${median(seen[i].imports).toFixed(1)} ms (medians of ${runs})`,
-  );
-if (entries.length === 2) {
-  const ratio = seen[0].first.map((a, k) => a / seen[1].first[k]);
-  console.log(`first A/B pairwise median: ${median(ratio).toFixed(2)}`);
+const medians = entries.map((entry, i) => ({
+  entry,
+  firstMs: median(seen[i].first),
+  warmMs: median(seen[i].warm),
+  importMs: median(seen[i].imports),
+}));
+const firstRatio = entries.length === 2 ? median(seen[0].first.map((a, k) => a / seen[1].first[k])) : null;
+if (json) console.log(JSON.stringify({ runs, fetchLoaded, entries: medians, firstRatio }));
+else {
+  for (const m of medians)
+    console.log(
+      `${m.entry}: first ${m.firstMs.toFixed(1)} ms, warm ${m.warmMs.toFixed(1)} ms, ` +
+        `import ${m.importMs.toFixed(1)} ms (medians of ${runs})`,
+    );
+  if (firstRatio !== null) console.log(`first A/B pairwise median: ${firstRatio.toFixed(2)}`);
 }

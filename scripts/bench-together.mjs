@@ -5,7 +5,10 @@
 // an answer, and whatever else the machine does in those seconds falls on both alike. Run in
 // turn (scripts/bench-ab.mjs), two runs of the same build differ by up to 8% here; side by
 // side, by about 1% (an A/A pair's median, its rounds' ratios 1.0-1.5% apart).
-//   node scripts/bench-together.mjs [--rounds N] [--seconds S] 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
+//   node scripts/bench-together.mjs [--rounds N] [--seconds S] [--json] \
+//     'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
+// With --json it prints one object instead (per query: the median ratio a/b, its standard
+// deviation, each round's ratio and each side's median answers a second): `npm run bench` reads it.
 // Needs Linux's `taskset` and two cores. The client is a few lines over raw sockets (not
 // autocannon): autocannon costs more an answer than the mock, and on one core could not keep
 // two mocks busy.
@@ -70,7 +73,11 @@ if (process.argv[2] === '--client') {
   process.exit(0);
 }
 
-const { options, variants } = benchArgs(process.argv, { rounds: 8, seconds: 4 });
+const json = process.argv.includes('--json');
+const { options, variants } = benchArgs(
+  process.argv.filter((a) => a !== '--json'),
+  { rounds: 8, seconds: 4 },
+);
 const ROUNDS = options.rounds;
 const SECONDS = options.seconds;
 if (variants.length !== 2) throw new Error("give two variants: 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'");
@@ -98,6 +105,7 @@ const load = (ports, path, seconds) =>
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const children = [];
+const figures = {};
 try {
   for (const [query, path] of Object.entries(QUERIES)) {
     const ratios = [];
@@ -122,17 +130,20 @@ try {
       ratios.push(a / b);
     }
     const mean = ratios.reduce((s, x) => s + x, 0) / ROUNDS;
-    const sd = Math.sqrt(ratios.reduce((s, x) => s + (x - mean) ** 2, 0) / (ROUNDS - 1));
+    const sd = ROUNDS > 1 ? Math.sqrt(ratios.reduce((s, x) => s + (x - mean) ** 2, 0) / (ROUNDS - 1)) : null;
+    figures[query] = { ratio: median(ratios), sd, ratios, answersPerSecond: rates.map(median) };
+    if (json) continue;
     console.log(
       `${query}: ${variants[0].name} ${Math.round(median(rates[0]))}, ${variants[1].name} ` +
         `${Math.round(median(rates[1]))} answers/s side by side (medians of ${ROUNDS})`,
     );
     console.log(
       `  ${variants[0].name}/${variants[1].name}: ${median(ratios).toFixed(3)} (median of the rounds' ratios; ` +
-        `standard deviation ${ROUNDS > 1 ? sd.toFixed(3) : 'n/a, one round'})`,
+        `standard deviation ${sd === null ? 'n/a, one round' : sd.toFixed(3)})`,
     );
     console.log(`  ratios: ${JSON.stringify(ratios.map((x) => Number(x.toFixed(3))))}`);
   }
+  if (json) console.log(JSON.stringify(figures));
 } finally {
   for (const child of children) child.kill('SIGTERM');
 }

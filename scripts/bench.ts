@@ -87,6 +87,10 @@ const FLAGS = {
     help: 'dataset sizes of the scale table',
   },
   'skip-scale': { type: 'boolean', help: 'no scale table' },
+  'skip-journal': {
+    type: 'boolean',
+    help: "do not measure the journal's cost side by side (it needs Linux taskset and two cores)",
+  },
   out: { type: 'string', value: 'FILE', default: 'reports/bench.json', help: 'raw figures' },
   'cpu-prof': {
     type: 'boolean',
@@ -137,6 +141,11 @@ const CONFIG = {
   scaleWarmupSec: quick ? 1 : 2,
   pagingServers: 100_000,
   pagingLimit: 500,
+  /** Rounds and seconds of the journal's cost side by side (scripts/bench-together.mjs). */
+  journalRounds: quick ? 2 : 10,
+  journalSec: quick ? 2 : 4,
+  /** Fresh processes per entry timing createMock() and its first answer (scripts/bench-create-mock.mjs). */
+  createMockRuns: quick ? 7 : 21,
 };
 const BASELINE = args.baseline;
 const KINDS: ServerKind[] = ['mock', 'prism', 'bare', ...(BASELINE ? (['baseline'] as const) : [])];
@@ -334,6 +343,10 @@ interface Report {
   rowCache: RowCacheInfo | null;
   /** The plain query through the validation proxy (dist/proxy.mjs) in front of a mock, next to the same mock direct. */
   proxy: ProxyFigures | null;
+  /** The journal and the strict judging on, against the same mock with `--journal 0`, side by side (issue 30). */
+  journal: JournalCost | null;
+  /** createMock() and its first answer, from the built package entry (issue 30). */
+  createMock: CreateMockFigures | null;
   targets: { target: string; value: number | null; verdict: Verdict }[];
   profile?: ReturnType<typeof summarizeProfile> & { file: string };
 }
@@ -349,6 +362,25 @@ interface ProxyFigures {
    * passing (answers it fell behind on are "not judged").
    */
   judged: { answers: number; notJudged: number; failed: number; verdict: string } | null;
+}
+
+/** One query's answers a second, the journal on / off, side by side (scripts/bench-together.mjs --json). */
+interface SideBySide {
+  /** The median of the rounds' ratios (on / off). */
+  ratio: number;
+  sd: number | null;
+  ratios: number[];
+  answersPerSecond: [number, number];
+}
+type JournalCost = { rounds: number; seconds: number } & Record<'plain' | 'filtered', SideBySide>;
+
+/** scripts/bench-create-mock.mjs --json: each entry's medians (ms), this checkout's first. */
+interface CreateMockFigures {
+  runs: number;
+  fetchLoaded: boolean;
+  entries: { entry: string; firstMs: number; warmMs: number; importMs: number }[];
+  /** This checkout's first answer over the baseline's, pairwise median (with --baseline). */
+  firstRatio: number | null;
 }
 
 /** Spawn-to-first-200 runs of one start-up variant. */
@@ -368,6 +400,10 @@ const PROXY_TARGET = 0.5;
  * Issue 28: against the forwarder that only forwards (the most any proxy on these stacks keeps), at least this share.
  */
 const PROXY_OF_FORWARDER = 0.9;
+/** Issue 30: with the journal and the strict judging, at least this share of the plain and filtered throughput. */
+const JOURNAL_KEEPS = 0.95;
+/** Issue 30: createMock() plus its first answer, at most (ms, median). */
+const CREATE_MOCK_MS = 10;
 /** Throughput against the earlier build: "not lower", within what back-to-back runs on this VM vary. */
 const NOT_LOWER = 0.95;
 
@@ -429,6 +465,21 @@ function targets(r: Report): Report['targets'] {
       `plain query through the validation proxy ≥ ${PROXY_OF_FORWARDER} of a forwarder that only forwards`,
       ratio(r.proxy?.proxied.reqPerSec, r.proxy?.forwarder?.reqPerSec),
       (v) => v >= PROXY_OF_FORWARDER,
+    ),
+    t(
+      `plain query with the journal and strict judging ≥ ${JOURNAL_KEEPS} of without (side by side)`,
+      r.journal?.plain.ratio ?? null,
+      (v) => v >= JOURNAL_KEEPS,
+    ),
+    t(
+      `filtered query with the journal and strict judging ≥ ${JOURNAL_KEEPS} of without (side by side)`,
+      r.journal?.filtered.ratio ?? null,
+      (v) => v >= JOURNAL_KEEPS,
+    ),
+    t(
+      `createMock() and its first answer ≤ ${CREATE_MOCK_MS} ms (median, the built package entry)`,
+      r.createMock?.entries[0]?.firstMs ?? null,
+      (v) => v <= CREATE_MOCK_MS,
     ),
     ...scaleTargets(r, rps('filtered', 'mock'), start('prism')),
   ];
@@ -550,6 +601,7 @@ export function renderTable(r: Report): string {
   );
   if (r.rowCache) lines.push('', `Row cache of the 1k mock after the memory run: ${rowCacheCell(r.rowCache)}.`);
   if (r.proxy) lines.push('', renderProxy(r.proxy));
+  if (r.journal || r.createMock) lines.push('', ...renderConsumerSide(r));
   if (r.scale.length) lines.push('', ...renderScale(r));
   if (r.notes.length) lines.push('', ...r.notes.map((n) => `Note: ${n}`));
   return lines.join('\n');
@@ -903,6 +955,86 @@ async function measureScale(n: number, supportsCache: boolean): Promise<ScaleRow
   return row;
 }
 
+/** Issue 30's figures: the journal's cost side by side, createMock() and its first answer. */
+function renderConsumerSide(r: Report): string[] {
+  const lines: string[] = [];
+  const j = r.journal;
+  if (j) {
+    const one = (q: SideBySide) =>
+      `**${fmt(q.ratio, 3)}**${q.sd === null ? '' : ` (standard deviation of a round ${fmt(q.sd, 3)})`}`;
+    lines.push(
+      `The journal and strict judging on, against the same mock with \`--journal 0\`, side by side (both ` +
+        `pinned to one core, each loaded from the other; ${j.rounds} rounds of ${j.seconds} s, ` +
+        `scripts/bench-together.mjs): plain query ${one(j.plain)}, filtered ${one(j.filtered)} of the answers ` +
+        `a second without them (target ≥ ${JOURNAL_KEEPS}).`,
+    );
+  }
+  const m = r.createMock;
+  const mine = m?.entries[0];
+  if (m && mine) {
+    const base = m.entries[1];
+    lines.push(
+      `${lines.length ? '\n' : ''}createMock() and its first answer, the built package entry (dist/index.mjs), ` +
+        `${m.runs} fresh processes${m.fetchLoaded ? ", fetch's classes loaded first" : ''}: ` +
+        `**${fmt(mine.firstMs, 1)} ms** ` +
+        `(target ≤ ${CREATE_MOCK_MS}); the third in a process ${fmt(mine.warmMs, 1)} ms; the import ` +
+        `${fmt(mine.importMs)} ms` +
+        (base ? `; the baseline build's first ${fmt(base.firstMs, 1)} ms (pairwise ${fmt(m.firstRatio, 2)}).` : '.'),
+    );
+  }
+  return lines;
+}
+
+/**
+ * The journal and the strict judging against the same mock without them (`--journal 0`), at
+ * the same moment (decision 0051): a cost of a few per cent, which runs in turn cannot tell
+ * from the machine's drift. Needs Linux's taskset and two cores; else a note says why not.
+ */
+function measureJournal(notes: string[]): JournalCost | null {
+  try {
+    execFileSync('taskset', ['-c', '1', 'true'], { stdio: 'ignore' });
+  } catch {
+    notes.push("the journal's cost was not measured: side by side needs Linux taskset and two cores.");
+    return null;
+  }
+  log(`the journal's cost, side by side: ${CONFIG.journalRounds} rounds of ${CONFIG.journalSec} s a query`);
+  const out = execFileSync(
+    process.execPath,
+    [
+      'scripts/bench-together.mjs',
+      '--json',
+      '--rounds',
+      String(CONFIG.journalRounds),
+      '--seconds',
+      String(CONFIG.journalSec),
+      `journal=${MOCK_ENTRY}`,
+      `off=${MOCK_ENTRY} --journal 0`,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const figures = JSON.parse(out.trim().split('\n').at(-1) as string) as Record<'plain' | 'filtered', SideBySide>;
+  log(`journal on / off: plain ${figures.plain.ratio.toFixed(3)}, filtered ${figures.filtered.ratio.toFixed(3)}`);
+  return { rounds: CONFIG.journalRounds, seconds: CONFIG.journalSec, ...figures };
+}
+
+/**
+ * createMock() and its first answer from this checkout's package entry (built here), beside
+ * the baseline build's when it has one, in fresh processes in turn.
+ */
+function measureCreateMock(notes: string[]): CreateMockFigures | null {
+  execFileSync('npm', ['run', 'build:package', '--silent'], { stdio: 'inherit' });
+  const baseline = BASELINE ? join(BASELINE, 'dist/index.mjs') : undefined;
+  if (baseline && !existsSync(baseline)) notes.push(`${baseline} does not exist: createMock() timed alone.`);
+  const entries = ['dist/index.mjs', ...(baseline && existsSync(baseline) ? [baseline] : [])];
+  log(`createMock() and its first answer: ${CONFIG.createMockRuns} fresh processes per entry`);
+  const out = execFileSync(
+    process.execPath,
+    ['scripts/bench-create-mock.mjs', '--json', '--fetch-loaded', '--runs', String(CONFIG.createMockRuns), ...entries],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1) as string) as CreateMockFigures;
+}
+
 /**
  * The plain query direct and through the validation proxy in front of the same mock, back
  * to back with the same load (the proxy forwards over loopback, so the mock's own figure
@@ -1062,6 +1194,8 @@ async function main(): Promise<void> {
     paging: null,
     rowCache: null,
     proxy: null,
+    journal: null,
+    createMock: null,
     targets: [],
   };
   if (MOCK_ENTRY === 'dist/mock.mjs') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
@@ -1136,6 +1270,10 @@ async function main(): Promise<void> {
 
   // 2b. The plain query through the validation proxy, next to the same mock direct.
   if (haveMock) report.proxy = await measureProxy();
+
+  // 2c. Issue 30: the journal's cost side by side; createMock() and its first answer (this checkout's build).
+  if (haveMock && !args.skipJournal) report.journal = measureJournal(report.notes);
+  if (MOCK_ENTRY === 'dist/mock.mjs') report.createMock = measureCreateMock(report.notes);
 
   // 3. Start-up at 1k servers: spawn to first 200, the variants in turn so each sees the same conditions.
   const startupRuns = new Map<StartupId, number[]>();
