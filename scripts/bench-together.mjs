@@ -131,14 +131,15 @@ try {
     }
     const mean = ratios.reduce((s, x) => s + x, 0) / ROUNDS;
     const sd = ROUNDS > 1 ? Math.sqrt(ratios.reduce((s, x) => s + (x - mean) ** 2, 0) / (ROUNDS - 1)) : null;
-    figures[query] = { ratio: median(ratios), sd, ratios, answersPerSecond: rates.map(median) };
+    const f = { ratio: median(ratios), sd, ratios, answersPerSecond: rates.map(median) };
+    figures[query] = f;
     if (json) continue;
     console.log(
-      `${query}: ${variants[0].name} ${Math.round(median(rates[0]))}, ${variants[1].name} ` +
-        `${Math.round(median(rates[1]))} answers/s side by side (medians of ${ROUNDS})`,
+      `${query}: ${variants[0].name} ${Math.round(f.answersPerSecond[0])}, ${variants[1].name} ` +
+        `${Math.round(f.answersPerSecond[1])} answers/s side by side (medians of ${ROUNDS})`,
     );
     console.log(
-      `  ${variants[0].name}/${variants[1].name}: ${median(ratios).toFixed(3)} (median of the rounds' ratios; ` +
+      `  ${variants[0].name}/${variants[1].name}: ${f.ratio.toFixed(3)} (median of the rounds' ratios; ` +
         `standard deviation ${sd === null ? 'n/a, one round' : sd.toFixed(3)})`,
     );
     console.log(`  ratios: ${JSON.stringify(ratios.map((x) => Number(x.toFixed(3))))}`);

@@ -60,7 +60,7 @@ export function noteWhy(c: Context, body: unknown): void {
  */
 function whole(c: Context, body: string | Uint8Array, status: number): Response {
   const held = (c.env as RuntimeBindings | undefined)?.heldBody?.(body) ?? body;
-  return c.body(held as string | Uint8Array<ArrayBuffer>, status as ContentfulStatusCode);
+  return c.body(held as string | Uint8Array<ArrayBuffer> | ReadableStream, status as ContentfulStatusCode);
 }
 
 export function createAnswers(checker: ResponseChecker | undefined): Answers {

@@ -149,6 +149,7 @@ describe('createMock()', () => {
       expect(await (await mock.fetch(url)).text(), path).toBe(expected);
     }
   });
+
   it('takes fetch-style arguments too (a URL and its init), so it can stand in for fetch', async () => {
     const res = await mock.fetch('http://api.test/api/v0.1/user/apikeys', {
       headers: authHeaders(credential('valid-key')),
