@@ -9,29 +9,40 @@
 //     'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'
 // With --json it prints one object instead (per query: the median ratio a/b, its standard
 // deviation, each round's ratio and each side's median answers a second): `npm run bench` reads it.
+// With --targets FILE (a JSON array of request targets, such as the bench's mixed workload) a
+// third measurement, `mixed`, sends each connection's next request to the next target in turn:
+// a workload of distinct requests, which no cache of the mock's sees twice in a row.
 // Needs Linux's `taskset` and two cores. The client is a few lines over raw sockets (not
 // autocannon): autocannon costs more an answer than the mock, and on one core could not keep
 // two mocks busy.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { benchArgs, QUERIES, startMock } from './bench-variants.mjs';
 
 const CONNECTIONS = 50;
 
-/** The client: keeps CONNECTIONS requests in flight to each port and prints how many answers each got. */
+/**
+ * The client: keeps CONNECTIONS requests in flight to each port and prints how many answers each
+ * got. `path` is one target, or `@FILE`: a JSON array of targets, each request the next one.
+ */
 async function client(ports, path, seconds) {
   const counts = ports.map(() => 0);
-  const request = (port) => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, 'latin1');
+  const targets = path.startsWith('@') ? JSON.parse(readFileSync(path.slice(1), 'utf8')) : [path];
+  const request = (port, target) => Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, 'latin1');
   let running = true;
   const sockets = [];
   ports.forEach((port, i) => {
-    const bytes = request(port);
+    // One target: its bytes made once. A list: each port goes through it in order.
+    const one = targets.length === 1 ? request(port, targets[0]) : undefined;
+    let next = 0;
+    const nextBytes = () => one ?? request(port, targets[next++ % targets.length]);
     for (let c = 0; c < CONNECTIONS; c++) {
       const socket = connect(port, '127.0.0.1');
       sockets.push(socket);
       let pending = Buffer.alloc(0);
       let bodyLeft = -1;
-      socket.on('connect', () => socket.write(bytes));
+      socket.on('connect', () => socket.write(nextBytes()));
       socket.on('data', (chunk) => {
         pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
         for (;;) {
@@ -51,7 +62,7 @@ async function client(ports, path, seconds) {
           pending = pending.subarray(bodyLeft);
           bodyLeft = -1;
           counts[i]++;
-          if (running) socket.write(bytes);
+          if (running) socket.write(nextBytes());
         }
       });
       socket.on('error', (err) => {
@@ -74,10 +85,13 @@ if (process.argv[2] === '--client') {
 }
 
 const json = process.argv.includes('--json');
+const targetsAt = process.argv.indexOf('--targets');
+const targetsFile = targetsAt === -1 ? undefined : process.argv[targetsAt + 1];
 const { options, variants } = benchArgs(
-  process.argv.filter((a) => a !== '--json'),
+  process.argv.filter((a, i) => a !== '--json' && (targetsAt === -1 || (i !== targetsAt && i !== targetsAt + 1))),
   { rounds: 8, seconds: 4 },
 );
+const queries = { ...QUERIES, ...(targetsFile ? { mixed: `@${targetsFile}` } : {}) };
 const ROUNDS = options.rounds;
 const SECONDS = options.seconds;
 if (variants.length !== 2) throw new Error("give two variants: 'a=dist/mock.mjs [flags]' 'b=dist/mock.mjs [flags]'");
@@ -107,7 +121,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const children = [];
 const figures = {};
 try {
-  for (const [query, path] of Object.entries(QUERIES)) {
+  for (const [query, path] of Object.entries(queries)) {
     const ratios = [];
     const rates = [[], []];
     for (let r = 0; r < ROUNDS; r++) {

@@ -372,7 +372,8 @@ interface SideBySide {
   ratios: number[];
   answersPerSecond: [number, number];
 }
-type JournalCost = { rounds: number; seconds: number } & Record<'plain' | 'filtered', SideBySide>;
+/** The mixed workload's too (no target: the issue names the two queries; there the judges' caches never hit). */
+type JournalCost = { rounds: number; seconds: number } & Record<'plain' | 'filtered' | 'mixed', SideBySide>;
 
 /** scripts/bench-create-mock.mjs --json: each entry's medians (ms), this checkout's first. */
 interface CreateMockFigures {
@@ -966,7 +967,9 @@ function renderConsumerSide(r: Report): string[] {
       `The journal and strict judging on, against the same mock with \`--journal 0\`, side by side (both ` +
         `pinned to one core, each loaded from the other; ${j.rounds} rounds of ${j.seconds} s, ` +
         `scripts/bench-together.mjs): plain query ${one(j.plain)}, filtered ${one(j.filtered)} of the answers ` +
-        `a second without them (target ≥ ${JOURNAL_KEEPS}).`,
+        `a second without them (target ≥ ${JOURNAL_KEEPS}); the mixed workload, each request the next of its ` +
+        `distinct queries, ${one(j.mixed)} (no target; a repeated request is judged once, these never repeat ` +
+        'soon enough).',
     );
   }
   const m = r.createMock;
@@ -998,22 +1001,37 @@ function measureJournal(notes: string[]): JournalCost | null {
     return null;
   }
   log(`the journal's cost, side by side: ${CONFIG.journalRounds} rounds of ${CONFIG.journalSec} s a query`);
-  const out = execFileSync(
-    process.execPath,
-    [
-      'scripts/bench-together.mjs',
-      '--json',
-      '--rounds',
-      String(CONFIG.journalRounds),
-      '--seconds',
-      String(CONFIG.journalSec),
-      `journal=${MOCK_ENTRY}`,
-      `off=${MOCK_ENTRY} --journal 0`,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  // The mixed workload's targets, in the order the throughput run sends them.
+  const dir = tempDir();
+  const targets = join(dir, 'mixed-targets.json');
+  const mixed = SCENARIOS.find((s) => s.id === 'mixed') as Scenario;
+  writeFileSync(targets, JSON.stringify(mixed.paths.map((p) => `${API_PREFIX}${p}`)));
+  let out: string;
+  try {
+    out = execFileSync(
+      process.execPath,
+      [
+        'scripts/bench-together.mjs',
+        '--json',
+        '--rounds',
+        String(CONFIG.journalRounds),
+        '--seconds',
+        String(CONFIG.journalSec),
+        '--targets',
+        targets,
+        `journal=${MOCK_ENTRY}`,
+        `off=${MOCK_ENTRY} --journal 0`,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const figures = JSON.parse(out.trim().split('\n').at(-1) as string) as Omit<JournalCost, 'rounds' | 'seconds'>;
+  log(
+    `journal on / off: plain ${figures.plain.ratio.toFixed(3)}, filtered ${figures.filtered.ratio.toFixed(3)}, ` +
+      `mixed ${figures.mixed.ratio.toFixed(3)}`,
   );
-  const figures = JSON.parse(out.trim().split('\n').at(-1) as string) as Record<'plain' | 'filtered', SideBySide>;
-  log(`journal on / off: plain ${figures.plain.ratio.toFixed(3)}, filtered ${figures.filtered.ratio.toFixed(3)}`);
   return { rounds: CONFIG.journalRounds, seconds: CONFIG.journalSec, ...figures };
 }
 

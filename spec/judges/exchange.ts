@@ -98,7 +98,8 @@ export function lowerCased(headers: Headers | Record<string, string> | undefined
 
 /** The media type of a Content-Type header, without parameters, lower case. */
 export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (contentType === undefined) return '';
+  return contentType.split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /** The last Date header read, and its time: answers that come within a second share it. */

@@ -107,15 +107,18 @@ export class JudgeContext {
     return within(level, this.level);
   }
 
-  /** The request read against the spec, once per request object. */
-  read(ex: Pick<Exchange, 'request'>): RequestReading {
+  /**
+   * The request read against the spec, once per request object. `remember: false` keeps the
+   * reading off the recent ones, for a caller that remembers what the judges found itself.
+   */
+  read(ex: Pick<Exchange, 'request'>, options?: { remember?: boolean }): RequestReading {
     const request = ex.request as SentRequest & { [slot: symbol]: RequestReading | undefined };
     let reading = request[this.slot];
     if (reading) return reading;
     // Everything a reading reads of a request without a body: the same text is the same reading.
     const h = request.headers;
     const key =
-      request.body === undefined
+      options?.remember !== false && request.body === undefined
         ? `${request.method}\u0000${request.target}\u0000${h.authorization ?? ''}\u0000${h.cookie ?? ''}\u0000` +
           (h['content-type'] ?? '')
         : undefined;

@@ -34,13 +34,61 @@ function segmentValue(raw: string): string {
   }
 }
 
+/**
+ * A path the URL parser gives back as it is: from the root, of characters it neither
+ * encodes nor reads as a separator (no `%`, no backslash, nothing past ASCII), with no dot segment
+ * and not `//` first (which would name a host).
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
 /** The path of a request target, dot segments resolved as a server resolves them (the query and fragment left out). */
 export function pathOf(target: string): string {
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  // Every request the mock receives is judged: most paths are plain, and parsing one as a URL cost the
+  // mixed workload a few µs a request.
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return path;
   try {
     return new URL(target, 'http://route.invalid').pathname;
   } catch {
-    return target.split(/[?#]/)[0] ?? '';
+    return path;
   }
+}
+
+/**
+ * The segments of a path, as `split('/')` gives them. V8's `split` took about 2 µs on a path
+ * sliced from a request's URL on a socket (against 0.5 for this loop), and the mock routes
+ * every request it judges.
+ */
+function segmentsOf(path: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', from)) {
+    out.push(path.slice(from, at));
+    from = at + 1;
+  }
+  out.push(path.slice(from));
+  return out;
+}
+
+/** Whether a method has no lower-case letter (node's parser gives every method upper case). */
+function isUpperCase(method: string): boolean {
+  for (let i = 0; i < method.length; i++) {
+    const c = method.charCodeAt(i);
+    if (c >= 97 && c <= 122) return false;
+  }
+  return true;
+}
+
+/** Each operation with its path's segments, split once per model. */
+const TEMPLATES = new WeakMap<SpecModel, { op: Operation; segments: string[] }[]>();
+
+function templatesOf(model: SpecModel): { op: Operation; segments: string[] }[] {
+  let templates = TEMPLATES.get(model);
+  if (!templates)
+    TEMPLATES.set(model, (templates = model.operations.map((op) => ({ op, segments: op.path.split('/') }))));
+  return templates;
 }
 
 function matches(template: string[], segments: string[], out: Record<string, string>): boolean {
@@ -63,13 +111,13 @@ export function routeOf(model: SpecModel, method: string, target: string): Route
   // The base path itself is no path of the spec (the mock lists the operations there): no rule covers it.
   if (!path.startsWith(`${base}/`) || path === `${base}/`) return { kind: 'outside-api' };
   const relative = decodePath(path.slice(base.length));
-  const segments = relative.split('/');
-  const upper = method.toUpperCase();
+  const segments = segmentsOf(relative);
+  const upper = isUpperCase(method) ? method : method.toUpperCase();
   let template: string | undefined;
   const allowed = new Set<string>();
-  for (const op of model.operations) {
+  for (const { op, segments: parts } of templatesOf(model)) {
     const params: Record<string, string> = {};
-    if (!matches(op.path.split('/'), segments, params)) continue;
+    if (!matches(parts, segments, params)) continue;
     // HEAD is GET without the body, as HTTP and the mock's router have it.
     if (op.method === upper || (upper === 'HEAD' && op.method === 'GET'))
       return { kind: 'operation', op, path: params };

@@ -63,7 +63,10 @@ export function mockFindings(ctx: JudgeContext): FindingsOf {
   /** Bare GETs (no credential, no body type), by target alone: a front end's commonest request. */
   const seenGet = new Map<string, Finding[] | undefined>();
   const judge = (request: SentRequest): Finding[] | undefined => {
-    const found = judgeRequest({ request }, ctx);
+    const ex = { request };
+    // Read once for every judge, and not kept among the context's recent readings: this memory keeps what they found.
+    ctx.read(ex, { remember: false });
+    const found = judgeRequest(ex, ctx);
     if (found.length === 0) return undefined;
     // A request the real service answers is no error of the mock's user: each is a warning.
     return found.map((f) => ({ judge: f.judge, level: 'warning', why: f.why, ...(f.hint ? { hint: f.hint } : {}) }));
