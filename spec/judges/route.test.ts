@@ -91,6 +91,14 @@ describe('routeOf', () => {
       template: '/servers/find',
       allowed: ['GET'],
     });
+    expect(routeOf(model, 'OPTIONS', '/api/v0.1/servers/find')).toEqual({
+      kind: 'preflight',
+      template: '/servers/find',
+      allowed: ['GET'],
+    });
+    expect(routeOf(model, 'OPTIONS', '/api/v0.1/nowhere')).toEqual({ kind: 'preflight', allowed: [] });
+    expect(routeOf(model, 'GET', '/api/v0.1/nowhere')).toEqual({ kind: 'unknown-path' });
+    expect(routeOf(model, 'GET', '/api/v0.1/')).toEqual({ kind: 'outside-api' });
     for (const t of [
       '/api/v0.1/servers/find/',
       '/api/v0.1/servers//find',

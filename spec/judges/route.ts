@@ -44,7 +44,9 @@ const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /** The path of a request target, dot segments resolved as a server resolves them (the query and fragment left out). */
 export function pathOf(target: string): string {
-  const end = target.search(/[?#]/);
+  const q = target.indexOf('?');
+  const h = target.indexOf('#');
+  const end = q === -1 || (h !== -1 && h < q) ? h : q;
   const path = end === -1 ? target : target.slice(0, end);
   // Every request the mock receives is judged: most paths are plain, and parsing one as a URL cost the
   // mixed workload a few µs a request.
@@ -81,50 +83,66 @@ function isUpperCase(method: string): boolean {
   return true;
 }
 
-/** Each operation with its path's segments, split once per model. */
-const TEMPLATES = new WeakMap<SpecModel, { op: Operation; segments: string[] }[]>();
-
-function templatesOf(model: SpecModel): { op: Operation; segments: string[] }[] {
-  let templates = TEMPLATES.get(model);
-  if (!templates)
-    TEMPLATES.set(model, (templates = model.operations.map((op) => ({ op, segments: op.path.split('/') }))));
-  return templates;
+/** An operation's path split once: each segment, and the parameter's name where it is `{name}`. */
+interface Template {
+  op: Operation;
+  parts: string[];
+  names: (string | undefined)[];
 }
 
-function matches(template: string[], segments: string[], out: Record<string, string>): boolean {
-  if (template.length !== segments.length) return false;
-  for (let i = 0; i < template.length; i++) {
-    const t = template[i]!;
-    const s = segments[i]!;
-    if (t.startsWith('{') && t.endsWith('}')) {
-      if (s === '') return false;
-      out[t.slice(1, -1)] = segmentValue(s);
-    } else if (t !== s) return false;
+/** Each model's templates and the prefix of every path under its base path, made once. */
+const ROUTING = new WeakMap<SpecModel, { prefix: string; templates: Template[] }>();
+
+function routingOf(model: SpecModel): { prefix: string; templates: Template[] } {
+  let routing = ROUTING.get(model);
+  if (!routing) {
+    const templates = model.operations.map((op) => {
+      const parts = op.path.split('/');
+      const names = parts.map((t) => (t.startsWith('{') && t.endsWith('}') ? t.slice(1, -1) : undefined));
+      return { op, parts, names };
+    });
+    ROUTING.set(model, (routing = { prefix: `${model.basePath}/`, templates }));
   }
-  return true;
+  return routing;
+}
+
+/** The path parameters of `segments` when they fit the template (every segment matched); else undefined. */
+function matches({ parts, names }: Template, segments: string[]): Record<string, string> | undefined {
+  if (parts.length !== segments.length) return undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const s = segments[i]!;
+    if (names[i] === undefined ? parts[i] !== s : s === '') return undefined;
+  }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name !== undefined) params[name] = segmentValue(segments[i]!);
+  }
+  return params;
 }
 
 /** The route of a request: `target` is the path (base path included) and query as sent. */
 export function routeOf(model: SpecModel, method: string, target: string): Route {
-  const base = model.basePath;
+  const { prefix, templates } = routingOf(model);
   const path = pathOf(target);
   // The base path itself is no path of the spec (the mock lists the operations there): no rule covers it.
-  if (!path.startsWith(`${base}/`) || path === `${base}/`) return { kind: 'outside-api' };
-  const relative = decodePath(path.slice(base.length));
+  if (!path.startsWith(prefix) || path.length === prefix.length) return { kind: 'outside-api' };
+  const relative = decodePath(path.slice(prefix.length - 1));
   const segments = segmentsOf(relative);
   const upper = isUpperCase(method) ? method : method.toUpperCase();
   let template: string | undefined;
-  const allowed = new Set<string>();
-  for (const { op, segments: parts } of templatesOf(model)) {
-    const params: Record<string, string> = {};
-    if (!matches(parts, segments, params)) continue;
+  let allowed: Set<string> | undefined;
+  for (const t of templates) {
+    const params = matches(t, segments);
+    if (params === undefined) continue;
+    const { op } = t;
     // HEAD is GET without the body, as HTTP and the mock's router have it.
     if (op.method === upper || (upper === 'HEAD' && op.method === 'GET'))
       return { kind: 'operation', op, path: params };
     template ??= op.path;
-    allowed.add(op.method);
+    (allowed ??= new Set()).add(op.method);
   }
-  const methods = METHODS_ORDER.filter((m) => allowed.has(m));
+  const methods = METHODS_ORDER.filter((m) => allowed?.has(m));
   // A browser asks before it sends, whatever the path: the answer is CORS's, not the routing's.
   if (upper === 'OPTIONS') return { kind: 'preflight', ...(template ? { template } : {}), allowed: methods };
   if (!template) return { kind: 'unknown-path' };
