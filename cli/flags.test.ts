@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   didYouMean,
   FlagError,
+  flagDefaults,
   type FlagValues,
   helpLines,
   keyOf,
@@ -108,6 +109,12 @@ describe('keys', () => {
       'x2Y',
       'pace',
     ]);
+  });
+
+  it('gives every default as parseFlags does for no argument and no variable, keyed alike', () => {
+    expect(flagDefaults(KEYED)).toStrictEqual(parseFlags(KEYED, [], {}).values);
+    expect(flagDefaults(TABLE)).toStrictEqual(parseFlags(TABLE, [], {}).values);
+    expect(flagDefaults(KEYED)).toStrictEqual({ rowCacheMiB: 64, cleanData: false, x2Y: undefined, pace: undefined });
   });
 
   it('types the values from the table: by key, a choice as its union, optional when it may have no value', () => {

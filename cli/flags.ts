@@ -227,6 +227,16 @@ export function parseFlags<const T extends FlagTable>(
   return { values: values as FlagValues<T>, from: from as Parsed<T>['from'], positionals: raw.positionals };
 }
 
+/**
+ * Every flag's default, keyed as `parseFlags` keys its values: what it gives for no argument
+ * and no variable, without loading node's argument parser (a library computes these at import).
+ */
+export function flagDefaults<const T extends FlagTable>(table: T): FlagValues<T> {
+  const values: Record<string, unknown> = {};
+  for (const name in table) values[keyOf(name, table[name]!)] = defaultOf(table[name]!);
+  return values as FlagValues<T>;
+}
+
 /** The value a flag has when neither it nor its variable is given. */
 export function defaultOf(spec: FlagSpec): unknown {
   if (spec.type === 'boolean') return spec.default ?? false;

@@ -160,5 +160,5 @@ try {
   }
   if (json) console.log(JSON.stringify(figures));
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of children) child?.kill('SIGTERM');
 }

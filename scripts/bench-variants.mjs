@@ -38,5 +38,14 @@ export function startMock(variant, port, pin) {
     pin === undefined
       ? spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] })
       : spawn('taskset', ['-c', String(pin), process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout.on('data', (d) => String(d).includes('listening') && resolve(child)));
+  // A variant that cannot start (a mistyped path, a bad flag) fails the bench: it is never waited for.
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => String(d).includes('listening') && resolve(child));
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      reject(
+        new Error(`the mock of variant '${variant.name}' exited (${signal ?? `code ${code}`}) before it listened`),
+      ),
+    );
+  });
 }

@@ -55,9 +55,11 @@ export function parseSpec(text: string): OpenApiDoc {
 /** Follows one local `$ref` (`#/a/b/c`) inside the document; returns other values unchanged. */
 export function deref<T = any>(doc: OpenApiDoc, value: any): T {
   let current = value;
-  const seen = new Set<string>();
+  // Made only for a ref: most values handed here are not one.
+  let seen: Set<string> | undefined;
   while (current && typeof current === 'object' && typeof current.$ref === 'string') {
     const ref: string = current.$ref;
+    seen ??= new Set();
     if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
     seen.add(ref);
     current = resolvePointer(doc, ref);
@@ -65,7 +67,29 @@ export function deref<T = any>(doc: OpenApiDoc, value: any): T {
   return current as T;
 }
 
+/**
+ * The refs followed while a model is built (`whileBuilding`), to their targets: a build
+ * follows the same few refs hundreds of times, each a split and a string per segment, and
+ * the document does not change meanwhile. (Not kept past the build: a caller may change a
+ * document it built a model from.)
+ */
+let followed: { doc: unknown; targets: Map<string, any> } | undefined;
+
+/** Runs `build` with the refs of `doc` it follows remembered until it returns. */
+export function whileBuilding<T>(doc: unknown, build: () => T): T {
+  const outer = followed;
+  followed = { doc, targets: new Map() };
+  try {
+    return build();
+  } finally {
+    followed = outer;
+  }
+}
+
 export function resolvePointer(doc: unknown, ref: string): any {
+  const memo = followed !== undefined && followed.doc === doc ? followed.targets : undefined;
+  const known = memo?.get(ref);
+  if (known !== undefined) return known;
   if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported, got ${ref}`);
   let node: any = doc;
   for (const raw of ref.slice(2).split('/')) {
@@ -73,5 +97,6 @@ export function resolvePointer(doc: unknown, ref: string): any {
     node = node?.[key];
     if (node === undefined) throw new Error(`$ref ${ref} points nowhere`);
   }
+  memo?.set(ref, node);
   return node;
 }

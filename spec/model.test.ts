@@ -193,6 +193,25 @@ describe('limits and defaults come from the spec', () => {
     );
   });
 
+  it('follows each $ref as the document is when the model is built, not as an earlier build saw it', () => {
+    const doc = fresh();
+    const before = buildModel(doc);
+    // The parameter's object replaced, not changed in place: a ref remembered past a build
+    // would still lead to the old one.
+    const limit = doc.components.parameters!.limit as { schema: object };
+    doc.components.parameters!.limit = { ...limit, schema: { ...limit.schema, default: 7 } };
+    const after = buildModel(doc);
+    const defaultOf = (m: typeof model) => parameterDefaults(m.byId.get('findServers')!).limit;
+    expect([defaultOf(before), defaultOf(after)]).toEqual([50, 7]);
+    // A ref that leads back to itself is refused, whether the build has followed it before or not.
+    const circular = fresh();
+    circular.components.schemas!.Loop = { $ref: '#/components/schemas/Loop' };
+    (circular.components.schemas!.FindResponse as { properties: Record<string, unknown> }).properties.loop = {
+      $ref: '#/components/schemas/Loop',
+    };
+    expect(() => buildModel(circular)).toThrow('circular $ref #/components/schemas/Loop');
+  });
+
   it('presents a credential the way its scheme says', () => {
     expect(credentialHeaders(model.schemes.get('apiKey')!, 'k')).toEqual({ Authorization: 'Bearer k' });
     expect(credentialHeaders(model.schemes.get('session')!, 's')).toEqual({ Cookie: 'sls_session=s' });

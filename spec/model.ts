@@ -6,7 +6,7 @@
 // contract (`x-cors`).
 // Nothing else in the project interprets the document's structure.
 import { originPatternProblem } from './cors-origins.ts';
-import { HTTP_METHODS, deref, loadSpec, SPEC_PATH, type OpenApiDoc } from './load.ts';
+import { HTTP_METHODS, deref, loadSpec, SPEC_PATH, type OpenApiDoc, whileBuilding } from './load.ts';
 import { readMeaning, type Meaning, type Rows } from './meaning.ts';
 import { provenanceOf, weakest, type Provenance } from './provenance.ts';
 
@@ -227,7 +227,9 @@ export function objectProperties(doc: OpenApiDoc, schema: unknown): Map<string, 
     const s = deref<Record<string, any>>(doc, node);
     if (!s || typeof s !== 'object') return;
     for (const part of s.allOf ?? []) walk(part);
-    for (const [name, prop] of Object.entries<any>(s.properties ?? {})) out.set(name, prop);
+    // for...in: no array per property (the model's build walks these at every start).
+    const props = s.properties;
+    if (props) for (const name in props) out.set(name, props[name]);
   };
   walk(schema);
   return out;
@@ -273,14 +275,15 @@ function readCounts(
     if (!response.schema) continue;
     const body = deref<Record<string, any>>(doc, response.schema);
     const props = objectProperties(doc, body);
-    const counts = [...props].flatMap(([count, prop]) => {
+    const counts: { count: string; of: string; level: Provenance }[] = [];
+    for (const [count, prop] of props) {
       const of = deref<Record<string, any>>(doc, prop)['x-count-of'];
-      if (of === undefined) return [];
+      if (of === undefined) continue;
       if (typeof of !== 'string' || !props.has(of)) {
         throw new SpecError(`${count} has x-count-of ${JSON.stringify(of)}, which names no property beside it`);
       }
-      return [{ count, of, level: weakest(opLevel, levelOf(body), fieldProvenance(doc, prop, levelOf(body))) }];
-    });
+      counts.push({ count, of, level: weakest(opLevel, levelOf(body), fieldProvenance(doc, prop, levelOf(body))) });
+    }
     if (counts.length) out.set(status, counts);
   }
   return out;
@@ -545,17 +548,21 @@ function secretFieldsOf(doc: OpenApiDoc): Set<string> {
       for (const item of node) walk(item);
       return;
     }
-    const props = (node as { properties?: unknown }).properties;
+    // for...in, not Object.entries/values: no array made per node of the document (it is walked at every start).
+    const props = (node as { properties?: Record<string, unknown> }).properties;
     if (props && typeof props === 'object')
-      for (const [name, schema] of Object.entries(props))
-        if ((schema as { format?: unknown } | null)?.format === 'password') out.add(name);
-    for (const value of Object.values(node)) walk(value);
+      for (const name in props) if ((props[name] as { format?: unknown } | null)?.format === 'password') out.add(name);
+    for (const key in node) walk((node as Record<string, unknown>)[key]);
   };
   walk(doc);
   return out;
 }
 
 export function buildModel(doc: OpenApiDoc = loadSpec()): SpecModel {
+  return whileBuilding(doc, () => modelOf(doc));
+}
+
+function modelOf(doc: OpenApiDoc): SpecModel {
   const operations = readOperations(doc);
   const schemes = readSchemes(doc);
   for (const op of operations) {

@@ -3,7 +3,7 @@
 // options (`npm run docs:flags` writes both), and the typed options (MockOptions, derived
 // from FLAGS). How a flag is added: decision 0034.
 import { optionsInterface, flagsMarkdown as tableMarkdown } from '../../cli/flag-docs.ts';
-import { FlagError, type FlagTable, type FlagValues, helpLines, parseFlags } from '../../cli/flags.ts';
+import { FlagError, type FlagTable, type FlagValues, flagDefaults, helpLines, parseFlags } from '../../cli/flags.ts';
 import { FIXTURES_PATH } from '../../fixtures/load.ts';
 import { parseCorsOrigins, SPEC_CORS_ORIGINS } from '../core/cors/cors-policy.ts';
 import { JOURNAL_SIZE } from '../core/journal/journal.ts';
@@ -251,7 +251,7 @@ export type MockOptions = Omit<FlagValues<typeof FLAGS>, 'help' | 'version'>;
 export const DEFAULT_OPTIONS: MockOptions = defaults();
 
 function defaults(): MockOptions {
-  const { help, version, ...options } = parseFlags(FLAGS, [], {}).values;
+  const { help, version, ...options } = flagDefaults(FLAGS);
   return options;
 }
 
