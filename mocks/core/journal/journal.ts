@@ -11,6 +11,7 @@ import type { Operation, SchemeKind } from '../../../spec/model.ts';
 import type { AppliedOverride } from '../overrides/override.ts';
 import type { FaultKind } from '../overrides/transport.ts';
 import type { Finding, FindingsOf, Rule } from './findings.ts';
+import type { DefaultHiding } from './hidden-rows.ts';
 
 /** A loaded row a default filter hides from a request that leaves that filter out (item 2 of issue 30). */
 export interface HiddenNote {
@@ -73,7 +74,11 @@ export class Recorded {
   why: string | undefined = undefined;
   override: AppliedOverride | undefined = undefined;
   findings: Finding[] | undefined = undefined;
-  hidden: HiddenNote | undefined = undefined;
+  /**
+   * The defaults that could hide loaded rows from it (the listing's, when it arrived); what they
+   * hid is worked out when the entry is shown (`hidden`), not for every request.
+   */
+  hiding: DefaultHiding | undefined = undefined;
 
   /** The URL as the app saw it. */
   get url(): string {
@@ -83,6 +88,14 @@ export class Recorded {
   /** Node's own list of the headers as they came (name, value, name, value...), on a socket. */
   get rawHeaders(): readonly string[] | undefined {
     return this.sent.rawHeaders;
+  }
+
+  /** What a default filter hid from this request (item 2 of issue 30), from its operation, query and time. */
+  get hidden(): HiddenNote | undefined {
+    if (!this.hiding || !this.op) return undefined;
+    const url = this.url;
+    const q = url.indexOf('?');
+    return this.hiding.note(this.op, q === -1 ? '' : url.slice(q + 1), this.at);
   }
 
   /** Back to a new slot's fields (what `add` does not set). */
@@ -100,7 +113,7 @@ export class Recorded {
     this.why = undefined;
     this.override = undefined;
     this.findings = undefined;
-    this.hidden = undefined;
+    this.hiding = undefined;
     this.headers = undefined;
   }
 }

@@ -66,7 +66,9 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
     return found;
   };
 
-  return async (c, next) => {
+  // Not an async function: its `await` would cost every request a promise more (measured: 1.004 plain, 1.013
+  // filtered side by side against the async one).
+  return (c, next) => {
     const start = performance.now();
     const journal = state.journal;
     // Each read of these parses or builds them again (Hono's request, the Node adapter's).
@@ -81,64 +83,65 @@ export function recordRequests(state: MockState, options: RecordOptions): Middle
       if (!raw) entry.headers = c.req.raw.headers;
       c.set('entry', entry);
     }
-    await next();
-    const ms = performance.now() - start;
-    const op = c.get('op');
-    const override = c.get('override');
-    const fault = override?.fault;
-    if (entry) {
-      entry.ms = ms;
-      if (fault !== 'reset' && fault !== 'no-answer') entry.status = c.res.status;
-      if (fault) entry.fault = fault;
-      if (op) {
-        entry.op = op;
-        const body = c.get('body');
-        if (body !== undefined) entry.body = body;
-        const principal = c.get('principal');
-        if (principal) {
-          entry.user = principal.user.id;
-          entry.scheme = principal.scheme;
-          entry.kind = principal.kind;
+    return next().then(() => {
+      const ms = performance.now() - start;
+      const op = c.get('op');
+      const override = c.get('override');
+      const fault = override?.fault;
+      if (entry) {
+        entry.ms = ms;
+        if (fault !== 'reset' && fault !== 'no-answer') entry.status = c.res.status;
+        if (fault) entry.fault = fault;
+        if (op) {
+          entry.op = op;
+          const body = c.get('body');
+          if (body !== undefined) entry.body = body;
+          const principal = c.get('principal');
+          if (principal) {
+            entry.user = principal.user.id;
+            entry.scheme = principal.scheme;
+            entry.kind = principal.kind;
+          }
+          // What a default filter hid is worked out when the entry is shown.
+          if (state.hiding) entry.hiding = state.hiding;
         }
-        const hidden = state.hiding?.note(op, queryOf(url), entry.at);
-        if (hidden) entry.hidden = hidden;
+        const bodyText = c.get('bodyText');
+        if (bodyText !== undefined) entry.bodyText = bodyText;
+        // A refusal's rule and an error's message (an answer below 400 has neither to ask for).
+        const { status } = entry;
+        if (status === undefined || status >= 400) {
+          const refusedBy = c.get('refusedBy');
+          if (refusedBy) entry.refusedBy = refusedBy;
+          const why = status === undefined ? undefined : c.get('why');
+          if (why !== undefined) entry.why = why;
+        }
+        if (override) entry.override = override;
+        // What the request judges find; a request no operation took (a path the API does not have) is the routing's.
+        const found = op ? judged(entry, bodyText, c) : undefined;
+        if (found) {
+          entry.findings = found;
+          sayOnce(entry);
+        }
       }
-      const bodyText = c.get('bodyText');
-      if (bodyText !== undefined) entry.bodyText = bodyText;
-      // A refusal's rule and an error's message (an answer below 400 has neither to ask for).
-      const { status } = entry;
-      if (status === undefined || status >= 400) {
-        const refusedBy = c.get('refusedBy');
-        if (refusedBy) entry.refusedBy = refusedBy;
-        const why = status === undefined ? undefined : c.get('why');
-        if (why !== undefined) entry.why = why;
+      // The usage profile, when a consumer is named (one test of a field per request otherwise).
+      const usage = state.usage;
+      if (usage && isJournaled)
+        noteUsage(usage, state, c, op, fault === 'reset' || fault === 'no-answer' ? undefined : c.res.status);
+      if (log) {
+        const refused = c.get(CORS_REFUSED);
+        const status = fault === 'reset' || fault === 'no-answer' ? `(${fault})` : String(c.res.status);
+        const marks = [
+          refused ? `CORS: origin ${loggable(refused)} refused` : '',
+          override
+            ? `override ${override.id}${override.offContract ? ', off the contract' : ''}${fault ? `, ${fault}` : ''}`
+            : '',
+        ].filter(Boolean);
+        console.log(
+          `${loggable(method)} ${loggable(target(url))} ${status} ${ms.toFixed(1)}ms` +
+            (marks.length ? ` (${marks.join('; ')})` : ''),
+        );
       }
-      if (override) entry.override = override;
-      // What the request judges find; a request no operation took (a path the API does not have) is the routing's.
-      const found = op ? judged(entry, bodyText, c) : undefined;
-      if (found) {
-        entry.findings = found;
-        sayOnce(entry);
-      }
-    }
-    // The usage profile, when a consumer is named (one test of a field per request otherwise).
-    const usage = state.usage;
-    if (usage && isJournaled)
-      noteUsage(usage, state, c, op, fault === 'reset' || fault === 'no-answer' ? undefined : c.res.status);
-    if (log) {
-      const refused = c.get(CORS_REFUSED);
-      const status = fault === 'reset' || fault === 'no-answer' ? `(${fault})` : String(c.res.status);
-      const marks = [
-        refused ? `CORS: origin ${loggable(refused)} refused` : '',
-        override
-          ? `override ${override.id}${override.offContract ? ', off the contract' : ''}${fault ? `, ${fault}` : ''}`
-          : '',
-      ].filter(Boolean);
-      console.log(
-        `${loggable(method)} ${loggable(target(url))} ${status} ${ms.toFixed(1)}ms` +
-          (marks.length ? ` (${marks.join('; ')})` : ''),
-      );
-    }
+    });
   };
 }
 
@@ -172,9 +175,4 @@ function sentHeaders(c: Context<AppEnv>, raw: readonly string[] | undefined): Re
 export function target(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   return start === -1 ? '/' : url.slice(start);
-}
-
-function queryOf(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? '' : url.slice(q + 1);
 }
