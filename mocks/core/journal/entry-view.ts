@@ -288,6 +288,8 @@ export function viewOf(r: Recorded, model: SpecModel, mask: Masker, reparse: Rep
     auth = { user: r.user, scheme: r.scheme, kind: r.kind, credential: credential ?? '<masked>' };
   }
   const params = r.op && r.status !== undefined && r.refusedBy !== 'refused-values' ? reparse(r.op, url) : undefined;
+  // Worked out on each read (a getter): read once.
+  const hidden = r.hidden;
   return {
     id: r.id,
     at: new Date(r.at).toISOString(),
@@ -308,7 +310,7 @@ export function viewOf(r: Recorded, model: SpecModel, mask: Masker, reparse: Rep
     ...(r.why !== undefined ? { why: r.why } : {}),
     ...(r.override ? { override: r.override } : {}),
     findings: r.findings ?? [],
-    ...(r.hidden ? { hidden: r.hidden } : {}),
+    ...(hidden ? { hidden } : {}),
     curl: curlOf(r, headers),
   };
 }
