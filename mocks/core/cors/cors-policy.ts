@@ -73,16 +73,20 @@ function allowedAnswer(model: SpecModel): MiddlewareHandler {
   const { status } = contract.preflight;
   return async (c, next) => {
     const res = await answer(c, next);
-    // Hono answers every preflight 204; the spec says which 2xx.
-    return res && res.status !== status ? new Response(null, { status, headers: res.headers }) : res;
+    if (!res) return res;
+    // Hono answers every preflight 204; the spec says which 2xx. The answer is made the request's now,
+    // not only returned: the stages before the route run as one (app.ts's everyRequest).
+    c.res = res.status !== status ? new Response(null, { status, headers: res.headers }) : res;
+    return c.res;
   };
 }
 
-export function corsMiddleware(
+/** CORS for an app whose environment has the refused-origin variable (env.ts's AppEnv does). */
+export function corsMiddleware<E extends { Variables: { [CORS_REFUSED]: string } }>(
   model: SpecModel,
   origins: readonly string[],
   warn: (line: string) => void,
-): MiddlewareHandler<{ Variables: { [CORS_REFUSED]: string } }> {
+): MiddlewareHandler<E> {
   const allowed = originMatcher(origins);
   const allow = allowedAnswer(model);
   const logged = new Set<string>();

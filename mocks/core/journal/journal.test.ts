@@ -19,6 +19,22 @@ describe('Journal', () => {
     expect(journal.dropped).toBe(0);
   });
 
+  it("keeps a repeated request's text once, and never gives a request another's", () => {
+    const journal = new Journal(10);
+    const [one, other] = [
+      ['Host', 'a'],
+      ['Host', 'b'],
+    ];
+    const first = journal.add(0, 'GET', 'http://a/x', [...one]);
+    expect(journal.add(0, 'GET', 'http://a/x', [...one]).sent).toBe(first.sent);
+    const otherHeaders = journal.add(0, 'GET', 'http://a/x', [...other]);
+    expect(otherHeaders.rawHeaders).toEqual(other);
+    expect(journal.add(0, 'GET', 'http://a/y', [...other]).url).toBe('http://a/y');
+    // Not the request before's: the one remembered for its URL.
+    expect(journal.add(0, 'GET', 'http://a/x', [...other]).sent).toBe(otherHeaders.sent);
+    expect(journal.add(0, 'GET', 'http://a/x').rawHeaders).toBeUndefined();
+  });
+
   it('keeps nothing with a capacity of 0', () => {
     const journal = new Journal(0);
     journal.add(0, 'GET', 'http://a/');
@@ -51,6 +67,34 @@ describe('the journal of an app', () => {
       curl: "curl 'http://127.0.0.1:4010/api/v0.1/user/apikeys' -H 'authorization: Bearer <valid-key>'",
     });
     expect(JSON.stringify(m.mock.control.requests())).not.toContain(credential('valid-key').value);
+  });
+
+  // The stages before the route run as one middleware (app.ts's everyRequest): an error of a stage after
+  // the journal's reaches Hono's onError only past the journal, which answers it itself.
+  it("records the 500 a stage's bug answers, thrown at once or after a wait (--latency)", async () => {
+    for (const latency of [
+      { min: 0, max: 0 },
+      { min: 1, max: 1 },
+    ]) {
+      const m = useApp({ latency });
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        Object.defineProperty(m.mock.state, 'rates', {
+          get() {
+            throw new Error('a bug in the rate limits');
+          },
+        });
+        const res = await m.fetch(m.url('/servers/find'));
+        expect(res.status).toBe(500);
+        expect(await json(res)).toEqual({ success: false, message: expect.stringMatching(/see its log/) });
+        const [entry] = m.mock.control.requests();
+        expect(entry).toMatchObject({ status: 500, request: { target: '/api/v0.1/servers/find' } });
+        expect(entry).not.toHaveProperty('pending');
+        expect(String(logged.mock.calls[0])).toContain('a bug in the rate limits');
+      } finally {
+        logged.mockRestore();
+      }
+    }
   });
 
   it('names the rule that refused every 4xx, with its message', async () => {

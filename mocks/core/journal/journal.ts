@@ -139,6 +139,8 @@ export class Journal {
    * (decision 0050).
    */
   private texts = new Map<string, SentText>();
+  /** The text of the request before (NO_TEXT after a clear). */
+  private lastText: SentText = NO_TEXT;
 
   constructor(readonly capacity: number = JOURNAL_SIZE) {
     this.ring = new Array(capacity);
@@ -173,6 +175,14 @@ export class Journal {
 
   /** The text kept for this URL when the request repeats it exactly; else this one, remembered. */
   private textOf(url: string, rawHeaders: readonly string[] | undefined): SentText {
+    // The request before's text first: a Map lookup hashes node's fresh copy of the URL, character by character.
+    const last = this.lastText;
+    if (last.url === url && sameHeaderList(last.rawHeaders, rawHeaders)) return last;
+    this.lastText = this.textSeen(url, rawHeaders);
+    return this.lastText;
+  }
+
+  private textSeen(url: string, rawHeaders: readonly string[] | undefined): SentText {
     const known = this.texts.get(url);
     if (known !== undefined && sameHeaderList(known.rawHeaders, rawHeaders)) return known;
     const text = new SentText(url, rawHeaders);
@@ -199,5 +209,6 @@ export class Journal {
   clear(): void {
     this.clearedAt = this.count;
     this.texts.clear();
+    this.lastText = NO_TEXT;
   }
 }

@@ -245,11 +245,11 @@ export function rateLimit(settings: RateLimitSettings): MiddlewareHandler<AppEnv
     c.header('X-RateLimit-Reset', String(decision.reset));
     if (decision.retryAfter !== undefined) {
       c.set('refusedBy', 'rate-limit');
-      return Promise.resolve(
-        answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), {
-          'Retry-After': String(decision.retryAfter),
-        }),
-      );
+      // The answer now, not only returned: the stages before the route run as one (app.ts's everyRequest).
+      c.res = answers.reply(c, undefined, 429, rateLimitedBody(decision.retryAfter), {
+        'Retry-After': String(decision.retryAfter),
+      });
+      return Promise.resolve(c.res);
     }
     return next();
   };
