@@ -217,24 +217,17 @@ function compiledOperations(model: SpecModel, quickStart: boolean): (op: Operati
 }
 
 /**
- * A refusal by a stage before the route: its rule (for the journal), and its answer made the
- * request's at once (`c.res`), as Hono makes the Response a middleware returns when each is a
- * level of its own; the stages before the route run as one (`everyRequest`), and a stage
- * around a later one (the journal, CORS) reads `c.res` once that one is done.
+ * A refusal: its rule (for the journal), and its answer made the request's at once (`c.res`), as
+ * Hono makes the Response a middleware returns when each is a level of its own. The stages before
+ * the route run as one (`everyRequest`): a stage around a later one (the journal, CORS) reads
+ * `c.res` once that one is done. (The 404 and the 405, answered where Hono sets `c.res` anyway, set
+ * it again to the same answer.)
  */
-function answering<A extends unknown[]>(rule: Rule, answer: (c: Context, ...rest: A) => Response) {
+function refusing<A extends unknown[]>(rule: Rule, answer: (c: Context, ...rest: A) => Response) {
   return (c: Context, ...rest: A): Response => {
     c.set('refusedBy', rule);
     c.res = answer(c, ...rest);
     return c.res;
-  };
-}
-
-/** The rule a refusal is, set before `answer` writes it (for the journal). */
-function refusing<A extends unknown[]>(rule: Rule, answer: (c: Context, ...rest: A) => Response) {
-  return (c: Context, ...rest: A): Response => {
-    c.set('refusedBy', rule);
-    return answer(c, ...rest);
   };
 }
 
@@ -281,7 +274,7 @@ export function createApp(parts: AppParts): MockApp {
   everyRequest.push(
     hostCheck(
       options.allowedHosts,
-      answering('host-check', (c, detail: string) =>
+      refusing('host-check', (c, detail: string) =>
         fail(c, 403, detail, uncountedLimitHeaders(state.rates, basePath, c.req.path, state.now())),
       ),
     ),
@@ -299,7 +292,7 @@ export function createApp(parts: AppParts): MockApp {
     }),
     limitBody(
       maxBodyBytes,
-      answering('body-limit', (c, headers?: Record<string, string>) =>
+      refusing('body-limit', (c, headers?: Record<string, string>) =>
         fail(c, 413, `the request body is over ${maxBodyBytes} bytes`, headers),
       ),
     ),
